@@ -1,0 +1,750 @@
+/******************************************************************************
+ * common/trace.c
+ *
+ * Per-CPU trace buffers, shared with dom0.
+ *
+ * Design
+ * ======
+ *
+ * Each physical CPU writes records into a buffer of its own, and only that
+ * CPU writes there: a trace point takes its CPU's t_lock with interrupts
+ * off, so that an interrupt's trace point cannot interleave with the one it
+ * interrupted, and no other CPU ever contends for the lock on the record
+ * path.  dom0 (xentrace) maps every buffer and copies records out.
+ *
+ *   t_info (read-only to dom0)          per-CPU buffer (read-write to dom0)
+ *   +-----------------------+           page 0              page 1
+ *   | tbuf_size = P pages   |           +--------+------+   +-------------+
+ *   | mfn_offset[0]  ----------+        |cons    |rec   |   |rec|rec|pad  |
+ *   | mfn_offset[1]  ---+   |  |        |prod    |rec|re|   |c  |   |     |
+ *   | ...  [NR_CPUS]    |   |  |        +--------+------+   +-------------+
+ *   |  cpu 0: mfn, mfn, ... <--+          ^ mfn                 ^ mfn
+ *   |  cpu 1: mfn, mfn, ... <--+          |                     |
+ *   +-----------------------+  `----------+---------------------'
+ *
+ * Indices.  A buffer is a struct t_buf {cons, prod} followed by a data
+ * area of data_size = P * PAGE_SIZE - 8 bytes.  Xen advances prod; dom0
+ * owns cons.  Both count bytes modulo 2 * data_size: prod == cons is empty
+ * and prod - cons == data_size is full, and the record at index i lives at
+ * data offset i % data_size.  Records are 4 to 40 bytes and never straddle
+ * the end of the data area: a record that would is preceded by one
+ * TRC_TRACE_WRAP_BUFFER record that pads to the end (4 to 36 bytes).  The
+ * pages need not be contiguous, so a record may straddle a page boundary;
+ * Xen addresses the pages through its own MFN list in t_info.
+ *
+ * Trust.  dom0 can write anything to cons, prod and the data area.  Xen
+ * never reads the data area or prod back: it keeps its own copy of prod.
+ * It reads cons once per record and checks it (aligned, in range, not ahead
+ * of prod).  A bad cons resets that one buffer to empty, is counted, and is
+ * logged the first time; tracing goes on for that CPU and every other.
+ *
+ * Loss.  A record that does not fit is counted in lost_records, never
+ * written in part.  Before the next record that fits, Xen writes one
+ * TRC_LOST_RECORDS record: {count, domain, vcpu, TSC of the first loss}.
+ * A buffer always keeps LOST_RESERVE bytes free for that marker, so that
+ * disabling tracing can flush a pending count even when dom0 has not made
+ * room: every record that passed the masks is either in the buffer or
+ * counted in a marker.
+ *
+ * Notification.  When a record takes the unconsumed bytes from below
+ * t_buf_highwater (half the data area) to at or above it, Xen sends
+ * VIRQ_TBUF, once per crossing.  Trace points run inside the scheduler, so
+ * the virq is sent from a softirq tasklet, not from the trace point.
+ *
+ * Ordering, with the labels of public/trace.h: Xen loads cons (A) before it
+ * stores records, and stores the records before prod (B, smp_wmb()).
+ *
+ * Locks.  t_lock (per CPU) covers that CPU's struct t_cpu and buffer;
+ * tb_control_lock serialises control operations and buffer allocation.
+ * Order: tb_control_lock, then t_lock.
+ */
+
+#include <asm/types.h>
+#include <asm/io.h>
+#include <xen/lib.h>
+#include <xen/param.h>
+#include <xen/sched.h>
+#include <xen/smp.h>
+#include <xen/trace.h>
+#include <xen/errno.h>
+#include <xen/event.h>
+#include <xen/tasklet.h>
+#include <xen/init.h>
+#include <xen/mm.h>
+#include <xen/percpu.h>
+#include <xen/pfn.h>
+#include <xen/cpu.h>
+#include <asm/atomic.h>
+#include <public/sysctl.h>
+
+#ifdef CONFIG_COMPAT
+#include <compat/trace.h>
+#define xen_t_buf t_buf
+CHECK_t_buf;
+#undef xen_t_buf
+#endif
+
+/* Boot parameters: pages per CPU, and an event mask that enables tracing. */
+static unsigned int opt_tbuf_size;
+static unsigned int opt_tevt_mask;
+integer_param("tbuf_size", opt_tbuf_size);
+integer_param("tevt_mask", opt_tevt_mask);
+
+#define LOST_REC_SIZE   (4 + 8 + 16)     /* header, TSC, 4 words */
+#define WRAP_PAD_MAX    36               /* a 40-byte record, 4 bytes short */
+#define LOST_RESERVE    (WRAP_PAD_MAX + LOST_REC_SIZE)
+
+static struct t_info *t_info;            /* the directory, read-only to dom0 */
+static unsigned int t_info_pages;
+static unsigned int t_buf_pages;         /* per CPU; 0 until allocated */
+static uint32_t data_size __read_mostly; /* record bytes per CPU */
+static uint32_t t_buf_highwater __read_mostly;
+
+/* One CPU's tracing state.  t_lock: see "Locks" above. */
+struct t_cpu {
+    spinlock_t t_lock;
+    struct t_buf *buf;            /* NULL: this CPU has no buffer */
+    const uint32_t *mfns;         /* its pages, from t_info */
+    uint32_t prod;                /* Xen's copy of buf->prod */
+    unsigned long lost_records;   /* lost, not yet reported */
+    uint64_t lost_records_first_tsc;
+    struct trace_cpu_stats stats;
+};
+static DEFINE_PER_CPU(struct t_cpu, t_cpu);
+
+/* Tracing is on.  Set once buffers exist; read by every trace point. */
+int tb_init_done __read_mostly;
+
+static cpumask_t tb_cpu_mask;            /* CPUs that may trace */
+static uint32_t tb_event_mask = TRC_ALL; /* classes that may trace */
+
+/* Serialises tb_control() and buffer allocation; taken before t_lock. */
+static DEFINE_SPINLOCK(tb_control_lock);
+
+static void cf_check trace_notify_dom0(void *unused)
+{
+    send_global_virq(VIRQ_TBUF);
+}
+static DECLARE_SOFTIRQ_TASKLET(trace_notify_dom0_tasklet,
+                               trace_notify_dom0, NULL);
+
+/*
+ * Buffer set-up
+ * =============
+ */
+
+/* Words of t_info before the first MFN list: tbuf_size and mfn_offset[]. */
+static unsigned int t_info_first_offset(void)
+{
+    return DIV_ROUND_UP(offsetof(struct t_info, mfn_offset[NR_CPUS]),
+                        sizeof(uint32_t));
+}
+
+/*
+ * The most pages per CPU that t_info can describe.  tbuf_size is 16 bits,
+ * and so is mfn_offset[], which for the highest CPU is
+ * first + (nr_cpu_ids - 1) * pages.  A buffer's indices must also fit in
+ * 32 bits.  So the total over all CPUs is capped near 2^16 pages.
+ */
+static unsigned int max_tbuf_pages(unsigned int first)
+{
+    unsigned int pages = min_t(unsigned int, UINT16_MAX,
+                               UINT32_MAX / (2 * PAGE_SIZE));
+
+    if ( nr_cpu_ids > 1 )
+        pages = min(pages, (UINT16_MAX - first) / (nr_cpu_ids - 1));
+
+    return pages;
+}
+
+static void free_cpu_pages(uint32_t *mfns, unsigned int pages)
+{
+    unsigned int i;
+
+    for ( i = 0; i < pages && mfns[i]; i++ )
+        free_xenheap_pages(mfn_to_virt(mfns[i]), 0);
+}
+
+/*
+ * Allocate the pages of @cpu's buffer and list them in t_info, but do not
+ * publish them yet.  The MFNs must fit the u32 list.
+ */
+static int alloc_cpu_pages(unsigned int cpu)
+{
+    uint32_t *mfns = (uint32_t *)t_info + t_info_first_offset() +
+                     cpu * t_buf_pages;
+    unsigned int i;
+
+    for ( i = 0; i < t_buf_pages; i++ )
+    {
+        void *p = alloc_xenheap_pages(0, MEMF_bits(32 + PAGE_SHIFT));
+
+        if ( !p )
+        {
+            free_cpu_pages(mfns, i);
+            memset(mfns, 0, t_buf_pages * sizeof(*mfns));
+            return -ENOMEM;
+        }
+        clear_page(p);     /* dom0 sees only records, never old memory */
+        mfns[i] = virt_to_mfn(p);
+    }
+
+    return 0;
+}
+
+/* Share @cpu's allocated pages with dom0 and start using them. */
+static void publish_cpu_buffer(unsigned int cpu)
+{
+    struct t_cpu *tc = &per_cpu(t_cpu, cpu);
+    unsigned int offset = t_info_first_offset() + cpu * t_buf_pages;
+    const uint32_t *mfns = (uint32_t *)t_info + offset;
+    unsigned long flags;
+    unsigned int i;
+
+    for ( i = 0; i < t_buf_pages; i++ )
+        share_xen_page_with_privileged_guests(mfn_to_page(_mfn(mfns[i])),
+                                              SHARE_rw);
+
+    spin_lock_irqsave(&tc->t_lock, flags);
+    tc->buf = mfn_to_virt(mfns[0]);
+    tc->mfns = mfns;
+    tc->prod = 0;
+    spin_unlock_irqrestore(&tc->t_lock, flags);
+
+    /* A consumer reading t_info sees the list before the offset to it. */
+    smp_wmb();
+    t_info->mfn_offset[cpu] = offset;
+}
+
+/*
+ * Allocate a buffer of @pages pages for every online CPU, and turn tracing
+ * on (as Xen 4.17 does: callers rely on it).  Once made, the buffers are
+ * never freed: dom0 may have them mapped.  Caller holds tb_control_lock.
+ */
+static int alloc_trace_bufs(unsigned int pages)
+{
+    unsigned int first = t_info_first_offset();
+    unsigned int max_pages = max_tbuf_pages(first);
+    unsigned int cpu, i;
+    int rc = 0;
+
+    if ( pages > max_pages )
+    {
+        printk(XENLOG_INFO "xentrace: requested number of %u pages "
+               "reduced to %u\n", pages, max_pages);
+        pages = max_pages;
+    }
+
+    t_info_pages = PFN_UP((first + nr_cpu_ids * pages) * sizeof(uint32_t));
+    t_info = alloc_xenheap_pages(get_order_from_pages(t_info_pages), 0);
+    if ( !t_info )
+        goto nomem;
+    memset(t_info, 0, t_info_pages * PAGE_SIZE);
+    t_info->tbuf_size = pages;
+    t_buf_pages = pages;
+
+    for_each_online_cpu ( cpu )
+    {
+        rc = alloc_cpu_pages(cpu);
+        if ( rc )
+            goto free;
+    }
+
+    data_size = pages * PAGE_SIZE - sizeof(struct t_buf);
+    t_buf_highwater = data_size / 2;
+
+    for_each_online_cpu ( cpu )
+        publish_cpu_buffer(cpu);
+    for ( i = 0; i < t_info_pages; i++ )
+        share_xen_page_with_privileged_guests(virt_to_page(t_info) + i,
+                                              SHARE_ro);
+
+    printk(XENLOG_INFO "xentrace: %u pages per CPU, t_info at mfn %#lx\n",
+           pages, virt_to_mfn(t_info));
+
+    smp_wmb();    /* Buffers before tb_init_done; ordered for every CPU. */
+    tb_init_done = 1;
+    return 0;
+
+ free:
+    for_each_online_cpu ( cpu )
+        free_cpu_pages((uint32_t *)t_info + first + cpu * pages, pages);
+    free_xenheap_pages(t_info, get_order_from_pages(t_info_pages));
+ nomem:
+    t_info = NULL;
+    t_info_pages = 0;
+    t_buf_pages = 0;
+    printk(XENLOG_WARNING "xentrace: allocation of %u pages per CPU failed\n",
+           pages);
+    return -ENOMEM;
+}
+
+/* set_size: one shot, as in Xen 4.17. */
+static int tb_set_size(unsigned int pages)
+{
+    if ( t_buf_pages && pages != t_buf_pages )
+    {
+        printk(XENLOG_INFO "xentrace: tb_set_size from %u to %u "
+               "not implemented\n", t_buf_pages, pages);
+        return -EINVAL;
+    }
+    if ( t_buf_pages )
+        return -EBUSY;
+    if ( !pages )
+        return -EINVAL;
+
+    return alloc_trace_bufs(pages);
+}
+
+/*
+ * A CPU that comes up after the buffers were made gets one of its own;
+ * t_info always has room for the MFN lists of all nr_cpu_ids CPUs.  If
+ * that allocation fails, its records are counted as unbuffered.
+ */
+static int cf_check cpu_callback(struct notifier_block *nfb,
+                                 unsigned long action, void *hcpu)
+{
+    unsigned int cpu = (unsigned long)hcpu;
+    struct t_cpu *tc = &per_cpu(t_cpu, cpu);
+
+    if ( action != CPU_UP_PREPARE )
+        return NOTIFY_DONE;
+
+    spin_lock_init(&tc->t_lock);
+
+    spin_lock(&tb_control_lock);
+    if ( t_buf_pages && !tc->buf )
+    {
+        if ( alloc_cpu_pages(cpu) )
+            printk(XENLOG_WARNING "trc#%u: no memory for a trace buffer\n",
+                   cpu);
+        else
+            publish_cpu_buffer(cpu);
+    }
+    spin_unlock(&tb_control_lock);
+
+    return NOTIFY_DONE;
+}
+
+static struct notifier_block cpu_nfb = {
+    .notifier_call = cpu_callback,
+};
+
+void __init init_trace_bufs(void)
+{
+    unsigned int cpu;
+
+    cpumask_setall(&tb_cpu_mask);
+    for_each_online_cpu ( cpu )
+        spin_lock_init(&per_cpu(t_cpu, cpu).t_lock);
+    register_cpu_notifier(&cpu_nfb);
+
+    if ( !opt_tbuf_size )
+        return;
+
+    spin_lock(&tb_control_lock);
+    if ( alloc_trace_bufs(opt_tbuf_size) )
+        opt_tbuf_size = 0;
+    else if ( opt_tevt_mask )
+        tb_event_mask = opt_tevt_mask;
+    spin_unlock(&tb_control_lock);
+}
+
+/*
+ * Filtering
+ * =========
+ */
+
+/*
+ * @event passes the event mask if it shares a class bit and a subclass bit
+ * with it.  Only the 28 event bits count: a mask's bits 31-28 match nothing
+ * (upstream let a mask with bit 31 set pass every timed event).
+ */
+static bool event_wanted(uint32_t event)
+{
+    uint32_t both = TRC_HD_TO_EVENT(event) & tb_event_mask;
+
+    return (both >> TRC_CLS_SHIFT) && ((both >> TRC_SUBCLS_SHIFT) & 0xf);
+}
+
+int trace_will_trace_event(uint32_t event)
+{
+    return tb_init_done && event_wanted(event) &&
+           cpumask_test_cpu(smp_processor_id(), &tb_cpu_mask);
+}
+
+/*
+ * Writing records
+ * ===============
+ *
+ * All of these run on the buffer's CPU (or, for flush_lost_records(), on
+ * the control CPU) with its t_lock held.
+ */
+
+/* The data offset of index @idx. */
+static inline uint32_t data_offset(uint32_t idx)
+{
+    return idx < data_size ? idx : idx - data_size;
+}
+
+/*
+ * Bytes between cons and prod.  ->cons is dom0's: read it once (A: pairs
+ * with D), and if it cannot be right, empty this buffer and carry on.
+ */
+static uint32_t unconsumed_bytes(struct t_cpu *tc, unsigned int cpu)
+{
+    uint32_t cons = read_atomic(&tc->buf->cons);
+    uint32_t used = tc->prod - cons;
+
+    if ( tc->prod < cons )
+        used += 2 * data_size;
+
+    if ( likely(!(cons & 3) && cons < 2 * data_size && used <= data_size) )
+        return used;
+
+    if ( !tc->stats.resyncs++ )
+        printk(XENLOG_WARNING "trc#%u: bogus cons %#x (prod %#x, size %#x), "
+               "buffer reset\n", cpu, cons, tc->prod, data_size);
+    write_atomic(&tc->buf->cons, tc->prod);
+
+    return 0;
+}
+
+/* Bytes of padding that a @size-byte record written at @idx needs first. */
+static inline uint32_t pad_before(uint32_t idx, unsigned int size)
+{
+    uint32_t to_end = data_size - data_offset(idx);
+
+    return size > to_end ? to_end : 0;
+}
+
+static inline uint32_t advance(uint32_t idx, uint32_t bytes)
+{
+    idx += bytes;
+    return idx < 2 * data_size ? idx : idx - 2 * data_size;
+}
+
+/*
+ * Bytes that writing a @size-byte record now takes: the pending lost
+ * marker, if any, then the record, each with its padding.  @size 0 is
+ * the marker alone.
+ */
+static uint32_t bytes_needed(const struct t_cpu *tc, unsigned int size)
+{
+    uint32_t idx = tc->prod;
+    uint32_t total = 0, step;
+
+    if ( tc->lost_records )
+    {
+        step = pad_before(idx, LOST_REC_SIZE) + LOST_REC_SIZE;
+        total += step;
+        idx = advance(idx, step);
+    }
+    if ( size )
+        total += pad_before(idx, size) + size;
+
+    return total;
+}
+
+/* Copy @len bytes to data offset @off, across a page boundary if need be. */
+static void copy_to_buffer(const struct t_cpu *tc, uint32_t off,
+                           const void *src, unsigned int len)
+{
+    unsigned int pos = sizeof(struct t_buf) + off;
+    unsigned int in_page = pos & (PAGE_SIZE - 1);
+    unsigned char *dst = mfn_to_virt(tc->mfns[pos >> PAGE_SHIFT]);
+    unsigned int first = min_t(unsigned int, len, PAGE_SIZE - in_page);
+
+    memcpy(dst + in_page, src, first);
+    if ( unlikely(first < len) )
+        memcpy(mfn_to_virt(tc->mfns[(pos >> PAGE_SHIFT) + 1]),
+               (const unsigned char *)src + first, len - first);
+}
+
+/*
+ * Put one record at prod and advance prod.  @words of payload come from
+ * @payload (@bytes long, zero-filled to whole words).
+ */
+static void put_record(struct t_cpu *tc, uint32_t event, bool cycles,
+                       unsigned int words, const void *payload,
+                       unsigned int bytes)
+{
+    uint32_t rec[1 + 2 + TRACE_EXTRA_MAX];
+    uint32_t *data = rec + 1;
+    unsigned int size = sizeof(uint32_t) * (1 + words + (cycles ? 2 : 0));
+
+    rec[0] = TRC_HD_TO_EVENT(event) | (words << TRACE_EXTRA_SHIFT) |
+             (cycles ? TRC_HD_CYCLE_FLAG : 0);
+    if ( cycles )
+    {
+        uint64_t tsc = get_cycles();
+
+        rec[1] = (uint32_t)tsc;
+        rec[2] = tsc >> 32;
+        data += 2;
+    }
+    if ( bytes & 3 )
+        data[words - 1] = 0;
+    if ( bytes )
+        memcpy(data, payload, bytes);
+
+    copy_to_buffer(tc, data_offset(tc->prod), rec, size);
+    tc->prod = advance(tc->prod, size);
+}
+
+/* Pad to the end of the data area if a @size-byte record would not fit. */
+static void put_wrap_pad(struct t_cpu *tc, unsigned int size)
+{
+    static const uint32_t zeroes[TRACE_EXTRA_MAX];
+    uint32_t pad = pad_before(tc->prod, size);
+
+    if ( !pad )
+        return;
+    /* 4-32 bytes is a header and 0-7 words; 36 needs the TSC's 8 bytes. */
+    if ( pad <= 4 + 4 * TRACE_EXTRA_MAX )
+        put_record(tc, TRC_TRACE_WRAP_BUFFER, false, (pad - 4) / 4, zeroes,
+                   pad - 4);
+    else
+        put_record(tc, TRC_TRACE_WRAP_BUFFER, true, (pad - 12) / 4, zeroes,
+                   pad - 12);
+}
+
+/*
+ * The marker for records lost so far.  Its count is 32 bits: a larger
+ * count is reported in parts, one per record written, until it is all out.
+ */
+static void write_lost_records(struct t_cpu *tc, domid_t did,
+                               unsigned int vid)
+{
+    uint32_t count = min_t(unsigned long, tc->lost_records, UINT32_MAX);
+    uint32_t payload[4] = {
+        count,
+        did | (vid << 16),
+        (uint32_t)tc->lost_records_first_tsc,
+        tc->lost_records_first_tsc >> 32,
+    };
+
+    put_wrap_pad(tc, LOST_REC_SIZE);
+    put_record(tc, TRC_LOST_RECORDS, true, 4, payload, sizeof(payload));
+    tc->lost_records -= count;
+}
+
+static void note_lost_record(struct t_cpu *tc)
+{
+    if ( !tc->lost_records++ )
+        tc->lost_records_first_tsc = get_cycles();
+    tc->stats.lost++;
+}
+
+static void note_unbuffered_record(struct t_cpu *tc, unsigned int cpu)
+{
+    if ( !tc->stats.unbuffered++ )
+        printk(XENLOG_WARNING "trc#%u: no trace buffer on this CPU; "
+               "its records are counted and dropped\n", cpu);
+}
+
+void __trace_var(uint32_t event, bool cycles, unsigned int extra,
+                 const void *extra_data)
+{
+    unsigned int cpu = smp_processor_id();
+    unsigned int words = DIV_ROUND_UP(extra, sizeof(uint32_t));
+    struct t_cpu *tc;
+    unsigned int size;
+    uint32_t used, needed;
+    unsigned long flags;
+    bool notify = false;
+
+    if ( !tb_init_done )
+        return;
+
+    if ( unlikely(words > TRACE_EXTRA_MAX) )
+    {
+        printk_once(XENLOG_WARNING "Trace event %#x bad size %u, "
+                    "truncated\n", event, extra);
+        words = TRACE_EXTRA_MAX;
+        extra = sizeof(uint32_t) * TRACE_EXTRA_MAX;
+    }
+
+    if ( !event_wanted(event) || !cpumask_test_cpu(cpu, &tb_cpu_mask) )
+        return;
+
+    size = sizeof(uint32_t) * (1 + words + (cycles ? 2 : 0));
+    tc = &this_cpu(t_cpu);
+
+    spin_lock_irqsave(&tc->t_lock, flags);
+
+    if ( unlikely(!tc->buf) )
+    {
+        note_unbuffered_record(tc, cpu);
+        goto unlock;
+    }
+
+    used = unconsumed_bytes(tc, cpu);
+    needed = bytes_needed(tc, size);
+    if ( needed + LOST_RESERVE > data_size - used )
+    {
+        note_lost_record(tc);
+        goto unlock;
+    }
+
+    /* A: the room check above resolved before any store below. */
+    if ( tc->lost_records )
+        write_lost_records(tc, current->domain->domain_id,
+                           current->vcpu_id);
+    put_wrap_pad(tc, size);
+    put_record(tc, event, cycles, words, extra_data, extra);
+    tc->stats.records++;
+
+    smp_wmb(); /* B: records before prod; pairs with C. */
+    write_atomic(&tc->buf->prod, tc->prod);
+
+    notify = used < t_buf_highwater && used + needed >= t_buf_highwater;
+
+ unlock:
+    spin_unlock_irqrestore(&tc->t_lock, flags);
+
+    if ( notify )
+        tasklet_schedule(&trace_notify_dom0_tasklet);
+}
+
+/*
+ * Control
+ * =======
+ */
+
+/*
+ * Write @cpu's pending lost-records count now, so that a consumer's final
+ * sweep after disable finds it.  LOST_RESERVE guarantees the room unless
+ * tracing was re-enabled and disabled with no sweep in between; then the
+ * count stays pending for the next record.
+ */
+static void flush_lost_records(unsigned int cpu)
+{
+    struct t_cpu *tc = &per_cpu(t_cpu, cpu);
+    unsigned long flags;
+
+    spin_lock_irqsave(&tc->t_lock, flags);
+    if ( tc->buf && tc->lost_records &&
+         bytes_needed(tc, 0) <= data_size - unconsumed_bytes(tc, cpu) )
+    {
+        write_lost_records(tc, DOMID_IDLE, cpu);
+        smp_wmb(); /* B: records before prod; pairs with C. */
+        write_atomic(&tc->buf->prod, tc->prod);
+    }
+    spin_unlock_irqrestore(&tc->t_lock, flags);
+}
+
+int tb_control(struct xen_sysctl_tbuf_op *tbc)
+{
+    cpumask_var_t mask;
+    unsigned int cpu;
+    int rc = 0;
+
+    spin_lock(&tb_control_lock);
+
+    switch ( tbc->cmd )
+    {
+    case XEN_SYSCTL_TBUFOP_get_info:
+        tbc->evt_mask = tb_event_mask;
+        tbc->buffer_mfn = t_info ? virt_to_mfn(t_info) : 0;
+        tbc->size = t_info_pages * PAGE_SIZE;
+        break;
+
+    case XEN_SYSCTL_TBUFOP_set_cpu_mask:
+        rc = xenctl_bitmap_to_cpumask(&mask, &tbc->cpu_mask);
+        if ( rc )
+            break;
+        cpumask_copy(&tb_cpu_mask, mask);
+        free_cpumask_var(mask);
+        break;
+
+    case XEN_SYSCTL_TBUFOP_set_evt_mask:
+        tb_event_mask = tbc->evt_mask;
+        break;
+
+    case XEN_SYSCTL_TBUFOP_set_size:
+        rc = tb_set_size(tbc->size);
+        break;
+
+    case XEN_SYSCTL_TBUFOP_enable:
+        if ( !t_buf_pages )
+        {
+            rc = -EINVAL;
+            break;
+        }
+        tb_init_done = 1;
+        break;
+
+    case XEN_SYSCTL_TBUFOP_disable:
+        tb_init_done = 0;
+        smp_wmb(); /* Off before the flush; a racing record may follow it. */
+        for_each_online_cpu ( cpu )
+            flush_lost_records(cpu);
+        break;
+
+    default:
+        rc = -EINVAL;
+        break;
+    }
+
+    spin_unlock(&tb_control_lock);
+
+    return rc;
+}
+
+/*
+ * The scalar arguments of @op worth recording, as a bitmap of argument
+ * numbers: counts, commands and vCPU ids, never guest pointers.
+ */
+static unsigned int hypercall_scalar_args(unsigned long op)
+{
+    switch ( op )
+    {
+    case __HYPERVISOR_mmu_update:     return 1U << 1;              /* count */
+    case __HYPERVISOR_multicall:      return 1U << 1;              /* count */
+    case __HYPERVISOR_grant_table_op: return (1U << 0) | (1U << 2);
+    case __HYPERVISOR_vcpu_op:        return (1U << 0) | (1U << 1);
+    case __HYPERVISOR_mmuext_op:      return 1U << 1;              /* count */
+    case __HYPERVISOR_sched_op:       return 1U << 0;              /* cmd */
+    default:                          return 0;
+    }
+}
+
+void __trace_hypercall(uint32_t event, unsigned long op,
+                       const xen_ulong_t *args)
+{
+    uint32_t d[1 + 6];
+    unsigned int want = hypercall_scalar_args(op);
+    unsigned int i, n = 1;
+
+    d[0] = op & ~TRC_PV_HYPERCALL_V2_ARG_MASK;
+    for ( i = 0; i < 6; i++ )
+    {
+        if ( !(want & (1U << i)) )
+            continue;
+        d[0] |= TRC_PV_HYPERCALL_V2_ARG_32(i);
+        d[n++] = args[i];
+    }
+
+    __trace_var(event, true, n * sizeof(uint32_t), d);
+}
+
+void trace_cpu_stats(unsigned int cpu, struct trace_cpu_stats *stats)
+{
+    struct t_cpu *tc = &per_cpu(t_cpu, cpu);
+    unsigned long flags;
+
+    spin_lock_irqsave(&tc->t_lock, flags);
+    *stats = tc->stats;
+    spin_unlock_irqrestore(&tc->t_lock, flags);
+}
+
+/*
+ * Local variables:
+ * mode: C
+ * c-file-style: "BSD"
+ * c-basic-offset: 4
+ * tab-width: 4
+ * indent-tabs-mode: nil
+ * End:
+ */
