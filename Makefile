@@ -1,0 +1,68 @@
+# xentrace-ng: top-level build.  Everything is built under $(BUILD).
+#
+#   make               build the hypervisor-side objects and the tests
+#   make check         run every test; the last line is "N passed, N failed"
+#   make check-asan    the same, built with AddressSanitizer + UBSan
+#   make check-tsan    the multi-threaded tests, built with ThreadSanitizer
+#   make bench         run the benchmarks (tables + JSON lines)
+#   make demo          install what is missing, build, show a trace
+
+BUILD      ?= build
+CC         ?= cc
+SAN        ?=
+OPT        ?= -O2
+
+ifeq ($(SAN),address)
+SAN_FLAGS  := -fsanitize=address,undefined -fno-sanitize-recover=all \
+              -fno-omit-frame-pointer
+else ifeq ($(SAN),thread)
+SAN_FLAGS  := -fsanitize=thread
+endif
+
+# Tools and tests: C11, every warning an error.
+TOOL_CFLAGS := -std=gnu11 $(OPT) -g -Wall -Wextra -Werror $(SAN_FLAGS)
+LDFLAGS     += $(SAN_FLAGS)
+
+# Hypervisor code: the flags Xen 4.17 builds xen/common/ with, minus what
+# only makes sense without libc (-nostdinc, -fno-builtin).  No floating
+# point: -mgeneral-regs-only rejects any use of it.
+XEN_WARN    := -Wall -Werror -Wdeclaration-after-statement -Wvla \
+               -Wstrict-prototypes -Wredundant-decls
+XEN_CFLAGS  := -std=gnu99 $(OPT) -g $(XEN_WARN) -mgeneral-regs-only \
+               -fno-strict-aliasing $(SAN_FLAGS) \
+               -DCONFIG_TRACEBUFFER -include xen/config.h \
+               -Ixen/arch/host/include -Ixen/include
+
+# Tests see the hypervisor through its public and producer headers.
+TEST_CFLAGS := $(TOOL_CFLAGS) -DCONFIG_TRACEBUFFER -include xen/config.h \
+               -Ixen/arch/host/include -Ixen/include -Itests/unit
+
+all:
+
+include xen/xen.mk
+include tests/unit/unit.mk
+include bench/bench.mk
+
+all: $(HOST_LIB) $(UNIT_TESTS)
+
+check: all
+	@tests/run-tests $(UNIT_TESTS)
+
+check-asan:
+	@$(MAKE) --no-print-directory BUILD=build/asan SAN=address check
+
+# ThreadSanitizer maps fixed address ranges; run without ASLR so that the
+# kernel's randomised layout never collides with them.
+check-tsan:
+	@$(MAKE) --no-print-directory BUILD=build/tsan SAN=thread \
+	    $(addprefix build/tsan/tests/,$(notdir $(THREADED_TESTS)))
+	@setarch $$(uname -m) -R tests/run-tests \
+	    $(addprefix build/tsan/tests/,$(notdir $(THREADED_TESTS)))
+
+demo: all
+	@tests/demo
+
+clean:
+	rm -rf build
+
+.PHONY: all check check-asan check-tsan bench demo clean

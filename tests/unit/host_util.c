@@ -1,0 +1,218 @@
+/* Test utilities: see host_util.h. */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "host_util.h"
+
+static char console[1 << 16];
+static size_t console_len;
+
+static void capture_line(const char *line)
+{
+    size_t len = strlen(line);
+
+    if ( console_len + len < sizeof(console) )
+    {
+        memcpy(console + console_len, line, len + 1);
+        console_len += len;
+    }
+}
+
+const char *tu_console(void)
+{
+    return console;
+}
+
+void tu_console_clear(void)
+{
+    console_len = 0;
+    console[0] = '\0';
+}
+
+void tu_boot(unsigned int nr_cpus, const char *cmdline)
+{
+    struct host_config cfg = { .nr_cpus = nr_cpus, .cmdline = cmdline };
+
+    host_set_console(capture_line);
+    assert_int_equal(host_boot(&cfg), 0);
+}
+
+int tu_tbuf_op(unsigned int cmd, struct xen_sysctl_tbuf_op *op)
+{
+    op->cmd = cmd;
+    return tb_control(op);
+}
+
+static int simple_op(unsigned int cmd, uint32_t evt_mask, uint32_t size)
+{
+    struct xen_sysctl_tbuf_op op = { .evt_mask = evt_mask, .size = size };
+
+    return tu_tbuf_op(cmd, &op);
+}
+
+int tu_set_size(unsigned int pages)
+{
+    return simple_op(XEN_SYSCTL_TBUFOP_set_size, 0, pages);
+}
+
+int tu_set_evt_mask(uint32_t mask)
+{
+    return simple_op(XEN_SYSCTL_TBUFOP_set_evt_mask, mask, 0);
+}
+
+int tu_enable(void)
+{
+    return simple_op(XEN_SYSCTL_TBUFOP_enable, 0, 0);
+}
+
+int tu_disable(void)
+{
+    return simple_op(XEN_SYSCTL_TBUFOP_disable, 0, 0);
+}
+
+int tu_set_cpu_mask(const uint8_t *bitmap, unsigned int nr_bits)
+{
+    struct xen_sysctl_tbuf_op op = {
+        .cpu_mask = { .bitmap.p = (uint8_t *)bitmap, .nr_bits = nr_bits },
+    };
+
+    return tu_tbuf_op(XEN_SYSCTL_TBUFOP_set_cpu_mask, &op);
+}
+
+/* Map @n frames, each as dom0 may map it, into one contiguous range. */
+static void *map_frames(const uint32_t *mfns, unsigned int n, int prot)
+{
+    unsigned char *va = mmap(NULL, n * PAGE_SIZE, PROT_NONE,
+                             MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    unsigned int i;
+
+    assert_true(va != MAP_FAILED);
+    for ( i = 0; i < n; i++ )
+    {
+        int sharing = host_frame_sharing(mfns[i]);
+
+        assert_int_not_equal(sharing, HOST_SHARED_NONE);
+        if ( prot & PROT_WRITE )
+            assert_int_equal(sharing, HOST_SHARED_RW);
+        assert_true(mmap(va + i * PAGE_SIZE, PAGE_SIZE, prot,
+                         MAP_SHARED | MAP_FIXED, host_machine_fd(),
+                         (off_t)mfns[i] * PAGE_SIZE) != MAP_FAILED);
+    }
+    return va;
+}
+
+const struct t_info *tu_map_t_info(void)
+{
+    struct xen_sysctl_tbuf_op op = { 0 };
+    uint32_t mfns[64];
+    unsigned int i, n;
+
+    assert_int_equal(tu_tbuf_op(XEN_SYSCTL_TBUFOP_get_info, &op), 0);
+    assert_true(op.buffer_mfn != 0);
+    n = op.size / PAGE_SIZE;
+    assert_true(n > 0 && n <= 64);
+    for ( i = 0; i < n; i++ )
+        mfns[i] = op.buffer_mfn + i;
+    return map_frames(mfns, n, PROT_READ);
+}
+
+void tu_map_buf(unsigned int cpu, struct tu_buf *b)
+{
+    const struct t_info *ti = tu_map_t_info();
+    const uint32_t *mfns = (const uint32_t *)ti + ti->mfn_offset[cpu];
+    unsigned char *va;
+
+    assert_int_not_equal(ti->mfn_offset[cpu], 0);
+    va = map_frames(mfns, ti->tbuf_size, PROT_READ | PROT_WRITE);
+    b->cpu = cpu;
+    b->meta = (volatile struct t_buf *)va;
+    b->data = va + sizeof(struct t_buf);
+    b->data_size = ti->tbuf_size * PAGE_SIZE - sizeof(struct t_buf);
+}
+
+uint32_t tu_unconsumed(const struct tu_buf *b)
+{
+    uint32_t prod = __atomic_load_n(&b->meta->prod, __ATOMIC_ACQUIRE);
+    uint32_t cons = b->meta->cons;
+
+    return prod >= cons ? prod - cons : prod + 2 * b->data_size - cons;
+}
+
+static void parse_record(const struct tu_buf *b, uint32_t off,
+                         struct tu_rec *r)
+{
+    uint32_t hdr;
+
+    memcpy(&hdr, b->data + off, 4);
+    r->event = TRC_HD_TO_EVENT(hdr);
+    r->words = TRC_HD_EXTRA(hdr);
+    r->has_tsc = TRC_HD_INCLUDES_CYCLE_COUNT(hdr);
+    r->size = 4 + (r->has_tsc ? 8 : 0) + 4 * r->words;
+    r->offset = off;
+    r->tsc = 0;
+    assert_true(off + r->size <= b->data_size);    /* never straddles */
+    if ( r->has_tsc )
+        memcpy(&r->tsc, b->data + off + 4, 8);
+    memcpy(r->data, b->data + off + r->size - 4 * r->words, 4 * r->words);
+}
+
+size_t tu_drain(struct tu_buf *b, struct tu_rec *recs, size_t max)
+{
+    /* C: records after prod; pairs with B. */
+    uint32_t prod = __atomic_load_n(&b->meta->prod, __ATOMIC_ACQUIRE);
+    uint32_t cons = b->meta->cons;
+    uint32_t left = tu_unconsumed(b);
+    size_t n = 0;
+
+    while ( left )
+    {
+        struct tu_rec r;
+        uint32_t off = cons % b->data_size;
+
+        parse_record(b, off, &r);
+        assert_true(r.size <= left);
+        if ( recs && n < max )
+            recs[n] = r;
+        n++;
+        left -= r.size;
+        cons = (cons + r.size) % (2 * b->data_size);
+    }
+    assert_int_equal(cons, prod);
+
+    /* D: records read before cons; pairs with A. */
+    __atomic_store_n(&b->meta->cons, prod, __ATOMIC_RELEASE);
+    return n;
+}
+
+void tu_in_fresh_host(void (*body)(void *result), void *result, size_t len)
+{
+    int fds[2], status;
+    pid_t pid;
+    ssize_t got;
+
+    assert_int_equal(pipe(fds), 0);
+    pid = fork();
+    assert_true(pid >= 0);
+    if ( pid == 0 )
+    {
+        close(fds[0]);
+        body(result);
+        _exit(write(fds[1], result, len) == (ssize_t)len ? 0 : 1);
+    }
+    close(fds[1]);
+    got = read(fds[0], result, len);
+    close(fds[0]);
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    assert_int_equal(got, (ssize_t)len);
+}

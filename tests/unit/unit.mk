@@ -1,0 +1,44 @@
+# Unit tests (cmocka).  Each tests/unit/test_NAME.c is one program linked
+# with the host build of the hypervisor; THREADED_TESTS also run under TSan.
+
+UNIT_SRCS      := $(wildcard tests/unit/test_*.c)
+UNIT_TESTS     := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
+THREADED_TESTS := $(BUILD)/tests/test_property
+UNIT_HELPERS   := $(BUILD)/tests/host_util.o
+TEST_LIBS      := -lcmocka -lpthread
+
+$(BUILD)/tests/%.o: tests/unit/%.c $(XEN_HDRS) tests/unit/host_util.h
+	@mkdir -p $(@D)
+	$(CC) $(TEST_CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(UNIT_HELPERS) $(HOST_LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(TEST_LIBS)
+
+# test_abi compares two tables of ABI facts that tests/unit/gen-abi-probe
+# generates from the headers themselves: ours, and Debian's (libxen-dev).
+# The shims' constants to check are the ones our shims define, on both sides.
+ABI_PROBE        := tests/unit/gen-abi-probe
+ABI_SHIM_ROOT    := xen/arch/host/include
+ABI_SHIM_HDRS    := $(ABI_SHIM_ROOT)/public/xen.h $(ABI_SHIM_ROOT)/public/sysctl.h
+ABI_FLAGS_ours   := -Ixen/include -I$(ABI_SHIM_ROOT)
+ABI_FLAGS_debian := -D__XEN_TOOLS__
+
+$(BUILD)/tests/abi_ours.c: $(ABI_PROBE) xen/include/public/trace.h \
+                           $(ABI_SHIM_HDRS)
+	@mkdir -p $(@D)
+	CC='$(CC)' $(ABI_PROBE) ours public/trace.h public/sysctl.h \
+	    $(ABI_SHIM_ROOT) $(TOOL_CFLAGS) $(ABI_FLAGS_ours) >$@.tmp
+	@mv $@.tmp $@
+
+$(BUILD)/tests/abi_debian.c: $(ABI_PROBE) /usr/include/xen/trace.h \
+                             /usr/include/xen/sysctl.h $(ABI_SHIM_HDRS)
+	@mkdir -p $(@D)
+	CC='$(CC)' $(ABI_PROBE) debian xen/trace.h xen/sysctl.h \
+	    $(ABI_SHIM_ROOT) $(TOOL_CFLAGS) $(ABI_FLAGS_debian) >$@.tmp
+	@mv $@.tmp $@
+
+$(BUILD)/tests/abi_%.o: $(BUILD)/tests/abi_%.c
+	$(CC) $(TOOL_CFLAGS) $(ABI_FLAGS_$*) -c -o $@ $<
+
+$(BUILD)/tests/test_abi: $(BUILD)/tests/abi_ours.o $(BUILD)/tests/abi_debian.o
+.SECONDARY:

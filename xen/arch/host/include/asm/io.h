@@ -1,0 +1,1 @@
+/* Host environment: nothing; trace.c includes it as Xen's does. */

@@ -1,0 +1,1 @@
+/* Host environment: no arch trace helpers (Xen's x86 has none either). */

@@ -1,0 +1,1 @@
+#include <xen/types.h>

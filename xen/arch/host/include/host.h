@@ -1,0 +1,60 @@
+/*
+ * Xen as a process: the embedder's side of the host environment.
+ *
+ * A program (xen-sim, a test, a benchmark) boots the hypervisor with
+ * host_boot(), then runs physical CPUs on its own threads: a thread calls
+ * host_cpu_enter(cpu) and from then on Xen code on that thread runs as
+ * that CPU.  Trace points are called directly; softirq work (the VIRQ_TBUF
+ * tasklet) runs when the thread calls host_process_softirqs(), which is the
+ * host's "return to guest".  Machine memory is a shared memory file that a
+ * dom0 can map frame by frame (host_machine_fd(), host_frame_sharing()).
+ */
+#ifndef __HOST_H__
+#define __HOST_H__
+
+#include <stdint.h>
+#include <sys/types.h>
+
+struct vcpu;
+
+/* How dom0 may map a frame of machine memory. */
+#define HOST_SHARED_NONE  0
+#define HOST_SHARED_RO    1
+#define HOST_SHARED_RW    2
+
+struct host_config {
+    unsigned int nr_cpus;       /* possible CPUs (nr_cpu_ids), 1..256 */
+    unsigned int online_cpus;   /* CPUs up at boot; 0 means all */
+    unsigned long mem_pages;    /* machine memory; 0 means 1 GiB (sparse) */
+    const char *cmdline;        /* Xen command line, e.g. "tbuf_size=32" */
+};
+
+/* Boot once per process; 0 or -errno.  The calling thread becomes CPU 0. */
+int host_boot(const struct host_config *cfg);
+
+/* Run the calling thread as @cpu, in that CPU's idle vCPU. */
+void host_cpu_enter(unsigned int cpu);
+
+/* Bring @cpu online after boot (CPU hotplug); 0 or -errno. */
+int host_cpu_up(unsigned int cpu);
+
+/* Run the calling CPU's pending tasklets; returns how many ran. */
+unsigned int host_process_softirqs(void);
+
+/* The vCPU the calling CPU runs; NULL switches back to its idle vCPU. */
+void host_set_current(struct vcpu *v);
+
+/* Called for every virq Xen sends; the default only counts them. */
+void host_set_virq_handler(void (*handler)(unsigned int virq));
+unsigned long host_virq_count(unsigned int virq);
+
+/* Where printk() lines go (each ends in '\n'); NULL means stderr. */
+void host_set_console(void (*write_line)(const char *line));
+
+/* Machine memory, for dom0 mappings: frame n is at offset n * 4096. */
+int host_machine_fd(void);
+unsigned long host_machine_pages(void);
+int host_frame_sharing(unsigned long mfn);   /* HOST_SHARED_* of xen/mm.h */
+void *host_mfn_to_virt(unsigned long mfn);
+
+#endif /* __HOST_H__ */

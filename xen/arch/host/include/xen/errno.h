@@ -1,0 +1,2 @@
+/* Host environment: Xen's errno values are Linux's. */
+#include <errno.h>

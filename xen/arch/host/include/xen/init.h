@@ -1,0 +1,1 @@
+#include <xen/config.h>

@@ -1,0 +1,153 @@
+/*
+ * Host environment: machine memory and the xenheap.
+ *
+ * Machine memory is a memfd mapped once, so MFN n is the page at offset
+ * n * PAGE_SIZE of both the file and the mapping (the "directmap").  The
+ * file is sparse: a page costs memory only once it is written.  The heap
+ * is a bitmap of used pages; allocations are rare (boot, set_size, CPU
+ * hotplug), so a first-fit scan from the lowest free page is enough.
+ * MFN 0 is never handed out: Xen's interfaces use it to mean "none".
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <xen/lib.h>
+#include <xen/mm.h>
+#include "host_private.h"
+
+unsigned char *host_machine;
+struct page_info *frame_table;
+
+static int machine_fd = -1;
+static unsigned long machine_pages;
+static unsigned long *page_used;       /* bitmap, one bit per MFN */
+static unsigned long first_free;       /* no free page below this MFN */
+static pthread_mutex_t heap_lock = PTHREAD_MUTEX_INITIALIZER;
+
+#define LONG_BITS (8 * sizeof(unsigned long))
+
+static bool test_used(unsigned long mfn)
+{
+    return page_used[mfn / LONG_BITS] & (1UL << (mfn % LONG_BITS));
+}
+
+static void set_used(unsigned long mfn, unsigned long n, bool used)
+{
+    for ( ; n--; mfn++ )
+        if ( used )
+            page_used[mfn / LONG_BITS] |= 1UL << (mfn % LONG_BITS);
+        else
+            page_used[mfn / LONG_BITS] &= ~(1UL << (mfn % LONG_BITS));
+}
+
+int host_mm_init(unsigned long pages)
+{
+    machine_fd = memfd_create("xen-machine-memory", MFD_CLOEXEC);
+    if ( machine_fd < 0 )
+        return -errno;
+    if ( ftruncate(machine_fd, pages * PAGE_SIZE) )
+        return -errno;
+    host_machine = mmap(NULL, pages * PAGE_SIZE, PROT_READ | PROT_WRITE,
+                        MAP_SHARED, machine_fd, 0);
+    if ( host_machine == MAP_FAILED )
+        return -errno;
+
+    frame_table = calloc(pages, sizeof(*frame_table));
+    page_used = calloc(DIV_ROUND_UP(pages, LONG_BITS), sizeof(long));
+    if ( !frame_table || !page_used )
+        return -ENOMEM;
+
+    machine_pages = pages;
+    set_used(0, 1, true);
+    first_free = 1;
+    return 0;
+}
+
+/* The highest MFN (exclusive) that memflags' MEMF_bits() allows. */
+static unsigned long mfn_limit(unsigned int memflags)
+{
+    unsigned int bits = (memflags >> _MEMF_bits) & 0xff;
+
+    if ( !bits || bits - PAGE_SHIFT >= LONG_BITS ||
+         (1UL << (bits - PAGE_SHIFT)) > machine_pages )
+        return machine_pages;
+    return 1UL << (bits - PAGE_SHIFT);
+}
+
+static bool range_free(unsigned long mfn, unsigned long n)
+{
+    while ( n-- )
+        if ( test_used(mfn++) )
+            return false;
+    return true;
+}
+
+void *alloc_xenheap_pages(unsigned int order, unsigned int memflags)
+{
+    unsigned long n = 1UL << order, limit = mfn_limit(memflags), mfn;
+    void *va = NULL;
+
+    pthread_mutex_lock(&heap_lock);
+    for ( mfn = (first_free + n - 1) & ~(n - 1); mfn + n <= limit; mfn += n )
+    {
+        if ( !range_free(mfn, n) )
+            continue;
+        set_used(mfn, n, true);
+        while ( first_free < machine_pages && test_used(first_free) )
+            first_free++;
+        va = mfn_to_virt(mfn);
+        break;
+    }
+    pthread_mutex_unlock(&heap_lock);
+
+    return va;
+}
+
+void free_xenheap_pages(void *v, unsigned int order)
+{
+    unsigned long mfn = virt_to_mfn(v), n = 1UL << order, i;
+
+    if ( !v )
+        return;
+    pthread_mutex_lock(&heap_lock);
+    for ( i = 0; i < n; i++ )
+        frame_table[mfn + i].shared = HOST_SHARED_NONE;
+    set_used(mfn, n, false);
+    if ( mfn < first_free )
+        first_free = mfn;
+    pthread_mutex_unlock(&heap_lock);
+}
+
+void share_xen_page_with_privileged_guests(struct page_info *page,
+                                           enum XENSHARE_flags flags)
+{
+    __atomic_store_n(&page->shared,
+                     flags == SHARE_ro ? HOST_SHARED_RO : HOST_SHARED_RW,
+                     __ATOMIC_RELEASE);
+}
+
+int host_machine_fd(void)
+{
+    return machine_fd;
+}
+
+unsigned long host_machine_pages(void)
+{
+    return machine_pages;
+}
+
+int host_frame_sharing(unsigned long mfn)
+{
+    if ( mfn >= machine_pages )
+        return HOST_SHARED_NONE;
+    return __atomic_load_n(&frame_table[mfn].shared, __ATOMIC_ACQUIRE);
+}
+
+void *host_mfn_to_virt(unsigned long mfn)
+{
+    return mfn < machine_pages ? mfn_to_virt(mfn) : NULL;
+}

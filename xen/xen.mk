@@ -1,0 +1,23 @@
+# The hypervisor side, built for the host: xen/common/trace.c exactly as it
+# builds in the Xen tree, plus the host environment (xen/arch/host) that
+# provides the few Xen internal APIs it uses.
+
+HOST_SRCS := $(wildcard xen/arch/host/*.c)
+HOST_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(HOST_SRCS))
+XEN_OBJS  := $(BUILD)/xen/common/trace.o
+HOST_LIB  := $(BUILD)/xen/libxenhost.a
+XEN_HDRS  := $(wildcard xen/include/*/*.h xen/arch/host/include/*.h \
+                        xen/arch/host/include/*/*.h)
+
+$(BUILD)/xen/common/%.o: xen/common/%.c $(XEN_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(XEN_CFLAGS) -c -o $@ $<
+
+$(BUILD)/xen/arch/host/%.o: xen/arch/host/%.c $(XEN_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(TOOL_CFLAGS) -Wno-unused-parameter -DCONFIG_TRACEBUFFER -include xen/config.h \
+	    -Ixen/arch/host/include -Ixen/include -c -o $@ $<
+
+$(HOST_LIB): $(XEN_OBJS) $(HOST_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
