@@ -31,6 +31,7 @@ __thread unsigned long host_this_cpu_offset;
 __thread bool host_irqs_enabled = true;
 __thread struct vcpu *host_current;
 
+static void *percpu_area[NR_CPUS];     /* live as long as the process */
 static struct domain idle_domain = { .domain_id = DOMID_IDLE };
 static struct vcpu idle_vcpu[NR_CPUS];
 static struct notifier_block *cpu_chain;
@@ -92,6 +93,7 @@ static int percpu_init(void)
 
         if ( !area )
             return -ENOMEM;
+        percpu_area[cpu] = area;
         memcpy(area, __start_host_percpu, size);
         __per_cpu_offset[cpu] = (unsigned long)area -
                                 (unsigned long)__start_host_percpu;

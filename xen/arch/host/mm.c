@@ -5,8 +5,10 @@
  * n * PAGE_SIZE of both the file and the mapping (the "directmap").  The
  * file is sparse: a page costs memory only once it is written.  The heap
  * is a bitmap of used pages; allocations are rare (boot, set_size, CPU
- * hotplug), so a first-fit scan from the lowest free page is enough.
- * MFN 0 is never handed out: Xen's interfaces use it to mean "none".
+ * hotplug), so a first-fit scan is enough.  Like Xen's, it hands out the
+ * highest pages first, so successive pages of a buffer are not adjacent
+ * frames and consumers must not assume they are.  MFN 0 is never handed
+ * out: Xen's interfaces use it to mean "none".
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -25,7 +27,7 @@ struct page_info *frame_table;
 static int machine_fd = -1;
 static unsigned long machine_pages;
 static unsigned long *page_used;       /* bitmap, one bit per MFN */
-static unsigned long first_free;       /* no free page below this MFN */
+static unsigned long top_free;         /* no free page at or above this */
 static pthread_mutex_t heap_lock = PTHREAD_MUTEX_INITIALIZER;
 
 #define LONG_BITS (8 * sizeof(unsigned long))
@@ -63,7 +65,7 @@ int host_mm_init(unsigned long pages)
 
     machine_pages = pages;
     set_used(0, 1, true);
-    first_free = 1;
+    top_free = pages;
     return 0;
 }
 
@@ -88,17 +90,19 @@ static bool range_free(unsigned long mfn, unsigned long n)
 
 void *alloc_xenheap_pages(unsigned int order, unsigned int memflags)
 {
-    unsigned long n = 1UL << order, limit = mfn_limit(memflags), mfn;
+    unsigned long n = 1UL << order, end, mfn;
     void *va = NULL;
 
     pthread_mutex_lock(&heap_lock);
-    for ( mfn = (first_free + n - 1) & ~(n - 1); mfn + n <= limit; mfn += n )
+    end = min(mfn_limit(memflags), top_free);
+    for ( mfn = end & ~(n - 1); mfn >= n; )
     {
+        mfn -= n;
         if ( !range_free(mfn, n) )
             continue;
         set_used(mfn, n, true);
-        while ( first_free < machine_pages && test_used(first_free) )
-            first_free++;
+        while ( top_free > 1 && test_used(top_free - 1) )
+            top_free--;
         va = mfn_to_virt(mfn);
         break;
     }
@@ -117,8 +121,8 @@ void free_xenheap_pages(void *v, unsigned int order)
     for ( i = 0; i < n; i++ )
         frame_table[mfn + i].shared = HOST_SHARED_NONE;
     set_used(mfn, n, false);
-    if ( mfn < first_free )
-        first_free = mfn;
+    if ( mfn + n > top_free )
+        top_free = mfn + n;
     pthread_mutex_unlock(&heap_lock);
 }
 
