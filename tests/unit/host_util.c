@@ -88,25 +88,11 @@ int tu_set_cpu_mask(const uint8_t *bitmap, unsigned int nr_bits)
     return tu_tbuf_op(XEN_SYSCTL_TBUFOP_set_cpu_mask, &op);
 }
 
-/* Map @n frames, each as dom0 may map it, into one contiguous range. */
 static void *map_frames(const uint32_t *mfns, unsigned int n, int prot)
 {
-    unsigned char *va = mmap(NULL, n * PAGE_SIZE, PROT_NONE,
-                             MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    unsigned int i;
+    void *va = host_map_frames(mfns, n, prot);
 
-    assert_true(va != MAP_FAILED);
-    for ( i = 0; i < n; i++ )
-    {
-        int sharing = host_frame_sharing(mfns[i]);
-
-        assert_int_not_equal(sharing, HOST_SHARED_NONE);
-        if ( prot & PROT_WRITE )
-            assert_int_equal(sharing, HOST_SHARED_RW);
-        assert_true(mmap(va + i * PAGE_SIZE, PAGE_SIZE, prot,
-                         MAP_SHARED | MAP_FIXED, host_machine_fd(),
-                         (off_t)mfns[i] * PAGE_SIZE) != MAP_FAILED);
-    }
+    assert_non_null(va);
     return va;
 }
 

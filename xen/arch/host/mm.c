@@ -155,3 +155,38 @@ void *host_mfn_to_virt(unsigned long mfn)
 {
     return mfn < machine_pages ? mfn_to_virt(mfn) : NULL;
 }
+
+static bool may_map(uint32_t mfn, int prot)
+{
+    int sharing = host_frame_sharing(mfn);
+
+    return sharing == HOST_SHARED_RW ||
+           (sharing == HOST_SHARED_RO && !(prot & PROT_WRITE));
+}
+
+void *host_map_frames(const uint32_t *mfns, unsigned int n, int prot)
+{
+    unsigned char *va;
+    unsigned int i;
+
+    for ( i = 0; i < n; i++ )
+        if ( !may_map(mfns[i], prot) )
+        {
+            errno = EPERM;
+            return NULL;
+        }
+
+    va = mmap(NULL, n * PAGE_SIZE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+              -1, 0);
+    if ( va == MAP_FAILED )
+        return NULL;
+    for ( i = 0; i < n; i++ )
+        if ( mmap(va + i * PAGE_SIZE, PAGE_SIZE, prot, MAP_SHARED | MAP_FIXED,
+                  machine_fd, (off_t)mfns[i] * PAGE_SIZE) == MAP_FAILED )
+        {
+            munmap(va, n * PAGE_SIZE);
+            return NULL;
+        }
+
+    return va;
+}

@@ -54,7 +54,14 @@ void host_set_console(void (*write_line)(const char *line));
 /* Machine memory, for dom0 mappings: frame n is at offset n * 4096. */
 int host_machine_fd(void);
 unsigned long host_machine_pages(void);
-int host_frame_sharing(unsigned long mfn);   /* HOST_SHARED_* of xen/mm.h */
+int host_frame_sharing(unsigned long mfn);   /* HOST_SHARED_* */
 void *host_mfn_to_virt(unsigned long mfn);
+
+/*
+ * Map @n frames into one virtually contiguous range, as a dom0 foreign
+ * mapping of DOMID_XEN frames does: only frames Xen shared, and writable
+ * only if shared read-write.  NULL with errno EPERM otherwise.
+ */
+void *host_map_frames(const uint32_t *mfns, unsigned int n, int prot);
 
 #endif /* __HOST_H__ */
