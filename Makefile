@@ -1,9 +1,10 @@
 # xentrace-ng: top-level build.  Everything is built under $(BUILD).
 #
 #   make               build the hypervisor-side objects and the tests
-#   make check         run every test; the last line is "N passed, N failed"
+#   make check         run every test, the multi-threaded ones also under
+#                      ThreadSanitizer; the last line is "N passed, N failed"
 #   make check-asan    the same, built with AddressSanitizer + UBSan
-#   make check-tsan    the multi-threaded tests, built with ThreadSanitizer
+#   make check-tsan    the multi-threaded tests alone, with ThreadSanitizer
 #   make bench         run the benchmarks (tables + JSON lines)
 #   make demo          install what is missing, build, show a trace
 
@@ -42,27 +43,33 @@ all:
 include xen/xen.mk
 include tests/unit/unit.mk
 include bench/bench.mk
+include demo/demo.mk
 
 all: $(HOST_LIB) $(UNIT_TESTS)
 
-check: all
+TSAN_TESTS := $(addprefix build/tsan/tests/,$(notdir $(THREADED_TESTS)))
+
+check: all tsan-tests
+	@tests/run-tests $(UNIT_TESTS) $(TSAN_TESTS)
+
+check-unit: all
 	@tests/run-tests $(UNIT_TESTS)
 
 check-asan:
-	@$(MAKE) --no-print-directory BUILD=build/asan SAN=address check
+	@$(MAKE) --no-print-directory BUILD=build/asan SAN=address check-unit
 
-# ThreadSanitizer maps fixed address ranges; run without ASLR so that the
-# kernel's randomised layout never collides with them.
-check-tsan:
-	@$(MAKE) --no-print-directory BUILD=build/tsan SAN=thread \
-	    $(addprefix build/tsan/tests/,$(notdir $(THREADED_TESTS)))
-	@setarch $$(uname -m) -R tests/run-tests \
-	    $(addprefix build/tsan/tests/,$(notdir $(THREADED_TESTS)))
+check-tsan: tsan-tests
+	@tests/run-tests $(TSAN_TESTS)
 
-demo: all
-	@tests/demo
+tsan-tests:
+	@$(MAKE) --no-print-directory BUILD=build/tsan SAN=thread $(TSAN_TESTS)
+
+demo:
+	@.ci/install-deps
+	@$(MAKE) --no-print-directory $(DEMO)
+	@$(DEMO)
 
 clean:
 	rm -rf build
 
-.PHONY: all check check-asan check-tsan bench demo clean
+.PHONY: all check check-unit check-asan check-tsan tsan-tests bench demo clean
