@@ -542,10 +542,12 @@ static void test_hypercall_records(void **state)
 static void test_disabled_records_nothing(void **state)
 {
     unsigned long records = stats_of(0).records;
+    unsigned int evaluated = 0;
 
     (void)state;
     assert_int_equal(tu_disable(), 0);
-    TRACE_3D(EV_TEST, 1, 2, 3);
+    TRACE_3D(EV_TEST, 1, evaluated++, 3);
+    assert_int_equal(evaluated, 0);
     __trace_var(EV_TEST, true, 0, NULL);
     assert_int_equal(tu_drain(&buf[0], recs, MAX_RECS), 0);
     assert_int_equal(stats_of(0).records, records);
