@@ -340,13 +340,22 @@ void __init init_trace_bufs(void)
     register_cpu_notifier(&cpu_nfb);
 
     if ( !opt_tbuf_size )
+    {
+        if ( opt_tevt_mask )
+            printk(XENLOG_WARNING "xentrace: tevt_mask needs tbuf_size, "
+                   "ignored\n");
         return;
+    }
 
+    /* The mask first: allocation turns tracing on at once. */
     spin_lock(&tb_control_lock);
-    if ( alloc_trace_bufs(opt_tbuf_size) )
-        opt_tbuf_size = 0;
-    else if ( opt_tevt_mask )
+    if ( opt_tevt_mask )
         tb_event_mask = opt_tevt_mask;
+    if ( alloc_trace_bufs(opt_tbuf_size) )
+    {
+        opt_tbuf_size = 0;
+        tb_event_mask = TRC_ALL;
+    }
     spin_unlock(&tb_control_lock);
 }
 
