@@ -99,16 +99,21 @@ static void *map_frames(const uint32_t *mfns, unsigned int n, int prot)
 const struct t_info *tu_map_t_info(void)
 {
     struct xen_sysctl_tbuf_op op = { 0 };
-    uint32_t mfns[64];
     unsigned int i, n;
+    uint32_t *mfns;
+    const struct t_info *ti;
 
     assert_int_equal(tu_tbuf_op(XEN_SYSCTL_TBUFOP_get_info, &op), 0);
     assert_true(op.buffer_mfn != 0);
     n = op.size / PAGE_SIZE;
-    assert_true(n > 0 && n <= 64);
+    assert_true(n > 0);
+    mfns = calloc(n, sizeof(*mfns));
+    assert_non_null(mfns);
     for ( i = 0; i < n; i++ )
         mfns[i] = op.buffer_mfn + i;
-    return map_frames(mfns, n, PROT_READ);
+    ti = map_frames(mfns, n, PROT_READ);
+    free(mfns);
+    return ti;
 }
 
 void tu_map_buf(unsigned int cpu, struct tu_buf *b)
@@ -179,11 +184,22 @@ size_t tu_drain(struct tu_buf *b, struct tu_rec *recs, size_t max)
     return n;
 }
 
+/* Read exactly @len bytes unless the writer closes first. */
+static size_t read_all(int fd, void *buf, size_t len)
+{
+    size_t got = 0;
+    ssize_t n;
+
+    while ( got < len && (n = read(fd, (char *)buf + got, len - got)) > 0 )
+        got += n;
+    return got;
+}
+
 void tu_in_fresh_host(void (*body)(void *result), void *result, size_t len)
 {
     int fds[2], status;
     pid_t pid;
-    ssize_t got;
+    size_t got;
 
     assert_int_equal(pipe(fds), 0);
     pid = fork();
@@ -195,10 +211,10 @@ void tu_in_fresh_host(void (*body)(void *result), void *result, size_t len)
         _exit(write(fds[1], result, len) == (ssize_t)len ? 0 : 1);
     }
     close(fds[1]);
-    got = read(fds[0], result, len);
+    got = read_all(fds[0], result, len);
     close(fds[0]);
     assert_int_equal(waitpid(pid, &status, 0), pid);
     assert_true(WIFEXITED(status));
     assert_int_equal(WEXITSTATUS(status), 0);
-    assert_int_equal(got, (ssize_t)len);
+    assert_int_equal(got, len);
 }

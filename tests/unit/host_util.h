@@ -64,7 +64,9 @@ uint32_t tu_unconsumed(const struct tu_buf *b);
 /*
  * Run @body in a child process and copy the @len bytes it fills in
  * @result back; the child has a fresh, unbooted hypervisor.  Fails the test
- * if the child does not exit normally.
+ * if the child does not exit normally.  @body must not use cmocka's asserts
+ * (nor the tu_ functions above, which do): a failure there would resume
+ * the test run inside the child.
  */
 void tu_in_fresh_host(void (*body)(void *result), void *result, size_t len);
 
