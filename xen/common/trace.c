@@ -109,6 +109,7 @@ struct t_cpu {
     unsigned long lost_records;   /* lost, not yet reported */
     uint64_t lost_records_first_tsc;
     struct trace_cpu_stats stats;
+    uint32_t split[1 + 2 + TRACE_EXTRA_MAX]; /* a record that crosses pages */
 };
 static DEFINE_PER_CPU(struct t_cpu, t_cpu);
 
@@ -386,8 +387,17 @@ int trace_will_trace_event(uint32_t event)
  * Writing records
  * ===============
  *
- * All of these run on the buffer's CPU (or, for flush_lost_records(), on
- * the control CPU) with its t_lock held.
+ * tb_reserve() finds room for one record at prod, writing the pending
+ * lost-records marker and a wrap pad first if need be, and returns where
+ * the record's words go.  The caller fills them in and calls tb_commit(),
+ * which publishes the record.  Must be followed by tb_commit() unless NULL
+ * is returned; NULL means nothing was reserved and the record was counted
+ * as lost.  A record that would cross a page boundary is built in
+ * tc->split and copied out in two parts by tb_commit(); every other record
+ * is written in place.
+ *
+ * All of this runs with the buffer's t_lock held, on the buffer's CPU (or,
+ * for flush_lost_records(), on the control CPU).
  */
 
 /* The data offset of index @idx. */
@@ -396,21 +406,15 @@ static inline uint32_t data_offset(uint32_t idx)
     return idx < data_size ? idx : idx - data_size;
 }
 
-/*
- * Bytes between cons and prod.  ->cons is dom0's: read it once (A: pairs
- * with D), and if it cannot be right, empty this buffer and carry on.
- */
-static uint32_t unconsumed_bytes(struct t_cpu *tc, unsigned int cpu)
+static inline uint32_t advance(uint32_t idx, uint32_t bytes)
 {
-    uint32_t cons = read_atomic(&tc->buf->cons);
-    uint32_t used = tc->prod - cons;
+    idx += bytes;
+    return idx < 2 * data_size ? idx : idx - 2 * data_size;
+}
 
-    if ( tc->prod < cons )
-        used += 2 * data_size;
-
-    if ( likely(!(cons & 3) && cons < 2 * data_size && used <= data_size) )
-        return used;
-
+static uint32_t noinline resync_buffer(struct t_cpu *tc, unsigned int cpu,
+                                       uint32_t cons)
+{
     if ( !tc->stats.resyncs++ )
         printk(XENLOG_WARNING "trc#%u: bogus cons %#x (prod %#x, size %#x), "
                "buffer reset\n", cpu, cons, tc->prod, data_size);
@@ -419,18 +423,30 @@ static uint32_t unconsumed_bytes(struct t_cpu *tc, unsigned int cpu)
     return 0;
 }
 
+/*
+ * Bytes between cons and prod.  ->cons is dom0's: read it once (A: pairs
+ * with D), and if it cannot be right, empty this buffer and carry on.
+ */
+static inline uint32_t unconsumed_bytes(struct t_cpu *tc, unsigned int cpu)
+{
+    uint32_t cons = read_atomic(&tc->buf->cons);
+    uint32_t used = tc->prod - cons;
+
+    if ( tc->prod < cons )
+        used += 2 * data_size;
+
+    if ( unlikely((cons & 3) || cons >= 2 * data_size || used > data_size) )
+        return resync_buffer(tc, cpu, cons);
+
+    return used;
+}
+
 /* Bytes of padding that a @size-byte record written at @idx needs first. */
 static inline uint32_t pad_before(uint32_t idx, unsigned int size)
 {
     uint32_t to_end = data_size - data_offset(idx);
 
     return size > to_end ? to_end : 0;
-}
-
-static inline uint32_t advance(uint32_t idx, uint32_t bytes)
-{
-    idx += bytes;
-    return idx < 2 * data_size ? idx : idx - 2 * data_size;
 }
 
 /*
@@ -465,38 +481,67 @@ static void copy_to_buffer(const struct t_cpu *tc, uint32_t off,
     unsigned int first = min_t(unsigned int, len, PAGE_SIZE - in_page);
 
     memcpy(dst + in_page, src, first);
-    if ( unlikely(first < len) )
+    if ( first < len )
         memcpy(mfn_to_virt(tc->mfns[(pos >> PAGE_SHIFT) + 1]),
                (const unsigned char *)src + first, len - first);
 }
 
-/*
- * Put one record at prod and advance prod.  @words of payload come from
- * @payload (@bytes long, zero-filled to whole words).
- */
-static void put_record(struct t_cpu *tc, uint32_t event, bool cycles,
-                       unsigned int words, const void *payload,
-                       unsigned int bytes)
+/* Where a @size-byte record at data offset @off goes: in place, or split. */
+static inline uint32_t *record_space(struct t_cpu *tc, uint32_t off,
+                                     unsigned int size)
 {
-    uint32_t rec[1 + 2 + TRACE_EXTRA_MAX];
-    uint32_t *data = rec + 1;
-    unsigned int size = sizeof(uint32_t) * (1 + words + (cycles ? 2 : 0));
+    unsigned int pos = sizeof(struct t_buf) + off;
+    unsigned int in_page = pos & (PAGE_SIZE - 1);
 
-    rec[0] = TRC_HD_TO_EVENT(event) | (words << TRACE_EXTRA_SHIFT) |
+    if ( unlikely(in_page + size > PAGE_SIZE) )
+        return tc->split;
+
+    return mfn_to_virt(tc->mfns[pos >> PAGE_SHIFT]) + in_page;
+}
+
+/*
+ * Fill in a record's header and TSC at @rec; returns where its payload
+ * goes.
+ */
+static inline uint32_t *put_header(uint32_t *rec, uint32_t event,
+                                   bool cycles, unsigned int words)
+{
+    *rec++ = TRC_HD_TO_EVENT(event) | (words << TRACE_EXTRA_SHIFT) |
              (cycles ? TRC_HD_CYCLE_FLAG : 0);
     if ( cycles )
     {
         uint64_t tsc = get_cycles();
 
-        rec[1] = (uint32_t)tsc;
-        rec[2] = tsc >> 32;
-        data += 2;
+        *rec++ = tsc;
+        *rec++ = tsc >> 32;
     }
-    if ( bytes & 3 )
-        data[words - 1] = 0;
-    if ( bytes )
-        memcpy(data, payload, bytes);
 
+    return rec;
+}
+
+/*
+ * Copy @bytes of payload from @src, zero-filling the last word: never read
+ * past @bytes of the caller's object.
+ */
+static inline void put_payload(uint32_t *dst, const void *src,
+                               unsigned int bytes)
+{
+    const unsigned char *p = src;
+    unsigned int i, whole = bytes / 4;
+
+    for ( i = 0; i < whole; i++ )
+        memcpy(&dst[i], p + 4 * i, 4);
+    if ( unlikely(bytes & 3) )
+    {
+        dst[whole] = 0;
+        memcpy(&dst[whole], p + 4 * whole, bytes & 3);
+    }
+}
+
+/* Write a whole record built elsewhere at prod, and advance prod. */
+static void put_record(struct t_cpu *tc, const uint32_t *rec,
+                       unsigned int size)
+{
     copy_to_buffer(tc, data_offset(tc->prod), rec, size);
     tc->prod = advance(tc->prod, size);
 }
@@ -504,37 +549,36 @@ static void put_record(struct t_cpu *tc, uint32_t event, bool cycles,
 /* Pad to the end of the data area if a @size-byte record would not fit. */
 static void put_wrap_pad(struct t_cpu *tc, unsigned int size)
 {
-    static const uint32_t zeroes[TRACE_EXTRA_MAX];
     uint32_t pad = pad_before(tc->prod, size);
+    uint32_t rec[1 + 2 + TRACE_EXTRA_MAX] = { 0 };
 
     if ( !pad )
         return;
     /* 4-32 bytes is a header and 0-7 words; 36 needs the TSC's 8 bytes. */
     if ( pad <= 4 + 4 * TRACE_EXTRA_MAX )
-        put_record(tc, TRC_TRACE_WRAP_BUFFER, false, (pad - 4) / 4, zeroes,
-                   pad - 4);
+        put_header(rec, TRC_TRACE_WRAP_BUFFER, false, (pad - 4) / 4);
     else
-        put_record(tc, TRC_TRACE_WRAP_BUFFER, true, (pad - 12) / 4, zeroes,
-                   pad - 12);
+        put_header(rec, TRC_TRACE_WRAP_BUFFER, true, (pad - 12) / 4);
+    put_record(tc, rec, pad);
 }
 
 /*
  * The marker for records lost so far.  Its count is 32 bits: a larger
  * count is reported in parts, one per record written, until it is all out.
  */
-static void write_lost_records(struct t_cpu *tc, domid_t did,
-                               unsigned int vid)
+static void put_lost_records(struct t_cpu *tc, domid_t did, unsigned int vid)
 {
     uint32_t count = min_t(unsigned long, tc->lost_records, UINT32_MAX);
-    uint32_t payload[4] = {
-        count,
-        did | (vid << 16),
-        (uint32_t)tc->lost_records_first_tsc,
-        tc->lost_records_first_tsc >> 32,
-    };
+    uint32_t rec[1 + 2 + 4];
+    uint32_t *payload = put_header(rec, TRC_LOST_RECORDS, true, 4);
+
+    payload[0] = count;
+    payload[1] = did | (vid << 16);
+    payload[2] = tc->lost_records_first_tsc;
+    payload[3] = tc->lost_records_first_tsc >> 32;
 
     put_wrap_pad(tc, LOST_REC_SIZE);
-    put_record(tc, TRC_LOST_RECORDS, true, 4, payload, sizeof(payload));
+    put_record(tc, rec, LOST_REC_SIZE);
     tc->lost_records -= count;
 }
 
@@ -545,7 +589,78 @@ static void note_lost_record(struct t_cpu *tc)
     tc->stats.lost++;
 }
 
-static void note_unbuffered_record(struct t_cpu *tc, unsigned int cpu)
+/*
+ * What tb_reserve() found: prod after the record, and for the high-water
+ * check, the unconsumed bytes before and the bytes that the record takes
+ * with its marker and pad.  The record itself starts at tc->prod.  Kept in
+ * locals because stores to the record may alias anything (Xen builds with
+ * -fno-strict-aliasing).
+ */
+struct tb_reservation {
+    uint32_t next;
+    uint32_t used, needed;
+};
+
+/* tb_reserve() when a marker or a pad must go first. */
+static uint32_t *noinline tb_reserve_slow(struct t_cpu *tc,
+                                          unsigned int size,
+                                          struct tb_reservation *res)
+{
+    res->needed = bytes_needed(tc, size);
+    if ( res->needed + LOST_RESERVE > data_size - res->used )
+    {
+        note_lost_record(tc);
+        return NULL;
+    }
+
+    if ( tc->lost_records )
+        put_lost_records(tc, current->domain->domain_id, current->vcpu_id);
+    put_wrap_pad(tc, size);
+
+    res->next = advance(tc->prod, size);
+    return record_space(tc, data_offset(tc->prod), size);
+}
+
+/* Room for a @size-byte record: see "Writing records" above. */
+static always_inline uint32_t *tb_reserve(struct t_cpu *tc, unsigned int cpu,
+                                          unsigned int size,
+                                          struct tb_reservation *res)
+{
+    uint32_t ds = data_size, prod = tc->prod, off;
+
+    res->used = unconsumed_bytes(tc, cpu);
+    off = prod < ds ? prod : prod - ds;
+
+    if ( unlikely(tc->lost_records) || unlikely(size > ds - off) )
+        return tb_reserve_slow(tc, size, res);
+
+    if ( unlikely(size + LOST_RESERVE > ds - res->used) )
+    {
+        note_lost_record(tc);
+        return NULL;
+    }
+
+    res->needed = size;
+    res->next = prod + size < 2 * ds ? prod + size : prod + size - 2 * ds;
+    return record_space(tc, off, size);
+}
+
+/* Publish the @size-byte record reserved at @rec. */
+static always_inline void tb_commit(struct t_cpu *tc, const uint32_t *rec,
+                                    unsigned int size,
+                                    const struct tb_reservation *res)
+{
+    if ( unlikely(rec == tc->split) )
+        copy_to_buffer(tc, data_offset(tc->prod), rec, size);
+    tc->prod = res->next;
+    tc->stats.records++;
+
+    smp_wmb(); /* B: records before prod; pairs with C. */
+    write_atomic(&tc->buf->prod, res->next);
+}
+
+static void noinline note_unbuffered_record(struct t_cpu *tc,
+                                            unsigned int cpu)
 {
     if ( !tc->stats.unbuffered++ )
         printk(XENLOG_WARNING "trc#%u: no trace buffer on this CPU; "
@@ -556,16 +671,18 @@ void __trace_var(uint32_t event, bool cycles, unsigned int extra,
                  const void *extra_data)
 {
     unsigned int cpu = smp_processor_id();
-    unsigned int words = DIV_ROUND_UP(extra, sizeof(uint32_t));
+    unsigned int words, size;
+    struct tb_reservation res;
     struct t_cpu *tc;
-    unsigned int size;
-    uint32_t used, needed;
     unsigned long flags;
+    uint32_t *rec;
     bool notify = false;
 
-    if ( !tb_init_done )
+    if ( !tb_init_done || !event_wanted(event) ||
+         !cpumask_test_cpu(cpu, &tb_cpu_mask) )
         return;
 
+    words = DIV_ROUND_UP(extra, sizeof(uint32_t));
     if ( unlikely(words > TRACE_EXTRA_MAX) )
     {
         printk_once(XENLOG_WARNING "Trace event %#x bad size %u, "
@@ -573,43 +690,22 @@ void __trace_var(uint32_t event, bool cycles, unsigned int extra,
         words = TRACE_EXTRA_MAX;
         extra = sizeof(uint32_t) * TRACE_EXTRA_MAX;
     }
-
-    if ( !event_wanted(event) || !cpumask_test_cpu(cpu, &tb_cpu_mask) )
-        return;
-
-    size = sizeof(uint32_t) * (1 + words + (cycles ? 2 : 0));
+    size = sizeof(uint32_t) * (1 + (cycles ? 2 : 0) + words);
     tc = &this_cpu(t_cpu);
 
     spin_lock_irqsave(&tc->t_lock, flags);
 
     if ( unlikely(!tc->buf) )
-    {
         note_unbuffered_record(tc, cpu);
-        goto unlock;
-    }
-
-    used = unconsumed_bytes(tc, cpu);
-    needed = bytes_needed(tc, size);
-    if ( needed + LOST_RESERVE > data_size - used )
+    else if ( (rec = tb_reserve(tc, cpu, size, &res)) != NULL )
     {
-        note_lost_record(tc);
-        goto unlock;
+        /* A: the room check in tb_reserve() resolved before these stores. */
+        put_payload(put_header(rec, event, cycles, words), extra_data, extra);
+        tb_commit(tc, rec, size, &res);
+        notify = res.used < t_buf_highwater &&
+                 res.used + res.needed >= t_buf_highwater;
     }
 
-    /* A: the room check above resolved before any store below. */
-    if ( tc->lost_records )
-        write_lost_records(tc, current->domain->domain_id,
-                           current->vcpu_id);
-    put_wrap_pad(tc, size);
-    put_record(tc, event, cycles, words, extra_data, extra);
-    tc->stats.records++;
-
-    smp_wmb(); /* B: records before prod; pairs with C. */
-    write_atomic(&tc->buf->prod, tc->prod);
-
-    notify = used < t_buf_highwater && used + needed >= t_buf_highwater;
-
- unlock:
     spin_unlock_irqrestore(&tc->t_lock, flags);
 
     if ( notify )
@@ -636,7 +732,7 @@ static void flush_lost_records(unsigned int cpu)
     if ( tc->buf && tc->lost_records &&
          bytes_needed(tc, 0) <= data_size - unconsumed_bytes(tc, cpu) )
     {
-        write_lost_records(tc, DOMID_IDLE, cpu);
+        put_lost_records(tc, DOMID_IDLE, cpu);
         smp_wmb(); /* B: records before prod; pairs with C. */
         write_atomic(&tc->buf->prod, tc->prod);
     }

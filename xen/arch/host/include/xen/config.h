@@ -18,6 +18,8 @@
 #define cf_check
 #define __section(s)   __attribute__((__section__(s)))
 #define __used         __attribute__((__used__))
+#define noinline       __attribute__((__noinline__))
+#define always_inline  __inline__ __attribute__((__always_inline__))
 
 #define likely(x)      __builtin_expect(!!(x), 1)
 #define unlikely(x)    __builtin_expect(!!(x), 0)
