@@ -2,7 +2,8 @@
 #
 #   make               build the hypervisor-side objects and the tests
 #   make check         run every test, the multi-threaded ones also under
-#                      ThreadSanitizer; the last line is "N passed, N failed"
+#                      ThreadSanitizer, and each benchmark once at a tiny
+#                      size; the last line is "N passed, N failed"
 #   make check-asan    the same, built with AddressSanitizer + UBSan
 #   make check-tsan    the multi-threaded tests alone, with ThreadSanitizer
 #   make bench         run the benchmarks (tables + JSON lines)
@@ -49,7 +50,7 @@ all: $(HOST_LIB) $(UNIT_TESTS)
 
 TSAN_TESTS := $(addprefix build/tsan/tests/,$(notdir $(THREADED_TESTS)))
 
-check: all tsan-tests
+check: all tsan-tests bench-smoke
 	@tests/run-tests $(UNIT_TESTS) $(TSAN_TESTS)
 
 check-unit: all
