@@ -38,11 +38,16 @@ void tu_console_clear(void)
     console[0] = '\0';
 }
 
+void tu_capture_console(void)
+{
+    host_set_console(capture_line);
+}
+
 void tu_boot(unsigned int nr_cpus, const char *cmdline)
 {
     struct host_config cfg = { .nr_cpus = nr_cpus, .cmdline = cmdline };
 
-    host_set_console(capture_line);
+    tu_capture_console();
     assert_int_equal(host_boot(&cfg), 0);
 }
 
@@ -138,17 +143,22 @@ uint32_t tu_unconsumed(const struct tu_buf *b)
     return prod >= cons ? prod - cons : prod + 2 * b->data_size - cons;
 }
 
+void tu_decode_header(uint32_t hdr, uint32_t off, struct tu_rec *r)
+{
+    r->event = TRC_HD_TO_EVENT(hdr);
+    r->words = TRC_HD_EXTRA(hdr);
+    r->has_tsc = TRC_HD_INCLUDES_CYCLE_COUNT(hdr);
+    r->size = 4 + (r->has_tsc ? 8 : 0) + 4 * r->words;
+    r->offset = off;
+}
+
 static void parse_record(const struct tu_buf *b, uint32_t off,
                          struct tu_rec *r)
 {
     uint32_t hdr;
 
     memcpy(&hdr, b->data + off, 4);
-    r->event = TRC_HD_TO_EVENT(hdr);
-    r->words = TRC_HD_EXTRA(hdr);
-    r->has_tsc = TRC_HD_INCLUDES_CYCLE_COUNT(hdr);
-    r->size = 4 + (r->has_tsc ? 8 : 0) + 4 * r->words;
-    r->offset = off;
+    tu_decode_header(hdr, off, r);
     r->tsc = 0;
     assert_true(off + r->size <= b->data_size);    /* never straddles */
     if ( r->has_tsc )

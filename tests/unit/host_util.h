@@ -16,7 +16,11 @@
 /* Boot with @nr_cpus CPUs (all online) and @cmdline; fails the test on error. */
 void tu_boot(unsigned int nr_cpus, const char *cmdline);
 
-/* Everything printk() wrote since boot (or the last tu_console_clear()). */
+/*
+ * Send printk() lines to a buffer that tu_console() returns: everything
+ * since (or since the last tu_console_clear()).  tu_boot() does it.
+ */
+void tu_capture_console(void);
 const char *tu_console(void);
 void tu_console_clear(void);
 
@@ -50,6 +54,9 @@ struct tu_rec {
     uint32_t size;             /* bytes */
     uint32_t offset;           /* data offset in the buffer */
 };
+
+/* Fill in @r's header fields from @hdr, a record at data offset @off. */
+void tu_decode_header(uint32_t hdr, uint32_t off, struct tu_rec *r);
 
 /*
  * Read the records between cons and prod into @recs (at most @max), then

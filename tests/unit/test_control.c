@@ -12,7 +12,6 @@
  * tu_map_buf(), which assert.
  */
 #include <errno.h>
-#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -35,44 +34,24 @@
 #define EV_HVM     (TRC_HVM_ENTRYEXIT + 1)
 #define REC_BYTES  16
 
-/*
- * The child writes its result with one write() and the parent reads it
- * with one read(): only a write of at most PIPE_BUF bytes arrives whole.
- */
-#define RESULT_FITS(type) \
-    _Static_assert(sizeof(type) <= PIPE_BUF, #type " must fit one pipe write")
 
 /*
  * The child's side
  * ================
  */
 
-static char console[2048];
-static size_t console_len;
-
-static void capture_console(const char *line)
-{
-    size_t len = strlen(line);
-
-    if ( console_len + len < sizeof(console) )
-    {
-        memcpy(console + console_len, line, len + 1);
-        console_len += len;
-    }
-}
-
 /* Copy what the console printed so far into a result. */
 static void save_console(char *dst, size_t len)
 {
-    size_t n = strnlen(console, len - 1);
+    size_t n = strnlen(tu_console(), len - 1);
 
-    memcpy(dst, console, n);
+    memcpy(dst, tu_console(), n);
     dst[n] = '\0';
 }
 
 static int boot(const struct host_config *cfg)
 {
-    host_set_console(capture_console);
+    tu_capture_console();
     return host_boot(cfg);
 }
 
@@ -222,8 +201,6 @@ struct set_size_result {
     int unknown_cmd, set_evt_mask_rc;
     struct xen_sysctl_tbuf_op info_after;
 };
-RESULT_FITS(struct set_size_result);
-
 static void set_size_body(void *result)
 {
     struct set_size_result *r = result;
@@ -348,8 +325,6 @@ struct clamp_result {
     uint16_t mfn_offset0;
     char console[1024];
 };
-RESULT_FITS(struct clamp_result);
-
 static void clamp_body(void *result)
 {
     struct clamp_result *r = result;
@@ -438,8 +413,6 @@ struct boot_result {
     struct sweep sched, hvm;
     char console[1024];
 };
-RESULT_FITS(struct boot_result);
-
 static void boot_body(void *result)
 {
     struct boot_result *r = result;
@@ -554,8 +527,6 @@ struct layout_result {
     struct t_buf meta[LAYOUT_CPUS];
     unsigned int nonzero_bytes[LAYOUT_CPUS];
 };
-RESULT_FITS(struct layout_result);
-
 /* Copy @cpu's MFN list from @ti, with what dom0 may do with each frame. */
 static void read_mfn_list(const struct t_info *ti, unsigned int cpu,
                           struct layout_result *r)
@@ -687,8 +658,6 @@ struct stale_result {
     struct t_buf meta[STALE_CPUS];
     unsigned int nonzero_bytes[STALE_CPUS];
 };
-RESULT_FITS(struct stale_result);
-
 static void stale_body(void *result)
 {
     struct stale_result *r = result;
@@ -774,8 +743,6 @@ struct mask_result {
     bool predicted[NR_MASK_CASES][MASK_CPUS];
     uint32_t bytes[NR_MASK_CASES][MASK_CPUS];
 };
-RESULT_FITS(struct mask_result);
-
 static void mask_body(void *result)
 {
     struct mask_result *r = result;
@@ -853,8 +820,6 @@ struct hotplug_result {
     bool buf_mapped;
     struct sweep swept;
 };
-RESULT_FITS(struct hotplug_result);
-
 static void hotplug_body(void *result)
 {
     struct hotplug_result *r = result;
@@ -911,8 +876,6 @@ struct no_memory_result {
     struct trace_cpu_stats stats;
     char console[1024];
 };
-RESULT_FITS(struct no_memory_result);
-
 static void no_memory_body(void *result)
 {
     struct no_memory_result *r = result;
@@ -981,8 +944,6 @@ struct null_bitmap_result {
     bool mapped;
     struct sweep swept;
 };
-RESULT_FITS(struct null_bitmap_result);
-
 static void null_bitmap_body(void *result)
 {
     struct null_bitmap_result *r = result;

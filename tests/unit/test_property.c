@@ -348,11 +348,7 @@ static bool read_record(struct stream *s, const struct tu_buf *b,
     uint32_t hdr;
 
     memcpy(&hdr, b->data + off, 4);
-    r->event = TRC_HD_TO_EVENT(hdr);
-    r->words = TRC_HD_EXTRA(hdr);
-    r->has_tsc = TRC_HD_INCLUDES_CYCLE_COUNT(hdr);
-    r->size = 4 + (r->has_tsc ? 8 : 0) + 4 * r->words;
-    r->offset = off;
+    tu_decode_header(hdr, off, r);
     if ( off + r->size > b->data_size || r->size > left )
     {
         broken(s, "record of %u at %#x: %u to the end, %u to prod", r->size,
