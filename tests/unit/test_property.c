@@ -807,11 +807,78 @@ static void test_hostile_consumer(void **state)
     }
 }
 
+/*
+ * Disabling under running producers
+ * =================================
+ *
+ * Once tu_disable() returns, nothing more is written, however the
+ * producers' reads of tb_init_done interleave with it.
+ */
+
+struct racer {
+    pthread_t thread;
+    unsigned int cpu;
+    int stop;
+};
+
+static void *race_disable(void *arg)
+{
+    struct racer *r = arg;
+
+    host_cpu_enter(r->cpu);
+    while ( !__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE) )
+        TRACE_2D(EV_SEQ, 0, 0);
+    return NULL;
+}
+
+static void test_disable_is_a_barrier(void **state)
+{
+    struct racer racers[NR_TEST_CPUS] = { { 0 } };
+    struct trace_cpu_stats at_disable[NR_TEST_CPUS];
+    uint32_t prod[NR_TEST_CPUS];
+    unsigned int cpu;
+
+    (void)state;
+    assert_int_equal(tu_enable(), 0);
+    for ( cpu = 0; cpu < NR_TEST_CPUS; cpu++ )
+    {
+        racers[cpu].cpu = cpu;
+        assert_int_equal(pthread_create(&racers[cpu].thread, NULL,
+                                        race_disable, &racers[cpu]), 0);
+    }
+    sleep_us(2000);
+
+    assert_int_equal(tu_disable(), 0);
+    for ( cpu = 0; cpu < NR_TEST_CPUS; cpu++ )
+    {
+        at_disable[cpu] = stats_of(cpu);
+        prod[cpu] = __atomic_load_n(&bufs[cpu].meta->prod, __ATOMIC_ACQUIRE);
+    }
+    sleep_us(2000);
+
+    for ( cpu = 0; cpu < NR_TEST_CPUS; cpu++ )
+    {
+        __atomic_store_n(&racers[cpu].stop, 1, __ATOMIC_RELEASE);
+        assert_int_equal(pthread_join(racers[cpu].thread, NULL), 0);
+    }
+    for ( cpu = 0; cpu < NR_TEST_CPUS; cpu++ )
+    {
+        struct trace_cpu_stats now = stats_of(cpu);
+
+        assert_true(at_disable[cpu].records > 0);
+        assert_int_equal(now.records, at_disable[cpu].records);
+        assert_int_equal(now.lost, at_disable[cpu].lost);
+        assert_int_equal(bufs[cpu].meta->prod, prod[cpu]);
+        tu_drain(&bufs[cpu], NULL, 0);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_record_read_or_counted),
         cmocka_unit_test(test_hostile_consumer),
+        cmocka_unit_test(test_disable_is_a_barrier),
     };
 
     return cmocka_run_group_tests(tests, setup, NULL);

@@ -46,6 +46,10 @@
  * room: every record that passed the masks is either in the buffer or
  * counted in a marker.
  *
+ * Disabling.  tb_control(disable) returns only once no CPU is writing, and
+ * writes each CPU's pending lost count: a consumer that sweeps every buffer
+ * afterwards has everything.
+ *
  * Notification.  When a record takes the unconsumed bytes from below
  * t_buf_highwater (half the data area) to at or above it, Xen sends
  * VIRQ_TBUF, once per crossing.  Trace points run inside the scheduler, so
@@ -695,6 +699,14 @@ void __trace_var(uint32_t event, bool cycles, unsigned int extra,
 
     spin_lock_irqsave(&tc->t_lock, flags);
 
+    /*
+     * Again under the lock: disable clears tb_init_done, then takes each
+     * CPU's t_lock, so once it returns no record is written.  That makes a
+     * consumer's final sweep after disable complete.
+     */
+    if ( unlikely(!tb_init_done) )
+        goto unlock;
+
     if ( unlikely(!tc->buf) )
         note_unbuffered_record(tc, cpu);
     else if ( (rec = tb_reserve(tc, cpu, size, &res)) != NULL )
@@ -706,6 +718,7 @@ void __trace_var(uint32_t event, bool cycles, unsigned int extra,
                  res.used + res.needed >= t_buf_highwater;
     }
 
+ unlock:
     spin_unlock_irqrestore(&tc->t_lock, flags);
 
     if ( notify )
@@ -782,7 +795,10 @@ int tb_control(struct xen_sysctl_tbuf_op *tbc)
 
     case XEN_SYSCTL_TBUFOP_disable:
         tb_init_done = 0;
-        smp_wmb(); /* Off before the flush; a racing record may follow it. */
+        /*
+         * No barrier needed: each t_lock taken below orders the store
+         * before any record path that takes that lock later.
+         */
         for_each_online_cpu ( cpu )
             flush_lost_records(cpu);
         break;
