@@ -256,6 +256,7 @@ static void test_lost_records_marker(void **state)
         TRACE_0D(EV_TEST);
     assert_int_equal(stats_of(0).lost - before.lost, 100);
     assert_int_equal(stats_of(0).records - before.records, written);
+    assert_int_equal(stats_of(0).bytes - before.bytes, 12 * written);
 
     /* Nothing about the loss yet: it is reported with the next record. */
     n = tu_drain(&buf[0], recs, MAX_RECS);

@@ -658,6 +658,7 @@ static always_inline void tb_commit(struct t_cpu *tc, const uint32_t *rec,
         copy_to_buffer(tc, data_offset(tc->prod), rec, size);
     tc->prod = res->next;
     tc->stats.records++;
+    tc->stats.bytes += size;
 
     smp_wmb(); /* B: records before prod; pairs with C. */
     write_atomic(&tc->buf->prod, res->next);

@@ -27,6 +27,7 @@ extern int tb_init_done;
 /* Per-CPU counts kept by the buffers, for diagnostics. */
 struct trace_cpu_stats {
     unsigned long records;    /* records written */
+    unsigned long bytes;      /* bytes of those records */
     unsigned long lost;       /* records that found no room (and were
                                  reported, or will be, as TRC_LOST_RECORDS) */
     unsigned long unbuffered; /* records on a CPU that has no buffer */
