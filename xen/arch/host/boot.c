@@ -26,8 +26,11 @@ unsigned int nr_cpu_ids;
 cpumask_t cpu_online_map;
 unsigned long __per_cpu_offset[NR_CPUS];
 
+/* A thread that has not entered a CPU faults on its first this_cpu(). */
+#define NOT_A_CPU_OFFSET  (1UL << 63)
+
 __thread unsigned int host_this_cpu;
-__thread unsigned long host_this_cpu_offset;
+__thread unsigned long host_this_cpu_offset = NOT_A_CPU_OFFSET;
 __thread bool host_irqs_enabled = true;
 __thread struct vcpu *host_current;
 
@@ -151,6 +154,20 @@ void host_cpu_enter(unsigned int cpu)
 void host_set_current(struct vcpu *v)
 {
     host_current = v ?: &idle_vcpu[host_this_cpu];
+}
+
+unsigned int host_possible_cpus(void)
+{
+    return nr_cpu_ids;
+}
+
+unsigned int host_online_cpus(void)
+{
+    unsigned int cpu, n = 0;
+
+    for_each_online_cpu ( cpu )
+        n++;
+    return n;
 }
 
 void register_cpu_notifier(struct notifier_block *nb)

@@ -32,8 +32,16 @@ struct host_config {
 /* Boot once per process; 0 or -errno.  The calling thread becomes CPU 0. */
 int host_boot(const struct host_config *cfg);
 
-/* Run the calling thread as @cpu, in that CPU's idle vCPU. */
+/*
+ * Run the calling thread as @cpu, in that CPU's idle vCPU.  A thread that
+ * never did (a control-plane thread, say) must not run code that uses
+ * per-CPU data: it faults on the first access.
+ */
 void host_cpu_enter(unsigned int cpu);
+
+/* CPUs that exist (nr_cpu_ids), and those online now. */
+unsigned int host_possible_cpus(void);
+unsigned int host_online_cpus(void);
 
 /* Bring @cpu online after boot (CPU hotplug); 0 or -errno. */
 int host_cpu_up(unsigned int cpu);
