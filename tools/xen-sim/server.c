@@ -1,0 +1,416 @@
+/*
+ * xen-sim's control plane.
+ *
+ * One thread per connection reads requests and answers each in turn
+ * (protocol.h).  What a request does is what Xen does: XEN_SYSCTL_tbuf_op
+ * goes straight to the hypervisor's tb_control(); a foreign mapping of
+ * DOMID_XEN frames is allowed only for frames Xen shared, and writable
+ * only if shared read-write; VIRQ_TBUF, a global virq, has at most one
+ * handler, and the virq is delivered by signalling that connection's
+ * eventfd.  A connection that goes away loses its binding, so a dom0 that
+ * dies leaves the host serving.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <host.h>
+#include <xen/trace.h>
+
+#include "protocol.h"
+#include "server.h"
+
+#define VIRQ_PORT   7          /* the port dom0 sees VIRQ_TBUF on */
+
+static int listen_fd = -1;
+static char socket_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+
+/*
+ * The connection VIRQ_TBUF is bound to: its socket, and the eventfd that
+ * delivers the virq (-1 if unbound).  virq_lock covers both.
+ */
+static pthread_mutex_t virq_lock = PTHREAD_MUTEX_INITIALIZER;
+static int virq_fd = -1;
+static int virq_owner = -1;
+
+/* Called by the hypervisor's tasklet, on the CPU that crossed high water. */
+static void deliver_virq(unsigned int virq)
+{
+    uint64_t one = 1;
+
+    if ( virq != VIRQ_TBUF )
+        return;
+    pthread_mutex_lock(&virq_lock);
+    /* A write fails only when the counter is full: dom0 is notified. */
+    if ( virq_fd >= 0 )
+        (void)!write(virq_fd, &one, sizeof(one));
+    pthread_mutex_unlock(&virq_lock);
+}
+
+/*
+ * Whether the peer of @sock has gone.  In Xen, closing the event channel
+ * device (or dying) unbinds before close() or the process's exit returns;
+ * the thread serving a connection sees its end later, so a new binder
+ * asks instead of waiting for it.
+ */
+static bool peer_gone(int sock)
+{
+    struct pollfd p = { .fd = sock, .events = POLLRDHUP };
+
+    return poll(&p, 1, 0) == 1 && (p.revents & (POLLRDHUP | POLLHUP));
+}
+
+/* Caller holds virq_lock. */
+static void release_virq(void)
+{
+    close(virq_fd);
+    virq_fd = -1;
+    virq_owner = -1;
+}
+
+static int bind_virq(int sock, int *fd)
+{
+    int rc = 0;
+
+    pthread_mutex_lock(&virq_lock);
+    if ( virq_fd >= 0 && peer_gone(virq_owner) )
+        release_virq();
+    if ( virq_fd >= 0 )
+        rc = -EEXIST;           /* as evtchn_bind_virq() says */
+    else if ( (virq_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0 )
+        rc = -errno;
+    else
+    {
+        virq_owner = sock;
+        *fd = virq_fd;
+    }
+    pthread_mutex_unlock(&virq_lock);
+
+    return rc;
+}
+
+static int unbind_virq(int sock)
+{
+    int rc = -EINVAL;
+
+    pthread_mutex_lock(&virq_lock);
+    if ( virq_fd >= 0 && virq_owner == sock )
+    {
+        release_virq();
+        rc = 0;
+    }
+    pthread_mutex_unlock(&virq_lock);
+
+    return rc;
+}
+
+/*
+ * Wire I/O
+ * ========
+ */
+
+static bool read_full(int fd, void *buf, size_t len)
+{
+    while ( len )
+    {
+        ssize_t n = read(fd, buf, len);
+
+        if ( n <= 0 )
+        {
+            if ( n < 0 && errno == EINTR )
+                continue;
+            return false;
+        }
+        buf = (char *)buf + n;
+        len -= n;
+    }
+    return true;
+}
+
+/* Send a reply, with @fd (if >= 0) passed along with its header. */
+static bool send_reply(int sock, int rc, const void *payload, uint32_t len,
+                       int fd)
+{
+    struct xs_msg hdr = { .op_or_rc = rc, .len = len };
+    struct iovec iov[2] = {
+        { .iov_base = &hdr, .iov_len = sizeof(hdr) },
+        { .iov_base = (void *)payload, .iov_len = len },
+    };
+    union {
+        struct cmsghdr align;
+        char buf[CMSG_SPACE(sizeof(int))];
+    } control;
+    struct msghdr msg = { .msg_iov = iov, .msg_iovlen = len ? 2 : 1 };
+
+    if ( fd >= 0 )
+    {
+        struct cmsghdr *c;
+
+        memset(&control, 0, sizeof(control));
+        msg.msg_control = control.buf;
+        msg.msg_controllen = sizeof(control.buf);
+        c = CMSG_FIRSTHDR(&msg);
+        c->cmsg_level = SOL_SOCKET;
+        c->cmsg_type = SCM_RIGHTS;
+        c->cmsg_len = CMSG_LEN(sizeof(int));
+        memcpy(CMSG_DATA(c), &fd, sizeof(int));
+    }
+
+    /* Short writes do not happen on a stream socket this small. */
+    return sendmsg(sock, &msg, MSG_NOSIGNAL) ==
+           (ssize_t)(sizeof(hdr) + len);
+}
+
+/*
+ * Requests
+ * ========
+ */
+
+static bool do_hello(int sock)
+{
+    struct xs_hello hello = { .machine_pages = host_machine_pages() };
+
+    return send_reply(sock, 0, &hello, sizeof(hello), host_machine_fd());
+}
+
+static bool do_tbuf_op(int sock, const void *payload, uint32_t len)
+{
+    struct xs_tbuf_op op;
+    struct xen_sysctl_tbuf_op sysctl = { 0 };
+    int rc;
+
+    if ( len < sizeof(op) )
+        return send_reply(sock, -EINVAL, NULL, 0, -1);
+    memcpy(&op, payload, sizeof(op));
+    if ( op.bitmap_bytes > len - sizeof(op) ||
+         op.nr_bits > 8 * op.bitmap_bytes )
+        return send_reply(sock, -EFAULT, NULL, 0, -1);
+
+    sysctl.cmd = op.cmd;
+    sysctl.evt_mask = op.evt_mask;
+    sysctl.size = op.size;
+    sysctl.cpu_mask.nr_bits = op.nr_bits;
+    sysctl.cpu_mask.bitmap.p = (uint8_t *)payload + sizeof(op);
+    rc = tb_control(&sysctl);
+
+    op.evt_mask = sysctl.evt_mask;
+    op.buffer_mfn = sysctl.buffer_mfn;
+    op.size = sysctl.size;
+    return send_reply(sock, rc, &op, sizeof(op), -1);
+}
+
+static bool do_physinfo(int sock)
+{
+    struct xs_physinfo info = {
+        .nr_cpus = host_online_cpus(),
+        .max_cpu_id = host_possible_cpus() - 1,
+        .max_cpus = host_possible_cpus(),
+    };
+
+    return send_reply(sock, 0, &info, sizeof(info), -1);
+}
+
+/*
+ * As Xen answers for each frame of a DOMID_XEN foreign mapping.  A frame
+ * shared read-only has type PGT_none, so a writable mapping of it cannot
+ * take a writable type: EBUSY, as seen with xc_tbuf_get_size() on 4.17.
+ */
+static int frame_error(uint64_t mfn, uint32_t prot)
+{
+    if ( mfn >= host_machine_pages() )
+        return -EINVAL;
+    switch ( host_frame_sharing(mfn) )
+    {
+    case HOST_SHARED_RW:
+        return 0;
+    case HOST_SHARED_RO:
+        return prot & PROT_WRITE ? -EBUSY : 0;
+    default:
+        return -EPERM;
+    }
+}
+
+static bool do_map(int sock, const void *payload, uint32_t len)
+{
+    struct xs_map map;
+    const uint64_t *mfns;
+    int32_t *errs;
+    uint32_t i;
+    int rc = 0;
+    bool sent;
+
+    if ( len < sizeof(map) )
+        return send_reply(sock, -EINVAL, NULL, 0, -1);
+    memcpy(&map, payload, sizeof(map));
+    if ( map.count > (len - sizeof(map)) / sizeof(*mfns) || !map.count )
+        return send_reply(sock, -EINVAL, NULL, 0, -1);
+
+    mfns = (const uint64_t *)((const char *)payload + sizeof(map));
+    errs = calloc(map.count, sizeof(*errs));
+    if ( !errs )
+        return send_reply(sock, -ENOMEM, NULL, 0, -1);
+    for ( i = 0; i < map.count; i++ )
+    {
+        errs[i] = frame_error(mfns[i], map.prot);
+        if ( errs[i] && !rc )
+            rc = errs[i];
+    }
+    sent = send_reply(sock, rc, errs, map.count * sizeof(*errs), -1);
+    free(errs);
+
+    return sent;
+}
+
+static bool do_bind_virq(int sock, const void *payload, uint32_t len)
+{
+    uint32_t virq, port = VIRQ_PORT;
+    int fd = -1, rc;
+
+    if ( len != sizeof(virq) )
+        return send_reply(sock, -EINVAL, NULL, 0, -1);
+    memcpy(&virq, payload, sizeof(virq));
+    if ( virq != VIRQ_TBUF )
+        return send_reply(sock, -EINVAL, NULL, 0, -1);
+
+    rc = bind_virq(sock, &fd);
+    if ( rc )
+        return send_reply(sock, rc, NULL, 0, -1);
+    return send_reply(sock, 0, &port, sizeof(port), fd);
+}
+
+static bool do_unbind(int sock, const void *payload, uint32_t len)
+{
+    uint32_t port;
+
+    if ( len != sizeof(port) )
+        return send_reply(sock, -EINVAL, NULL, 0, -1);
+    memcpy(&port, payload, sizeof(port));
+    return send_reply(sock, port == VIRQ_PORT ? unbind_virq(sock) : -EINVAL,
+                      NULL, 0, -1);
+}
+
+/* Answer one request; false when the connection is over. */
+static bool serve_request(int sock)
+{
+    struct xs_msg req;
+    void *payload = NULL;
+    bool ok;
+
+    if ( !read_full(sock, &req, sizeof(req)) || req.len > XS_MAX_PAYLOAD )
+        return false;
+    if ( req.len && (!(payload = malloc(req.len)) ||
+                     !read_full(sock, payload, req.len)) )
+    {
+        free(payload);
+        return false;
+    }
+
+    switch ( req.op_or_rc )
+    {
+    case XS_HELLO:     ok = do_hello(sock); break;
+    case XS_TBUF_OP:   ok = do_tbuf_op(sock, payload, req.len); break;
+    case XS_PHYSINFO:  ok = do_physinfo(sock); break;
+    case XS_MAP:       ok = do_map(sock, payload, req.len); break;
+    case XS_BIND_VIRQ: ok = do_bind_virq(sock, payload, req.len); break;
+    case XS_UNBIND:    ok = do_unbind(sock, payload, req.len); break;
+    default:           ok = send_reply(sock, -ENOSYS, NULL, 0, -1); break;
+    }
+    free(payload);
+
+    return ok;
+}
+
+/*
+ * The socket identifies the connection to bind_virq(): it is unbound
+ * before it is closed, so its number is not yet anyone else's.
+ */
+static void *serve_connection(void *arg)
+{
+    int sock = (int)(intptr_t)arg;
+
+    while ( serve_request(sock) )
+        ;
+    unbind_virq(sock);
+    close(sock);
+
+    return NULL;
+}
+
+static void *accept_connections(void *unused)
+{
+    (void)unused;
+    for ( ; ; )
+    {
+        int sock = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
+        pthread_t thread;
+
+        if ( sock < 0 )
+        {
+            if ( errno == EINTR || errno == ECONNABORTED )
+                continue;
+            return NULL;    /* server_stop() closed the socket */
+        }
+        if ( pthread_create(&thread, NULL, serve_connection,
+                            (void *)(intptr_t)sock) )
+        {
+            close(sock);
+            continue;
+        }
+        pthread_detach(thread);
+    }
+}
+
+int server_start(const char *path)
+{
+    struct sockaddr_un addr = { .sun_family = AF_UNIX };
+    pthread_t thread;
+    mode_t umask_was;
+    int rc;
+
+    if ( strlen(path) >= sizeof(addr.sun_path) )
+    {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    strcpy(addr.sun_path, path);
+
+    listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if ( listen_fd < 0 )
+        return -1;
+    umask_was = umask(0177);              /* the socket is created 0600 */
+    rc = bind(listen_fd, (struct sockaddr *)&addr, sizeof(addr));
+    umask(umask_was);
+    if ( rc || listen(listen_fd, 16) )
+        return -1;
+    strcpy(socket_path, path);
+
+    host_set_virq_handler(deliver_virq);
+    errno = pthread_create(&thread, NULL, accept_connections, NULL);
+    if ( errno )
+        return -1;
+    pthread_detach(thread);
+
+    return 0;
+}
+
+void server_stop(void)
+{
+    if ( listen_fd < 0 )
+        return;
+    shutdown(listen_fd, SHUT_RDWR);
+    close(listen_fd);
+    listen_fd = -1;
+    unlink(socket_path);
+}

@@ -1,0 +1,441 @@
+/*
+ * xen-sim: a simulated Xen host that dom0 programs capture traces from.
+ *
+ * It boots the hypervisor's trace buffers (xen/common/trace.c on the host
+ * environment) with a Xen command line, runs each physical CPU as a thread
+ * emitting a workload's events, and serves the tracing part of Xen's
+ * interface on a UNIX socket (server.c): XEN_SYSCTL_tbuf_op, physinfo,
+ * foreign mappings of the frames Xen shares, and VIRQ_TBUF.  Drop-in
+ * libxenctrl, libxenforeignmemory and libxenevtchn (libs/) speak that
+ * socket, so a dom0 program linked against Xen's libraries runs against
+ * the simulator unchanged:
+ *
+ *   xen-sim [options] -- /usr/lib/xen-4.17/bin/xentrace -e all -T 3 t.bin
+ *
+ * With a command, xen-sim runs it as dom0 (with $XEN_SIM_SOCKET set and
+ * the drop-in libraries first on $LD_LIBRARY_PATH) and exits with its
+ * status once the CPUs have stopped.  Without one, it serves until killed
+ * or until --duration has passed.
+ */
+#define _GNU_SOURCE
+#include <err.h>
+#include <errno.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <host.h>
+#include <xen/trace.h>
+
+#include "protocol.h"
+#include "server.h"
+#include "workload.h"
+
+#define DEFAULT_PCPUS     2
+#define DEFAULT_WORKLOAD  "mixed"
+#define PACE_NS           1000000L     /* pacing slice: 1 ms */
+
+struct options {
+    unsigned int pcpus;
+    const char *cmdline;
+    const struct workload *workload;
+    unsigned long rate;          /* events/s per CPU; 0: flat out */
+    unsigned long duration;      /* seconds; 0: until the command ends */
+    const char *socket;
+    const char *stats;
+    char **command;
+};
+
+/* One physical CPU's thread. */
+struct pcpu {
+    pthread_t thread;
+    unsigned int cpu;
+    unsigned long rate;
+    struct wl_cpu wl;
+    const struct workload *workload;
+    uint64_t emitted;            /* trace calls made */
+};
+
+static volatile sig_atomic_t stop_signal;
+static int cpus_stop;           /* atomic: the CPU threads must stop */
+
+static void usage(void)
+{
+    const struct workload *const *w;
+
+    fprintf(stderr,
+            "usage: xen-sim [--pcpus N] [--cmdline \"XEN OPTIONS\"] "
+            "[--workload NAME]\n"
+            "               [--rate EVENTS_PER_S|max] [--duration S] "
+            "[--socket PATH]\n"
+            "               [--stats FILE] [-- COMMAND [ARG ...]]\n"
+            "workloads:\n");
+    for ( w = workloads; *w; w++ )
+        fprintf(stderr, "  %-8s %s\n", (*w)->name, (*w)->summary);
+    exit(1);
+}
+
+static unsigned long number(const char *opt, const char *arg,
+                            unsigned long min, unsigned long max)
+{
+    char *end;
+    unsigned long n;
+
+    errno = 0;
+    n = strtoul(arg, &end, 10);
+    if ( errno || end == arg || *end || n < min || n > max || *arg == '-' )
+        errx(1, "%s %s: not a number from %lu to %lu", opt, arg, min, max);
+    return n;
+}
+
+static void parse_options(int argc, char *argv[], struct options *o)
+{
+    static const struct option longopts[] = {
+        { "cmdline",  required_argument, NULL, 'c' },
+        { "duration", required_argument, NULL, 'd' },
+        { "pcpus",    required_argument, NULL, 'p' },
+        { "rate",     required_argument, NULL, 'r' },
+        { "socket",   required_argument, NULL, 's' },
+        { "stats",    required_argument, NULL, 'S' },
+        { "workload", required_argument, NULL, 'w' },
+        { "help",     no_argument,       NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    const char *rate = NULL;
+    int ch;
+
+    *o = (struct options){ .pcpus = DEFAULT_PCPUS, .cmdline = "" };
+    o->workload = workload_find(DEFAULT_WORKLOAD);
+
+    while ( (ch = getopt_long(argc, argv, "+", longopts, NULL)) != -1 )
+        switch ( ch )
+        {
+        case 'c': o->cmdline = optarg; break;
+        case 'd': o->duration = number("--duration", optarg, 1, 86400); break;
+        case 'p': o->pcpus = number("--pcpus", optarg, 1, 256); break;
+        case 'r': rate = optarg; break;
+        case 's': o->socket = optarg; break;
+        case 'S': o->stats = optarg; break;
+        case 'w':
+            o->workload = workload_find(optarg);
+            if ( !o->workload )
+                errx(1, "--workload %s: no such workload", optarg);
+            break;
+        default:
+            usage();
+        }
+
+    if ( o->workload->unpaced || (rate && !strcmp(rate, "max")) )
+        o->rate = 0;
+    else if ( rate )
+        o->rate = number("--rate", rate, 1, 100000000);
+    else
+        o->rate = o->workload->default_rate;
+
+    if ( optind < argc )
+        o->command = argv + optind;
+    else if ( !o->socket )
+        errx(1, "no command to run: --socket is needed to serve others");
+}
+
+/*
+ * CPUs
+ * ====
+ */
+
+static bool cpus_stopping(void)
+{
+    return __atomic_load_n(&cpus_stop, __ATOMIC_ACQUIRE);
+}
+
+static uint64_t now_ns(void)
+{
+    struct timespec t;
+
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1000000000ULL + t.tv_nsec;
+}
+
+/*
+ * Emit the workload's events, @rate a second (0: flat out), until told to
+ * stop.  A paced CPU catches up on events it is late for, one slice at a
+ * time, and sleeps when it is ahead.
+ */
+static void *run_pcpu(void *arg)
+{
+    struct pcpu *p = arg;
+    uint64_t start = now_ns();
+
+    host_cpu_enter(p->cpu);
+    while ( !cpus_stopping() )
+    {
+        uint64_t due = p->rate ? (now_ns() - start) * p->rate / 1000000000ULL
+                               : p->emitted + 64;
+
+        if ( p->emitted >= due )
+        {
+            struct timespec slice = { .tv_nsec = PACE_NS };
+
+            nanosleep(&slice, NULL);
+            continue;
+        }
+        while ( p->emitted < due && !cpus_stopping() )
+        {
+            p->emitted += p->workload->step(&p->wl);
+            host_process_softirqs();
+        }
+    }
+    host_set_current(NULL);
+
+    return NULL;
+}
+
+static struct pcpu *start_pcpus(const struct options *o)
+{
+    struct pcpu *pcpus = calloc(o->pcpus, sizeof(*pcpus));
+    unsigned int cpu;
+
+    if ( !pcpus )
+        err(1, "calloc");
+    for ( cpu = 0; cpu < o->pcpus; cpu++ )
+    {
+        struct pcpu *p = &pcpus[cpu];
+
+        p->cpu = cpu;
+        p->rate = o->rate;
+        p->workload = o->workload;
+        o->workload->init(&p->wl, cpu, o->pcpus, 0x5eed0000 + cpu);
+        errno = pthread_create(&p->thread, NULL, run_pcpu, p);
+        if ( errno )
+            err(1, "pthread_create");
+    }
+
+    return pcpus;
+}
+
+static void stop_pcpus(struct pcpu *pcpus, unsigned int n)
+{
+    unsigned int cpu;
+
+    __atomic_store_n(&cpus_stop, 1, __ATOMIC_RELEASE);
+    for ( cpu = 0; cpu < n; cpu++ )
+        pthread_join(pcpus[cpu].thread, NULL);
+}
+
+/*
+ * Statistics
+ * ==========
+ *
+ * "passed" is what passed the masks while tracing was on, by the
+ * hypervisor's own count: written, lost for want of room, or dropped on a
+ * CPU without a buffer.  A consumer should find each written record in
+ * its file and each lost one in a lost-records marker.
+ */
+
+static void print_stats(FILE *f, const struct options *o,
+                        const struct pcpu *pcpus)
+{
+    unsigned int cpu;
+
+    fprintf(f, "xen-sim: %u pCPUs, workload %s\n"
+            "  cpu      emitted       passed      written         lost"
+            "        bytes\n", o->pcpus, o->workload->name);
+    for ( cpu = 0; cpu < o->pcpus; cpu++ )
+    {
+        struct trace_cpu_stats s;
+
+        trace_cpu_stats(cpu, &s);
+        fprintf(f, "  %3u %12llu %12lu %12lu %12lu %12lu\n", cpu,
+                (unsigned long long)pcpus[cpu].emitted,
+                s.records + s.lost + s.unbuffered, s.records, s.lost,
+                s.bytes);
+    }
+}
+
+static void write_stats_json(const char *path, const struct options *o,
+                             const struct pcpu *pcpus)
+{
+    FILE *f = fopen(path, "w");
+    unsigned int cpu;
+
+    if ( !f )
+        err(1, "%s", path);
+    fprintf(f, "{\"pcpus\": %u, \"workload\": \"%s\", \"cpus\": [",
+            o->pcpus, o->workload->name);
+    for ( cpu = 0; cpu < o->pcpus; cpu++ )
+    {
+        struct trace_cpu_stats s;
+
+        trace_cpu_stats(cpu, &s);
+        fprintf(f, "%s\n  {\"cpu\": %u, \"emitted\": %llu, \"passed\": %lu, "
+                "\"records\": %lu, \"lost\": %lu, \"unbuffered\": %lu, "
+                "\"resyncs\": %lu, \"bytes\": %lu}", cpu ? "," : "", cpu,
+                (unsigned long long)pcpus[cpu].emitted,
+                s.records + s.lost + s.unbuffered, s.records, s.lost,
+                s.unbuffered, s.resyncs, s.bytes);
+    }
+    fprintf(f, "\n]}\n");
+    if ( fclose(f) )
+        err(1, "%s", path);
+}
+
+/*
+ * dom0
+ * ====
+ */
+
+/* The drop-in libraries live in libs/ beside the xen-sim binary. */
+static char *libs_dir(void)
+{
+    char exe[PATH_MAX], *dir;
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+    if ( n < 0 )
+        err(1, "/proc/self/exe");
+    exe[n] = '\0';
+    if ( asprintf(&dir, "%s/libs", dirname(exe)) < 0 )
+        err(1, "asprintf");
+    return dir;
+}
+
+static pid_t start_dom0(char **command, const char *socket)
+{
+    const char *old = getenv("LD_LIBRARY_PATH");
+    char *libs = libs_dir(), *path;
+    pid_t pid;
+
+    if ( asprintf(&path, "%s%s%s", libs, old ? ":" : "", old ? old : "") < 0 )
+        err(1, "asprintf");
+    pid = fork();
+    if ( pid < 0 )
+        err(1, "fork");
+    if ( pid == 0 )
+    {
+        setenv(XS_SOCKET_ENV, socket, 1);
+        setenv("LD_LIBRARY_PATH", path, 1);
+        execvp(command[0], command);
+        err(127, "%s", command[0]);
+    }
+    free(path);
+    free(libs);
+
+    return pid;
+}
+
+/* The exit status a shell would give for @status. */
+static int exit_status(int status)
+{
+    if ( WIFEXITED(status) )
+        return WEXITSTATUS(status);
+    return 128 + WTERMSIG(status);
+}
+
+static void note_signal(int sig)
+{
+    stop_signal = sig;
+}
+
+/*
+ * Wait for dom0 to exit, or for --duration (then the CPUs stop, and dom0
+ * is still waited for), or without dom0 for a signal.  A signal to
+ * xen-sim is passed on to dom0, once, and xen-sim waits for it to finish
+ * its exit path (a terminal's ^C reaches both anyway).
+ */
+static int wait_for_end(pid_t dom0, const struct options *o,
+                        struct pcpu *pcpus)
+{
+    uint64_t deadline = o->duration ? now_ns() + o->duration * 1000000000ULL
+                                    : UINT64_MAX;
+    bool stopped = false, forwarded = false;
+    int status = 0;
+
+    for ( ; ; )
+    {
+        struct timespec tick = { .tv_nsec = 10000000 };
+
+        if ( dom0 > 0 && waitpid(dom0, &status, WNOHANG) == dom0 )
+            break;
+        if ( dom0 > 0 && stop_signal && !forwarded )
+        {
+            kill(dom0, stop_signal);
+            forwarded = true;
+        }
+        if ( dom0 <= 0 && stop_signal )
+            break;
+        if ( !stopped && now_ns() >= deadline )
+        {
+            stop_pcpus(pcpus, o->pcpus);
+            stopped = true;
+            if ( dom0 <= 0 )
+                break;
+        }
+        nanosleep(&tick, NULL);
+    }
+    if ( !stopped )
+        stop_pcpus(pcpus, o->pcpus);
+
+    return dom0 > 0 ? exit_status(status) : 0;
+}
+
+/* A socket path of our own, for a dom0 that xen-sim starts itself. */
+static char *private_socket(void)
+{
+    char tmpl[] = "/tmp/xen-sim.XXXXXX", *dir, *path;
+
+    dir = mkdtemp(tmpl);
+    if ( !dir || asprintf(&path, "%s/socket", dir) < 0 )
+        err(1, "mkdtemp");
+    return path;
+}
+
+int main(int argc, char *argv[])
+{
+    struct options o;
+    struct host_config cfg = { 0 };
+    struct sigaction sa = { .sa_handler = note_signal };
+    struct pcpu *pcpus;
+    char *socket;
+    pid_t dom0 = 0;
+    int rc, status;
+
+    parse_options(argc, argv, &o);
+
+    cfg.nr_cpus = o.pcpus;
+    cfg.cmdline = o.cmdline;
+    rc = host_boot(&cfg);
+    if ( rc )
+        errx(1, "cannot boot with \"%s\": %s", o.cmdline, strerror(-rc));
+
+    socket = o.socket ? strdup(o.socket) : private_socket();
+    if ( server_start(socket) )
+        err(1, "%s", socket);
+
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+
+    pcpus = start_pcpus(&o);
+    if ( o.command )
+        dom0 = start_dom0(o.command, socket);
+    status = wait_for_end(dom0, &o, pcpus);
+
+    server_stop();
+    print_stats(stderr, &o, pcpus);
+    if ( o.stats )
+        write_stats_json(o.stats, &o, pcpus);
+    if ( !o.socket )
+        rmdir(dirname(socket));
+    free(socket);
+    free(pcpus);
+
+    return status;
+}

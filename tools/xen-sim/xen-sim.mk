@@ -1,0 +1,15 @@
+# xen-sim, the simulated Xen host, and the drop-in Xen libraries that its
+# dom0 programs load (libs/, in $(BUILD)/tools/xen-sim/libs beside it).
+
+XEN_SIM      := $(BUILD)/tools/xen-sim/xen-sim
+XEN_SIM_SRCS := tools/xen-sim/xen-sim.c tools/xen-sim/server.c \
+                $(wildcard tools/xen-sim/workload*.c)
+XEN_SIM_HDRS := $(wildcard tools/xen-sim/*.h)
+
+$(XEN_SIM): $(XEN_SIM_SRCS) $(XEN_SIM_HDRS) $(HOST_LIB) $(XEN_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(TOOL_CFLAGS) -DCONFIG_TRACEBUFFER -include xen/config.h \
+	    -Ixen/arch/host/include -Ixen/include $(LDFLAGS) -o $@ \
+	    $(XEN_SIM_SRCS) $(HOST_LIB) -lpthread
+
+include tools/xen-sim/libs/libs.mk
