@@ -43,18 +43,20 @@ all:
 
 include xen/xen.mk
 include tests/unit/unit.mk
+include tools/xen-sim/xen-sim.mk
+include tests/sim/sim.mk
 include bench/bench.mk
 include demo/demo.mk
 
-all: $(HOST_LIB) $(UNIT_TESTS)
+all: $(HOST_LIB) $(UNIT_TESTS) $(XEN_SIM) $(XEN_SIM_LIBS) $(SIM_TESTS)
 
 TSAN_TESTS := $(addprefix build/tsan/tests/,$(notdir $(THREADED_TESTS)))
 
 check: all tsan-tests bench-smoke
-	@tests/run-tests $(UNIT_TESTS) $(TSAN_TESTS)
+	@tests/run-tests $(UNIT_TESTS) $(SIM_TESTS) $(TSAN_TESTS)
 
 check-unit: all
-	@tests/run-tests $(UNIT_TESTS)
+	@tests/run-tests $(UNIT_TESTS) $(SIM_TESTS)
 
 check-asan:
 	@$(MAKE) --no-print-directory BUILD=build/asan SAN=address check-unit
@@ -64,11 +66,6 @@ check-tsan: tsan-tests
 
 tsan-tests:
 	@$(MAKE) --no-print-directory BUILD=build/tsan SAN=thread $(TSAN_TESTS)
-
-demo:
-	@.ci/install-deps
-	@$(MAKE) --no-print-directory $(DEMO)
-	@$(DEMO)
 
 clean:
 	rm -rf build

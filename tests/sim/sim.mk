@@ -1,0 +1,19 @@
+# Integration tests against xen-sim: Debian's xentrace and xenalyze, and a
+# dom0 program linked with Debian's Xen libraries.  XEN_SIM, the simulator
+# under test, is compiled in, so each build tree tests its own.
+
+SIM_TESTS       := $(BUILD)/tests/test_sim_capture $(BUILD)/tests/test_sim_control
+SIM_TEST_CFLAGS := $(TOOL_CFLAGS) -DXEN_SIM='"$(XEN_SIM)"'
+
+$(BUILD)/tests/test_sim_capture: tests/sim/test_sim_capture.c \
+                                 tests/sim/tracefile.c tests/sim/tracefile.h \
+                                 | $(XEN_SIM) $(XEN_SIM_LIBS)
+	@mkdir -p $(@D)
+	$(CC) $(SIM_TEST_CFLAGS) -Ixen/include -Itests/sim $(LDFLAGS) -o $@ \
+	    tests/sim/test_sim_capture.c tests/sim/tracefile.c -lcmocka
+
+$(BUILD)/tests/test_sim_control: tests/sim/test_sim_control.c \
+                                 | $(XEN_SIM) $(XEN_SIM_LIBS)
+	@mkdir -p $(@D)
+	$(CC) $(SIM_TEST_CFLAGS) $(LDFLAGS) -o $@ $< \
+	    -lxenctrl -lxenevtchn -lcmocka

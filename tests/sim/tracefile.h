@@ -1,0 +1,31 @@
+/*
+ * Reading a trace file as xentrace writes it, for the tests: a stream of
+ * t_rec records in which each TRC_TRACE_CPU_CHANGE {cpu, bytes} says whose
+ * records the next bytes are.
+ */
+#ifndef TRACEFILE_H
+#define TRACEFILE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define TF_MAX_CPUS 256
+
+struct tf_cpu {
+    uint64_t records;       /* records other than pads and markers */
+    uint64_t lost;          /* sum of the TRC_LOST_RECORDS counts */
+    uint64_t markers;       /* TRC_LOST_RECORDS records */
+    uint64_t windows;       /* TRC_TRACE_CPU_CHANGE headers */
+    uint32_t classes;       /* class bits (event >> 16) of its records */
+};
+
+struct tf_summary {
+    struct tf_cpu cpu[TF_MAX_CPUS];
+    uint64_t bytes;
+    char error[160];        /* why the file is not well formed, or "" */
+};
+
+/* Read @path into @s; false (and s->error) if it is not a trace file. */
+bool tf_read(const char *path, struct tf_summary *s);
+
+#endif /* TRACEFILE_H */
