@@ -183,9 +183,12 @@ static void test_mixed_capture_is_complete(void **state)
     assert_accounted(&file, cpus);
 }
 
+/* Flat out into 2-page buffers: records are lost, and all counted. */
 static void test_flood_loses_and_says_so(void **state)
 {
-    static const char *const args[] = { "-e", "all", "-T", "2", NULL };
+    static const char *const args[] = {
+        "-S", "2", "-e", "all", "-T", "2", NULL,
+    };
     struct tf_summary file;
     struct sim_cpu cpus[NR_PCPUS];
 

@@ -23,6 +23,7 @@
 
 #include <xenctrl.h>
 #include <xenevtchn.h>
+#include <xen/trace.h>
 
 #define NR_PCPUS     2
 
@@ -157,12 +158,38 @@ static void test_client_dies_holding_the_virq(void **state)
     test_physinfo(state);
 }
 
-/* The buffers fill past half and VIRQ_TBUF arrives, as xentrace waits. */
+/* Empty @cpu's buffer as dom0 does (xentrace -D): cons = prod. */
+static void discard(unsigned long t_info_mfn, unsigned int cpu)
+{
+    const struct t_info *ti = xc_map_foreign_range(xch, DOMID_XEN, 4096,
+                                                   PROT_READ, t_info_mfn);
+    xen_pfn_t mfns[4];
+    struct t_buf *buf;
+    unsigned int i;
+
+    assert_non_null(ti);
+    assert_int_equal(ti->tbuf_size, 4);
+    for ( i = 0; i < 4; i++ )
+        mfns[i] = ((const uint32_t *)ti)[ti->mfn_offset[cpu] + i];
+    buf = xc_map_foreign_pages(xch, DOMID_XEN, PROT_READ | PROT_WRITE, mfns,
+                               4);
+    assert_non_null(buf);
+    __atomic_store_n(&buf->cons, __atomic_load_n(&buf->prod, __ATOMIC_ACQUIRE),
+                     __ATOMIC_RELEASE);
+    munmap(buf, 4 * 4096);
+    munmap((void *)ti, 4096);
+}
+
+/*
+ * Bound, with the buffers emptied, dom0 hears VIRQ_TBUF once one of them
+ * fills past half, as xentrace waits for it.
+ */
 static void test_virq_arrives(void **state)
 {
     xenevtchn_handle *h = xenevtchn_open(NULL, 0);
     struct pollfd pfd;
     unsigned long mfn, size;
+    unsigned int cpu;
     int port;
 
     (void)state;
@@ -170,6 +197,8 @@ static void test_virq_arrives(void **state)
     port = xenevtchn_bind_virq(h, VIRQ_TBUF);
     assert_true(port >= 0);
     assert_int_equal(xc_tbuf_enable(xch, 4, &mfn, &size), 0);
+    for ( cpu = 0; cpu < NR_PCPUS; cpu++ )
+        discard(mfn, cpu);
 
     pfd.fd = xenevtchn_fd(h);
     pfd.events = POLLIN;

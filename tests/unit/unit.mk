@@ -1,9 +1,11 @@
 # Unit tests (cmocka).  Each tests/unit/test_NAME.c is one program linked
-# with the host build of the hypervisor; THREADED_TESTS also run under TSan.
+# with the host build of the hypervisor.  THREADED_TESTS, these and the
+# xen-sim tests of tests/sim/, also run under TSan.
 
 UNIT_SRCS      := $(wildcard tests/unit/test_*.c)
 UNIT_TESTS     := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
-THREADED_TESTS := $(BUILD)/tests/test_property
+THREADED_TESTS := $(BUILD)/tests/test_property $(BUILD)/tests/test_sim_capture \
+                  $(BUILD)/tests/test_sim_control
 UNIT_HELPERS   := $(BUILD)/tests/host_util.o
 TEST_LIBS      := -lcmocka -lpthread
 

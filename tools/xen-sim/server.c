@@ -35,6 +35,8 @@
 #define VIRQ_PORT   7          /* the port dom0 sees VIRQ_TBUF on */
 
 static int listen_fd = -1;
+static int stop_fd = -1;               /* an eventfd: stop accepting */
+static pthread_t acceptor;
 static char socket_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 
 /*
@@ -348,20 +350,31 @@ static void *serve_connection(void *arg)
     return NULL;
 }
 
-static void *accept_connections(void *unused)
+/* Accept connections on @arg's listening socket until stop_fd fires. */
+static void *accept_connections(void *arg)
 {
-    (void)unused;
+    int lfd = (int)(intptr_t)arg;
+    struct pollfd fds[2] = {
+        { .fd = lfd, .events = POLLIN },
+        { .fd = stop_fd, .events = POLLIN },
+    };
+
     for ( ; ; )
     {
-        int sock = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
         pthread_t thread;
+        int sock;
 
-        if ( sock < 0 )
+        if ( poll(fds, 2, -1) < 0 )
         {
-            if ( errno == EINTR || errno == ECONNABORTED )
+            if ( errno == EINTR )
                 continue;
-            return NULL;    /* server_stop() closed the socket */
+            return NULL;
         }
+        if ( fds[1].revents )
+            return NULL;
+        sock = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+        if ( sock < 0 )
+            continue;           /* EINTR, ECONNABORTED: the next one */
         if ( pthread_create(&thread, NULL, serve_connection,
                             (void *)(intptr_t)sock) )
         {
@@ -375,7 +388,6 @@ static void *accept_connections(void *unused)
 int server_start(const char *path)
 {
     struct sockaddr_un addr = { .sun_family = AF_UNIX };
-    pthread_t thread;
     mode_t umask_was;
     int rc;
 
@@ -396,21 +408,25 @@ int server_start(const char *path)
         return -1;
     strcpy(socket_path, path);
 
-    host_set_virq_handler(deliver_virq);
-    errno = pthread_create(&thread, NULL, accept_connections, NULL);
-    if ( errno )
+    stop_fd = eventfd(0, EFD_CLOEXEC);
+    if ( stop_fd < 0 )
         return -1;
-    pthread_detach(thread);
-
-    return 0;
+    host_set_virq_handler(deliver_virq);
+    errno = pthread_create(&acceptor, NULL, accept_connections,
+                           (void *)(intptr_t)listen_fd);
+    return errno ? -1 : 0;
 }
 
 void server_stop(void)
 {
-    if ( listen_fd < 0 )
+    uint64_t one = 1;
+
+    if ( stop_fd < 0 )
         return;
-    shutdown(listen_fd, SHUT_RDWR);
+    (void)!write(stop_fd, &one, sizeof(one));
+    pthread_join(acceptor, NULL);
     close(listen_fd);
-    listen_fd = -1;
+    close(stop_fd);
+    stop_fd = listen_fd = -1;
     unlink(socket_path);
 }

@@ -376,7 +376,8 @@ void __init init_trace_bufs(void)
  */
 static bool event_wanted(uint32_t event)
 {
-    uint32_t both = TRC_HD_TO_EVENT(event) & tb_event_mask;
+    /* Racing set_evt_mask is fine: this record sees the old or the new. */
+    uint32_t both = TRC_HD_TO_EVENT(event) & read_atomic(&tb_event_mask);
 
     return (both >> TRC_CLS_SHIFT) && ((both >> TRC_SUBCLS_SHIFT) & 0xf);
 }
@@ -778,7 +779,7 @@ int tb_control(struct xen_sysctl_tbuf_op *tbc)
         break;
 
     case XEN_SYSCTL_TBUFOP_set_evt_mask:
-        tb_event_mask = tbc->evt_mask;
+        write_atomic(&tb_event_mask, tbc->evt_mask);
         break;
 
     case XEN_SYSCTL_TBUFOP_set_size:
