@@ -137,7 +137,7 @@ static void parse_options(int argc, char *argv[], struct options *o)
     if ( o->workload->unpaced || (rate && !strcmp(rate, "max")) )
         o->rate = 0;
     else if ( rate )
-        o->rate = number("--rate", rate, 1, 100000000);
+        o->rate = number("--rate (or max)", rate, 1, 100000000);
     else
         o->rate = o->workload->default_rate;
 
