@@ -5,12 +5,14 @@
 SIM_TESTS       := $(BUILD)/tests/test_sim_capture $(BUILD)/tests/test_sim_control
 SIM_TEST_CFLAGS := $(TOOL_CFLAGS) -DXEN_SIM='"$(XEN_SIM)"'
 
-$(BUILD)/tests/test_sim_capture: tests/sim/test_sim_capture.c \
-                                 tests/sim/tracefile.c tests/sim/tracefile.h \
-                                 | $(XEN_SIM) $(XEN_SIM_LIBS)
+SIM_UTIL        := tests/sim/sim_util.c tests/sim/tracefile.c
+SIM_UTIL_HDRS   := tests/sim/sim_util.h tests/sim/tracefile.h
+
+$(BUILD)/tests/test_sim_capture: tests/sim/test_sim_capture.c $(SIM_UTIL) \
+                                 $(SIM_UTIL_HDRS) | $(XEN_SIM) $(XEN_SIM_LIBS)
 	@mkdir -p $(@D)
 	$(CC) $(SIM_TEST_CFLAGS) -Ixen/include -Itests/sim $(LDFLAGS) -o $@ \
-	    tests/sim/test_sim_capture.c tests/sim/tracefile.c -lcmocka
+	    tests/sim/test_sim_capture.c $(SIM_UTIL) -lcmocka
 
 $(BUILD)/tests/test_sim_control: tests/sim/test_sim_control.c \
                                  | $(XEN_SIM) $(XEN_SIM_LIBS)

@@ -21,10 +21,25 @@ static uint32_t record_size(uint32_t hdr)
            4 * TRC_HD_EXTRA(hdr);
 }
 
-static void count(struct tf_cpu *c, uint32_t event, const uint32_t *rec)
+/* xentrace-ng's metadata: TRC_GEN + 0x10 .. 0x1f (libxentrace.h). */
+static bool is_metadata(uint32_t event)
+{
+    return (event & ~0xfU) == TRC_GEN + 0x10;
+}
+
+static void count(struct tf_summary *s, struct tf_cpu *c, uint32_t event,
+                  const uint32_t *rec, uint32_t size)
 {
     if ( event == TRC_TRACE_WRAP_BUFFER )
+    {
+        s->pad_bytes += size;
         return;
+    }
+    if ( is_metadata(event) )
+    {
+        s->meta++;
+        return;
+    }
     if ( event == TRC_LOST_RECORDS )
     {
         c->markers++;
@@ -59,13 +74,15 @@ bool tf_read(const char *path, struct tf_summary *s)
             cur = &s->cpu[rec[1]];
             cur->windows++;
             window = rec[2];
+            if ( off % 4096 )
+                s->unaligned++;
         }
         else
         {
             if ( !cur || size > window )
                 return fclose(f), fail(s, "record outside a window", off);
             window -= size;
-            count(cur, event, rec);
+            count(s, cur, event, rec, size);
         }
         off += size;
     }

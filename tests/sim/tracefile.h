@@ -22,6 +22,9 @@ struct tf_cpu {
 struct tf_summary {
     struct tf_cpu cpu[TF_MAX_CPUS];
     uint64_t bytes;
+    uint64_t pad_bytes;     /* in TRC_TRACE_WRAP_BUFFER records */
+    uint64_t unaligned;     /* CPU-change records not at a 4 KiB offset */
+    uint64_t meta;          /* xentrace-ng metadata records (TRC_GEN+0x1x) */
     char error[160];        /* why the file is not well formed, or "" */
 };
 

@@ -1,0 +1,160 @@
+/* Test utilities for captures from xen-sim: see sim_util.h. */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "sim_util.h"
+
+static char dir[] = "/tmp/test_sim.XXXXXX";
+char sim_trace[64], sim_stats[64], sim_log[64], sim_summary[64];
+
+int sim_setup(void **state)
+{
+    (void)state;
+    if ( !mkdtemp(dir) )
+        return -1;
+    snprintf(sim_trace, sizeof(sim_trace), "%s/trace.bin", dir);
+    snprintf(sim_stats, sizeof(sim_stats), "%s/stats.json", dir);
+    snprintf(sim_log, sizeof(sim_log), "%s/run.log", dir);
+    snprintf(sim_summary, sizeof(sim_summary), "%s/summary.txt", dir);
+    return 0;
+}
+
+int sim_teardown(void **state)
+{
+    (void)state;
+    unlink(sim_trace);
+    unlink(sim_stats);
+    unlink(sim_log);
+    unlink(sim_summary);
+    return rmdir(dir);
+}
+
+int sim_run(char *const argv[], const char *log)
+{
+    pid_t pid = fork();
+    int status;
+
+    assert_true(pid >= 0);
+    if ( pid == 0 )
+    {
+        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+        if ( fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0 )
+            _exit(126);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+void sim_read_stats(const char *path, struct sim_cpu cpus[NR_PCPUS])
+{
+    FILE *f = fopen(path, "r");
+    char line[512];
+    unsigned int cpu, found = 0;
+
+    assert_non_null(f);
+    while ( fgets(line, sizeof(line), f) )
+    {
+        struct sim_cpu c;
+
+        if ( sscanf(line, " {\"cpu\": %u, \"emitted\": %llu, \"passed\": "
+                    "%llu, \"records\": %llu, \"lost\": %llu, "
+                    "\"unbuffered\": %llu, \"resyncs\": %*u, \"bytes\": "
+                    "%llu}", &cpu, &c.emitted, &c.passed, &c.records,
+                    &c.lost, &c.unbuffered, &c.bytes) != 7 )
+            continue;
+        assert_true(cpu < NR_PCPUS);
+        cpus[cpu] = c;
+        found++;
+    }
+    fclose(f);
+    assert_int_equal(found, NR_PCPUS);
+}
+
+void sim_show_file(const char *path, unsigned int max)
+{
+    FILE *f = fopen(path, "r");
+    char line[512];
+
+    while ( f && max-- && fgets(line, sizeof(line), f) )
+        print_error("%s", line);
+    if ( f )
+        fclose(f);
+}
+
+char *sim_read_text(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char *text;
+    long len;
+
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    len = ftell(f);
+    rewind(f);
+    text = calloc(1, len + 1);
+    assert_non_null(text);
+    assert_true(fread(text, 1, len, f) == (size_t)len);
+    fclose(f);
+    return text;
+}
+
+void sim_capture(const char *xentrace, const char *workload,
+                 const char *const *args, struct tf_summary *file,
+                 struct sim_cpu cpus[NR_PCPUS])
+{
+    char *argv[32] = {
+        XEN_SIM, "--pcpus", "2", "--workload", (char *)workload,
+        "--stats", sim_stats, "--", (char *)xentrace,
+    };
+    unsigned int n = 9;
+    int rc;
+
+    while ( *args )
+        argv[n++] = (char *)*args++;
+    argv[n++] = sim_trace;
+    argv[n] = NULL;
+
+    rc = sim_run(argv, sim_log);
+    if ( rc )
+        sim_show_file(sim_log, 100);
+    assert_int_equal(rc, 0);
+    sim_read_stats(sim_stats, cpus);
+    if ( !tf_read(sim_trace, file) )
+        fail_msg("%s: %s", sim_trace, file->error);
+}
+
+void sim_assert_accounted(const struct tf_summary *file,
+                             const struct sim_cpu cpus[NR_PCPUS])
+{
+    unsigned int cpu;
+
+    for ( cpu = 0; cpu < NR_PCPUS; cpu++ )
+    {
+        const struct tf_cpu *c = &file->cpu[cpu];
+
+        print_message("cpu %u: passed %llu = file %llu + lost %llu "
+                      "(%llu markers); xen-sim: written %llu, lost %llu\n",
+                      cpu, cpus[cpu].passed,
+                      (unsigned long long)c->records,
+                      (unsigned long long)c->lost,
+                      (unsigned long long)c->markers,
+                      cpus[cpu].records, cpus[cpu].lost);
+        assert_int_equal(cpus[cpu].unbuffered, 0);
+        assert_int_equal(c->records, cpus[cpu].records);
+        assert_int_equal(c->lost, cpus[cpu].lost);
+        assert_int_equal(c->records + c->lost, cpus[cpu].passed);
+    }
+}

@@ -1,0 +1,48 @@
+/*
+ * Test utilities for captures from xen-sim: run a dom0 trace tool under it
+ * and reconcile the file with the hypervisor's counts.  Paths live in a
+ * private directory that sim_setup() makes and sim_teardown() removes.
+ */
+#ifndef SIM_UTIL_H
+#define SIM_UTIL_H
+
+#include "tracefile.h"
+
+#define NR_PCPUS     2
+#define XENALYZE     "/usr/bin/xenalyze"
+
+/* xen-sim's figures for one CPU (its --stats file). */
+struct sim_cpu {
+    unsigned long long emitted, passed, records, lost, unbuffered, bytes;
+};
+
+extern char sim_trace[], sim_stats[], sim_log[], sim_summary[];
+
+int sim_setup(void **state);
+int sim_teardown(void **state);
+
+/* Run @argv with stdout and stderr to @log; returns the exit status. */
+int sim_run(char *const argv[], const char *log);
+
+/* Show the first @max lines of @path, to explain a failure. */
+void sim_show_file(const char *path, unsigned int max);
+
+/* The whole of @path, NUL-terminated; free() it. */
+char *sim_read_text(const char *path);
+
+void sim_read_stats(const char *path, struct sim_cpu cpus[NR_PCPUS]);
+
+/*
+ * Capture into sim_trace with xen-sim running @workload on NR_PCPUS and
+ * @xentrace with @args as its dom0; fills @file's summary and @cpus, and
+ * checks that both exited 0.
+ */
+void sim_capture(const char *xentrace, const char *workload,
+                 const char *const *args, struct tf_summary *file,
+                 struct sim_cpu cpus[NR_PCPUS]);
+
+/* Every record that passed is in the file or counted lost there. */
+void sim_assert_accounted(const struct tf_summary *file,
+                          const struct sim_cpu cpus[NR_PCPUS]);
+
+#endif /* SIM_UTIL_H */
