@@ -55,9 +55,9 @@ enum xs_op {
     /*
      * Bind a global virq to this connection.  Payload: uint32_t virq.
      * Reply: uint32_t port, and an eventfd that is signalled when the virq
-     * fires.  -EBUSY if another connection has it bound (a global virq has
-     * one handler); -EINVAL for a virq xen-sim does not deliver.  Closing
-     * the connection unbinds.
+     * fires.  -EEXIST if a connection has it bound already (dom0 binds a
+     * virq once: evtchn_bind_virq() says so); -EINVAL for a virq xen-sim
+     * does not deliver.  Closing the connection unbinds.
      */
     XS_BIND_VIRQ,
 

@@ -342,9 +342,8 @@ int xc_tbuf_set_size(xc_interface *xch, unsigned long size)
 /*
  * libxenctrl 4.17 maps t_info PROT_READ|PROT_WRITE to read tbuf_size.  Xen
  * shares t_info read-only, so the mapping is refused and this always
- * fails: with EBUSY on Xen (get_page_from_l1e() cannot take a writable
- * type on a page pinned PGT_none), with the error xen-sim gives for a
- * writable mapping of a read-only frame (EPERM, protocol.h) here.  With no
+ * fails with EBUSY, on Xen (get_page_from_l1e() cannot take a writable
+ * type on a page pinned PGT_none) as under xen-sim (protocol.h).  With no
  * buffers, t_info is 0 bytes and the mapping fails with EINVAL.
  */
 XS_EXPORT
