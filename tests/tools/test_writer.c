@@ -1,0 +1,1336 @@
+/*
+ * libxentrace's trace-file writer, without a hypervisor: synthetic
+ * records in, files read back record by record (docs/trace-format.md).
+ *
+ * Every file is checked the same way: it is whole pages; each batch
+ * starts with a TRC_TRACE_CPU_CHANGE at a multiple of 4096 whose byte
+ * count reaches exactly the next batch; records never cross a batch's
+ * end; pads come only at the end of a batch; the first batch opens with
+ * the metadata.  Then each CPU's records, concatenated, must be exactly
+ * the bytes given to the writer, and the batches' CPUs exactly the
+ * epochs the flushes made.  Debian's xenalyze reads some of the files.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include <stdint.h>
+#include <public/trace.h>
+
+#include "libxentrace.h"
+
+#define XENALYZE      "/usr/bin/xenalyze"
+#define PAGE          4096u
+#define HDR_BYTES     12u
+#define META_WORDS    17u
+#define MAX_CPUS      8u
+#define MAX_FLUSHES   512u
+#define KiB           1024u
+
+static char dir[] = "/tmp/test_writer.XXXXXX";
+static char tiny_dir[64];           /* a 64 KiB tmpfs, if it mounted */
+static bool tiny_mounted;
+
+static const struct xt_metadata meta = {
+    .tsc_hz = 2400000000ULL,        /* needs both words */
+    .nr_cpus = MAX_CPUS,
+    .start_tsc = 0x123456789abcULL,
+    .start_sec = 1700000000,
+    .start_nsec = 123456789,
+};
+
+/* ---- The writer's write(2) ------------------------------------------ */
+
+/*
+ * The writer's calls to write(2) come here: this program's definition
+ * takes precedence over libc's.  Calls on io.fd are counted, and can be
+ * made to fail or to come back short.
+ */
+static struct {
+    int fd;                     /* the fd watched, or -1 */
+    unsigned int calls;         /* write() calls on it */
+    unsigned int eintr_call;    /* this call (from 1) fails with EINTR */
+    unsigned int short_call;    /* this one writes half what it is asked */
+    unsigned int fail_call;     /* this one fails with fail_errno */
+    int fail_errno;
+} io = { .fd = -1 };
+
+ssize_t write(int fd, const void *buf, size_t n)
+{
+    if ( fd == io.fd )
+    {
+        unsigned int call = ++io.calls;
+
+        if ( call == io.eintr_call || call == io.fail_call )
+        {
+            errno = call == io.eintr_call ? EINTR : io.fail_errno;
+            return -1;
+        }
+        if ( call == io.short_call )
+            n /= 2;
+    }
+    return syscall(SYS_write, fd, buf, n);
+}
+
+static void watch(int fd)
+{
+    io = (typeof(io)){ .fd = fd };
+}
+
+/* ---- What the test gave the writer ---------------------------------- */
+
+struct bytes {
+    uint8_t *p;
+    size_t len, cap;
+};
+
+static void append(struct bytes *b, const void *p, size_t len)
+{
+    if ( !len )
+        return;
+    if ( b->len + len > b->cap )
+    {
+        b->cap = (b->len + len) * 2;
+        b->p = realloc(b->p, b->cap);
+        assert_non_null(b->p);
+    }
+    memcpy(b->p + b->len, p, len);
+    b->len += len;
+}
+
+/* Per CPU, the bytes added, and which of them each flush took. */
+struct model {
+    unsigned int nr_cpus;
+    struct bytes added[MAX_CPUS];
+    size_t staged[MAX_CPUS];
+    unsigned int nr_flushes;
+    struct {
+        size_t start[MAX_CPUS], len[MAX_CPUS];
+    } flush[MAX_FLUSHES];
+};
+
+static struct model *new_model(unsigned int nr_cpus)
+{
+    struct model *m = calloc(1, sizeof(*m));
+
+    assert_non_null(m);
+    m->nr_cpus = nr_cpus;
+    return m;
+}
+
+static void free_model(struct model *m)
+{
+    unsigned int cpu;
+
+    for ( cpu = 0; cpu < MAX_CPUS; cpu++ )
+        free(m->added[cpu].p);
+    free(m);
+}
+
+static void model_add(struct model *m, unsigned int cpu, const void *p,
+                      size_t len)
+{
+    append(&m->added[cpu], p, len);
+    m->staged[cpu] += len;
+}
+
+/* A flush that wrote something: note which bytes it took. */
+static void model_flush(struct model *m)
+{
+    unsigned int cpu;
+    bool any = false;
+
+    for ( cpu = 0; cpu < m->nr_cpus; cpu++ )
+        any |= m->staged[cpu] != 0;
+    if ( !any )
+        return;
+    assert_true(m->nr_flushes < MAX_FLUSHES);
+    for ( cpu = 0; cpu < m->nr_cpus; cpu++ )
+    {
+        m->flush[m->nr_flushes].start[cpu] =
+            m->added[cpu].len - m->staged[cpu];
+        m->flush[m->nr_flushes].len[cpu] = m->staged[cpu];
+        m->staged[cpu] = 0;
+    }
+    m->nr_flushes++;
+}
+
+/* ---- Synthetic records ---------------------------------------------- */
+
+static uint32_t rng = 2463534242u;
+
+static uint32_t next_random(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 17;
+    rng ^= rng << 5;
+    return rng;
+}
+
+/* One CPU's record source: a TSC that only rises, and a sequence. */
+struct source {
+    unsigned int cpu;
+    uint64_t tsc;
+    uint32_t seq;
+};
+
+static uint32_t *put_tsc(uint32_t *p, struct source *s)
+{
+    s->tsc += 1000 + next_random() % 1000;
+    *p++ = (uint32_t)s->tsc;
+    *p++ = (uint32_t)(s->tsc >> 32);
+    return p;
+}
+
+/*
+ * One record at @p; returns its size.  The mix: runstate changes of
+ * d1v<cpu> with a TSC, alternating running and runnable as xenalyze
+ * expects; TRC_GEN records of 0-7 words with and without a TSC; and
+ * now and then a pad as Xen writes them at its buffer's wrap (36 bytes,
+ * a TSC and stale words), which must pass through untouched.
+ */
+static size_t make_record(struct source *s, uint32_t *p)
+{
+    uint32_t *start = p, kind = s->seq++ % 16, words = next_random() % 8;
+
+    if ( kind < 6 )
+    {
+        bool running = kind % 2;    /* the new state alternates */
+
+        *p++ = (TRC_SCHED_RUNSTATE_CHANGE | (running ? 1 : 0) << 8 |
+                (running ? 0 : 1) << 4) | 1u << TRACE_EXTRA_SHIFT |
+               TRC_HD_CYCLE_FLAG;
+        p = put_tsc(p, s);
+        *p++ = s->cpu | 1u << 16;   /* {u16 vcpu, u16 domain} */
+    }
+    else if ( kind == 15 )
+    {
+        *p++ = TRC_TRACE_WRAP_BUFFER | 6u << TRACE_EXTRA_SHIFT |
+               TRC_HD_CYCLE_FLAG;
+        p = put_tsc(p, s);
+        memset(p, 0xa5, 6 * 4);
+        p += 6;
+    }
+    else
+    {
+        bool timed = kind % 2;
+        uint32_t i;
+
+        *p++ = (TRC_GEN + 0x100 + words) | words << TRACE_EXTRA_SHIFT |
+               (timed ? TRC_HD_CYCLE_FLAG : 0);
+        if ( timed )
+            p = put_tsc(p, s);
+        for ( i = 0; i < words; i++ )
+            *p++ = s->seq << 8 | i;
+    }
+    return (p - start) * 4;
+}
+
+/*
+ * Add a window of whole records, about @bytes, for @s's CPU.  Its TSCs
+ * follow every window added before, on any CPU, as a real host's would:
+ * the CPUs' clocks agree.  (xenalyze 4.17 misreads a file whose highest
+ * CPU's last batch lies wholly before the next CPU's previous one: it
+ * takes the batch for a new pCPU and reads it twice.)
+ */
+static void add_window(struct xt_writer *w, struct model *m,
+                       struct source *s, size_t bytes)
+{
+    static uint32_t buf[64 * KiB];
+    static uint64_t now;
+    size_t len = 0;
+
+    if ( s->tsc < now )
+        s->tsc = now;
+    while ( len < bytes && len + 40 <= sizeof(buf) )
+        len += make_record(s, buf + len / 4);
+    now = s->tsc;
+    assert_int_equal(xt_writer_add(w, s->cpu, buf, len), 0);
+    model_add(m, s->cpu, buf, len);
+}
+
+static void flush(struct xt_writer *w, struct model *m)
+{
+    assert_int_equal(xt_writer_flush(w), 0);
+    assert_false(xt_writer_full(w));
+    model_flush(m);
+}
+
+/* ---- Reading a file back -------------------------------------------- */
+
+struct parsed {
+    struct bytes cpu_data[MAX_CPUS];   /* records, without pads and metadata */
+    unsigned int batch_cpu[4 * MAX_FLUSHES];
+    size_t batch_size[4 * MAX_FLUSHES];
+    unsigned int nr_batches;
+    uint32_t meta[META_WORDS];
+    uint64_t padding, bytes;
+};
+
+static void free_parsed(struct parsed *p)
+{
+    unsigned int cpu;
+
+    for ( cpu = 0; cpu < MAX_CPUS; cpu++ )
+        free(p->cpu_data[cpu].p);
+    free(p);
+}
+
+static uint32_t word(const uint8_t *p)
+{
+    uint32_t w;
+
+    memcpy(&w, p, 4);
+    return w;
+}
+
+static size_t record_size(uint32_t hdr)
+{
+    return 4 + (TRC_HD_INCLUDES_CYCLE_COUNT(hdr) ? 8 : 0) +
+           4 * TRC_HD_EXTRA(hdr);
+}
+
+/* One of the writer's pads: no TSC, zero words (Xen's have stale ones). */
+static bool is_pad(const uint8_t *rec)
+{
+    uint32_t hdr = word(rec), i;
+
+    if ( TRC_HD_TO_EVENT(hdr) != TRC_TRACE_WRAP_BUFFER ||
+         TRC_HD_INCLUDES_CYCLE_COUNT(hdr) )
+        return false;
+    for ( i = 1; i <= TRC_HD_EXTRA(hdr); i++ )
+        if ( word(rec + 4 * i) )
+            return false;
+    return true;
+}
+
+/* The records of the batch at @off..@end: a CPU's, then pads. */
+static void parse_batch(struct parsed *p, const uint8_t *file, size_t off,
+                        size_t end, unsigned int cpu)
+{
+    size_t pos = off + HDR_BYTES, data_end = 0;
+
+    if ( p->nr_batches == 0 )
+    {
+        /* The metadata, first: TRC_XT_FORMAT's header opens it. */
+        assert_true(end - pos >= META_WORDS * 4);
+        memcpy(p->meta, file + pos, META_WORDS * 4);
+        pos += META_WORDS * 4;
+    }
+    while ( pos < end )
+    {
+        size_t size = record_size(word(file + pos));
+
+        if ( size > end - pos )
+            fail_msg("record at %zu crosses the batch end %zu", pos, end);
+        if ( is_pad(file + pos) )
+        {
+            if ( !data_end )
+                data_end = pos;
+        }
+        else if ( data_end )
+            fail_msg("record at %zu after padding", pos);
+        pos += size;
+    }
+    if ( !data_end )
+        data_end = end;
+    assert_true(end - data_end < PAGE);
+    p->padding += end - data_end;
+    append(&p->cpu_data[cpu], file + off + HDR_BYTES +
+           (p->nr_batches == 0 ? META_WORDS * 4 : 0),
+           data_end - (off + HDR_BYTES) -
+           (p->nr_batches == 0 ? META_WORDS * 4 : 0));
+}
+
+static uint8_t *slurp(const char *path, size_t *len)
+{
+    int fd = open(path, O_RDONLY);
+    struct stat st;
+    uint8_t *buf;
+
+    assert_true(fd >= 0);
+    assert_int_equal(fstat(fd, &st), 0);
+    *len = st.st_size;
+    buf = malloc(*len + 1);
+    assert_non_null(buf);
+    assert_int_equal(read(fd, buf, *len), (ssize_t)*len);
+    buf[*len] = 0;
+    close(fd);
+    return buf;
+}
+
+/* Read and check @len bytes of trace file; fails the test if malformed. */
+static struct parsed *parse_bytes(const uint8_t *file, size_t len)
+{
+    struct parsed *p = calloc(1, sizeof(*p));
+    size_t off = 0;
+
+    assert_non_null(p);
+    assert_int_equal(len % PAGE, 0);
+    assert_true(len > 0);
+    while ( off < len )
+    {
+        uint32_t cpu = word(file + off + 4), bytes = word(file + off + 8);
+        size_t end = off + HDR_BYTES + bytes;
+
+        if ( word(file + off) != 0x2001f003 )
+            fail_msg("no CPU change at %zu: %#x", off, word(file + off));
+        assert_true(cpu < MAX_CPUS);
+        if ( end % PAGE || end > len )
+            fail_msg("batch at %zu: %u bytes end at %zu", off, bytes, end);
+        assert_true(p->nr_batches < 4 * MAX_FLUSHES);
+        parse_batch(p, file, off, end, cpu);
+        p->batch_cpu[p->nr_batches] = cpu;
+        p->batch_size[p->nr_batches++] = end - off;
+        off = end;
+    }
+    p->bytes = len;
+    return p;
+}
+
+static struct parsed *parse_file(const char *path)
+{
+    size_t len;
+    uint8_t *file = slurp(path, &len);
+    struct parsed *p = parse_bytes(file, len);
+
+    free(file);
+    return p;
+}
+
+static void assert_metadata(const struct parsed *p)
+{
+    static const uint32_t want[META_WORDS] = {
+        0x1001f010, XT_FORMAT_VERSION,
+        0x3001f011, 0, 1, 0,
+        0x2001f012, 2400000000u, 0,
+        0x1001f013, MAX_CPUS,
+        0x5001f014, 0x56789abc, 0x1234, 1700000000, 0, 123456789,
+    };
+
+    assert_memory_equal(p->meta, want, sizeof(want));
+}
+
+/*
+ * The file holds flushes [@first, m->nr_flushes): each an epoch of
+ * batches in ascending CPU order, and each CPU's records exactly.
+ */
+static void assert_holds_flushes(const struct parsed *p, const struct model *m,
+                                 unsigned int first)
+{
+    unsigned int f, cpu, n = 0;
+
+    for ( f = first; f < m->nr_flushes; f++ )
+        for ( cpu = 0; cpu < m->nr_cpus; cpu++ )
+            if ( m->flush[f].len[cpu] )
+            {
+                assert_true(n < p->nr_batches);
+                assert_int_equal(p->batch_cpu[n], cpu);
+                n++;
+            }
+    assert_int_equal(n, p->nr_batches);
+
+    for ( cpu = 0; cpu < m->nr_cpus; cpu++ )
+    {
+        struct bytes want = { 0 };
+
+        for ( f = first; f < m->nr_flushes; f++ )
+            append(&want, m->added[cpu].p + m->flush[f].start[cpu],
+                   m->flush[f].len[cpu]);
+        assert_int_equal(p->cpu_data[cpu].len, want.len);
+        if ( want.len )
+            assert_memory_equal(p->cpu_data[cpu].p, want.p, want.len);
+        free(want.p);
+    }
+}
+
+/* ---- Helpers -------------------------------------------------------- */
+
+static int open_out(const char *path)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+    assert_true(fd >= 0);
+    return fd;
+}
+
+static off_t file_size(const char *path)
+{
+    struct stat st;
+
+    assert_int_equal(stat(path, &st), 0);
+    return st.st_size;
+}
+
+/* Run @argv, stdout and stderr to @log; its exit status. */
+static int run(char *const argv[], const char *log)
+{
+    pid_t pid = fork();
+    int status;
+
+    assert_true(pid >= 0);
+    if ( pid == 0 )
+    {
+        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+        if ( fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0 )
+            _exit(126);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* xenalyze --summary of @trace: its output, after checking it is clean. */
+static char *xenalyze_summary(const char *trace, unsigned int nr_cpus)
+{
+    char log[128], *argv[] = { XENALYZE, "--summary", (char *)trace, NULL };
+    char *text;
+    size_t len;
+    unsigned int cpu;
+    int rc;
+
+    snprintf(log, sizeof(log), "%s.summary", trace);
+    rc = run(argv, log);
+    text = (char *)slurp(log, &len);
+    unlink(log);
+    if ( rc || strstr(text, "Unexpected") || strstr(text, "FATAL") ||
+         strstr(text, "ERROR") || strstr(text, "Strange") )
+        fail_msg("xenalyze exited %d:\n%.3000s", rc, text);
+    for ( cpu = 0; cpu < nr_cpus; cpu++ )
+    {
+        char want[64];
+
+        snprintf(want, sizeof(want), "Activating pcpu %u ", cpu);
+        if ( !strstr(text, want) )
+            fail_msg("xenalyze did not see pcpu %u:\n%.3000s", cpu, text);
+    }
+    return text;
+}
+
+static void path_in(char *buf, size_t size, const char *d, const char *name)
+{
+    snprintf(buf, size, "%s/%s", d, name);
+}
+
+/* ---- Tests ---------------------------------------------------------- */
+
+/*
+ * @nr_cpus CPUs at the same rate, flushed whenever one is full, as the
+ * daemon does: whole, in order, epochs as flushed, little padding.
+ */
+static void write_steady(unsigned int nr_cpus, unsigned int nr_flushes,
+                         size_t batch_bytes, const char *name)
+{
+    struct xt_writer_opts opts = { .batch_bytes = batch_bytes };
+    struct model *m = new_model(nr_cpus);
+    struct source src[MAX_CPUS];
+    struct xt_writer *w;
+    struct parsed *p;
+    char path[128];
+    unsigned int cpu;
+    uint64_t bytes, padding;
+    size_t effective = batch_bytes ? batch_bytes : 256 * KiB;
+    int fd;
+
+    path_in(path, sizeof(path), dir, name);
+    fd = open_out(path);
+    watch(fd);
+    w = xt_writer_open(fd, &meta, &opts);
+    assert_non_null(w);
+    for ( cpu = 0; cpu < nr_cpus; cpu++ )
+        src[cpu] = (struct source){ .cpu = cpu, .tsc = 1ULL << 33 };
+
+    while ( m->nr_flushes < nr_flushes )
+    {
+        for ( cpu = 0; cpu < nr_cpus; cpu++ )
+            add_window(w, m, &src[cpu], 4 * KiB + next_random() % (8 * KiB));
+        if ( xt_writer_full(w) )
+            flush(w, m);
+    }
+    bytes = xt_writer_bytes(w);
+    padding = xt_writer_padding(w);
+    assert_int_equal(xt_writer_close(w), 0);   /* nothing left to flush */
+    assert_int_equal(file_size(path), bytes);
+    close(fd);
+
+    p = parse_file(path);
+    assert_metadata(p);
+    assert_int_equal(p->batch_cpu[0], 0);
+    assert_int_equal(p->padding, padding);
+    assert_holds_flushes(p, m, 0);
+    assert_int_equal(io.calls, p->nr_batches);    /* one write() each */
+    /* Alone, a CPU is flushed as soon as it holds batch_bytes. */
+    for ( cpu = 0; nr_cpus == 1 && cpu < p->nr_batches; cpu++ )
+        assert_in_range(p->batch_size[cpu], effective,
+                        effective + 12 * KiB + PAGE);
+    print_message("%u CPUs, %u flushes, batch_bytes %zu KiB: %u batches, "
+                  "%llu bytes, padding %llu (%.3f %%)\n", nr_cpus,
+                  nr_flushes, effective / KiB,
+                  p->nr_batches,
+                  (unsigned long long)p->bytes,
+                  (unsigned long long)p->padding,
+                  100.0 * p->padding / p->bytes);
+    assert_true(p->padding * 50 < p->bytes);    /* under 2 % */
+    free_parsed(p);
+    free_model(m);
+    unlink(path);
+}
+
+static void test_one_cpu(void **state)
+{
+    (void)state;
+    write_steady(1, 20, 0, "one.xt");
+}
+
+static void test_two_cpus(void **state)
+{
+    (void)state;
+    write_steady(2, 20, 0, "two.xt");
+}
+
+static void test_eight_cpus(void **state)
+{
+    (void)state;
+    write_steady(8, 10, 0, "eight.xt");
+}
+
+/* Small batches and uneven CPUs: exact, whatever the sizes. */
+static void test_uneven_cpus_and_sizes(void **state)
+{
+    struct xt_writer_opts opts = { .batch_bytes = 6 * KiB };
+    struct model *m = new_model(MAX_CPUS);
+    struct source src[MAX_CPUS];
+    struct xt_writer *w;
+    struct parsed *p;
+    char path[128];
+    unsigned int cpu, i;
+    int fd;
+
+    (void)state;
+    path_in(path, sizeof(path), dir, "uneven.xt");
+    fd = open_out(path);
+    w = xt_writer_open(fd, &meta, &opts);
+    assert_non_null(w);
+    for ( cpu = 0; cpu < MAX_CPUS; cpu++ )
+        src[cpu] = (struct source){ .cpu = cpu };
+
+    for ( i = 0; i < 400; i++ )
+    {
+        /* Some CPUs busy, some rare: flushes of 1 to 8 batches. */
+        cpu = next_random() % 3 ? next_random() % 2 : next_random() % 8;
+        add_window(w, m, &src[cpu], 4 + next_random() % (3 * KiB));
+        if ( xt_writer_full(w) || next_random() % 7 == 0 )
+            flush(w, m);
+    }
+    assert_int_equal(xt_writer_close(w), 0);
+    model_flush(m);                 /* close flushed the rest */
+    close(fd);
+
+    p = parse_file(path);
+    assert_metadata(p);
+    assert_holds_flushes(p, m, 0);
+    free_parsed(p);
+    free_model(m);
+    unlink(path);
+}
+
+/* The metadata goes with the lowest CPU of the first flush. */
+static void test_metadata_with_first_cpu(void **state)
+{
+    struct model *m = new_model(MAX_CPUS);
+    struct source a = { .cpu = 5 }, b = { .cpu = 3 };
+    struct xt_writer *w;
+    struct parsed *p;
+    char path[128];
+    int fd;
+
+    (void)state;
+    path_in(path, sizeof(path), dir, "meta.xt");
+    fd = open_out(path);
+    w = xt_writer_open(fd, &meta, NULL);
+    assert_non_null(w);
+    assert_int_equal(xt_writer_flush(w), 0);        /* nothing: no batch */
+    assert_int_equal(file_size(path), 0);
+    add_window(w, m, &a, 100);
+    add_window(w, m, &b, 5000);
+    flush(w, m);
+    add_window(w, m, &a, 100);
+    flush(w, m);
+    assert_int_equal(xt_writer_close(w), 0);
+    close(fd);
+
+    p = parse_file(path);
+    assert_int_equal(p->nr_batches, 3);
+    assert_int_equal(p->batch_cpu[0], 3);
+    assert_metadata(p);
+    assert_holds_flushes(p, m, 0);
+    assert_int_equal(p->batch_size[1], PAGE);
+    free_parsed(p);
+    free_model(m);
+    unlink(path);
+}
+
+/* Nothing traced: still a trace file, CPU 0's batch with the metadata. */
+static void test_metadata_alone(void **state)
+{
+    struct xt_writer *w;
+    struct parsed *p;
+    char path[128];
+    int fd;
+
+    (void)state;
+    path_in(path, sizeof(path), dir, "empty.xt");
+    fd = open_out(path);
+    w = xt_writer_open(fd, &meta, NULL);
+    assert_non_null(w);
+    assert_int_equal(xt_writer_close(w), 0);
+    close(fd);
+
+    p = parse_file(path);
+    assert_int_equal(p->bytes, PAGE);
+    assert_int_equal(p->nr_batches, 1);
+    assert_int_equal(p->batch_cpu[0], 0);
+    assert_metadata(p);
+    assert_int_equal(p->cpu_data[0].len, 0);
+    free_parsed(p);
+    free(xenalyze_summary(path, 1));
+    unlink(path);
+}
+
+/* Lines of a summary, without those that count the "gen" class. */
+static void drop_gen_lines(char *text)
+{
+    char *in = text, *out = text;
+
+    while ( *in )
+    {
+        char *eol = strchrnul(in, '\n');
+        size_t len = (size_t)(eol - in) + (*eol != 0);
+
+        if ( !memmem(in, eol - in, "gen", 3) )
+        {
+            memmove(out, in, len);
+            out += len;
+        }
+        in += len;
+    }
+    *out = 0;
+}
+
+/*
+ * xenalyze reads our files, and the metadata changes nothing but the
+ * volume of the "gen" class: the same file with the metadata turned into
+ * pads gives the same summary otherwise.
+ */
+static void test_xenalyze_reads_files(void **state)
+{
+    struct xt_writer_opts opts = { .batch_bytes = 64 * KiB };
+    struct model *m = new_model(4);
+    struct source src[4];
+    struct xt_writer *w;
+    char path[128], bare[128], *with, *without;
+    uint8_t *file;
+    size_t len;
+    unsigned int cpu, i;
+    int fd;
+
+    (void)state;
+    path_in(path, sizeof(path), dir, "xenalyze.xt");
+    path_in(bare, sizeof(bare), dir, "bare.xt");
+    fd = open_out(path);
+    w = xt_writer_open(fd, &meta, &opts);
+    assert_non_null(w);
+    for ( cpu = 0; cpu < 4; cpu++ )
+        src[cpu] = (struct source){ .cpu = cpu, .tsc = 1ULL << 33 };
+    for ( i = 0; i < 300; i++ )
+    {
+        cpu = next_random() % 4;
+        add_window(w, m, &src[cpu], 1 + next_random() % (4 * KiB));
+        if ( xt_writer_full(w) )
+            flush(w, m);
+    }
+    assert_int_equal(xt_writer_close(w), 0);
+    close(fd);
+
+    /* The metadata, 68 bytes, becomes pads of 32, 32 and 4 bytes. */
+    file = slurp(path, &len);
+    assert_int_equal(word(file + HDR_BYTES), 0x1001f010);
+    memset(file + HDR_BYTES, 0, META_WORDS * 4);
+    memcpy(file + HDR_BYTES, &(uint32_t){ 0x7001f002 }, 4);
+    memcpy(file + HDR_BYTES + 32, &(uint32_t){ 0x7001f002 }, 4);
+    memcpy(file + HDR_BYTES + 64, &(uint32_t){ 0x0001f002 }, 4);
+    fd = open_out(bare);
+    assert_int_equal(write(fd, file, len), (ssize_t)len);
+    close(fd);
+    free(file);
+
+    with = xenalyze_summary(path, 4);
+    without = xenalyze_summary(bare, 4);
+    assert_non_null(strstr(with, "|-- Domain 1 --|"));
+    drop_gen_lines(with);
+    drop_gen_lines(without);
+    assert_string_equal(with, without);
+    free(with);
+    free(without);
+    free_model(m);
+    unlink(path);
+    unlink(bare);
+}
+
+/* Bad arguments are refused, and a refused add harms nothing. */
+static void test_bad_arguments(void **state)
+{
+    struct xt_metadata no_cpus = meta;
+    struct xt_writer_opts huge = { .batch_bytes = (size_t)1 << 31 };
+    uint32_t rec[4] = { TRC_GEN + 0x100 };
+    struct xt_writer *w;
+    char path[128];
+    int fd;
+
+    (void)state;
+    path_in(path, sizeof(path), dir, "bad.xt");
+    fd = open_out(path);
+
+    no_cpus.nr_cpus = 0;
+    errno = 0;
+    assert_null(xt_writer_open(fd, &no_cpus, NULL));
+    assert_int_equal(errno, EINVAL);
+    assert_null(xt_writer_open(fd, &meta, &huge));
+    assert_int_equal(errno, EINVAL);
+
+    w = xt_writer_open(fd, &meta, NULL);
+    assert_non_null(w);
+    errno = 0;
+    assert_int_equal(xt_writer_add(w, 0, rec, 6), -1);
+    assert_int_equal(errno, EINVAL);
+    errno = 0;
+    assert_int_equal(xt_writer_add(w, MAX_CPUS, rec, 4), -1);
+    assert_int_equal(errno, EINVAL);
+    assert_int_equal(xt_writer_add(w, 0, rec, 0), 0);
+    assert_false(xt_writer_full(w));
+    /* The writer goes on. */
+    assert_int_equal(xt_writer_add(w, 1, rec, 4), 0);
+    assert_int_equal(xt_writer_close(w), 0);
+    assert_int_equal(file_size(path), PAGE);
+
+    /* Batches must start at page offsets of the file. */
+    assert_int_equal(lseek(fd, 100, SEEK_SET), 100);
+    errno = 0;
+    assert_null(xt_writer_open(fd, &meta, NULL));
+    assert_int_equal(errno, EINVAL);
+    close(fd);
+    unlink(path);
+}
+
+/* full() says so exactly when a CPU reaches batch_bytes. */
+static void test_full(void **state)
+{
+    struct xt_writer_opts opts = { .batch_bytes = 4 * KiB };
+    static uint32_t recs[1024];
+    struct xt_writer *w;
+    int fd = open("/dev/null", O_WRONLY);
+
+    (void)state;
+    assert_true(fd >= 0);
+    w = xt_writer_open(fd, &meta, &opts);
+    assert_non_null(w);
+    assert_int_equal(xt_writer_add(w, 2, recs, 4 * KiB - 4), 0);
+    assert_int_equal(xt_writer_add(w, 3, recs, 4 * KiB - 4), 0);
+    assert_false(xt_writer_full(w));
+    assert_int_equal(xt_writer_add(w, 2, recs, 4), 0);
+    assert_true(xt_writer_full(w));
+    assert_int_equal(xt_writer_flush(w), 0);
+    assert_false(xt_writer_full(w));
+    /* CPU 2: header, metadata, 4096 bytes; CPU 3: header, 4092. */
+    assert_int_equal(xt_writer_bytes(w), 2 * PAGE + 2 * PAGE);
+    assert_int_equal(xt_writer_close(w), 0);
+    close(fd);
+}
+
+/* A pipe: no free-space check (its file system reports none free). */
+static void test_pipe_skips_reserve(void **state)
+{
+    struct xt_writer_opts opts = { .reserve_bytes = UINT64_MAX };
+    struct model *m = new_model(2);
+    struct source s = { .cpu = 1 };
+    struct xt_writer *w;
+    struct parsed *p;
+    uint8_t buf[2 * PAGE];
+    int fds[2];
+
+    (void)state;
+    assert_int_equal(pipe(fds), 0);
+    w = xt_writer_open(fds[1], &meta, &opts);
+    assert_non_null(w);
+    add_window(w, m, &s, 3000);
+    flush(w, m);
+    assert_int_equal(xt_writer_close(w), 0);
+    close(fds[1]);
+    assert_int_equal(read(fds[0], buf, sizeof(buf)), PAGE);
+    close(fds[0]);
+
+    p = parse_bytes(buf, PAGE);
+    assert_metadata(p);
+    assert_holds_flushes(p, m, 0);
+    free_parsed(p);
+    free_model(m);
+}
+
+static void test_reserve_refuses_first_flush(void **state)
+{
+    struct xt_writer_opts opts = { 0 };
+    struct model *m = new_model(2);
+    struct source s = { .cpu = 0 };
+    struct statvfs vfs;
+    struct xt_writer *w;
+    char path[128];
+    int fd;
+
+    (void)state;
+    path_in(path, sizeof(path), dir, "reserve.xt");
+    fd = open_out(path);
+    assert_int_equal(fstatvfs(fd, &vfs), 0);
+    opts.reserve_bytes = (uint64_t)vfs.f_bavail * vfs.f_frsize + (1 << 30);
+
+    watch(fd);
+    w = xt_writer_open(fd, &meta, &opts);
+    assert_non_null(w);
+    add_window(w, m, &s, 10000);
+    errno = 0;
+    assert_int_equal(xt_writer_flush(w), -1);
+    assert_int_equal(errno, ENOSPC);
+    assert_int_equal(io.calls, 0);
+    assert_int_equal(file_size(path), 0);
+    assert_int_equal(xt_writer_bytes(w), 0);
+    /* Failed for good, with its first error. */
+    errno = 0;
+    assert_int_equal(xt_writer_add(w, 0, "abcd", 4), -1);
+    assert_int_equal(errno, ENOSPC);
+    errno = 0;
+    assert_int_equal(xt_writer_close(w), -1);
+    assert_int_equal(errno, ENOSPC);
+    assert_int_equal(file_size(path), 0);
+
+    /* Half the free space in reserve: room enough. */
+    assert_int_equal(ftruncate(fd, 0), 0);
+    opts.reserve_bytes /= 2;
+    w = xt_writer_open(fd, &meta, &opts);
+    assert_non_null(w);
+    add_window(w, m, &s, 10000);
+    assert_int_equal(xt_writer_close(w), 0);
+    assert_int_equal(file_size(path), 3 * PAGE);
+    close(fd);
+    free_model(m);
+    unlink(path);
+}
+
+/* A signal before anything went, a short count: the batch still goes. */
+static void test_interrupted_and_short_writes(void **state)
+{
+    struct model *m = new_model(2);
+    struct source src[2] = { { .cpu = 0 }, { .cpu = 1 } };
+    struct xt_writer *w;
+    struct parsed *p;
+    char path[128];
+    unsigned int i;
+    int fd;
+
+    (void)state;
+    path_in(path, sizeof(path), dir, "retry.xt");
+    fd = open_out(path);
+    w = xt_writer_open(fd, &meta, NULL);
+    assert_non_null(w);
+    watch(fd);
+    io.eintr_call = 2;
+    io.short_call = 4;
+    for ( i = 0; i < 3; i++ )
+    {
+        add_window(w, m, &src[0], 10 * KiB);
+        add_window(w, m, &src[1], 7 * KiB);
+        flush(w, m);
+    }
+    assert_int_equal(xt_writer_close(w), 0);
+    close(fd);
+
+    p = parse_file(path);
+    assert_metadata(p);
+    assert_holds_flushes(p, m, 0);
+    assert_int_equal(io.calls, p->nr_batches + 2);
+    free_parsed(p);
+    free_model(m);
+    unlink(path);
+}
+
+/*
+ * EIO after half a batch went out: the file is cut back to the batches
+ * before, and the writer keeps failing with EIO.
+ */
+static void test_write_error_cuts_back(void **state)
+{
+    struct model *m = new_model(2);
+    struct source src[2] = { { .cpu = 0 }, { .cpu = 1 } };
+    struct xt_writer *w;
+    struct parsed *p;
+    char path[128];
+    off_t good;
+    int fd;
+
+    (void)state;
+    path_in(path, sizeof(path), dir, "eio.xt");
+    fd = open_out(path);
+    w = xt_writer_open(fd, &meta, NULL);
+    assert_non_null(w);
+    add_window(w, m, &src[0], 10 * KiB);
+    add_window(w, m, &src[1], 7 * KiB);
+    flush(w, m);
+    good = file_size(path);
+
+    watch(fd);
+    io.short_call = 1;
+    io.fail_call = 2;
+    io.fail_errno = EIO;
+    add_window(w, m, &src[0], 10 * KiB);
+    add_window(w, m, &src[1], 7 * KiB);
+    errno = 0;
+    assert_int_equal(xt_writer_flush(w), -1);
+    assert_int_equal(errno, EIO);
+    assert_int_equal(io.calls, 2);
+    assert_int_equal(file_size(path), good);
+    assert_int_equal(xt_writer_bytes(w), good);
+    assert_int_equal(lseek(fd, 0, SEEK_CUR), good);
+
+    errno = 0;
+    assert_int_equal(xt_writer_add(w, 0, "abcd", 4), -1);
+    assert_int_equal(errno, EIO);
+    errno = 0;
+    assert_int_equal(xt_writer_flush(w), -1);
+    assert_int_equal(errno, EIO);
+    errno = 0;
+    assert_int_equal(xt_writer_close(w), -1);
+    assert_int_equal(errno, EIO);
+    assert_int_equal(io.calls, 2);
+    close(fd);
+
+    p = parse_file(path);
+    assert_metadata(p);
+    assert_holds_flushes(p, m, 0);
+    free_parsed(p);
+    free_model(m);
+    unlink(path);
+}
+
+static int mount_tiny(void **state)
+{
+    (void)state;
+    path_in(tiny_dir, sizeof(tiny_dir), dir, "tiny");
+    if ( mkdir(tiny_dir, 0755) )
+        return -1;
+    tiny_mounted = !mount("tmpfs", tiny_dir, "tmpfs", 0, "size=64k");
+    if ( !tiny_mounted )
+        print_message("cannot mount a 64 KiB tmpfs (%s): skipped\n",
+                      strerror(errno));
+    return 0;
+}
+
+static int unmount_tiny(void **state)
+{
+    (void)state;
+    /* Detached: a failed test may have left a file open there. */
+    if ( tiny_mounted && umount2(tiny_dir, MNT_DETACH) )
+        return -1;
+    tiny_mounted = false;
+    return rmdir(tiny_dir);
+}
+
+/*
+ * Into a 64 KiB tmpfs until it is full: ENOSPC, and the file is whole
+ * batches holding a prefix of each CPU's records.
+ */
+static void test_enospc_leaves_valid_file(void **state)
+{
+    struct xt_writer_opts opts = { .batch_bytes = 9 * KiB };
+    struct model *m = new_model(2);
+    struct source src[2] = { { .cpu = 0 }, { .cpu = 1 } };
+    struct xt_writer *w;
+    struct parsed *p;
+    char path[128];
+    unsigned int cpu, i;
+    int fd, rc = 0;
+
+    (void)state;
+    if ( !tiny_mounted )
+        skip();
+    path_in(path, sizeof(path), tiny_dir, "full.xt");
+    fd = open_out(path);
+    w = xt_writer_open(fd, &meta, &opts);
+    assert_non_null(w);
+    for ( i = 0; i < 100 && !rc; i++ )
+    {
+        for ( cpu = 0; cpu < 2; cpu++ )
+            add_window(w, m, &src[cpu], 2 * KiB);
+        if ( xt_writer_full(w) )
+        {
+            errno = 0;
+            rc = xt_writer_flush(w);
+            if ( !rc )
+                model_flush(m);
+        }
+    }
+    assert_int_equal(rc, -1);
+    assert_int_equal(errno, ENOSPC);
+    errno = 0;
+    assert_int_equal(xt_writer_flush(w), -1);
+    assert_int_equal(errno, ENOSPC);
+    assert_int_equal(xt_writer_bytes(w), file_size(path));
+    assert_int_equal(xt_writer_close(w), -1);
+    assert_int_equal(errno, ENOSPC);
+    close(fd);
+
+    p = parse_file(path);
+    print_message("full at %llu bytes, %u batches\n",
+                  (unsigned long long)p->bytes, p->nr_batches);
+    assert_metadata(p);
+    /* Whole flushes, then maybe CPU 0's batch of the one that failed. */
+    for ( cpu = 0; cpu < 2; cpu++ )
+    {
+        assert_true(p->cpu_data[cpu].len <= m->added[cpu].len);
+        assert_memory_equal(p->cpu_data[cpu].p, m->added[cpu].p,
+                            p->cpu_data[cpu].len);
+    }
+    free(xenalyze_summary(path, 2));
+    free_parsed(p);
+    free_model(m);
+    unlink(path);
+}
+
+/*
+ * -r on a nearly full file system: a batch bigger than the free space
+ * with a small reserve.  Upstream's check wraps below zero and passes.
+ */
+static void test_reserve_does_not_wrap(void **state)
+{
+    struct xt_writer_opts opts = { .reserve_bytes = 1 };
+    struct model *m = new_model(2);
+    struct source s = { .cpu = 0 };
+    struct xt_writer *w;
+    char path[128];
+    int fd;
+
+    (void)state;
+    if ( !tiny_mounted )
+        skip();
+    path_in(path, sizeof(path), tiny_dir, "reserve.xt");
+    fd = open_out(path);
+    watch(fd);
+    w = xt_writer_open(fd, &meta, &opts);
+    assert_non_null(w);
+    add_window(w, m, &s, 100 * KiB);
+    errno = 0;
+    assert_int_equal(xt_writer_flush(w), -1);
+    assert_int_equal(errno, ENOSPC);
+    assert_int_equal(io.calls, 0);             /* refused, not tried */
+    assert_int_equal(file_size(path), 0);
+    assert_int_equal(xt_writer_close(w), -1);
+    close(fd);
+    free_model(m);
+    unlink(path);
+}
+
+/*
+ * Flight recorder: many flushes through a small ring.  The file holds
+ * the newest flushes that fit, from the first batch of one (its lowest
+ * CPU), with the metadata.
+ */
+static void test_ring_keeps_newest_epochs(void **state)
+{
+    const size_t ring_bytes = 96 * KiB;
+    struct xt_writer_opts opts = { .batch_bytes = 3 * KiB,
+                                   .ring_bytes = ring_bytes };
+    struct model *m = new_model(4);
+    struct source src[4];
+    struct xt_writer *w;
+    struct parsed *p;
+    char path[128];
+    unsigned int cpu, i, first;
+    size_t kept = 0;
+    int fd;
+
+    (void)state;
+    path_in(path, sizeof(path), dir, "ring.xt");
+    fd = open_out(path);
+    w = xt_writer_open(fd, &meta, &opts);
+    assert_non_null(w);
+    for ( cpu = 0; cpu < 4; cpu++ )
+        src[cpu] = (struct source){ .cpu = cpu, .tsc = 1ULL << 33 };
+    for ( i = 0; i < 500; i++ )
+    {
+        cpu = next_random() % 4;
+        add_window(w, m, &src[cpu], 1 + next_random() % (2 * KiB));
+        if ( xt_writer_full(w) )
+            flush(w, m);
+    }
+    assert_int_equal(file_size(path), 0);       /* all in memory */
+    assert_int_equal(xt_writer_close(w), 0);
+    model_flush(m);
+    close(fd);
+
+    /* The newest flushes whose batches fit in ring_bytes. */
+    for ( first = m->nr_flushes; first > 0; first-- )
+    {
+        size_t bytes = 0;
+
+        for ( cpu = 0; cpu < 4; cpu++ )
+            if ( m->flush[first - 1].len[cpu] )
+                bytes += (HDR_BYTES + m->flush[first - 1].len[cpu] +
+                          PAGE - 1) / PAGE * PAGE;
+        if ( kept + bytes > ring_bytes )
+            break;
+        kept += bytes;
+    }
+    assert_true(first > 10);
+
+    p = parse_file(path);
+    print_message("%u flushes, the newest %u kept: %u batches, %llu bytes\n",
+                  m->nr_flushes, m->nr_flushes - first, p->nr_batches,
+                  (unsigned long long)p->bytes);
+    assert_metadata(p);
+    assert_holds_flushes(p, m, first);
+    assert_true(p->bytes <= ring_bytes + PAGE);
+    free(xenalyze_summary(path, 4));
+    free_parsed(p);
+    free_model(m);
+    unlink(path);
+}
+
+/* A flush bigger than the whole ring: it alone is kept. */
+static void test_ring_keeps_oversized_flush(void **state)
+{
+    struct xt_writer_opts opts = { .ring_bytes = 8 * KiB };
+    struct model *m = new_model(2);
+    struct source s0 = { .cpu = 0 }, s1 = { .cpu = 1 };
+    struct xt_writer *w;
+    struct parsed *p;
+    char path[128];
+    int fd;
+
+    (void)state;
+    path_in(path, sizeof(path), dir, "ring2.xt");
+    fd = open_out(path);
+    w = xt_writer_open(fd, &meta, &opts);
+    assert_non_null(w);
+    add_window(w, m, &s0, 1000);
+    flush(w, m);
+    add_window(w, m, &s1, 1000);
+    flush(w, m);
+    add_window(w, m, &s1, 20 * KiB);
+    add_window(w, m, &s0, 100);
+    flush(w, m);
+    assert_int_equal(xt_writer_close(w), 0);
+    close(fd);
+
+    p = parse_file(path);
+    assert_int_equal(p->nr_batches, 2);
+    assert_metadata(p);
+    assert_holds_flushes(p, m, 2);
+    free_parsed(p);
+    free_model(m);
+    unlink(path);
+}
+
+/* O_DIRECT, where the file system has it (tmpfs has not). */
+static void test_direct(void **state)
+{
+    struct xt_writer_opts opts = { .batch_bytes = 64 * KiB, .direct = true };
+    struct model *m = new_model(2);
+    struct source src[2] = { { .cpu = 0 }, { .cpu = 1 } };
+    struct xt_writer *w;
+    struct parsed *p;
+    char path[128];
+    unsigned int i;
+    int fd;
+
+    (void)state;
+    path_in(path, sizeof(path), dir, "direct.xt");
+    fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_DIRECT, 0644);
+    if ( fd < 0 && errno == EINVAL )
+    {
+        print_message("%s: no O_DIRECT here: skipped\n", dir);
+        unlink(path);
+        skip();
+    }
+    assert_true(fd >= 0);
+    assert_true(fcntl(fd, F_GETFL) & O_DIRECT);
+    w = xt_writer_open(fd, &meta, &opts);
+    assert_non_null(w);
+    for ( i = 0; i < 200; i++ )
+    {
+        add_window(w, m, &src[i % 2], 1 + next_random() % (3 * KiB));
+        if ( xt_writer_full(w) )
+            flush(w, m);
+    }
+    assert_int_equal(xt_writer_close(w), 0);
+    model_flush(m);
+    close(fd);
+
+    p = parse_file(path);
+    assert_metadata(p);
+    assert_holds_flushes(p, m, 0);
+    free_parsed(p);
+    free_model(m);
+    unlink(path);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    return rmdir(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_one_cpu),
+        cmocka_unit_test(test_two_cpus),
+        cmocka_unit_test(test_eight_cpus),
+        cmocka_unit_test(test_uneven_cpus_and_sizes),
+        cmocka_unit_test(test_metadata_with_first_cpu),
+        cmocka_unit_test(test_metadata_alone),
+        cmocka_unit_test(test_xenalyze_reads_files),
+        cmocka_unit_test(test_bad_arguments),
+        cmocka_unit_test(test_full),
+        cmocka_unit_test(test_pipe_skips_reserve),
+        cmocka_unit_test(test_reserve_refuses_first_flush),
+        cmocka_unit_test(test_interrupted_and_short_writes),
+        cmocka_unit_test(test_write_error_cuts_back),
+        cmocka_unit_test_setup_teardown(test_enospc_leaves_valid_file,
+                                        mount_tiny, unmount_tiny),
+        cmocka_unit_test_setup_teardown(test_reserve_does_not_wrap,
+                                        mount_tiny, unmount_tiny),
+        cmocka_unit_test(test_ring_keeps_newest_epochs),
+        cmocka_unit_test(test_ring_keeps_oversized_flush),
+        cmocka_unit_test(test_direct),
+    };
+
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

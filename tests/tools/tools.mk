@@ -1,0 +1,9 @@
+# Tests of the dom0 tools that need no hypervisor: the trace-file writer
+# and xentrace's option parsers.
+
+TOOL_TESTS := $(BUILD)/tests/test_writer
+
+$(BUILD)/tests/test_writer: tests/tools/test_writer.c $(LIBXT)
+	@mkdir -p $(@D)
+	$(CC) $(TOOL_CFLAGS) -Itools/libxentrace -Ixen/include $(LDFLAGS) \
+	    -o $@ $< $(LIBXT) $(LIBXT_LIBS) -lcmocka
