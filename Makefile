@@ -10,6 +10,7 @@
 #   make demo          install what is missing, build, show a trace
 
 BUILD      ?= build
+PREFIX     ?= /usr/local
 CC         ?= cc
 SAN        ?=
 OPT        ?= -O2
@@ -44,19 +45,23 @@ all:
 include xen/xen.mk
 include tests/unit/unit.mk
 include tools/xen-sim/xen-sim.mk
+include tools/libxentrace/libxentrace.mk
+include tools/xentrace/xentrace.mk
 include tests/sim/sim.mk
+include tests/tools/tools.mk
 include bench/bench.mk
 include demo/demo.mk
 
-all: $(HOST_LIB) $(UNIT_TESTS) $(XEN_SIM) $(XEN_SIM_LIBS) $(SIM_TESTS)
+all: $(HOST_LIB) $(UNIT_TESTS) $(XEN_SIM) $(XEN_SIM_LIBS) $(LIBXT) $(LIBXT_SO) \
+     $(XENTRACE) $(TOOL_TESTS) $(SIM_TESTS)
 
 TSAN_TESTS := $(addprefix build/tsan/tests/,$(notdir $(THREADED_TESTS)))
 
 check: all tsan-tests bench-smoke
-	@tests/run-tests $(UNIT_TESTS) $(SIM_TESTS) $(TSAN_TESTS)
+	@tests/run-tests $(UNIT_TESTS) $(TOOL_TESTS) $(SIM_TESTS) $(TSAN_TESTS)
 
 check-unit: all
-	@tests/run-tests $(UNIT_TESTS) $(SIM_TESTS)
+	@tests/run-tests $(UNIT_TESTS) $(TOOL_TESTS) $(SIM_TESTS)
 
 check-asan:
 	@$(MAKE) --no-print-directory BUILD=build/asan SAN=address check-unit

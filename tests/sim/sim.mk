@@ -19,3 +19,28 @@ $(BUILD)/tests/test_sim_control: tests/sim/test_sim_control.c \
 	@mkdir -p $(@D)
 	$(CC) $(SIM_TEST_CFLAGS) $(LDFLAGS) -o $@ $< \
 	    -lxenctrl -lxenevtchn -lcmocka
+
+# Our xentrace under xen-sim; tbuf-mask reports the event mask it left.
+TBUF_MASK := $(BUILD)/tests/tbuf-mask
+SIM_TESTS += $(BUILD)/tests/test_sim_xentrace
+
+$(TBUF_MASK): tests/sim/tbuf_mask.c
+	@mkdir -p $(@D)
+	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ $< -lxenctrl
+
+$(BUILD)/tests/test_sim_xentrace: tests/sim/test_sim_xentrace.c $(SIM_UTIL) \
+                                  $(SIM_UTIL_HDRS) | $(XEN_SIM) \
+                                  $(XEN_SIM_LIBS) $(XENTRACE) $(TBUF_MASK)
+	@mkdir -p $(@D)
+	$(CC) $(SIM_TEST_CFLAGS) -DXENTRACE='"$(XENTRACE)"' \
+	    -DTBUF_MASK='"$(TBUF_MASK)"' -Ixen/include -Itests/sim $(LDFLAGS) \
+	    -o $@ tests/sim/test_sim_xentrace.c $(SIM_UTIL) -lcmocka
+
+# libxentrace's capture half against xen-sim.
+SIM_TESTS += $(BUILD)/tests/test_sim_libxentrace
+
+$(BUILD)/tests/test_sim_libxentrace: tests/sim/test_sim_libxentrace.c $(LIBXT) \
+                                     | $(XEN_SIM) $(XEN_SIM_LIBS)
+	@mkdir -p $(@D)
+	$(CC) $(SIM_TEST_CFLAGS) -Itools/libxentrace -Ixen/include $(LDFLAGS) \
+	    -o $@ $< $(LIBXT) $(LIBXT_LIBS) -lcmocka

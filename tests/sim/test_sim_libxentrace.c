@@ -29,7 +29,7 @@
 #include <cmocka.h>
 
 #include <xenctrl.h>
-#include <xen/trace.h>
+#include <public/trace.h>     /* ours: the same ABI as xen/trace.h */
 
 #include "libxentrace.h"
 

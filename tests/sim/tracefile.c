@@ -85,6 +85,8 @@ bool tf_read(const char *path, struct tf_summary *s)
             count(s, cur, event, rec, size);
         }
         off += size;
+        if ( !window )
+            s->complete = off;
     }
     fclose(f);
     s->bytes = off;

@@ -1,9 +1,16 @@
 # Tests of the dom0 tools that need no hypervisor: the trace-file writer
 # and xentrace's option parsers.
 
-TOOL_TESTS := $(BUILD)/tests/test_writer
+TOOL_TESTS := $(BUILD)/tests/test_writer $(BUILD)/tests/test_xentrace_options
 
 $(BUILD)/tests/test_writer: tests/tools/test_writer.c $(LIBXT)
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_CFLAGS) -Itools/libxentrace -Ixen/include $(LDFLAGS) \
 	    -o $@ $< $(LIBXT) $(LIBXT_LIBS) -lcmocka
+
+$(BUILD)/tests/test_xentrace_options: tests/tools/test_xentrace_options.c \
+                                      tools/xentrace/options.c \
+                                      tools/xentrace/options.h
+	@mkdir -p $(@D)
+	$(CC) $(TOOL_CFLAGS) -Itools/xentrace -Ixen/include $(LDFLAGS) -o $@ \
+	    tests/tools/test_xentrace_options.c tools/xentrace/options.c -lcmocka

@@ -5,7 +5,7 @@
 UNIT_SRCS      := $(wildcard tests/unit/test_*.c)
 UNIT_TESTS     := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 THREADED_TESTS := $(BUILD)/tests/test_property $(BUILD)/tests/test_sim_capture \
-                  $(BUILD)/tests/test_sim_control
+                  $(BUILD)/tests/test_sim_control $(BUILD)/tests/test_sim_xentrace
 UNIT_HELPERS   := $(BUILD)/tests/host_util.o
 TEST_LIBS      := -lcmocka -lpthread
 

@@ -436,10 +436,13 @@ static uint32_t read_prod(const struct t_buf *buf)
     return __atomic_load_n(&buf->prod, __ATOMIC_ACQUIRE);
 }
 
-/* D: the records before @cons were read before Xen may reuse them. */
+/*
+ * D: every load of the records before @cons is ordered before this store,
+ * which a release store guarantees; so Xen, which loads cons before it
+ * writes (A), never overwrites a record still being read.
+ */
 static void write_cons(struct t_buf *buf, uint32_t cons)
 {
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);   /* D: pairs with A */
     __atomic_store_n(&buf->cons, cons, __ATOMIC_RELEASE);
 }
 

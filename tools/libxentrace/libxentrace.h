@@ -16,6 +16,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* xentrace-ng's version: in every file's metadata, and xentrace -V. */
+#define XT_VERSION_MAJOR   0
+#define XT_VERSION_MINOR   1
+#define XT_VERSION_PATCH   0
+#define XT_VERSION         "0.1.0"
+
 /*
  * Capture
  * =======

@@ -57,14 +57,6 @@
 
 #include "libxentrace.h"
 
-/*
- * The version written into TRC_XT_TOOL.  xentrace -V should print the
- * same: move these to libxentrace.h when it does.
- */
-#define XT_TOOL_MAJOR   0
-#define XT_TOOL_MINOR   1
-#define XT_TOOL_PATCH   0
-
 #define XT_PAGE         4096u       /* batches start at multiples of this */
 #define HDR_BYTES       12u         /* the TRC_TRACE_CPU_CHANGE record */
 #define HDR_WORD        (TRC_TRACE_CPU_CHANGE | (2u << TRACE_EXTRA_SHIFT))
@@ -139,7 +131,7 @@ static uint32_t *put_record(uint32_t *p, uint32_t event, unsigned int nr,
 static void make_metadata(uint32_t *m, const struct xt_metadata *md)
 {
     const uint32_t format[] = { XT_FORMAT_VERSION };
-    const uint32_t tool[] = { XT_TOOL_MAJOR, XT_TOOL_MINOR, XT_TOOL_PATCH };
+    const uint32_t tool[] = { XT_VERSION_MAJOR, XT_VERSION_MINOR, XT_VERSION_PATCH };
     const uint32_t hz[] = { (uint32_t)md->tsc_hz,
                             (uint32_t)(md->tsc_hz >> 32) };
     const uint32_t cpus[] = { md->nr_cpus };

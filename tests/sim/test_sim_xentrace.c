@@ -1,0 +1,287 @@
+/*
+ * Our xentrace against xen-sim: every record that passed the masks is in
+ * the file or counted lost there; batches are page aligned with little
+ * padding; Debian's xenalyze reads every file it writes, including a
+ * flight-recorder dump and a file cut by kill -9; masks are put back at
+ * exit; a second consumer, a full disk and a disk reserve end it cleanly.
+ */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include <stdint.h>
+#include <public/trace.h>
+
+#include "sim_util.h"
+
+#define MAX_PAD_SHARE  50        /* padding below 1/50 = 2% of the file */
+
+static void assert_aligned(const struct tf_summary *file)
+{
+    assert_int_equal(file->unaligned, 0);
+    assert_int_equal(file->bytes % 4096, 0);
+    assert_int_equal(file->meta, 5);
+}
+
+static void test_mixed_capture_is_complete(void **state)
+{
+    static const char *const args[] = { "-e", "all", "-T", "3", NULL };
+    struct tf_summary file;
+    struct sim_cpu cpus[NR_PCPUS];
+
+    (void)state;
+    sim_capture(XENTRACE, "mixed", args, &file, cpus);
+    assert_true(cpus[0].passed > 1000 && cpus[1].passed > 1000);
+    sim_assert_accounted(&file, cpus);
+    assert_aligned(&file);
+    print_message("padding: %llu of %llu bytes\n",
+                  (unsigned long long)file.pad_bytes,
+                  (unsigned long long)file.bytes);
+    assert_true(file.pad_bytes * MAX_PAD_SHARE < file.bytes);
+}
+
+/* Flat out into 2-page buffers: records are lost, and all counted. */
+static void test_flood_loses_and_says_so(void **state)
+{
+    static const char *const args[] = {
+        "-S", "2", "-e", "all", "-T", "2", NULL,
+    };
+    struct tf_summary file;
+    struct sim_cpu cpus[NR_PCPUS];
+
+    (void)state;
+    sim_capture(XENTRACE, "flood", args, &file, cpus);
+    assert_true(file.cpu[0].markers > 0 && file.cpu[1].markers > 0);
+    sim_assert_accounted(&file, cpus);
+    assert_aligned(&file);
+}
+
+static void test_masks_take_effect(void **state)
+{
+    static const char *const args[] = {
+        "-e", "sched", "-c", "1", "-T", "2", NULL,
+    };
+    struct tf_summary file;
+    struct sim_cpu cpus[NR_PCPUS];
+
+    (void)state;
+    sim_capture(XENTRACE, "mixed", args, &file, cpus);
+    assert_true(file.cpu[1].records > 0);
+    assert_int_equal(file.cpu[1].classes & ~(TRC_SCHED >> 16), 0);
+    assert_int_equal(file.cpu[0].records, 0);
+    assert_int_equal(cpus[0].passed, 0);
+    sim_assert_accounted(&file, cpus);
+}
+
+/* xenalyze --summary of sim_trace exits 0 and shows the simulated host. */
+static void assert_xenalyze_reads(void)
+{
+    char *argv[] = { XENALYZE, "--summary", sim_trace, NULL };
+    char *text;
+
+    assert_int_equal(sim_run(argv, sim_summary), 0);
+    text = sim_read_text(sim_summary);
+    if ( !strstr(text, "|-- Domain 0 --|") || strstr(text, "Unexpected") )
+    {
+        sim_show_file(sim_summary, 60);
+        fail_msg("xenalyze --summary did not read the file");
+    }
+    free(text);
+}
+
+static void test_xenalyze_reads_a_capture(void **state)
+{
+    static const char *const args[] = { "-D", "-e", "all", "-T", "3", NULL };
+    struct tf_summary file;
+    struct sim_cpu cpus[NR_PCPUS];
+
+    (void)state;
+    sim_capture(XENTRACE, "mixed", args, &file, cpus);
+    assert_xenalyze_reads();
+}
+
+/* -M: only the newest data, from an epoch boundary, readable. */
+static void test_flight_recorder(void **state)
+{
+    static const char *const args[] = {
+        "-D", "-M", "256k", "-e", "all", "-T", "3", NULL,
+    };
+    struct tf_summary file;
+    struct sim_cpu cpus[NR_PCPUS];
+    struct stat st;
+
+    (void)state;
+    sim_capture(XENTRACE, "mixed", args, &file, cpus);
+    assert_int_equal(stat(sim_trace, &st), 0);
+    print_message("-M 256k kept %lld bytes\n", (long long)st.st_size);
+    assert_true(st.st_size <= 256 * 1024 + 64 * 1024);
+    assert_true(file.cpu[0].records + file.cpu[1].records > 0);
+    assert_aligned(&file);
+    assert_xenalyze_reads();
+}
+
+/* Run a dom0 shell script under xen-sim; its output goes to sim_log. */
+static int run_script(const char *script)
+{
+    char *argv[] = {
+        XEN_SIM, "--pcpus", "2", "--workload", "mixed", "--", "/bin/sh",
+        "-c", (char *)script, NULL,
+    };
+
+    return sim_run(argv, sim_log);
+}
+
+/*
+ * kill -9 mid-capture: the file is whole up to its last complete batch.
+ * A batch is one write(2), which SIGKILL may still cut short; xenalyze
+ * (Debian's, for its own files too) fails on a batch cut in the middle,
+ * so it reads the file up to there, as a user would cut it.
+ */
+static void test_killed_capture_is_readable(void **state)
+{
+    struct tf_summary file;
+    char *script;
+
+    (void)state;
+    assert_true(asprintf(&script, "%s -D -e all -T 30 %s & pid=$!; "
+                         "sleep 2; kill -9 $pid; wait $pid; exit 0",
+                         XENTRACE, sim_trace) > 0);
+    assert_int_equal(run_script(script), 0);
+    free(script);
+
+    tf_read(sim_trace, &file);
+    print_message("killed: %llu bytes, whole up to %llu\n",
+                  (unsigned long long)file.bytes,
+                  (unsigned long long)file.complete);
+    assert_true(file.complete > 0 && file.complete % 4096 == 0);
+    assert_int_equal(truncate(sim_trace, file.complete), 0);
+    assert_xenalyze_reads();
+}
+
+/* The event mask in force before xentrace is in force after it. */
+static void test_event_mask_is_restored(void **state)
+{
+    char *script, *out;
+
+    (void)state;
+    assert_true(asprintf(&script, "%s -e sched -T 1 %s && %s",
+                         XENTRACE, sim_trace, TBUF_MASK) > 0);
+    assert_int_equal(run_script(script), 0);
+    free(script);
+    out = sim_read_text(sim_log);
+    if ( !strstr(out, "evt_mask 0xffff000\n") )
+    {
+        sim_show_file(sim_log, 40);
+        fail_msg("the event mask was not restored to TRC_ALL");
+    }
+    free(out);
+}
+
+/* A second consumer is refused, clearly; the first goes on. */
+static void test_second_consumer_is_refused(void **state)
+{
+    char *script, *out, *second;
+
+    (void)state;
+    assert_true(asprintf(&second, "%s.2", sim_trace) > 0);
+    assert_true(asprintf(&script, "%s -e all -T 3 %s & sleep 1; "
+                         "%s -T 1 %s; echo second=$?; wait $!",
+                         XENTRACE, sim_trace, XENTRACE, second) > 0);
+    assert_int_equal(run_script(script), 0);
+    free(script);
+    out = sim_read_text(sim_log);
+    if ( !strstr(out, "second=1\n") || !strstr(out, "VIRQ_TBUF") )
+    {
+        sim_show_file(sim_log, 40);
+        fail_msg("the second xentrace was not refused clearly");
+    }
+    free(out);
+    unlink(second);
+    free(second);
+}
+
+/*
+ * A file system that fills up: a one-line error, exit 1, and a file that
+ * is whole up to its last batch.
+ */
+static void test_full_disk(void **state)
+{
+    char dir[] = "/tmp/test_full_disk.XXXXXX", *script, *out, *trace;
+    struct tf_summary file;
+
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    if ( mount("tmpfs", dir, "tmpfs", 0, "size=512k") )
+    {
+        rmdir(dir);
+        skip();
+    }
+    assert_true(asprintf(&trace, "%s/trace.bin", dir) > 0);
+    assert_true(asprintf(&script, "%s -e all -T 20 %s; echo rc=$?",
+                         XENTRACE, trace) > 0);
+    assert_int_equal(run_script(script), 0);
+    out = sim_read_text(sim_log);
+    if ( !strstr(out, "rc=1\n") || !strstr(out, "No space left on device") )
+    {
+        sim_show_file(sim_log, 40);
+        fail_msg("a full disk did not stop xentrace with its error");
+    }
+    if ( !tf_read(trace, &file) )
+        fail_msg("%s: %s", trace, file.error);
+    assert_true(file.bytes > 0 && file.bytes % 4096 == 0);
+
+    free(out);
+    free(script);
+    unlink(trace);
+    free(trace);
+    umount(dir);
+    rmdir(dir);
+}
+
+/* -r: stop before the disk is full, however little is free. */
+static void test_disk_reserve(void **state)
+{
+    char *script, *out;
+    struct tf_summary file;
+
+    (void)state;
+    assert_true(asprintf(&script, "%s -r 100000000 -e all -T 5 %s; "
+                         "echo rc=$?", XENTRACE, sim_trace) > 0);
+    assert_int_equal(run_script(script), 0);
+    free(script);
+    out = sim_read_text(sim_log);
+    if ( !strstr(out, "rc=1\n") || !strstr(out, "would be left") )
+    {
+        sim_show_file(sim_log, 40);
+        fail_msg("-r did not stop xentrace before the disk filled");
+    }
+    free(out);
+    if ( !tf_read(sim_trace, &file) )
+        fail_msg("%s: %s", sim_trace, file.error);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_mixed_capture_is_complete),
+        cmocka_unit_test(test_flood_loses_and_says_so),
+        cmocka_unit_test(test_masks_take_effect),
+        cmocka_unit_test(test_xenalyze_reads_a_capture),
+        cmocka_unit_test(test_flight_recorder),
+        cmocka_unit_test(test_killed_capture_is_readable),
+        cmocka_unit_test(test_event_mask_is_restored),
+        cmocka_unit_test(test_second_consumer_is_refused),
+        cmocka_unit_test(test_full_disk),
+        cmocka_unit_test(test_disk_reserve),
+    };
+
+    return cmocka_run_group_tests(tests, sim_setup, sim_teardown);
+}

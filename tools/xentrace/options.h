@@ -1,0 +1,73 @@
+/*
+ * xentrace's option values: defaults, limits, and the parsers of the
+ * option arguments that are more than a number.
+ *
+ * Each parser returns NULL on success, or a short reason ("too large",
+ * "wrong order") that the caller prints as "xentrace: -S 0: too small";
+ * none of them exits, so that they can be tested.
+ */
+#ifndef XENTRACE_OPTIONS_H
+#define XENTRACE_OPTIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Defaults: docs/man/xentrace.8 states them. */
+#define DEFAULT_TBUF_PAGES   32         /* -S, as upstream since 4.2 */
+#define DEFAULT_POLL_MS      100        /* -s */
+#define DEFAULT_BATCH_BYTES  (256 << 10)    /* --batch-size: the writer's */
+
+/* Limits of the numeric options. */
+#define MAX_TBUF_PAGES       65535      /* t_info's tbuf_size is a u16 */
+#define MAX_POLL_MS          3600000    /* -s: an hour */
+#define MAX_SECONDS          31536000   /* -T: a year */
+#define MAX_RESERVE_MB       (1ULL << 32)               /* -r: 4 PiB */
+#define MIN_RING_BYTES       (64ULL << 10)              /* -M */
+#define MAX_RING_BYTES       (1ULL << 40)
+#define MIN_BATCH_BYTES      (4ULL << 10)               /* --batch-size */
+#define MAX_BATCH_BYTES      (256ULL << 20)
+
+/* An -e keyword and the class mask it stands for. */
+struct evt_class {
+    const char *name;
+    uint32_t mask;
+};
+
+/* The -e keywords, NULL-terminated. */
+extern const struct evt_class evt_classes[];
+
+/* A decimal number from @min to @max, like strtonum(3). */
+const char *parse_number(const char *arg, unsigned long long min,
+                         unsigned long long max, unsigned long long *n);
+
+/*
+ * A byte count: a decimal number with an optional suffix k/K, m/M or g/G
+ * (powers of 1024), which may be followed by "B" or "iB": 400M, 400MiB.
+ */
+const char *parse_size(const char *arg, unsigned long long min,
+                       unsigned long long max, unsigned long long *bytes);
+
+/*
+ * An event mask: keywords of evt_classes[] and numbers (0x... hex, or
+ * decimal), separated by commas and OR-ed.  Bits 28-31 are not part of an
+ * event number and are cleared (the "0xfffff000" of older documentation
+ * means all).  A mask that no event can pass (no class bit or no
+ * subclass bit) is an error.
+ */
+const char *parse_evt_mask(const char *arg, uint32_t *mask);
+
+/*
+ * A CPU mask for a host of @max_cpus CPUs, into @bitmap of
+ * (max_cpus + 7) / 8 bytes (bit n of byte n / 8 is CPU n):
+ *   all          every CPU;
+ *   0x...        hex of any width, bit n for CPU n;
+ *   list         comma-separated N, N-M, -M (0 to M) and N- (N to the
+ *                last CPU): 0-3,7.
+ * A CPU at or beyond @max_cpus, or a mask without any CPU, is an error.
+ * The reason may be formatted into a static buffer, valid until the next
+ * call.
+ */
+const char *parse_cpu_mask(const char *arg, unsigned int max_cpus,
+                           uint8_t *bitmap);
+
+#endif /* XENTRACE_OPTIONS_H */
