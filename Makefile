@@ -72,7 +72,21 @@ check-tsan: tsan-tests
 tsan-tests:
 	@$(MAKE) --no-print-directory BUILD=build/tsan SAN=thread $(TSAN_TESTS)
 
+# Install the dom0 side: xentrace, libxentrace (header, libraries,
+# pkg-config file) and the man pages.  DESTDIR for staging.
+install: $(XENTRACE) $(LIBXT) $(LIBXT_SO) $(LIBXT_PC)
+	install -d $(DESTDIR)$(PREFIX)/sbin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+	    $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/share/man/man8
+	install -m 755 $(XENTRACE) $(DESTDIR)$(PREFIX)/sbin/xentrace
+	install -m 644 $(LIBXT) $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(LIBXT_SO) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf libxentrace.so.1 $(DESTDIR)$(PREFIX)/lib/libxentrace.so
+	install -m 644 $(LIBXT_HDR) $(DESTDIR)$(PREFIX)/include/
+	install -m 644 $(LIBXT_PC) $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	install -m 644 docs/man/xentrace.8 $(DESTDIR)$(PREFIX)/share/man/man8/
+
 clean:
 	rm -rf build
 
-.PHONY: all check check-unit check-asan check-tsan tsan-tests bench demo clean
+.PHONY: all check check-unit check-asan check-tsan tsan-tests bench demo \
+        install clean

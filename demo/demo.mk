@@ -2,7 +2,7 @@
 
 demo:
 	@.ci/install-deps
-	@$(MAKE) --no-print-directory $(XEN_SIM) $(XEN_SIM_LIBS)
-	@XEN_SIM=$(XEN_SIM) OUT=$(BUILD)/demo demo/run
+	@$(MAKE) --no-print-directory $(XEN_SIM) $(XEN_SIM_LIBS) $(XENTRACE)
+	@XEN_SIM=$(XEN_SIM) XENTRACE=$(XENTRACE) OUT=$(BUILD)/demo demo/run
 
 .PHONY: demo
