@@ -14,10 +14,10 @@ $(BUILD)/tests/test_sim_capture: tests/sim/test_sim_capture.c $(SIM_UTIL) \
 	$(CC) $(SIM_TEST_CFLAGS) -Ixen/include -Itests/sim $(LDFLAGS) -o $@ \
 	    tests/sim/test_sim_capture.c $(SIM_UTIL) -lcmocka
 
-$(BUILD)/tests/test_sim_control: tests/sim/test_sim_control.c \
+$(BUILD)/tests/test_sim_control: tests/sim/test_sim_control.c tests/sim/under_sim.h \
                                  | $(XEN_SIM) $(XEN_SIM_LIBS)
 	@mkdir -p $(@D)
-	$(CC) $(SIM_TEST_CFLAGS) $(LDFLAGS) -o $@ $< \
+	$(CC) $(SIM_TEST_CFLAGS) -Itests/sim $(LDFLAGS) -o $@ $< \
 	    -lxenctrl -lxenevtchn -lcmocka
 
 # Our xentrace under xen-sim; tbuf-mask reports the event mask it left.
@@ -39,8 +39,9 @@ $(BUILD)/tests/test_sim_xentrace: tests/sim/test_sim_xentrace.c $(SIM_UTIL) \
 # libxentrace's capture half against xen-sim.
 SIM_TESTS += $(BUILD)/tests/test_sim_libxentrace
 
-$(BUILD)/tests/test_sim_libxentrace: tests/sim/test_sim_libxentrace.c $(LIBXT) \
+$(BUILD)/tests/test_sim_libxentrace: tests/sim/test_sim_libxentrace.c \
+                                     tests/sim/under_sim.h $(LIBXT) \
                                      | $(XEN_SIM) $(XEN_SIM_LIBS)
 	@mkdir -p $(@D)
-	$(CC) $(SIM_TEST_CFLAGS) -Itools/libxentrace -Ixen/include $(LDFLAGS) \
-	    -o $@ $< $(LIBXT) $(LIBXT_LIBS) -lcmocka
+	$(CC) $(SIM_TEST_CFLAGS) -Itests/sim -Itools/libxentrace -Ixen/include \
+	    $(LDFLAGS) -o $@ $< $(LIBXT) $(LIBXT_LIBS) -lcmocka

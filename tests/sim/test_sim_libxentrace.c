@@ -28,6 +28,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "under_sim.h"
+
 #include <xenctrl.h>
 #include <public/trace.h>     /* ours: the same ABI as xen/trace.h */
 
@@ -498,17 +500,7 @@ int main(int argc, char *argv[])
     };
 
     (void)argc;
-    if ( !getenv("XEN_SIM_SOCKET") )
-    {
-        char *const sim[] = {
-            XEN_SIM, "--pcpus", "2", "--workload", "mixed", "--",
-            argv[0], NULL,
-        };
-
-        execv(sim[0], sim);
-        perror(XEN_SIM);
-        return 1;
-    }
+    run_under_xen_sim(argv[0]);
 
     return cmocka_run_group_tests(tests, setup, teardown);
 }
