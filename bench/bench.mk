@@ -15,6 +15,9 @@ $(TRACE_COST): bench/trace_cost.c $(XEN_HDRS) $(HOST_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(BENCH_CFLAGS) $(LDFLAGS) -o $@ $< $(HOST_LIB) -lpthread
 
+# The capture benchmark (run-capture): our xentrace against Debian's, as
+# dom0s of the same xen-sim workload; rusage measures a tracer's CPU.
+RUSAGE       := $(BUILD)/bench/rusage
 CAPTURE_ENV  := XEN_SIM=$(XEN_SIM) OURS=$(XENTRACE) RUSAGE=$(RUSAGE)
 CAPTURE_DEPS := $(XEN_SIM) $(XEN_SIM_LIBS) $(XENTRACE) $(RUSAGE)
 
@@ -26,12 +29,8 @@ bench-smoke: $(TRACE_COST) $(CAPTURE_DEPS)
 	@$(BENCH_ENV) bench/run-trace-cost --smoke
 	@$(CAPTURE_ENV) bench/run-capture --smoke
 
-.PHONY: bench-smoke
-
-# The capture benchmark (run-capture): our xentrace against Debian's, as
-# dom0s of the same xen-sim workload; rusage measures a tracer's CPU.
-RUSAGE := $(BUILD)/bench/rusage
-
 $(RUSAGE): bench/rusage.c
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ $<
+
+.PHONY: bench-smoke
