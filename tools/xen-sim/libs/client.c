@@ -268,14 +268,14 @@ int xs_call(struct xs_conn *c, enum xs_op op, const struct iovec *iov,
     return rc;
 }
 
-int xs_hello(struct xs_conn *c)
+int xs_call_for_fd(struct xs_conn *c, enum xs_op op, const struct iovec *iov,
+                   int iovcnt, void *reply, size_t size)
 {
-    struct xs_hello hello;
     size_t len;
     int fd, rc;
 
-    rc = xs_call(c, XS_HELLO, NULL, 0, &hello, sizeof(hello), &len, &fd);
-    if ( rc == 0 && (len != sizeof(hello) || fd < 0) )
+    rc = xs_call(c, op, iov, iovcnt, reply, size, &len, &fd);
+    if ( rc == 0 && (len != size || fd < 0) )
     {
         if ( fd >= 0 )
             close(fd);
@@ -288,4 +288,11 @@ int xs_hello(struct xs_conn *c)
     }
 
     return fd;
+}
+
+int xs_hello(struct xs_conn *c)
+{
+    struct xs_hello hello;
+
+    return xs_call_for_fd(c, XS_HELLO, NULL, 0, &hello, sizeof(hello));
 }

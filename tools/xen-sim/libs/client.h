@@ -86,4 +86,12 @@ int xs_call(struct xs_conn *c, enum xs_op op, const struct iovec *iov,
  */
 int xs_hello(struct xs_conn *c);
 
+/*
+ * xs_call() for a request answered with exactly @size bytes in @reply and
+ * a descriptor; any other answer is EPROTO.  Returns the descriptor, or -1
+ * with errno.
+ */
+int xs_call_for_fd(struct xs_conn *c, enum xs_op op, const struct iovec *iov,
+                   int iovcnt, void *reply, size_t size);
+
 #endif /* XEN_SIM_CLIENT_H */

@@ -143,20 +143,17 @@ xenevtchn_port_or_error_t xenevtchn_bind_virq(xenevtchn_handle *xce,
     uint32_t request = virq, port;
     struct iovec iov = { .iov_base = &request, .iov_len = sizeof(request) };
     struct bound_port *p;
-    size_t len = 0;
+    size_t len;
     int fd, rc;
 
-    rc = xs_call(&xce->conn, XS_BIND_VIRQ, &iov, 1, &port, sizeof(port),
-                 &len, &fd);
-    if ( rc == 0 && (len != sizeof(port) || fd < 0 || port > INT_MAX) )
+    fd = xs_call_for_fd(&xce->conn, XS_BIND_VIRQ, &iov, 1, &port,
+                        sizeof(port));
+    if ( fd < 0 )
+        return -1;
+    if ( port > INT_MAX )
     {
-        if ( fd >= 0 )
-            close(fd);
-        rc = -EPROTO;
-    }
-    if ( rc )
-    {
-        errno = -rc;
+        close(fd);
+        errno = EPROTO;
         return -1;
     }
 
