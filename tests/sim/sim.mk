@@ -5,13 +5,15 @@
 SIM_TESTS       := $(BUILD)/tests/test_sim_capture $(BUILD)/tests/test_sim_control
 SIM_TEST_CFLAGS := $(TOOL_CFLAGS) -DXEN_SIM='"$(XEN_SIM)"'
 
-SIM_UTIL        := tests/sim/sim_util.c tests/sim/tracefile.c
-SIM_UTIL_HDRS   := tests/sim/sim_util.h tests/sim/tracefile.h
+SIM_UTIL        := tests/sim/sim_util.c tests/sim/tracefile.c \
+                   tests/common/run_cmd.c
+SIM_UTIL_HDRS   := tests/sim/sim_util.h tests/sim/tracefile.h \
+                   tests/common/run_cmd.h
 
 $(BUILD)/tests/test_sim_capture: tests/sim/test_sim_capture.c $(SIM_UTIL) \
                                  $(SIM_UTIL_HDRS) | $(XEN_SIM) $(XEN_SIM_LIBS)
 	@mkdir -p $(@D)
-	$(CC) $(SIM_TEST_CFLAGS) -Ixen/include -Itests/sim $(LDFLAGS) -o $@ \
+	$(CC) $(SIM_TEST_CFLAGS) -Ixen/include -Itests/sim -Itests/common $(LDFLAGS) -o $@ \
 	    tests/sim/test_sim_capture.c $(SIM_UTIL) -lcmocka
 
 $(BUILD)/tests/test_sim_control: tests/sim/test_sim_control.c tests/sim/under_sim.h \
@@ -33,7 +35,7 @@ $(BUILD)/tests/test_sim_xentrace: tests/sim/test_sim_xentrace.c $(SIM_UTIL) \
                                   $(XEN_SIM_LIBS) $(XENTRACE) $(TBUF_MASK)
 	@mkdir -p $(@D)
 	$(CC) $(SIM_TEST_CFLAGS) -DXENTRACE='"$(XENTRACE)"' \
-	    -DTBUF_MASK='"$(TBUF_MASK)"' -Ixen/include -Itests/sim $(LDFLAGS) \
+	    -DTBUF_MASK='"$(TBUF_MASK)"' -Ixen/include -Itests/sim -Itests/common $(LDFLAGS) \
 	    -o $@ tests/sim/test_sim_xentrace.c $(SIM_UTIL) -lcmocka
 
 # libxentrace's capture half against xen-sim.

@@ -39,25 +39,6 @@ int sim_teardown(void **state)
     return rmdir(dir);
 }
 
-int sim_run(char *const argv[], const char *log)
-{
-    pid_t pid = fork();
-    int status;
-
-    assert_true(pid >= 0);
-    if ( pid == 0 )
-    {
-        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-
-        if ( fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0 )
-            _exit(126);
-        execv(argv[0], argv);
-        _exit(127);
-    }
-    assert_int_equal(waitpid(pid, &status, 0), pid);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
 void sim_read_stats(const char *path, struct sim_cpu cpus[NR_PCPUS])
 {
     FILE *f = fopen(path, "r");
@@ -127,7 +108,7 @@ void sim_capture(const char *xentrace, const char *workload,
     argv[n++] = sim_trace;
     argv[n] = NULL;
 
-    rc = sim_run(argv, sim_log);
+    rc = run_cmd(argv, sim_log);
     if ( rc )
         sim_show_file(sim_log, 100);
     assert_int_equal(rc, 0);

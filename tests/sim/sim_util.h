@@ -6,6 +6,7 @@
 #ifndef SIM_UTIL_H
 #define SIM_UTIL_H
 
+#include "run_cmd.h"
 #include "tracefile.h"
 
 #define NR_PCPUS     2
@@ -20,9 +21,6 @@ extern char sim_trace[], sim_stats[], sim_log[], sim_summary[];
 
 int sim_setup(void **state);
 int sim_teardown(void **state);
-
-/* Run @argv with stdout and stderr to @log; returns the exit status. */
-int sim_run(char *const argv[], const char *log);
 
 /* Show the first @max lines of @path, to explain a failure. */
 void sim_show_file(const char *path, unsigned int max);

@@ -78,7 +78,7 @@ static void test_xenalyze_reads_a_capture(void **state)
 
     (void)state;
     sim_capture(XENTRACE, "mixed", args, &file, cpus);
-    assert_int_equal(sim_run(argv, sim_summary), 0);
+    assert_int_equal(run_cmd(argv, sim_summary), 0);
     text = sim_read_text(sim_summary);
 
     if ( !strstr(text, "|-- Domain 0 --|") || !strstr(text, "-- v0 --") )

@@ -88,7 +88,7 @@ static void assert_xenalyze_reads(void)
     char *argv[] = { XENALYZE, "--summary", sim_trace, NULL };
     char *text;
 
-    assert_int_equal(sim_run(argv, sim_summary), 0);
+    assert_int_equal(run_cmd(argv, sim_summary), 0);
     text = sim_read_text(sim_summary);
     if ( !strstr(text, "|-- Domain 0 --|") || strstr(text, "Unexpected") )
     {
@@ -157,7 +157,7 @@ static int run_script(const char *script)
         "-c", (char *)script, NULL,
     };
 
-    return sim_run(argv, sim_log);
+    return run_cmd(argv, sim_log);
 }
 
 /*

@@ -31,6 +31,7 @@
 #include <public/trace.h>
 
 #include "libxentrace.h"
+#include "run_cmd.h"
 
 #define XENALYZE      "/usr/bin/xenalyze"
 #define PAGE          4096u
@@ -475,26 +476,6 @@ static off_t file_size(const char *path)
     return st.st_size;
 }
 
-/* Run @argv, stdout and stderr to @log; its exit status. */
-static int run(char *const argv[], const char *log)
-{
-    pid_t pid = fork();
-    int status;
-
-    assert_true(pid >= 0);
-    if ( pid == 0 )
-    {
-        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-
-        if ( fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0 )
-            _exit(126);
-        execv(argv[0], argv);
-        _exit(127);
-    }
-    assert_int_equal(waitpid(pid, &status, 0), pid);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
 /* xenalyze --summary of @trace: its output, after checking it is clean. */
 static char *xenalyze_summary(const char *trace, unsigned int nr_cpus)
 {
@@ -505,7 +486,7 @@ static char *xenalyze_summary(const char *trace, unsigned int nr_cpus)
     int rc;
 
     snprintf(log, sizeof(log), "%s.summary", trace);
-    rc = run(argv, log);
+    rc = run_cmd(argv, log);
     text = (char *)slurp(log, &len);
     unlink(log);
     if ( rc || strstr(text, "Unexpected") || strstr(text, "FATAL") ||

@@ -1,0 +1,29 @@
+/* Test utility: see run_cmd.h. */
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "run_cmd.h"
+
+int run_cmd(char *const argv[], const char *log)
+{
+    pid_t pid = fork();
+    int status;
+
+    assert_true(pid >= 0);
+    if ( pid == 0 )
+    {
+        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+        if ( fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0 )
+            _exit(126);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}

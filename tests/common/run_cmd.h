@@ -1,0 +1,12 @@
+/* Test utility: run a command with its output in a file. */
+#ifndef RUN_CMD_H
+#define RUN_CMD_H
+
+/*
+ * Run @argv (argv[0] a path) with stdout and stderr to @log; returns its
+ * exit status, or 128 plus the signal that ended it.  Fails the test if
+ * it cannot be waited for.
+ */
+int run_cmd(char *const argv[], const char *log);
+
+#endif /* RUN_CMD_H */
