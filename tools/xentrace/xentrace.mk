@@ -1,8 +1,8 @@
 # xentrace: the capture daemon, on libxentrace.
 
 XENTRACE      := $(BUILD)/tools/xentrace/xentrace
-XENTRACE_SRCS := $(wildcard tools/xentrace/*.c)
-XENTRACE_HDRS := $(wildcard tools/xentrace/*.h) $(LIBXT_HDR)
+XENTRACE_SRCS := tools/xentrace/xentrace.c tools/xentrace/options.c
+XENTRACE_HDRS := tools/xentrace/options.h $(LIBXT_HDR)
 
 $(XENTRACE): $(XENTRACE_SRCS) $(XENTRACE_HDRS) $(LIBXT)
 	@mkdir -p $(@D)
