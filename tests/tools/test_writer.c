@@ -247,18 +247,26 @@ static size_t make_record(struct source *s, uint32_t *p)
  * CPU's last batch lies wholly before the next CPU's previous one: it
  * takes the batch for a new pCPU and reads it twice.)
  */
-static void add_window(struct xt_writer *w, struct model *m,
-                       struct source *s, size_t bytes)
+static size_t make_window(struct source *s, uint32_t *buf, size_t bytes,
+                          size_t room)
 {
-    static uint32_t buf[64 * KiB];
     static uint64_t now;
     size_t len = 0;
 
     if ( s->tsc < now )
         s->tsc = now;
-    while ( len < bytes && len + 40 <= sizeof(buf) )
+    while ( len < bytes && len + 40 <= room )
         len += make_record(s, buf + len / 4);
     now = s->tsc;
+    return len;
+}
+
+static void add_window(struct xt_writer *w, struct model *m,
+                       struct source *s, size_t bytes)
+{
+    static uint32_t buf[64 * KiB];
+    size_t len = make_window(s, buf, bytes, sizeof(buf));
+
     assert_int_equal(xt_writer_add(w, s->cpu, buf, len), 0);
     model_add(m, s->cpu, buf, len);
 }
@@ -1276,6 +1284,161 @@ static void test_direct(void **state)
     unlink(path);
 }
 
+/* ---- Batches put without a copy ------------------------------------ */
+
+/*
+ * Records for @s's CPU, about @bytes of them, laid out as a batch in
+ * page-aligned memory for xt_writer_put(); their length at *@len.
+ */
+static uint8_t *make_put_batch(struct model *m, struct source *s,
+                               size_t bytes, size_t *len)
+{
+    size_t size = xt_batch_size(bytes + 40);
+    uint8_t *batch = NULL;
+
+    assert_int_equal(posix_memalign((void **)&batch, PAGE, size), 0);
+    memset(batch, 0xee, size);                  /* no stale zeroes */
+    *len = make_window(s, (uint32_t *)(batch + XT_BATCH_HEAD), bytes,
+                       bytes + 40);
+    append(&m->added[s->cpu], batch + XT_BATCH_HEAD, *len);
+    return batch;
+}
+
+static void put_one(struct xt_writer *w, struct model *m, struct source *s,
+                    size_t bytes)
+{
+    size_t len;
+    uint8_t *batch = make_put_batch(m, s, bytes, &len);
+
+    assert_int_equal(xt_writer_put(w, s->cpu, batch, len), 0);
+    free(batch);
+}
+
+/* Each CPU's records, as added and put, and in that order. */
+static void assert_cpu_data(const struct parsed *p, const struct model *m)
+{
+    unsigned int cpu;
+
+    for ( cpu = 0; cpu < m->nr_cpus; cpu++ )
+    {
+        assert_int_equal(p->cpu_data[cpu].len, m->added[cpu].len);
+        if ( m->added[cpu].len )
+            assert_memory_equal(p->cpu_data[cpu].p, m->added[cpu].p,
+                                m->added[cpu].len);
+    }
+}
+
+/*
+ * Batches put are written as they come, one write(2) each, after a
+ * batch of the metadata alone; records held by xt_writer_add() go out
+ * before the next batch put, so each CPU's records stay in order.
+ */
+static void test_put_writes_batches_in_place(void **state)
+{
+    struct model *m = new_model(2);
+    struct source src[2] = { { .cpu = 0 }, { .cpu = 1 } };
+    struct xt_writer *w;
+    struct parsed *p;
+    unsigned int i, writes;
+    char path[128];
+    int fd;
+
+    (void)state;
+    path_in(path, sizeof(path), dir, "put.xt");
+    fd = open_out(path);
+    watch(fd);
+    w = xt_writer_open(fd, &meta, NULL);
+    assert_non_null(w);
+    for ( i = 0; i < 40; i++ )
+    {
+        if ( i % 7 == 3 )
+            add_window(w, m, &src[(i + 1) % 2], 1 + next_random() % 3000);
+        put_one(w, m, &src[i % 2], 1 + next_random() % (300 * KiB));
+    }
+    writes = io.calls;
+    assert_int_equal(xt_writer_close(w), 0);
+    watch(-1);
+    close(fd);
+    /* The metadata's, one per batch put, one per flush of what was added. */
+    assert_int_equal(writes, 1 + 40 + 6);
+
+    p = parse_file(path);
+    assert_metadata(p);
+    assert_int_equal(p->batch_cpu[0], 0);
+    assert_int_equal(p->batch_size[0], PAGE);       /* the metadata alone */
+    assert_int_equal(p->nr_batches, writes);
+    assert_cpu_data(p, m);
+    assert_true(p->padding < p->bytes / 50);        /* under 2 % */
+    free_parsed(p);
+    free(xenalyze_summary(path, 2));
+    free_model(m);
+    unlink(path);
+}
+
+static void test_put_bad_arguments(void **state)
+{
+    struct model *m = new_model(2);
+    struct source src = { .cpu = 1 };
+    struct xt_writer *w;
+    uint8_t *batch;
+    size_t len;
+    char path[128];
+    int fd;
+
+    (void)state;
+    path_in(path, sizeof(path), dir, "put-bad.xt");
+    fd = open_out(path);
+    w = xt_writer_open(fd, &meta, NULL);
+    assert_non_null(w);
+    batch = make_put_batch(m, &src, 1000, &len);
+    errno = 0;
+    assert_int_equal(xt_writer_put(w, MAX_CPUS, batch, len), -1);
+    assert_int_equal(errno, EINVAL);
+    assert_int_equal(xt_writer_put(w, 1, batch, len - 2), -1);
+    assert_int_equal(errno, EINVAL);
+    assert_int_equal(xt_writer_put(w, 1, batch + 4, len), -1);
+    assert_int_equal(errno, EINVAL);
+    assert_int_equal(file_size(path), 0);           /* nothing written */
+    assert_int_equal(xt_writer_put(w, 1, batch, len), 0);
+    assert_int_equal(xt_writer_close(w), 0);
+    close(fd);
+    free(batch);
+    free_model(m);
+    unlink(path);
+}
+
+/* With a ring, batches put are copied in, and come out at close. */
+static void test_put_into_ring(void **state)
+{
+    struct xt_writer_opts opts = { .batch_bytes = 64 * KiB,
+                                   .ring_bytes = 64 << 20 };
+    struct model *m = new_model(2);
+    struct source src[2] = { { .cpu = 0 }, { .cpu = 1 } };
+    struct xt_writer *w;
+    struct parsed *p;
+    unsigned int i;
+    char path[128];
+    int fd;
+
+    (void)state;
+    path_in(path, sizeof(path), dir, "put-ring.xt");
+    fd = open_out(path);
+    w = xt_writer_open(fd, &meta, &opts);
+    assert_non_null(w);
+    for ( i = 0; i < 30; i++ )
+        put_one(w, m, &src[i % 2], 1 + next_random() % (40 * KiB));
+    assert_int_equal(file_size(path), 0);           /* all held */
+    assert_int_equal(xt_writer_close(w), 0);
+    close(fd);
+
+    p = parse_file(path);
+    assert_metadata(p);
+    assert_cpu_data(p, m);
+    free_parsed(p);
+    free_model(m);
+    unlink(path);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -1310,6 +1473,9 @@ int main(void)
                                         mount_tiny, unmount_tiny),
         cmocka_unit_test(test_ring_keeps_newest_epochs),
         cmocka_unit_test(test_ring_keeps_oversized_flush),
+        cmocka_unit_test(test_put_writes_batches_in_place),
+        cmocka_unit_test(test_put_bad_arguments),
+        cmocka_unit_test(test_put_into_ring),
         cmocka_unit_test(test_direct),
     };
 

@@ -164,6 +164,22 @@ bool xt_writer_full(const struct xt_writer *w);
  */
 int xt_writer_flush(struct xt_writer *w);
 
+/*
+ * Batches without a copy.  A caller that stages records itself can lay
+ * them out as a batch and have it written from there: page-aligned
+ * memory of xt_batch_size(records) bytes, the records XT_BATCH_HEAD
+ * bytes in.  xt_writer_put() fills in the header before them and the
+ * pads after them, and writes the batch with one write(2) (with
+ * ring_bytes it copies the records in as xt_writer_add() does, flushing
+ * when some CPU is full).  Records held by xt_writer_add() are flushed
+ * first, and the metadata goes out before the first batch, in a batch
+ * of its own.  On error, as xt_writer_flush().
+ */
+#define XT_BATCH_HEAD      12u          /* the TRC_TRACE_CPU_CHANGE record */
+size_t xt_batch_size(size_t records);
+int xt_writer_put(struct xt_writer *w, unsigned int cpu, void *batch,
+                  size_t records);
+
 /* Flush, and free the writer (the fd stays open). */
 int xt_writer_close(struct xt_writer *w);
 

@@ -19,10 +19,13 @@
  * A flush writes one batch per CPU that holds records, in ascending CPU
  * order: an epoch, as xenalyze calls it.  The metadata goes into the
  * first batch written, the lowest CPU's of the first flush with records;
- * if there never is one, xt_writer_close() writes it alone as CPU 0's.
+ * before the first batch put (xt_writer_put()), or if there never is a
+ * batch, it goes alone, as CPU 0's batch.
  *
- * Staging.  Each CPU's records collect in a page-aligned buffer laid out
- * as its batch will be: room for the CPU-change record (and the metadata
+ * Staging.  A caller may stage records itself, in memory laid out as a
+ * batch, and put them (xt_writer_put()); or add them here.  Each CPU's
+ * records added collect in a page-aligned buffer laid out as its batch
+ * will be: room for the CPU-change record (and the metadata
  * while it is pending), then the records.  Flushing fills in the header
  * and the pads in place and writes the buffer with one write(2): no copy,
  * and O_DIRECT works since address, length and file offset are all
@@ -58,7 +61,7 @@
 #include "libxentrace.h"
 
 #define XT_PAGE         4096u       /* batches start at multiples of this */
-#define HDR_BYTES       12u         /* the TRC_TRACE_CPU_CHANGE record */
+#define HDR_BYTES       XT_BATCH_HEAD   /* the TRC_TRACE_CPU_CHANGE record */
 #define HDR_WORD        (TRC_TRACE_CPU_CHANGE | (2u << TRACE_EXTRA_SHIFT))
 #define PAD_MAX_BYTES   32u         /* a pad: header and up to 7 words */
 #define META_WORDS      17u         /* the five metadata records */
@@ -480,6 +483,58 @@ bool xt_writer_full(const struct xt_writer *w)
     return w->nr_full > 0;
 }
 
+size_t xt_batch_size(size_t records)
+{
+    return page_up(XT_BATCH_HEAD + records);
+}
+
+/* Nothing was ever written: the metadata alone, as CPU 0's batch. */
+static int write_metadata_batch(struct xt_writer *w)
+{
+    uint8_t *buf = alloc_pages(XT_PAGE);
+    struct batch b;
+    int rc;
+
+    if ( !buf )
+        return fail(w, errno);
+    b = make_batch(buf, 0, 0, 0, take_metadata(w));
+    rc = put_batch(w, &b);
+    if ( !rc )
+        count_batch(w, &b);
+    free(buf);
+    return rc;
+}
+
+int xt_writer_put(struct xt_writer *w, unsigned int cpu, void *batch,
+                  size_t records)
+{
+    struct batch b;
+
+    if ( w->ring_bytes )
+    {
+        if ( xt_writer_add(w, cpu, (uint8_t *)batch + XT_BATCH_HEAD, records) )
+            return -1;
+        return xt_writer_full(w) ? xt_writer_flush(w) : 0;
+    }
+    if ( cpu >= w->nr_cpus || records % 4 || (uintptr_t)batch % XT_PAGE ||
+         records > MAX_BATCH - XT_PAGE )
+    {
+        errno = EINVAL;
+        return -1;
+    }
+    /* Records held by xt_writer_add() go first: each CPU's stay in order. */
+    if ( xt_writer_flush(w) )
+        return -1;
+    /* The metadata opens the file: in a batch of its own, as at close. */
+    if ( w->meta_pending && write_metadata_batch(w) )
+        return -1;
+    b = make_batch(batch, cpu, 0, records, NULL);
+    if ( put_batch(w, &b) )
+        return -1;
+    count_batch(w, &b);
+    return 0;
+}
+
 /*
  * Write the kept epochs, oldest first, the metadata in the first batch:
  * its buffer has room (ring_batch()), and the records move up for it.
@@ -501,23 +556,6 @@ static int write_ring(struct xt_writer *w)
                 return -1;
         }
     return 0;
-}
-
-/* Nothing was ever written: the metadata alone, as CPU 0's batch. */
-static int write_metadata_batch(struct xt_writer *w)
-{
-    uint8_t *buf = alloc_pages(XT_PAGE);
-    struct batch b;
-    int rc;
-
-    if ( !buf )
-        return fail(w, errno);
-    b = make_batch(buf, 0, 0, 0, take_metadata(w));
-    rc = put_batch(w, &b);
-    if ( !rc )
-        count_batch(w, &b);
-    free(buf);
-    return rc;
 }
 
 static void free_writer(struct xt_writer *w)
