@@ -1,31 +1,31 @@
 /*
  * xentrace: capture Xen's trace buffers into a trace file.
  *
- *   capture thread (main)                  writer thread
- *   ---------------------                  -------------
- *   pass: every mapped CPU, ascending:     wait for a stage handed over
- *     window cons..prod, copy it into      (or for a second to pass)
- *     the filling stage, release it        add it to the xt_writer,
- *   hand the stage over (swap) when          counting its records
- *     about to block, when a CPU holds     flush when a CPU holds a batch,
- *     a batch, or each second               or each second: write(2)
- *   block on VIRQ_TBUF only after a
- *     pass that found nothing
+ *   capture thread (main)                  writer thread (output.c)
+ *   ---------------------                  ------------------------
+ *   pass: every mapped CPU, ascending:     take the oldest chunk queued
+ *     window cons..prod, copy it into      write it as one batch
+ *     the CPU's chunk, release it          give the chunk back
+ *   queue a chunk once it holds a batch,
+ *     or its records are a second old
+ *   wait for VIRQ_TBUF (or -s), unless
+ *     a window was past the high-water
+ *     mark: then another pass at once
  *
- * Blocking only after a pass that found nothing means that every pass
- * with records is followed by another before any wait: records whose
- * notification came (and was consumed) during a pass are taken then, not
- * a poll interval later.
+ * No notification is missed by waiting after a pass: one that Xen sent
+ * during the pass stays pending on the event channel, and the wait
+ * returns at once.  Xen notifies when a buffer crosses its high-water
+ * mark, half the buffer; a window that was already past it when taken
+ * means that Xen is filling buffers faster than a wait for each
+ * notification can empty them, so the next pass starts at once.
+ * Otherwise waiting lets windows grow, and each pass and each copy does
+ * more for its cost: at full rate this halves the CPU time per GB.
  *
  * Draining never waits for the disk: the capture thread only copies into
- * memory, and hands the copy over with a swap under a mutex.  Only when
- * the writer falls a whole stage limit behind does the capture thread
- * wait for it; then Xen's buffers fill and Xen counts what it loses, in
- * lost-records markers as always.
- *
- * Three stages circulate, so their buffers are reused: the capture
- * thread's filling stage, the one handed over ("ready", under the lock),
- * and the one the writer thread is adding.
+ * chunks of memory, laid out as the batches they will be written as.
+ * Only when the writer falls a whole pool of chunks behind does the
+ * capture thread wait for it; then Xen's buffers fill and Xen counts
+ * what it loses, in lost-records markers as always.
  *
  * Exit.  A signal (or -T) ends the pass in progress; then tracing is
  * disabled (a barrier in Xen: what was recorded is in the buffers, lost
@@ -57,12 +57,13 @@
 
 #include "libxentrace.h"
 #include "options.h"
+#include "output.h"
 
 #define FILE_ALIGN       4096       /* batches start at multiples of this */
 #define FLUSH_MS         1000       /* a reader sees data at least this often */
 #define PROGRESS_MS      1000
 #define TSC_MEASURE_NS   50000000L  /* measuring the TSC against the clock */
-#define STAGE_MIN_LIMIT  (64UL << 20)
+#define POOL_BYTES       (16UL << 20)   /* chunks, unless more CPUs need more */
 
 struct options {
     const char *cpu_spec;               /* -c; parsed once CPUs are known */
@@ -82,50 +83,15 @@ struct options {
     const char *name;                   /* of the output, for messages */
 };
 
-/* Records copied from one CPU, each in a growing buffer. */
-struct stage {
-    struct stage_cpu {
-        uint8_t *data;
-        size_t len, cap;
-    } *cpu;
-    size_t bytes;                       /* of all CPUs */
-    size_t largest;                     /* the largest len */
-};
-
-/* What the file holds from one CPU. */
-struct cpu_count {
-    uint64_t records;       /* other than pads and lost-records markers */
-    uint64_t bytes;
-    uint64_t lost;          /* the sum of its lost-records counts */
-};
-
-/* The writer thread and what it shares with the capture thread. */
-struct output {
-    unsigned int nr_cpus;
-    size_t batch_bytes;
-    struct xt_writer *w;                /* the writer thread's */
-    pthread_t thread;
-    bool running;                       /* the thread was started */
-
-    pthread_mutex_t lock;
-    pthread_cond_t cond;    /* ready filled or emptied, stop, error */
-    struct stage ready;     /* under lock: handed over, not yet taken */
-    bool stop;              /* under lock: nothing comes after ready */
-    int error;              /* under lock: the writer failed with it */
-
-    struct stage writing;               /* the writer thread's */
-    struct cpu_count *count;            /* [nr_cpus], the writer thread's */
-    uint64_t file_bytes, file_padding;  /* at close */
-    /* Atomic: written by the writer thread, read for the progress line. */
-    uint64_t total_records, total_bytes, total_lost;
-};
-
 /* The capture thread's side. */
 struct capture {
     struct xt_host *h;
+    const struct options *opt;
+    struct output *out;
     unsigned int nr_cpus;
-    struct stage filling;
-    size_t stage_limit;         /* wait for the writer beyond this */
+    size_t batch_bytes;         /* queue a CPU's chunk once it holds this */
+    uint32_t high_water;        /* Xen's: half the buffer */
+    struct chunk **filling;     /* [nr_cpus]: NULL until it has records */
     bool *warned;               /* [nr_cpus]: a bad window was reported */
 };
 
@@ -136,8 +102,7 @@ static struct {
     bool evt_mask_set;
     uint32_t saved_evt_mask;    /* in force before -e */
     bool cpu_mask_set;          /* -c: set every CPU back */
-    struct output *out;         /* let the writer thread close the file */
-    struct capture *cap;        /* whose filling stage it should take */
+    struct capture *cap;        /* let the writer thread close the file */
 } host;
 
 static volatile sig_atomic_t interrupted;
@@ -295,266 +260,6 @@ static uint64_t now_ms(void)
     return t.tv_sec * 1000ULL + t.tv_nsec / 1000000;
 }
 
-/*
- * Stages
- * ======
- */
-
-static void stage_init(struct stage *s, unsigned int nr_cpus)
-{
-    *s = (struct stage){ .cpu = calloc(nr_cpus, sizeof(*s->cpu)) };
-    if ( !s->cpu )
-        err(1, "staging memory");
-}
-
-static void stage_append(struct stage *s, unsigned int cpu, const void *data,
-                         size_t len)
-{
-    struct stage_cpu *c = &s->cpu[cpu];
-
-    if ( c->len + len > c->cap )
-    {
-        size_t cap = c->cap ? c->cap : 64 << 10;
-        uint8_t *grown;
-
-        while ( cap < c->len + len )
-            cap *= 2;
-        if ( !(grown = realloc(c->data, cap)) )
-            err(1, "staging memory");
-        c->data = grown;
-        c->cap = cap;
-    }
-    memcpy(c->data + c->len, data, len);
-    c->len += len;
-    s->bytes += len;
-    if ( c->len > s->largest )
-        s->largest = c->len;
-}
-
-static void stage_clear(struct stage *s, unsigned int nr_cpus)
-{
-    unsigned int cpu;
-
-    for ( cpu = 0; cpu < nr_cpus; cpu++ )
-        s->cpu[cpu].len = 0;
-    s->bytes = s->largest = 0;
-}
-
-static void stage_free(struct stage *s, unsigned int nr_cpus)
-{
-    unsigned int cpu;
-
-    for ( cpu = 0; cpu < nr_cpus; cpu++ )
-        free(s->cpu[cpu].data);
-    free(s->cpu);
-}
-
-static void stage_swap(struct stage *a, struct stage *b)
-{
-    struct stage t = *a;
-
-    *a = *b;
-    *b = t;
-}
-
-/*
- * The writer thread
- * =================
- */
-
-/* Count @len bytes of one CPU's records into @c. */
-static void count_records(const uint8_t *p, size_t len, struct cpu_count *c)
-{
-    c->bytes += len;
-    while ( len >= 4 )
-    {
-        uint32_t hdr, event, words, lost;
-        size_t size;
-
-        memcpy(&hdr, p, 4);
-        words = TRC_HD_EXTRA(hdr);
-        size = 4 + (TRC_HD_INCLUDES_CYCLE_COUNT(hdr) ? 8 : 0) + 4 * words;
-        if ( size > len )       /* Xen writes whole records: not reached */
-            break;
-        event = TRC_HD_TO_EVENT(hdr);
-        if ( event == TRC_LOST_RECORDS && words )
-        {
-            memcpy(&lost, p + size - 4 * words, 4);
-            c->lost += lost;
-        }
-        else if ( event != TRC_TRACE_WRAP_BUFFER )
-            c->records++;
-        p += size;
-        len -= size;
-    }
-}
-
-/* Add what @s holds to the writer, counting it. */
-static int add_stage(struct output *o, struct stage *s)
-{
-    uint64_t records = 0, lost = 0;
-    unsigned int cpu;
-    int rc = 0;
-
-    for ( cpu = 0; cpu < o->nr_cpus; cpu++ )
-    {
-        struct stage_cpu *sc = &s->cpu[cpu];
-        struct cpu_count before = o->count[cpu];
-
-        if ( !sc->len )
-            continue;
-        if ( (rc = xt_writer_add(o->w, cpu, sc->data, sc->len)) )
-            break;
-        count_records(sc->data, sc->len, &o->count[cpu]);
-        records += o->count[cpu].records - before.records;
-        lost += o->count[cpu].lost - before.lost;
-    }
-    __atomic_fetch_add(&o->total_records, records, __ATOMIC_RELAXED);
-    __atomic_fetch_add(&o->total_bytes, s->bytes, __ATOMIC_RELAXED);
-    __atomic_fetch_add(&o->total_lost, lost, __ATOMIC_RELAXED);
-    stage_clear(s, o->nr_cpus);
-    return rc;
-}
-
-/*
- * Under o->lock: wait until a stage is ready or the capture ends, or, if
- * the writer holds records, until their flush is due.
- */
-static void wait_for_work(struct output *o, bool held, uint64_t flush_due)
-{
-    while ( !o->ready.bytes && !o->stop )
-    {
-        struct timespec until = {
-            .tv_sec = flush_due / 1000,
-            .tv_nsec = flush_due % 1000 * 1000000,
-        };
-
-        if ( !held )
-            pthread_cond_wait(&o->cond, &o->lock);
-        else if ( pthread_cond_timedwait(&o->cond, &o->lock, &until) ==
-                  ETIMEDOUT )
-            return;
-    }
-}
-
-/* Flush and close the writer: the end of the file. */
-static int close_writer(struct output *o)
-{
-    int rc = xt_writer_flush(o->w);
-
-    o->file_bytes = xt_writer_bytes(o->w);
-    o->file_padding = xt_writer_padding(o->w);
-    if ( xt_writer_close(o->w) && !rc )
-        rc = -1;
-    o->w = NULL;
-    return rc;
-}
-
-static void *write_out(void *arg)
-{
-    struct output *o = arg;
-    uint64_t last_flush = now_ms();
-    bool held = false, last;
-    int rc, error;
-
-    pthread_mutex_lock(&o->lock);
-    do {
-        wait_for_work(o, held, last_flush + FLUSH_MS);
-        last = o->stop;
-        stage_swap(&o->ready, &o->writing);
-        pthread_cond_broadcast(&o->cond);           /* ready is free */
-        pthread_mutex_unlock(&o->lock);
-
-        held |= o->writing.bytes != 0;
-        rc = add_stage(o, &o->writing);
-        if ( !rc && last )
-            rc = close_writer(o);
-        else if ( !rc && held &&
-                  (xt_writer_full(o->w) || now_ms() >= last_flush + FLUSH_MS) )
-        {
-            rc = xt_writer_flush(o->w);
-            last_flush = now_ms();
-            held = false;
-        }
-        error = rc ? (errno ? errno : EIO) : 0;
-
-        pthread_mutex_lock(&o->lock);
-        if ( error )
-        {
-            o->error = error;
-            pthread_cond_broadcast(&o->cond);
-        }
-    } while ( !rc && !last );
-    pthread_mutex_unlock(&o->lock);
-
-    if ( rc && o->w )
-        xt_writer_close(o->w);          /* frees it; the error is known */
-    o->w = NULL;
-    return NULL;
-}
-
-static void start_output(struct output *o)
-{
-    sigset_t block, old;
-    pthread_condattr_t attr;
-
-    stage_init(&o->ready, o->nr_cpus);
-    stage_init(&o->writing, o->nr_cpus);
-    if ( !(o->count = calloc(o->nr_cpus, sizeof(*o->count))) )
-        err(1, "memory");
-    pthread_mutex_init(&o->lock, NULL);
-    pthread_condattr_init(&attr);
-    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-    pthread_cond_init(&o->cond, &attr);
-    pthread_condattr_destroy(&attr);
-
-    /*
-     * Signals are for the capture thread: they must interrupt its wait.
-     * The writer thread's write(2)s to a pipe are not cut short by them.
-     */
-    sigfillset(&block);
-    pthread_sigmask(SIG_BLOCK, &block, &old);
-    errno = pthread_create(&o->thread, NULL, write_out, o);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    if ( errno )
-        err(1, "writer thread");
-    o->running = true;
-}
-
-/*
- * Hand @filling to the writer thread if it has taken the last stage;
- * with @wait, wait for that.  Returns the writer's error, or 0.
- */
-static int hand_over(struct output *o, struct stage *filling, bool wait)
-{
-    int error;
-
-    pthread_mutex_lock(&o->lock);
-    while ( wait && o->ready.bytes && !o->error )
-        pthread_cond_wait(&o->cond, &o->lock);
-    if ( !o->ready.bytes && filling->bytes )
-    {
-        stage_swap(filling, &o->ready);
-        pthread_cond_broadcast(&o->cond);
-    }
-    error = o->error;
-    pthread_mutex_unlock(&o->lock);
-    return error;
-}
-
-/* Hand over the last stage and wait for the file to be closed. */
-static int finish_output(struct output *o, struct stage *filling)
-{
-    hand_over(o, filling, true);
-    pthread_mutex_lock(&o->lock);
-    o->stop = true;
-    pthread_cond_broadcast(&o->cond);
-    pthread_mutex_unlock(&o->lock);
-    pthread_join(o->thread, NULL);
-    o->running = false;
-    return o->error;
-}
-
 static void __attribute__((noreturn))
 writer_failed(const struct options *opt, int error)
 {
@@ -570,13 +275,48 @@ writer_failed(const struct options *opt, int error)
  * =======
  */
 
-/*
- * One pass: copy every mapped CPU's window into the filling stage and
- * give its space back to Xen.  Returns whether any CPU had records.
- */
-static bool drain_pass(struct capture *c)
+/* Queue CPU @cpu's chunk to be written. */
+static void push_chunk(struct capture *c, unsigned int cpu)
 {
-    bool found = false;
+    output_push(c->out, c->filling[cpu]);
+    c->filling[cpu] = NULL;
+}
+
+/*
+ * Copy @win into its CPU's chunk, which has room for it: a chunk holds
+ * less than batch_bytes until it is queued, and has room for that plus
+ * a whole buffer.
+ */
+static void copy_window(struct capture *c, const struct xt_window *win,
+                        uint64_t now)
+{
+    struct chunk *k = c->filling[win->cpu];
+
+    if ( !k )
+    {
+        if ( !(k = output_take(c->out, win->cpu)) )
+            writer_failed(c->opt, output_error(c->out));
+        k->since_ms = now;
+        c->filling[win->cpu] = k;
+    }
+    memcpy(chunk_end(k), win->piece[0], win->len[0]);
+    k->len += win->len[0];
+    if ( win->len[1] )
+    {
+        memcpy(chunk_end(k), win->piece[1], win->len[1]);
+        k->len += win->len[1];
+    }
+    if ( k->len >= c->batch_bytes )
+        push_chunk(c, win->cpu);
+}
+
+/*
+ * One pass: copy every mapped CPU's window into its chunk and give its
+ * space back to Xen.  Returns the largest window, in bytes.
+ */
+static uint32_t drain_pass(struct capture *c, uint64_t now)
+{
+    uint32_t largest = 0;
     unsigned int cpu;
 
     for ( cpu = 0; cpu < c->nr_cpus; cpu++ )
@@ -598,25 +338,33 @@ static bool drain_pass(struct capture *c)
         }
         if ( n == 0 )
             continue;
-        stage_append(&c->filling, cpu, win.piece[0], win.len[0]);
-        if ( win.len[1] )
-            stage_append(&c->filling, cpu, win.piece[1], win.len[1]);
+        copy_window(c, &win, now);
         xt_release(c->h, &win);
-        found = true;
+        if ( n > largest )
+            largest = n;
     }
-    return found;
+    return largest;
+}
+
+/* Queue the chunks whose records are due in the file (all: @now 0). */
+static void push_due(struct capture *c, uint64_t now)
+{
+    unsigned int cpu;
+
+    for ( cpu = 0; cpu < c->nr_cpus; cpu++ )
+        if ( c->filling[cpu] &&
+             (!now || now >= c->filling[cpu]->since_ms + FLUSH_MS) )
+            push_chunk(c, cpu);
 }
 
 /* The live line on a terminal: rates over the last interval. */
 static void show_progress(struct output *o, uint64_t *last_ms,
                           uint64_t *last_records, uint64_t *last_bytes)
 {
-    uint64_t now = now_ms();
-    uint64_t records = __atomic_load_n(&o->total_records, __ATOMIC_RELAXED);
-    uint64_t bytes = __atomic_load_n(&o->total_bytes, __ATOMIC_RELAXED);
-    uint64_t lost = __atomic_load_n(&o->total_lost, __ATOMIC_RELAXED);
+    uint64_t now = now_ms(), records, bytes, lost;
     double seconds = (now - *last_ms) / 1000.0;
 
+    output_totals(o, &records, &bytes, &lost);
     fprintf(stderr, "\r%12.0f records/s %9.1f MB/s %12llu lost ",
             (records - *last_records) / seconds,
             (bytes - *last_bytes) / seconds / 1e6, (unsigned long long)lost);
@@ -626,36 +374,37 @@ static void show_progress(struct output *o, uint64_t *last_ms,
 }
 
 /* Drain until a signal (or -T) or a failed write. */
-static void capture(struct capture *c, struct output *o,
-                    const struct options *opt)
+static void capture(struct capture *c)
 {
-    bool progress = !opt->quiet && isatty(STDERR_FILENO);
-    uint64_t last_handover = now_ms(), last_ms = now_ms();
-    uint64_t last_records = 0, last_bytes = 0;
+    bool progress = !c->opt->quiet && isatty(STDERR_FILENO);
+    uint64_t last_ms = now_ms(), last_records = 0, last_bytes = 0;
     int error;
 
     while ( !interrupted )
     {
-        bool found = drain_pass(c);
         uint64_t now = now_ms();
-        bool over = c->filling.bytes >= c->stage_limit;
+        uint32_t largest = drain_pass(c, now);
 
-        if ( !found || over || c->filling.largest >= o->batch_bytes ||
-             now >= last_handover + FLUSH_MS )
-        {
-            if ( (error = hand_over(o, &c->filling, over)) )
-                writer_failed(opt, error);
-            last_handover = now;
-        }
+        push_due(c, now);
+        if ( (error = output_error(c->out)) )
+            writer_failed(c->opt, error);
         if ( progress && now >= last_ms + PROGRESS_MS )
-            show_progress(o, &last_ms, &last_records, &last_bytes);
+            show_progress(c->out, &last_ms, &last_records, &last_bytes);
 
-        /* Block only after a pass that found nothing (see the top). */
-        if ( !found && xt_wait(c->h, opt->poll_ms) < 0 && errno != EINTR )
+        /* Another pass at once if Xen is outrunning us (see the top). */
+        if ( largest < c->high_water && xt_wait(c->h, c->opt->poll_ms) < 0 &&
+             errno != EINTR )
             err(1, "waiting for VIRQ_TBUF");
     }
     if ( progress )
         fputc('\n', stderr);
+}
+
+/* Queue every chunk and wait for the file to be closed. */
+static int finish_capture(struct capture *c)
+{
+    push_due(c, 0);
+    return output_finish(c->out);
 }
 
 /*
@@ -727,8 +476,8 @@ static void restore_host(void)
     if ( host.disable && xt_disable(host.h) )
         warn("cannot disable tracing");
     restore_masks();
-    if ( host.out && host.out->running )
-        finish_output(host.out, &host.cap->filling);
+    if ( host.cap && output_running(host.cap->out) )
+        finish_capture(host.cap);
 }
 
 static int open_output(const struct options *o)
@@ -850,8 +599,9 @@ static void start_tracing(struct xt_host *h, const struct options *o)
                 xt_discard(h, cpu);
 }
 
-static void open_writer(struct output *out, int fd, unsigned int nr_cpus,
-                        uint64_t tsc_hz, const struct options *o)
+static struct xt_writer *open_writer(int fd, unsigned int nr_cpus,
+                                     uint64_t tsc_hz,
+                                     const struct options *o)
 {
     struct xt_writer_opts wo = {
         .batch_bytes = o->batch_bytes,
@@ -860,6 +610,7 @@ static void open_writer(struct output *out, int fd, unsigned int nr_cpus,
         .reserve_bytes = o->reserve_mb << 20,
     };
     struct xt_metadata meta = { .tsc_hz = tsc_hz, .nr_cpus = nr_cpus };
+    struct xt_writer *w;
     struct timespec now;
 
     meta.start_tsc = read_tsc();
@@ -867,23 +618,39 @@ static void open_writer(struct output *out, int fd, unsigned int nr_cpus,
     meta.start_sec = now.tv_sec;
     meta.start_nsec = now.tv_nsec;
 
-    *out = (struct output){ .nr_cpus = nr_cpus,
-                            .batch_bytes = o->batch_bytes };
-    if ( !(out->w = xt_writer_open(fd, &meta, &wo)) )
+    if ( !(w = xt_writer_open(fd, &meta, &wo)) )
         err(1, "%s", o->name);
+    return w;
 }
 
-static void print_counts(const struct output *out, const struct capture *c,
-                         const struct options *o)
+/*
+ * Start the writer thread.  A chunk holds a batch and one buffer's worth
+ * more (see copy_window()); every CPU may hold one while two are written.
+ */
+static void start_output(struct capture *c, struct xt_writer *w)
 {
+    unsigned int cpu, nr_mapped = 0;
+
+    for ( cpu = 0; cpu < c->nr_cpus; cpu++ )
+        nr_mapped += xt_cpu_mapped(c->h, cpu);
+    c->out = output_start(w, c->nr_cpus, c->batch_bytes + xt_data_size(c->h),
+                          POOL_BYTES, nr_mapped + 2);
+    if ( !c->out )
+        err(1, "writer thread");
+}
+
+static void print_counts(const struct capture *c)
+{
+    const struct options *o = c->opt;
+    uint64_t file_bytes = output_file_bytes(c->out);
     struct cpu_count all = { 0 };
     unsigned int cpu;
 
     fprintf(stderr, "%5s %14s %16s %12s\n", "cpu", "records", "bytes",
             "lost");
-    for ( cpu = 0; cpu < out->nr_cpus; cpu++ )
+    for ( cpu = 0; cpu < c->nr_cpus; cpu++ )
     {
-        const struct cpu_count *n = &out->count[cpu];
+        const struct cpu_count *n = output_count(c->out, cpu);
 
         if ( !xt_cpu_mapped(c->h, cpu) )
             continue;
@@ -898,16 +665,16 @@ static void print_counts(const struct output *out, const struct capture *c,
             (unsigned long long)all.records, (unsigned long long)all.bytes,
             (unsigned long long)all.lost);
     fprintf(stderr, "%s: %llu bytes, %.2f%% padding%s\n", o->name,
-            (unsigned long long)out->file_bytes,
-            out->file_bytes ? 100.0 * out->file_padding / out->file_bytes : 0,
+            (unsigned long long)file_bytes,
+            file_bytes ? 100.0 * output_file_padding(c->out) / file_bytes : 0,
             o->ring_bytes ? " (-M: the file keeps the newest of them)" : "");
 }
 
 int main(int argc, char *argv[])
 {
     struct options opt;
-    struct capture cap;
-    struct output out;
+    struct capture cap = { .opt = &opt };
+    struct xt_writer *w;
     uint8_t *cpu_bitmap;
     uint64_t tsc_hz;
     int fd, error;
@@ -935,18 +702,18 @@ int main(int argc, char *argv[])
     start_tracing(cap.h, &opt);
 
     cap.nr_cpus = xt_max_cpus(cap.h);
-    stage_init(&cap.filling, cap.nr_cpus);
-    cap.stage_limit = opt.batch_bytes * 2 > STAGE_MIN_LIMIT ?
-                      opt.batch_bytes * 2 : STAGE_MIN_LIMIT;
-    if ( !(cap.warned = calloc(cap.nr_cpus, sizeof(*cap.warned))) )
+    cap.batch_bytes = opt.batch_bytes;
+    cap.high_water = xt_data_size(cap.h) / 2;
+    cap.filling = calloc(cap.nr_cpus, sizeof(*cap.filling));
+    cap.warned = calloc(cap.nr_cpus, sizeof(*cap.warned));
+    if ( !cap.filling || !cap.warned )
         err(1, "memory");
-    open_writer(&out, fd, cap.nr_cpus, tsc_hz, &opt);
-    start_output(&out);
-    host.out = &out;
+    w = open_writer(fd, cap.nr_cpus, tsc_hz, &opt);
+    start_output(&cap, w);
     host.cap = &cap;
 
     alarm(opt.seconds);
-    capture(&cap, &out, &opt);
+    capture(&cap);
 
     /* Disable first, so that no CPU's records outrun the final pass. */
     if ( host.disable )
@@ -955,21 +722,19 @@ int main(int argc, char *argv[])
         if ( xt_disable(cap.h) )
             err(1, "cannot disable tracing");
     }
-    drain_pass(&cap);
-    error = finish_output(&out, &cap.filling);
-    host.out = NULL;
+    drain_pass(&cap, now_ms());
+    error = finish_capture(&cap);
+    host.cap = NULL;
     if ( error )
         writer_failed(&opt, error);
     if ( opt.file && close(fd) )
         err(1, "%s", opt.name);
     restore_masks();
 
-    print_counts(&out, &cap, &opt);
+    print_counts(&cap);
 
-    stage_free(&cap.filling, cap.nr_cpus);
-    stage_free(&out.ready, out.nr_cpus);
-    stage_free(&out.writing, out.nr_cpus);
-    free(out.count);
+    output_free(cap.out);
+    free(cap.filling);
     free(cap.warned);
     xt_close(cap.h);
     return 0;

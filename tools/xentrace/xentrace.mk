@@ -1,8 +1,9 @@
 # xentrace: the capture daemon, on libxentrace.
 
 XENTRACE      := $(BUILD)/tools/xentrace/xentrace
-XENTRACE_SRCS := tools/xentrace/xentrace.c tools/xentrace/options.c
-XENTRACE_HDRS := tools/xentrace/options.h $(LIBXT_HDR)
+XENTRACE_SRCS := tools/xentrace/xentrace.c tools/xentrace/options.c \
+                 tools/xentrace/output.c
+XENTRACE_HDRS := tools/xentrace/options.h tools/xentrace/output.h $(LIBXT_HDR)
 
 $(XENTRACE): $(XENTRACE_SRCS) $(XENTRACE_HDRS) $(LIBXT)
 	@mkdir -p $(@D)

@@ -1,0 +1,359 @@
+/*
+ * xentrace's output: the writer thread and the chunks it shares with the
+ * capture thread.
+ *
+ *   capture thread                          writer thread
+ *   --------------                          -------------
+ *   output_take(): a free chunk for a CPU   wait for a queued chunk
+ *   copy the CPU's windows into it          count its records
+ *   output_push() once it holds a batch     xt_writer_put(): header and
+ *     (or its records are a second old)       pads in place, one write(2)
+ *                                           back to the free list
+ *
+ * A chunk is laid out as the batch it will be written as, so the records
+ * are copied once, out of Xen's buffer, and written from where they were
+ * copied to.  Chunks are allocated as they are first needed, up to the
+ * pool's size, and then reused: after the first seconds, capture touches
+ * no new memory.  The queue is first in, first out, so each CPU's chunks
+ * reach the file in the order they were filled.
+ *
+ * When every chunk is in use, output_take() waits for the writer thread:
+ * the writer is a whole pool behind, Xen's buffers fill, and Xen counts
+ * what it loses in lost-records markers as always.
+ *
+ * The first error of the writer (a full disk, a closed pipe) ends the
+ * thread: the file is cut back to its last complete batch, and
+ * output_take() returns NULL from then on.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <public/trace.h>
+
+#include "output.h"
+
+struct output {
+    struct xt_writer *w;                /* the writer thread's */
+    unsigned int nr_cpus;
+    size_t chunk_bytes;                 /* xt_batch_size() of the records */
+    pthread_t thread;
+    bool running;                       /* the thread was started */
+
+    pthread_mutex_t lock;
+    pthread_cond_t cond;                /* queued, freed, stop, error */
+    struct chunk *queue, **queue_tail;  /* under lock */
+    struct chunk *free;                 /* under lock */
+    unsigned int nr_chunks, max_chunks; /* under lock */
+    bool stop;                          /* under lock: nothing more comes */
+    int error;                          /* under lock: the writer failed */
+
+    struct cpu_count *count;            /* [nr_cpus], the writer thread's */
+    uint64_t file_bytes, file_padding;  /* at close */
+    /* Atomic: written by the writer thread, read for the progress line. */
+    uint64_t total_records, total_bytes, total_lost;
+};
+
+/*
+ * The writer thread
+ * =================
+ */
+
+/* Count @len bytes of one CPU's records into @c. */
+static void count_records(const uint8_t *p, size_t len, struct cpu_count *c)
+{
+    c->bytes += len;
+    while ( len >= 4 )
+    {
+        uint32_t hdr, event, words, lost;
+        size_t size;
+
+        memcpy(&hdr, p, 4);
+        words = TRC_HD_EXTRA(hdr);
+        size = 4 + (TRC_HD_INCLUDES_CYCLE_COUNT(hdr) ? 8 : 0) + 4 * words;
+        if ( size > len )       /* Xen writes whole records: not reached */
+            break;
+        event = TRC_HD_TO_EVENT(hdr);
+        if ( event == TRC_LOST_RECORDS && words )
+        {
+            memcpy(&lost, p + size - 4 * words, 4);
+            c->lost += lost;
+        }
+        else if ( event != TRC_TRACE_WRAP_BUFFER )
+            c->records++;
+        p += size;
+        len -= size;
+    }
+}
+
+static void count_chunk(struct output *o, const struct chunk *c)
+{
+    struct cpu_count *n = &o->count[c->cpu], before = *n;
+
+    count_records(c->buf + XT_BATCH_HEAD, c->len, n);
+    __atomic_fetch_add(&o->total_records, n->records - before.records,
+                       __ATOMIC_RELAXED);
+    __atomic_fetch_add(&o->total_bytes, c->len, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&o->total_lost, n->lost - before.lost,
+                       __ATOMIC_RELAXED);
+}
+
+/* The next queued chunk, waiting for one; NULL once stopped and empty. */
+static struct chunk *next_chunk(struct output *o)
+{
+    struct chunk *c;
+
+    pthread_mutex_lock(&o->lock);
+    while ( !o->queue && !o->stop )
+        pthread_cond_wait(&o->cond, &o->lock);
+    if ( (c = o->queue) && !(o->queue = c->next) )
+        o->queue_tail = &o->queue;
+    pthread_mutex_unlock(&o->lock);
+    return c;
+}
+
+/* The output fails with @error, unless it failed already. */
+static void set_error(struct output *o, int error)
+{
+    if ( error && !o->error )
+        o->error = error;
+    pthread_cond_broadcast(&o->cond);
+}
+
+/* Put @c back on the free list; @error, if not 0, fails the output. */
+static void give_back(struct output *o, struct chunk *c, int error)
+{
+    pthread_mutex_lock(&o->lock);
+    c->next = o->free;
+    o->free = c;
+    set_error(o, error);
+    pthread_mutex_unlock(&o->lock);
+}
+
+/* Flush and close the writer: the end of the file. */
+static int close_writer(struct output *o)
+{
+    int rc = xt_writer_flush(o->w);
+
+    o->file_bytes = xt_writer_bytes(o->w);
+    o->file_padding = xt_writer_padding(o->w);
+    if ( xt_writer_close(o->w) && !rc )
+        rc = -1;
+    o->w = NULL;
+    return rc;
+}
+
+static int error_of(int rc)
+{
+    return rc ? (errno ? errno : EIO) : 0;
+}
+
+static void *write_out(void *arg)
+{
+    struct output *o = arg;
+    struct chunk *c;
+    int error = 0;
+
+    while ( !error && (c = next_chunk(o)) )
+    {
+        error = error_of(xt_writer_put(o->w, c->cpu, c->buf, c->len));
+        if ( !error )
+            count_chunk(o, c);
+        give_back(o, c, error);
+    }
+    if ( error )
+    {
+        xt_writer_close(o->w);          /* frees it; the error is known */
+        o->w = NULL;
+        return NULL;
+    }
+    error = error_of(close_writer(o));
+    pthread_mutex_lock(&o->lock);
+    set_error(o, error);
+    pthread_mutex_unlock(&o->lock);
+    return NULL;
+}
+
+/*
+ * The capture thread's side
+ * =========================
+ */
+
+static struct chunk *new_chunk(size_t bytes)
+{
+    struct chunk *c = calloc(1, sizeof(*c));
+
+    if ( c && posix_memalign((void **)&c->buf, 4096, bytes) )
+    {
+        free(c);
+        c = NULL;
+    }
+    return c;
+}
+
+struct chunk *output_take(struct output *o, unsigned int cpu)
+{
+    struct chunk *c = NULL;
+
+    pthread_mutex_lock(&o->lock);
+    while ( !o->error )
+    {
+        if ( (c = o->free) )
+        {
+            o->free = c->next;
+            break;
+        }
+        if ( o->nr_chunks == o->max_chunks )
+        {
+            pthread_cond_wait(&o->cond, &o->lock);
+            continue;
+        }
+        if ( (c = new_chunk(o->chunk_bytes)) )
+        {
+            o->nr_chunks++;
+            break;
+        }
+        /* No memory: make do with the chunks there are, if any. */
+        o->max_chunks = o->nr_chunks;
+        if ( !o->nr_chunks )
+            set_error(o, ENOMEM);
+    }
+    pthread_mutex_unlock(&o->lock);
+    if ( c )
+        *c = (struct chunk){ .cpu = cpu, .buf = c->buf };
+    return c;
+}
+
+void output_push(struct output *o, struct chunk *c)
+{
+    pthread_mutex_lock(&o->lock);
+    if ( c->len )
+    {
+        c->next = NULL;
+        *o->queue_tail = c;
+        o->queue_tail = &c->next;
+    }
+    else
+    {
+        c->next = o->free;
+        o->free = c;
+    }
+    pthread_cond_broadcast(&o->cond);
+    pthread_mutex_unlock(&o->lock);
+}
+
+int output_error(struct output *o)
+{
+    int error;
+
+    pthread_mutex_lock(&o->lock);
+    error = o->error;
+    pthread_mutex_unlock(&o->lock);
+    return error;
+}
+
+void output_totals(struct output *o, uint64_t *records, uint64_t *bytes,
+                   uint64_t *lost)
+{
+    *records = __atomic_load_n(&o->total_records, __ATOMIC_RELAXED);
+    *bytes = __atomic_load_n(&o->total_bytes, __ATOMIC_RELAXED);
+    *lost = __atomic_load_n(&o->total_lost, __ATOMIC_RELAXED);
+}
+
+struct output *output_start(struct xt_writer *w, unsigned int nr_cpus,
+                            size_t chunk_records, size_t pool_bytes,
+                            unsigned int min_chunks)
+{
+    struct output *o = calloc(1, sizeof(*o));
+    sigset_t block, old;
+
+    if ( !o || !(o->count = calloc(nr_cpus, sizeof(*o->count))) )
+    {
+        free(o);
+        return NULL;
+    }
+    o->w = w;
+    o->nr_cpus = nr_cpus;
+    o->chunk_bytes = xt_batch_size(chunk_records);
+    o->max_chunks = pool_bytes / o->chunk_bytes;
+    if ( o->max_chunks < min_chunks )
+        o->max_chunks = min_chunks;
+    o->queue_tail = &o->queue;
+    pthread_mutex_init(&o->lock, NULL);
+    pthread_cond_init(&o->cond, NULL);
+
+    /*
+     * Signals are for the capture thread: they must interrupt its wait.
+     * The writer thread's write(2)s to a pipe are not cut short by them.
+     */
+    sigfillset(&block);
+    pthread_sigmask(SIG_BLOCK, &block, &old);
+    errno = pthread_create(&o->thread, NULL, write_out, o);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if ( errno )
+    {
+        output_free(o);
+        return NULL;
+    }
+    o->running = true;
+    return o;
+}
+
+int output_finish(struct output *o)
+{
+    pthread_mutex_lock(&o->lock);
+    o->stop = true;
+    pthread_cond_broadcast(&o->cond);
+    pthread_mutex_unlock(&o->lock);
+    pthread_join(o->thread, NULL);
+    o->running = false;
+    return o->error;
+}
+
+bool output_running(const struct output *o)
+{
+    return o->running;
+}
+
+const struct cpu_count *output_count(const struct output *o,
+                                     unsigned int cpu)
+{
+    return &o->count[cpu];
+}
+
+uint64_t output_file_bytes(const struct output *o)
+{
+    return o->file_bytes;
+}
+
+uint64_t output_file_padding(const struct output *o)
+{
+    return o->file_padding;
+}
+
+static void free_chunks(struct chunk *c)
+{
+    while ( c )
+    {
+        struct chunk *next = c->next;
+
+        free(c->buf);
+        free(c);
+        c = next;
+    }
+}
+
+/* After output_finish(): chunks the capture thread still holds are its. */
+void output_free(struct output *o)
+{
+    free_chunks(o->queue);
+    free_chunks(o->free);
+    pthread_mutex_destroy(&o->lock);
+    pthread_cond_destroy(&o->cond);
+    free(o->count);
+    free(o);
+}

@@ -1,0 +1,76 @@
+/*
+ * xentrace's output: a writer thread that writes chunks of records which
+ * the capture thread filled, so that draining Xen's buffers never waits
+ * for the disk.  See output.c.
+ */
+#ifndef OUTPUT_H
+#define OUTPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "libxentrace.h"
+
+/* One CPU's records, laid out as a batch (xt_writer_put()). */
+struct chunk {
+    struct chunk *next;         /* in the queue or the free list */
+    unsigned int cpu;
+    size_t len;                 /* bytes of records */
+    uint64_t since_ms;          /* when its first records came */
+    uint8_t *buf;               /* page-aligned; records at XT_BATCH_HEAD */
+};
+
+static inline uint8_t *chunk_end(struct chunk *c)
+{
+    return c->buf + XT_BATCH_HEAD + c->len;
+}
+
+/* What the file holds from one CPU. */
+struct cpu_count {
+    uint64_t records;       /* other than pads and lost-records markers */
+    uint64_t bytes;
+    uint64_t lost;          /* the sum of its lost-records counts */
+};
+
+struct output;
+
+/*
+ * Start the writer thread on @w, with chunks that hold @chunk_records
+ * bytes of records each, as many as fit in @pool_bytes but at least
+ * @min_chunks.
+ */
+struct output *output_start(struct xt_writer *w, unsigned int nr_cpus,
+                            size_t chunk_records, size_t pool_bytes,
+                            unsigned int min_chunks);
+
+/*
+ * An empty chunk for CPU @cpu, waiting for the writer thread to free one
+ * if all are in use.  NULL if the writer has failed: output_error().
+ */
+struct chunk *output_take(struct output *o, unsigned int cpu);
+
+/* Queue @c to be written; an empty one goes straight back. */
+void output_push(struct output *o, struct chunk *c);
+
+/* The writer's error (an errno value), or 0. */
+int output_error(struct output *o);
+
+/* Records, bytes and lost counts written so far, for a progress line. */
+void output_totals(struct output *o, uint64_t *records, uint64_t *bytes,
+                   uint64_t *lost);
+
+/*
+ * Write what is queued, close the writer, stop the thread.  Returns the
+ * writer's error or 0; the file's byte and padding counts and the per-CPU
+ * counts stay readable until output_free().
+ */
+int output_finish(struct output *o);
+bool output_running(const struct output *o);
+const struct cpu_count *output_count(const struct output *o,
+                                     unsigned int cpu);
+uint64_t output_file_bytes(const struct output *o);
+uint64_t output_file_padding(const struct output *o);
+void output_free(struct output *o);
+
+#endif /* OUTPUT_H */
