@@ -5,10 +5,9 @@
  *   capture thread                          writer thread
  *   --------------                          -------------
  *   output_take(): a free chunk for a CPU   wait for a queued chunk
- *   copy the CPU's windows into it          count its records
- *   output_push() once it holds a batch     xt_writer_put(): header and
- *     (or its records are a second old)       pads in place, one write(2)
- *                                           back to the free list
+ *   copy the CPU's windows into it          xt_writer_put(): header and
+ *   output_push() once it holds a batch       pads in place, one write(2)
+ *     (or its records are a second old)     back to the free list
  *
  * A chunk is laid out as the batch it will be written as, so the records
  * are copied once, out of Xen's buffer, and written from where they were
@@ -30,16 +29,11 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
-#include <stdint.h>
-#include <string.h>
-
-#include <public/trace.h>
 
 #include "output.h"
 
 struct output {
     struct xt_writer *w;                /* the writer thread's */
-    unsigned int nr_cpus;
     size_t chunk_bytes;                 /* xt_batch_size() of the records */
     pthread_t thread;
     bool running;                       /* the thread was started */
@@ -52,55 +46,13 @@ struct output {
     bool stop;                          /* under lock: nothing more comes */
     int error;                          /* under lock: the writer failed */
 
-    struct cpu_count *count;            /* [nr_cpus], the writer thread's */
     uint64_t file_bytes, file_padding;  /* at close */
-    /* Atomic: written by the writer thread, read for the progress line. */
-    uint64_t total_records, total_bytes, total_lost;
 };
 
 /*
  * The writer thread
  * =================
  */
-
-/* Count @len bytes of one CPU's records into @c. */
-static void count_records(const uint8_t *p, size_t len, struct cpu_count *c)
-{
-    c->bytes += len;
-    while ( len >= 4 )
-    {
-        uint32_t hdr, event, words, lost;
-        size_t size;
-
-        memcpy(&hdr, p, 4);
-        words = TRC_HD_EXTRA(hdr);
-        size = 4 + (TRC_HD_INCLUDES_CYCLE_COUNT(hdr) ? 8 : 0) + 4 * words;
-        if ( size > len )       /* Xen writes whole records: not reached */
-            break;
-        event = TRC_HD_TO_EVENT(hdr);
-        if ( event == TRC_LOST_RECORDS && words )
-        {
-            memcpy(&lost, p + size - 4 * words, 4);
-            c->lost += lost;
-        }
-        else if ( event != TRC_TRACE_WRAP_BUFFER )
-            c->records++;
-        p += size;
-        len -= size;
-    }
-}
-
-static void count_chunk(struct output *o, const struct chunk *c)
-{
-    struct cpu_count *n = &o->count[c->cpu], before = *n;
-
-    count_records(c->buf + XT_BATCH_HEAD, c->len, n);
-    __atomic_fetch_add(&o->total_records, n->records - before.records,
-                       __ATOMIC_RELAXED);
-    __atomic_fetch_add(&o->total_bytes, c->len, __ATOMIC_RELAXED);
-    __atomic_fetch_add(&o->total_lost, n->lost - before.lost,
-                       __ATOMIC_RELAXED);
-}
 
 /* The next queued chunk, waiting for one; NULL once stopped and empty. */
 static struct chunk *next_chunk(struct output *o)
@@ -161,8 +113,6 @@ static void *write_out(void *arg)
     while ( !error && (c = next_chunk(o)) )
     {
         error = error_of(xt_writer_put(o->w, c->cpu, c->buf, c->len));
-        if ( !error )
-            count_chunk(o, c);
         give_back(o, c, error);
     }
     if ( error )
@@ -256,28 +206,15 @@ int output_error(struct output *o)
     return error;
 }
 
-void output_totals(struct output *o, uint64_t *records, uint64_t *bytes,
-                   uint64_t *lost)
-{
-    *records = __atomic_load_n(&o->total_records, __ATOMIC_RELAXED);
-    *bytes = __atomic_load_n(&o->total_bytes, __ATOMIC_RELAXED);
-    *lost = __atomic_load_n(&o->total_lost, __ATOMIC_RELAXED);
-}
-
-struct output *output_start(struct xt_writer *w, unsigned int nr_cpus,
-                            size_t chunk_records, size_t pool_bytes,
-                            unsigned int min_chunks)
+struct output *output_start(struct xt_writer *w, size_t chunk_records,
+                            size_t pool_bytes, unsigned int min_chunks)
 {
     struct output *o = calloc(1, sizeof(*o));
     sigset_t block, old;
 
-    if ( !o || !(o->count = calloc(nr_cpus, sizeof(*o->count))) )
-    {
-        free(o);
+    if ( !o )
         return NULL;
-    }
     o->w = w;
-    o->nr_cpus = nr_cpus;
     o->chunk_bytes = xt_batch_size(chunk_records);
     o->max_chunks = pool_bytes / o->chunk_bytes;
     if ( o->max_chunks < min_chunks )
@@ -319,12 +256,6 @@ bool output_running(const struct output *o)
     return o->running;
 }
 
-const struct cpu_count *output_count(const struct output *o,
-                                     unsigned int cpu)
-{
-    return &o->count[cpu];
-}
-
 uint64_t output_file_bytes(const struct output *o)
 {
     return o->file_bytes;
@@ -354,6 +285,5 @@ void output_free(struct output *o)
     free_chunks(o->free);
     pthread_mutex_destroy(&o->lock);
     pthread_cond_destroy(&o->cond);
-    free(o->count);
     free(o);
 }

@@ -26,13 +26,6 @@ static inline uint8_t *chunk_end(struct chunk *c)
     return c->buf + XT_BATCH_HEAD + c->len;
 }
 
-/* What the file holds from one CPU. */
-struct cpu_count {
-    uint64_t records;       /* other than pads and lost-records markers */
-    uint64_t bytes;
-    uint64_t lost;          /* the sum of its lost-records counts */
-};
-
 struct output;
 
 /*
@@ -40,9 +33,8 @@ struct output;
  * bytes of records each, as many as fit in @pool_bytes but at least
  * @min_chunks.
  */
-struct output *output_start(struct xt_writer *w, unsigned int nr_cpus,
-                            size_t chunk_records, size_t pool_bytes,
-                            unsigned int min_chunks);
+struct output *output_start(struct xt_writer *w, size_t chunk_records,
+                            size_t pool_bytes, unsigned int min_chunks);
 
 /*
  * An empty chunk for CPU @cpu, waiting for the writer thread to free one
@@ -56,19 +48,13 @@ void output_push(struct output *o, struct chunk *c);
 /* The writer's error (an errno value), or 0. */
 int output_error(struct output *o);
 
-/* Records, bytes and lost counts written so far, for a progress line. */
-void output_totals(struct output *o, uint64_t *records, uint64_t *bytes,
-                   uint64_t *lost);
-
 /*
  * Write what is queued, close the writer, stop the thread.  Returns the
- * writer's error or 0; the file's byte and padding counts and the per-CPU
- * counts stay readable until output_free().
+ * writer's error or 0; the file's byte and padding counts stay readable
+ * until output_free().
  */
 int output_finish(struct output *o);
 bool output_running(const struct output *o);
-const struct cpu_count *output_count(const struct output *o,
-                                     unsigned int cpu);
 uint64_t output_file_bytes(const struct output *o);
 uint64_t output_file_padding(const struct output *o);
 void output_free(struct output *o);

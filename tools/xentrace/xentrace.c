@@ -40,7 +40,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -83,6 +82,13 @@ struct options {
     const char *name;                   /* of the output, for messages */
 };
 
+/* What the file holds from one CPU. */
+struct cpu_count {
+    uint64_t records;       /* other than pads and lost-records markers */
+    uint64_t bytes;
+    uint64_t lost;          /* the sum of its lost-records counts */
+};
+
 /* The capture thread's side. */
 struct capture {
     struct xt_host *h;
@@ -93,6 +99,7 @@ struct capture {
     uint32_t high_water;        /* Xen's: half the buffer */
     struct chunk **filling;     /* [nr_cpus]: NULL until it has records */
     bool *warned;               /* [nr_cpus]: a bad window was reported */
+    struct cpu_count *count;    /* [nr_cpus]: what was copied */
 };
 
 /* What start-up changed on the host, for restore_host() to undo. */
@@ -275,6 +282,36 @@ writer_failed(const struct options *opt, int error)
  * =======
  */
 
+/*
+ * Count @len bytes of one CPU's records into @c: right after they were
+ * copied, while they are in the cache.
+ */
+static void count_records(const uint8_t *p, size_t len, struct cpu_count *c)
+{
+    c->bytes += len;
+    while ( len >= 4 )
+    {
+        uint32_t hdr, event, words, lost;
+        size_t size;
+
+        memcpy(&hdr, p, 4);
+        words = TRC_HD_EXTRA(hdr);
+        size = 4 + (TRC_HD_INCLUDES_CYCLE_COUNT(hdr) ? 8 : 0) + 4 * words;
+        if ( size > len )       /* Xen writes whole records: not reached */
+            break;
+        event = TRC_HD_TO_EVENT(hdr);
+        if ( event == TRC_LOST_RECORDS && words )
+        {
+            memcpy(&lost, p + size - 4 * words, 4);
+            c->lost += lost;
+        }
+        else if ( event != TRC_TRACE_WRAP_BUFFER )
+            c->records++;
+        p += size;
+        len -= size;
+    }
+}
+
 /* Queue CPU @cpu's chunk to be written. */
 static void push_chunk(struct capture *c, unsigned int cpu)
 {
@@ -300,12 +337,11 @@ static void copy_window(struct capture *c, const struct xt_window *win,
         c->filling[win->cpu] = k;
     }
     memcpy(chunk_end(k), win->piece[0], win->len[0]);
-    k->len += win->len[0];
     if ( win->len[1] )
-    {
-        memcpy(chunk_end(k), win->piece[1], win->len[1]);
-        k->len += win->len[1];
-    }
+        memcpy(chunk_end(k) + win->len[0], win->piece[1], win->len[1]);
+    count_records(chunk_end(k), win->len[0] + win->len[1],
+                  &c->count[win->cpu]);
+    k->len += win->len[0] + win->len[1];
     if ( k->len >= c->batch_bytes )
         push_chunk(c, win->cpu);
 }
@@ -357,27 +393,43 @@ static void push_due(struct capture *c, uint64_t now)
             push_chunk(c, cpu);
 }
 
-/* The live line on a terminal: rates over the last interval. */
-static void show_progress(struct output *o, uint64_t *last_ms,
-                          uint64_t *last_records, uint64_t *last_bytes)
+/* The sum of every CPU's counts. */
+static struct cpu_count count_all(const struct capture *c)
 {
-    uint64_t now = now_ms(), records, bytes, lost;
+    struct cpu_count all = { 0 };
+    unsigned int cpu;
+
+    for ( cpu = 0; cpu < c->nr_cpus; cpu++ )
+    {
+        all.records += c->count[cpu].records;
+        all.bytes += c->count[cpu].bytes;
+        all.lost += c->count[cpu].lost;
+    }
+    return all;
+}
+
+/* The live line on a terminal: rates since @last, at @last_ms. */
+static void show_progress(const struct capture *c, uint64_t *last_ms,
+                          struct cpu_count *last)
+{
+    uint64_t now = now_ms();
+    struct cpu_count all = count_all(c);
     double seconds = (now - *last_ms) / 1000.0;
 
-    output_totals(o, &records, &bytes, &lost);
     fprintf(stderr, "\r%12.0f records/s %9.1f MB/s %12llu lost ",
-            (records - *last_records) / seconds,
-            (bytes - *last_bytes) / seconds / 1e6, (unsigned long long)lost);
+            (all.records - last->records) / seconds,
+            (all.bytes - last->bytes) / seconds / 1e6,
+            (unsigned long long)all.lost);
     *last_ms = now;
-    *last_records = records;
-    *last_bytes = bytes;
+    *last = all;
 }
 
 /* Drain until a signal (or -T) or a failed write. */
 static void capture(struct capture *c)
 {
     bool progress = !c->opt->quiet && isatty(STDERR_FILENO);
-    uint64_t last_ms = now_ms(), last_records = 0, last_bytes = 0;
+    uint64_t last_ms = now_ms();
+    struct cpu_count last = { 0 };
     int error;
 
     while ( !interrupted )
@@ -389,7 +441,7 @@ static void capture(struct capture *c)
         if ( (error = output_error(c->out)) )
             writer_failed(c->opt, error);
         if ( progress && now >= last_ms + PROGRESS_MS )
-            show_progress(c->out, &last_ms, &last_records, &last_bytes);
+            show_progress(c, &last_ms, &last);
 
         /* Another pass at once if Xen is outrunning us (see the top). */
         if ( largest < c->high_water && xt_wait(c->h, c->opt->poll_ms) < 0 &&
@@ -633,7 +685,7 @@ static void start_output(struct capture *c, struct xt_writer *w)
 
     for ( cpu = 0; cpu < c->nr_cpus; cpu++ )
         nr_mapped += xt_cpu_mapped(c->h, cpu);
-    c->out = output_start(w, c->nr_cpus, c->batch_bytes + xt_data_size(c->h),
+    c->out = output_start(w, c->batch_bytes + xt_data_size(c->h),
                           POOL_BYTES, nr_mapped + 2);
     if ( !c->out )
         err(1, "writer thread");
@@ -643,23 +695,20 @@ static void print_counts(const struct capture *c)
 {
     const struct options *o = c->opt;
     uint64_t file_bytes = output_file_bytes(c->out);
-    struct cpu_count all = { 0 };
+    struct cpu_count all = count_all(c);
     unsigned int cpu;
 
     fprintf(stderr, "%5s %14s %16s %12s\n", "cpu", "records", "bytes",
             "lost");
     for ( cpu = 0; cpu < c->nr_cpus; cpu++ )
     {
-        const struct cpu_count *n = output_count(c->out, cpu);
+        const struct cpu_count *n = &c->count[cpu];
 
         if ( !xt_cpu_mapped(c->h, cpu) )
             continue;
         fprintf(stderr, "%5u %14llu %16llu %12llu\n", cpu,
                 (unsigned long long)n->records,
                 (unsigned long long)n->bytes, (unsigned long long)n->lost);
-        all.records += n->records;
-        all.bytes += n->bytes;
-        all.lost += n->lost;
     }
     fprintf(stderr, "%5s %14llu %16llu %12llu\n", "all",
             (unsigned long long)all.records, (unsigned long long)all.bytes,
@@ -706,7 +755,8 @@ int main(int argc, char *argv[])
     cap.high_water = xt_data_size(cap.h) / 2;
     cap.filling = calloc(cap.nr_cpus, sizeof(*cap.filling));
     cap.warned = calloc(cap.nr_cpus, sizeof(*cap.warned));
-    if ( !cap.filling || !cap.warned )
+    cap.count = calloc(cap.nr_cpus, sizeof(*cap.count));
+    if ( !cap.filling || !cap.warned || !cap.count )
         err(1, "memory");
     w = open_writer(fd, cap.nr_cpus, tsc_hz, &opt);
     start_output(&cap, w);
@@ -736,6 +786,7 @@ int main(int argc, char *argv[])
     output_free(cap.out);
     free(cap.filling);
     free(cap.warned);
+    free(cap.count);
     xt_close(cap.h);
     return 0;
 }
