@@ -6,6 +6,8 @@
 #                      size; the last line is "N passed, N failed"
 #   make check-asan    the same, built with AddressSanitizer + UBSan
 #   make check-tsan    the multi-threaded tests alone, with ThreadSanitizer
+#   make check-xen     boot the real Xen 4.17 in QEMU (Debian's and one
+#                      built with our trace.c) and trace it from dom0
 #   make bench         run the benchmarks (tables + JSON lines)
 #   make demo          install what is missing, build, show a trace
 
@@ -49,6 +51,7 @@ include tools/libxentrace/libxentrace.mk
 include tools/xentrace/xentrace.mk
 include tests/sim/sim.mk
 include tests/tools/tools.mk
+include tests/xen/xen.mk
 include bench/bench.mk
 include demo/demo.mk
 

@@ -1,0 +1,102 @@
+#!/bin/sh
+# dom0-tests.sh SCENARIO: the dom0 half of `make check-xen`, run by
+# tests/xen/init.sh in /out of a real dom0.  Each step NAME leaves
+#
+#   NAME.bin    the trace file
+#   NAME.err    the tracer's standard error
+#   NAME.rc     its exit status
+#   NAME.state  tbuf-state right after it exited
+#   NAME.time   its seconds: elapsed, user, system (not after SIGINT)
+#   NAME.load   the processes the load spawned meanwhile
+#
+# and boot.state is tbuf-state before any tracer ran.  The host side
+# (test_xen) checks them.  Tracers: xentrace (ours) and xentrace-debian
+# (Debian's /usr/lib/xen-4.17/bin/xentrace), both on Debian's libraries.
+#
+# Scenarios, matching the Xen command line boot.sh is given:
+#   debian-xen  Debian's hypervisor, tbuf_size=32
+#   our-xen     ours, tbuf_size=32 tevt_mask=0x0002f000 (sched only)
+#   clamp       ours, tbuf_size far above what t_info can describe
+
+LOAD_PIDS=
+
+# Two process-spawning loops, one per vCPU: every fork and exec is a
+# stream of page-table hypercalls in a PV dom0, and every exit a
+# reschedule.  Each loop counts its processes into /tmp/load.N when
+# stopped.
+load_start() {
+    for i in 1 2; do
+        (
+            n=0
+            trap 'echo $n > /tmp/load.$i; exit 0' TERM
+            while :; do busybox true; n=$((n + 1)); done
+        ) &
+        LOAD_PIDS="$LOAD_PIDS $!"
+    done
+}
+
+# load_stop NAME: stop the load, its process count to NAME.load.
+load_stop() {
+    kill $LOAD_PIDS
+    wait $LOAD_PIDS 2> /dev/null
+    LOAD_PIDS=
+    echo $(($(cat /tmp/load.1) + $(cat /tmp/load.2))) > "$1.load"
+}
+
+# step NAME TRACER ARGS...: run TRACER ARGS... NAME.bin under load.
+step() {
+    name=$1
+    shift
+    echo "== $name: $*"
+    load_start
+    time -o "$name.time" -f '%e %U %S' "$@" "$name.bin" 2> "$name.err"
+    echo $? > "$name.rc"
+    load_stop "$name"
+    tbuf-state > "$name.state"
+    cat "$name.err" "$name.time" "$name.load" "$name.state"
+}
+
+# sigint NAME TRACER ARGS...: as step, stopped by SIGINT after 2 s.
+sigint() {
+    name=$1
+    shift
+    echo "== $name: $* (SIGINT)"
+    load_start
+    "$@" "$name.bin" 2> "$name.err" &
+    pid=$!
+    sleep 2
+    kill -INT $pid
+    wait $pid
+    echo $? > "$name.rc"
+    load_stop "$name"
+    tbuf-state > "$name.state"
+    cat "$name.err" "$name.state"
+}
+
+tbuf-state > boot.state
+cat boot.state
+case "$1" in
+debian-xen)
+    # First, as it also ends the tracing that tbuf_size= started at boot:
+    # ours and Debian's then start alike, without the lost records of the
+    # boot's overflow.
+    step masked xentrace -D -e sched -c 1 -T 2
+    step ours xentrace -D -T 3
+    step debian xentrace-debian -D -T 3
+    sigint sigint xentrace -D
+    step keep xentrace -D -x -T 1
+    ;;
+our-xen)
+    step nomask xentrace -D -T 2
+    step ours xentrace -D -e all -T 3
+    step debian xentrace-debian -D -e 0x0ffff000 -T 3
+    sigint sigint xentrace -D
+    ;;
+clamp)
+    step ours xentrace -D -e all -T 2
+    ;;
+*)
+    echo "dom0-tests.sh: unknown scenario $1" >&2
+    exit 1
+    ;;
+esac

@@ -1,0 +1,474 @@
+/*
+ * The host half of `make check-xen`: what tests/xen/dom0-tests.sh left in
+ * a real dom0 under Xen 4.17, one directory per boot under $XT_RESULTS:
+ *
+ *   debian-xen  Debian's hypervisor, tbuf_size=32
+ *   our-xen     Debian's Xen built with our trace.c, tbuf_size=32
+ *               tevt_mask=0x0002f000
+ *   clamp       ours again, tbuf_size=100000
+ *
+ * Our xentrace's files are well formed, page aligned and hold exactly the
+ * per-CPU records and lost counts it reports; Debian's xenalyze reads
+ * them, and the files of Debian's xentrace; -e and -c select what is
+ * captured and are put back; -T and SIGINT leave tracing off (and -x on,
+ * which shows the probe can tell); tbuf_size= and tevt_mask= take effect
+ * and an oversized tbuf_size= is clamped with a message.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <stdint.h>
+#include <public/trace.h>
+
+#include "run_cmd.h"
+#include "tracefile.h"
+
+#define XENALYZE      "/usr/bin/xenalyze"
+#define NR_CPUS       2          /* QEMU -smp 2, dom0_max_vcpus=2 */
+#define TBUF_PAGES    32         /* tbuf_size= of debian-xen and our-xen */
+#define TEVT_MASK     0x0002f000 /* tevt_mask= of our-xen */
+#define CLAMP_ASKED   100000     /* tbuf_size= of clamp */
+#define PATH_BYTES    512
+
+/* What tbuf-state printed. */
+struct tbuf_state {
+    unsigned int evt_mask, tinfo_bytes, pages, buffers;
+    bool on;
+};
+
+/* The per-CPU counts our xentrace prints at exit. */
+struct reported {
+    unsigned long long records[NR_CPUS], lost[NR_CPUS];
+};
+
+static const char *results;
+
+static void path_of(char *path, const char *boot, const char *file)
+{
+    snprintf(path, PATH_BYTES, "%s/%s/%s", results, boot, file);
+}
+
+/* The whole of @boot/@file, NUL-terminated; the test fails without it. */
+static char *read_text(const char *boot, const char *file)
+{
+    char path[PATH_BYTES];
+    FILE *f;
+    char *text;
+    long len;
+
+    path_of(path, boot, file);
+    if ( !(f = fopen(path, "r")) )
+        fail_msg("%s: missing (did the boot finish? see %s/%s/serial.log)",
+                 path, results, boot);
+    fseek(f, 0, SEEK_END);
+    len = ftell(f);
+    rewind(f);
+    text = calloc(1, len + 1);
+    assert_non_null(text);
+    assert_true(fread(text, 1, len, f) == (size_t)len);
+    fclose(f);
+    return text;
+}
+
+static int read_rc(const char *boot, const char *step)
+{
+    char file[64], *text;
+    int rc;
+
+    snprintf(file, sizeof(file), "%s.rc", step);
+    text = read_text(boot, file);
+    rc = atoi(text);
+    free(text);
+    return rc;
+}
+
+static struct tbuf_state read_state(const char *boot, const char *step)
+{
+    struct tbuf_state s;
+    char file[64], *text, on[4] = "";
+
+    snprintf(file, sizeof(file), "%s.state", step);
+    text = read_text(boot, file);
+    if ( sscanf(text, "evt_mask %x tinfo_bytes %u pages %u buffers %u "
+                "tracing %3s", &s.evt_mask, &s.tinfo_bytes, &s.pages,
+                &s.buffers, on) != 5 )
+        fail_msg("%s/%s: not tbuf-state output:\n%s", boot, file, text);
+    free(text);
+    s.on = !strcmp(on, "on");
+    return s;
+}
+
+/* The "cpu records bytes lost" lines of our xentrace's standard error. */
+static struct reported read_reported(const char *boot, const char *step)
+{
+    struct reported r = { 0 };
+    char file[64], *text, *line;
+    unsigned int cpu, found = 0;
+    unsigned long long records, bytes, lost;
+
+    snprintf(file, sizeof(file), "%s.err", step);
+    text = read_text(boot, file);
+    for ( line = strtok(text, "\n"); line; line = strtok(NULL, "\n") )
+        if ( sscanf(line, "%u %llu %llu %llu", &cpu, &records, &bytes,
+                    &lost) == 4 && cpu < NR_CPUS )
+        {
+            r.records[cpu] = records;
+            r.lost[cpu] = lost;
+            found++;
+        }
+    free(text);
+    assert_int_equal(found, NR_CPUS);
+    return r;
+}
+
+static bool log_has(const char *boot, const char *file, const char *what)
+{
+    char *text = read_text(boot, file);
+    bool found = strstr(text, what);
+
+    free(text);
+    return found;
+}
+
+/* @step's trace file, which must be well formed. */
+static void read_trace(const char *boot, const char *step,
+                       struct tf_summary *file)
+{
+    char path[PATH_BYTES], name[64];
+
+    snprintf(name, sizeof(name), "%s.bin", step);
+    path_of(path, boot, name);
+    if ( !tf_read(path, file) )
+        fail_msg("%s: %s", path, file->error);
+}
+
+/*
+ * A capture by our xentrace: exit 0, a well-formed file of page-aligned
+ * batches after the five metadata records, with every CPU's records and
+ * lost count exactly as reported.
+ */
+static void assert_our_capture(const char *boot, const char *step,
+                               struct tf_summary *file)
+{
+    struct reported said;
+    unsigned int cpu;
+
+    assert_int_equal(read_rc(boot, step), 0);
+    read_trace(boot, step, file);
+    said = read_reported(boot, step);
+    assert_int_equal(file->unaligned, 0);
+    assert_int_equal(file->bytes % 4096, 0);
+    assert_int_equal(file->meta, 5);
+    for ( cpu = 0; cpu < NR_CPUS; cpu++ )
+    {
+        assert_int_equal(file->cpu[cpu].records, said.records[cpu]);
+        assert_int_equal(file->cpu[cpu].lost, said.lost[cpu]);
+    }
+}
+
+/* xenalyze --summary reads @step's file and finds dom0 on both CPUs. */
+static void assert_xenalyze_reads(const char *boot, const char *step)
+{
+    char trace[PATH_BYTES], summary[PATH_BYTES], name[64], *text;
+    char *argv[] = { XENALYZE, "--summary", trace, NULL };
+
+    snprintf(name, sizeof(name), "%s.bin", step);
+    path_of(trace, boot, name);
+    snprintf(name, sizeof(name), "%s.summary", step);
+    path_of(summary, boot, name);
+    assert_int_equal(run_cmd(argv, summary), 0);
+    text = read_text(boot, name);
+    if ( !strstr(text, "|-- Domain 0 --|") || !strstr(text, " - cpu 0 -") ||
+         !strstr(text, " - cpu 1 -") )
+        fail_msg("%s: xenalyze --summary did not read it:\n%.2000s",
+                 trace, text);
+    free(text);
+}
+
+static void assert_both_cpus_traced(const struct tf_summary *file)
+{
+    unsigned int cpu;
+
+    for ( cpu = 0; cpu < NR_CPUS; cpu++ )
+        assert_true(file->cpu[cpu].records > 0);
+}
+
+/* Only the classes of @mask (and TRC_GEN's own records) on any CPU. */
+static void assert_only_classes(const struct tf_summary *file, uint32_t mask)
+{
+    uint32_t allowed = (mask | TRC_GEN) >> TRC_CLS_SHIFT;
+    unsigned int cpu;
+
+    for ( cpu = 0; cpu < NR_CPUS; cpu++ )
+        if ( file->cpu[cpu].classes & ~allowed )
+            fail_msg("cpu %u has records of classes %#x, mask %#x", cpu,
+                     file->cpu[cpu].classes << TRC_CLS_SHIFT, mask);
+}
+
+static void assert_tracing_off(const char *boot, const char *step)
+{
+    if ( read_state(boot, step).on )
+        fail_msg("%s: tracing still on after %s", boot, step);
+}
+
+/* The load's processes during @step, and the tracer's CPU seconds. */
+static void read_cost(const char *boot, const char *step,
+                      unsigned long *load, double *cpu_s)
+{
+    char file[64], *text, *last;
+    double elapsed, user, sys;
+
+    snprintf(file, sizeof(file), "%s.load", step);
+    text = read_text(boot, file);
+    *load = strtoul(text, NULL, 10);
+    free(text);
+    snprintf(file, sizeof(file), "%s.time", step);
+    text = read_text(boot, file);
+    last = strrchr(text, '\n');        /* after "Command exited with ..." */
+    while ( last && last > text && last[-1] != '\n' )
+        last--;
+    if ( !last || sscanf(last, "%lf %lf %lf", &elapsed, &user, &sys) != 3 )
+        fail_msg("%s/%s: not \"elapsed user system\":\n%s", boot, file,
+                 text);
+    free(text);
+    *cpu_s = user + sys;
+}
+
+/*
+ * Ours and Debian's xentrace under the same load, one after the other:
+ * what each captured, printed, not compared (the load varies with what
+ * else the host runs).
+ */
+static void compare_tracers(const char *boot)
+{
+    static const char *const steps[] = { "ours", "debian" };
+    unsigned int i, cpu;
+
+    for ( i = 0; i < 2; i++ )
+    {
+        struct tf_summary file;
+        unsigned long load;
+        double cpu_s;
+
+        read_trace(boot, steps[i], &file);
+        read_cost(boot, steps[i], &load, &cpu_s);
+        for ( cpu = 0; cpu < NR_CPUS; cpu++ )
+            print_message("%s %-6s cpu %u: %8llu records %8llu lost\n",
+                          boot, steps[i], cpu,
+                          (unsigned long long)file.cpu[cpu].records,
+                          (unsigned long long)file.cpu[cpu].lost);
+        print_message("%s %-6s load %lu processes, tracer %.2f CPU s, "
+                      "%llu bytes\n", boot, steps[i], load, cpu_s,
+                      (unsigned long long)file.bytes);
+    }
+}
+
+/*
+ * Debian's hypervisor
+ */
+
+static void test_debian_xen_tbuf_size(void **state)
+{
+    struct tbuf_state s = read_state("debian-xen", "boot");
+
+    (void)state;
+    assert_int_equal(s.pages, TBUF_PAGES);
+    assert_int_equal(s.buffers, NR_CPUS);
+    assert_true(s.on);          /* tbuf_size= starts tracing at boot */
+}
+
+static void test_debian_xen_our_capture(void **state)
+{
+    struct tf_summary file;
+
+    (void)state;
+    assert_our_capture("debian-xen", "ours", &file);
+    assert_both_cpus_traced(&file);
+    assert_xenalyze_reads("debian-xen", "ours");
+}
+
+static void test_debian_xen_debian_capture(void **state)
+{
+    struct tf_summary file;
+
+    (void)state;
+    assert_int_equal(read_rc("debian-xen", "debian"), 0);
+    read_trace("debian-xen", "debian", &file);
+    assert_both_cpus_traced(&file);
+    assert_xenalyze_reads("debian-xen", "debian");
+    compare_tracers("debian-xen");
+}
+
+static void test_debian_xen_masks(void **state)
+{
+    struct tf_summary file;
+
+    (void)state;
+    assert_our_capture("debian-xen", "masked", &file);     /* -e sched -c 1 */
+    assert_int_equal(file.cpu[0].records, 0);
+    assert_true(file.cpu[1].records > 0);
+    assert_only_classes(&file, TRC_SCHED);
+    assert_int_equal(read_state("debian-xen", "masked").evt_mask,
+                     read_state("debian-xen", "boot").evt_mask);
+}
+
+static void test_debian_xen_T_disables(void **state)
+{
+    (void)state;
+    assert_tracing_off("debian-xen", "ours");
+    assert_tracing_off("debian-xen", "debian");
+}
+
+static void test_debian_xen_sigint_disables(void **state)
+{
+    struct tf_summary file;
+
+    (void)state;
+    assert_our_capture("debian-xen", "sigint", &file);
+    assert_both_cpus_traced(&file);
+    assert_tracing_off("debian-xen", "sigint");
+}
+
+/* -x leaves tracing on, and tbuf-state sees it: the checks above can fail. */
+static void test_debian_xen_x_keeps_tracing(void **state)
+{
+    struct tf_summary file;
+
+    (void)state;
+    assert_our_capture("debian-xen", "keep", &file);
+    assert_true(read_state("debian-xen", "keep").on);
+}
+
+/*
+ * Our hypervisor
+ */
+
+static void test_our_xen_runs_our_trace_c(void **state)
+{
+    char banner[64];
+
+    (void)state;
+    snprintf(banner, sizeof(banner), "xentrace: %u pages per CPU",
+             TBUF_PAGES);
+    assert_true(log_has("our-xen", "serial.log", banner));
+}
+
+static void test_our_xen_tbuf_size(void **state)
+{
+    struct tbuf_state s = read_state("our-xen", "boot");
+
+    (void)state;
+    assert_int_equal(s.pages, TBUF_PAGES);
+    assert_int_equal(s.buffers, NR_CPUS);
+    assert_true(s.tinfo_bytes >= 4096);
+    assert_true(s.on);
+}
+
+/* Without -e, the boot's mask selects; -e all is put back to it. */
+static void test_our_xen_tevt_mask(void **state)
+{
+    struct tf_summary file;
+
+    (void)state;
+    assert_int_equal(read_state("our-xen", "boot").evt_mask, TEVT_MASK);
+    assert_our_capture("our-xen", "nomask", &file);
+    assert_true(file.cpu[0].records + file.cpu[1].records > 0);
+    assert_only_classes(&file, TEVT_MASK);
+    assert_int_equal(read_state("our-xen", "nomask").evt_mask, TEVT_MASK);
+    assert_int_equal(read_state("our-xen", "ours").evt_mask, TEVT_MASK);
+}
+
+static void test_our_xen_our_capture(void **state)
+{
+    struct tf_summary file;
+
+    (void)state;
+    assert_our_capture("our-xen", "ours", &file);
+    assert_both_cpus_traced(&file);
+    assert_xenalyze_reads("our-xen", "ours");
+    assert_tracing_off("our-xen", "nomask");
+    assert_tracing_off("our-xen", "ours");
+}
+
+static void test_our_xen_debian_capture(void **state)
+{
+    struct tf_summary file;
+
+    (void)state;
+    assert_int_equal(read_rc("our-xen", "debian"), 0);
+    read_trace("our-xen", "debian", &file);
+    assert_both_cpus_traced(&file);
+    assert_xenalyze_reads("our-xen", "debian");
+    assert_tracing_off("our-xen", "debian");
+    compare_tracers("our-xen");
+}
+
+static void test_our_xen_sigint_disables(void **state)
+{
+    struct tf_summary file;
+
+    (void)state;
+    assert_our_capture("our-xen", "sigint", &file);
+    assert_tracing_off("our-xen", "sigint");
+}
+
+/* tbuf_size= beyond what t_info can describe: clamped, and said so. */
+static void test_clamp(void **state)
+{
+    struct tbuf_state s = read_state("clamp", "boot");
+    char message[96];
+
+    (void)state;
+    assert_int_equal(s.buffers, NR_CPUS);
+    assert_true(s.pages > 0 && s.pages < CLAMP_ASKED);
+    snprintf(message, sizeof(message),
+             "xentrace: requested number of %u pages reduced to %u",
+             CLAMP_ASKED, s.pages);
+    if ( !log_has("clamp", "serial.log", message) )
+        fail_msg("no \"%s\" in %s/clamp/serial.log", message, results);
+}
+
+static void test_clamp_our_capture(void **state)
+{
+    struct tf_summary file;
+
+    (void)state;
+    assert_our_capture("clamp", "ours", &file);
+    assert_both_cpus_traced(&file);
+    assert_xenalyze_reads("clamp", "ours");
+    assert_tracing_off("clamp", "ours");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_debian_xen_tbuf_size),
+        cmocka_unit_test(test_debian_xen_our_capture),
+        cmocka_unit_test(test_debian_xen_debian_capture),
+        cmocka_unit_test(test_debian_xen_masks),
+        cmocka_unit_test(test_debian_xen_T_disables),
+        cmocka_unit_test(test_debian_xen_sigint_disables),
+        cmocka_unit_test(test_debian_xen_x_keeps_tracing),
+        cmocka_unit_test(test_our_xen_runs_our_trace_c),
+        cmocka_unit_test(test_our_xen_tbuf_size),
+        cmocka_unit_test(test_our_xen_tevt_mask),
+        cmocka_unit_test(test_our_xen_our_capture),
+        cmocka_unit_test(test_our_xen_debian_capture),
+        cmocka_unit_test(test_our_xen_sigint_disables),
+        cmocka_unit_test(test_clamp),
+        cmocka_unit_test(test_clamp_our_capture),
+    };
+
+    if ( !(results = getenv("XT_RESULTS")) )
+    {
+        fprintf(stderr, "test_xen: XT_RESULTS names no results directory\n");
+        return 1;
+    }
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
