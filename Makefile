@@ -49,22 +49,29 @@ include tests/unit/unit.mk
 include tools/xen-sim/xen-sim.mk
 include tools/libxentrace/libxentrace.mk
 include tools/xentrace/xentrace.mk
+include tools/xentrace/readers.mk
+include tools/xentrace/summary.mk
 include tests/sim/sim.mk
 include tests/tools/tools.mk
 include tests/xen/xen.mk
 include bench/bench.mk
+include bench/read.mk
+include tests/readers/export.mk
+include tests/readers/readers.mk
 include demo/demo.mk
 
 all: $(HOST_LIB) $(UNIT_TESTS) $(XEN_SIM) $(XEN_SIM_LIBS) $(LIBXT) $(LIBXT_SO) \
-     $(XENTRACE) $(TOOL_TESTS) $(SIM_TESTS)
+     $(XENTRACE) $(TOOL_TESTS) $(SIM_TESTS) $(XT_READER_TOOLS) $(READERS) \
+     $(READER_TESTS)
 
 TSAN_TESTS := $(addprefix build/tsan/tests/,$(notdir $(THREADED_TESTS)))
 
 check: all tsan-tests bench-smoke
-	@tests/run-tests $(UNIT_TESTS) $(TOOL_TESTS) $(SIM_TESTS) $(TSAN_TESTS)
+	@tests/run-tests $(UNIT_TESTS) $(TOOL_TESTS) $(SIM_TESTS) $(READER_TESTS) \
+	    $(TSAN_TESTS)
 
 check-unit: all
-	@tests/run-tests $(UNIT_TESTS) $(TOOL_TESTS) $(SIM_TESTS)
+	@tests/run-tests $(UNIT_TESTS) $(TOOL_TESTS) $(SIM_TESTS) $(READER_TESTS)
 
 check-asan:
 	@$(MAKE) --no-print-directory BUILD=build/asan SAN=address check-unit
@@ -76,17 +83,27 @@ tsan-tests:
 	@$(MAKE) --no-print-directory BUILD=build/tsan SAN=thread $(TSAN_TESTS)
 
 # Install the dom0 side: xentrace, libxentrace (header, libraries,
-# pkg-config file) and the man pages.  DESTDIR for staging.
-install: $(XENTRACE) $(LIBXT) $(LIBXT_SO) $(LIBXT_PC)
+# pkg-config file), the trace-file readers, xentrace_format's formats file
+# and the man pages.  DESTDIR for staging.
+READER_PROGS := $(filter-out $(XT_FORMATS),$(READERS)) $(XT_READER_TOOLS)
+
+install: $(XENTRACE) $(LIBXT) $(LIBXT_SO) $(LIBXT_PC) $(READER_PROGS) \
+         $(XT_FORMATS)
 	install -d $(DESTDIR)$(PREFIX)/sbin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
-	    $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/share/man/man8
+	    $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/share/man/man8 \
+	    $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+	    $(DESTDIR)$(PREFIX)/share/xentrace
 	install -m 755 $(XENTRACE) $(DESTDIR)$(PREFIX)/sbin/xentrace
 	install -m 644 $(LIBXT) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(LIBXT_SO) $(DESTDIR)$(PREFIX)/lib/
 	ln -sf libxentrace.so.1 $(DESTDIR)$(PREFIX)/lib/libxentrace.so
-	install -m 644 $(LIBXT_HDR) $(DESTDIR)$(PREFIX)/include/
+	install -m 644 $(LIBXT_HDR) $(LIBXT_RHDR) $(DESTDIR)$(PREFIX)/include/
 	install -m 644 $(LIBXT_PC) $(DESTDIR)$(PREFIX)/lib/pkgconfig/
 	install -m 644 docs/man/xentrace.8 $(DESTDIR)$(PREFIX)/share/man/man8/
+	install -m 755 $(READER_PROGS) $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 $(patsubst %,docs/man/%.1,$(notdir $(READER_PROGS))) \
+	    $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 $(XT_FORMATS) $(DESTDIR)$(PREFIX)/share/xentrace/
 
 clean:
 	rm -rf build

@@ -24,10 +24,12 @@ CAPTURE_DEPS := $(XEN_SIM) $(XEN_SIM_LIBS) $(XENTRACE) $(RUSAGE)
 bench: $(TRACE_COST) $(CAPTURE_DEPS)
 	@$(BENCH_ENV) bench/run-trace-cost
 	@$(CAPTURE_ENV) bench/run-capture
+	@$(READ_ENV) bench/run-read
 
 bench-smoke: $(TRACE_COST) $(CAPTURE_DEPS)
 	@$(BENCH_ENV) bench/run-trace-cost --smoke
 	@$(CAPTURE_ENV) bench/run-capture --smoke
+	@$(READ_ENV) bench/run-read --smoke
 
 $(RUSAGE): bench/rusage.c
 	@mkdir -p $(@D)

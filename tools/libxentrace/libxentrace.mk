@@ -5,20 +5,38 @@
 LIBXT_DIR   := $(BUILD)/tools/libxentrace
 LIBXT       := $(LIBXT_DIR)/libxentrace.a
 LIBXT_SO    := $(LIBXT_DIR)/libxentrace.so.1
-LIBXT_SRCS  := tools/libxentrace/capture.c tools/libxentrace/writer.c
+LIBXT_SRCS  := tools/libxentrace/capture.c tools/libxentrace/writer.c \
+               tools/libxentrace/reader.c tools/libxentrace/events.c
 LIBXT_HDR   := tools/libxentrace/libxentrace.h
-LIBXT_LIBS  := -lxenctrl -lxenforeignmemory -lxenevtchn -lpthread
+LIBXT_LIBS  := -lxenctrl -lxenforeignmemory -lxenevtchn -lpthread -lz
+# The reader's API (reading trace files), and the event catalogue's tables
+# that tools/xentrace/gen-trace-events makes.
+LIBXT_RHDR  := tools/libxentrace/xtread.h
+LIBXT_EVENTS_C := $(LIBXT_DIR)/trace-events.c
+LIBXT_OBJS  := $(patsubst tools/libxentrace/%.c,$(LIBXT_DIR)/%.o,$(LIBXT_SRCS)) \
+               $(LIBXT_DIR)/trace-events.o
 LIBXT_PC    := $(LIBXT_DIR)/libxentrace.pc
 
 $(LIBXT_DIR)/%.o: tools/libxentrace/%.c $(LIBXT_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_CFLAGS) -fPIC -Itools/libxentrace -Ixen/include -c -o $@ $<
 
-$(LIBXT): $(patsubst tools/libxentrace/%.c,$(LIBXT_DIR)/%.o,$(LIBXT_SRCS))
+$(LIBXT_DIR)/reader.o $(LIBXT_DIR)/events.o: $(LIBXT_RHDR)
+$(LIBXT_DIR)/events.o: tools/libxentrace/decimal.h tools/libxentrace/catalogue.h
+
+$(LIBXT_EVENTS_C): tools/xentrace/trace-events tools/xentrace/gen-trace-events
+	@mkdir -p $(@D)
+	python3 tools/xentrace/gen-trace-events --c $@ $<
+
+$(LIBXT_DIR)/trace-events.o: $(LIBXT_EVENTS_C) $(LIBXT_RHDR) $(LIBXT_HDR) \
+                             tools/libxentrace/catalogue.h
+	$(CC) $(TOOL_CFLAGS) -fPIC -Itools/libxentrace -c -o $@ $<
+
+$(LIBXT): $(LIBXT_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(LIBXT_SO): $(patsubst tools/libxentrace/%.c,$(LIBXT_DIR)/%.o,$(LIBXT_SRCS))
+$(LIBXT_SO): $(LIBXT_OBJS)
 	$(CC) $(LDFLAGS) -shared -Wl,-soname,$(@F) -o $@ $^ $(LIBXT_LIBS)
 
 $(LIBXT_PC): tools/libxentrace/libxentrace.pc.in

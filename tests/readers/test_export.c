@@ -1,0 +1,348 @@
+/*
+ * xentrace-summary, xentrace-export and xentrace-plot on files from
+ * gen-trace (bench/gen-trace.c), whose per-CPU, per-event counts are known.
+ *
+ * - the summary's counts are exactly what gen-trace wrote, per CPU and
+ *   event, losses included, at 8, 200 and 1024 CPUs;
+ * - per CPU and class, its bytes are those of Debian's xenalyze's log
+ *   volume summary (8 and 200 CPUs: xenalyze takes at most 256);
+ * - babeltrace2 reads every CTF export and prints one event per record;
+ * - the Chrome JSON parses, with one track per CPU and vCPU slices;
+ * - the SVG is well formed, one series per CPU, one band per loss;
+ * - truncated files are read up to the cut, with a warning;
+ * - bad input and bad options fail with status 1 and one line.
+ *
+ * The JSON and SVG checks are tests/readers/check_export.py's.
+ */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "run_cmd.h"
+
+#define XENALYZE    "/usr/bin/xenalyze"
+#define BABELTRACE  "/usr/bin/babeltrace2"
+
+static char dir[] = "/tmp/test_export.XXXXXX";
+
+/* Run a shell command made from @fmt; returns its exit status. */
+static int sh(const char *fmt, ...)
+{
+    char cmd[4096], log[256];
+    char *argv[] = { "/bin/sh", "-c", cmd, NULL };
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof(cmd), fmt, ap);
+    va_end(ap);
+    snprintf(log, sizeof(log), "%s/sh.log", dir);
+    return run_cmd(argv, log);
+}
+
+/* The number that file @name@ext in the test directory starts with. */
+static unsigned long long read_number(const char *name, const char *ext)
+{
+    char path[256];
+    unsigned long long n = 0;
+    FILE *f;
+
+    snprintf(path, sizeof(path), "%s/%s%s", dir, name, ext);
+    f = fopen(path, "r");
+    assert_non_null(f);
+    assert_int_equal(fscanf(f, "%llu", &n), 1);
+    fclose(f);
+    return n;
+}
+
+/* Whether file @name in the test directory contains @text. */
+static bool file_has(const char *name, const char *text)
+{
+    char path[256], line[4096];
+    bool found = false;
+    FILE *f;
+
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    f = fopen(path, "r");
+    assert_non_null(f);
+    while ( !found && fgets(line, sizeof(line), f) )
+        found = strstr(line, text) != NULL;
+    fclose(f);
+    return found;
+}
+
+/* The top-level "records" of xentrace-summary --json's @name.json. */
+static unsigned long long summary_records(const char *name)
+{
+    assert_int_equal(sh("python3 -c 'import json,sys; "
+                        "print(json.load(open(sys.argv[1]))[\"records\"])' "
+                        "%s/%s.json > %s/%s.records", dir, name, dir, name),
+                     0);
+    return read_number(name, ".records");
+}
+
+/* The TRC_LOST_RECORDS records of all CPUs. */
+static unsigned long long summary_losses(const char *name)
+{
+    assert_int_equal(sh("python3 -c 'import json,sys; "
+                        "print(sum(c[\"lost_markers\"] for c in "
+                        "json.load(open(sys.argv[1]))[\"cpus\"]))' "
+                        "%s/%s.json > %s/%s.losses", dir, name, dir, name),
+                     0);
+    return read_number(name, ".losses");
+}
+
+static void summarise(const char *name)
+{
+    assert_int_equal(sh("%s --json %s/%s.bin > %s/%s.json 2> %s/%s.err",
+                        SUMMARY, dir, name, dir, name, dir, name), 0);
+}
+
+/* ---- Files, made once ----------------------------------------------- */
+
+static int make_files(void **state)
+{
+    (void)state;
+    if ( !mkdtemp(dir) )
+        return -1;
+    /* 8 CPUs, busy, with losses; 200 CPUs; 1024 mostly idle CPUs. */
+    if ( sh("%s -c 8 -s 2M -l 300 -C %s/c8.counts %s/c8.bin", GEN_TRACE,
+            dir, dir) ||
+         sh("%s -c 200 -B 16K -s 3M -l 50 -C %s/c200.counts %s/c200.bin",
+            GEN_TRACE, dir, dir) ||
+         sh("%s -c 1024 -w idle -B 4K -s 1M -l 1000 -C %s/c1024.counts "
+            "%s/c1024.bin", GEN_TRACE, dir, dir) )
+        return -1;
+    return 0;
+}
+
+static int remove_files(void **state)
+{
+    (void)state;
+    return sh("rm -rf %s", dir);
+}
+
+/* ---- The summary ----------------------------------------------------- */
+
+static void check_counts(const char *name)
+{
+    summarise(name);
+    assert_int_equal(sh("python3 %s counts %s/%s.counts %s/%s.json > "
+                        "%s/check.log", CHECK, dir, name, dir, name, dir), 0);
+    assert_true(summary_losses(name) > 0);
+}
+
+static void test_summary_counts_8(void **state)
+{
+    (void)state;
+    check_counts("c8");
+}
+
+static void test_summary_counts_200(void **state)
+{
+    (void)state;
+    check_counts("c200");
+}
+
+static void test_summary_counts_1024(void **state)
+{
+    (void)state;
+    check_counts("c1024");
+    assert_true(file_has("c1024.json", "{\"cpu\":1023,"));
+}
+
+static void check_xenalyze(const char *name)
+{
+    summarise(name);
+    assert_int_equal(sh("%s --summary %s/%s.bin > %s/%s.xen 2>/dev/null",
+                        XENALYZE, dir, name, dir, name), 0);
+    assert_int_equal(sh("python3 %s xenalyze %s/%s.xen %s/%s.json",
+                        CHECK, dir, name, dir, name), 0);
+}
+
+static void test_summary_agrees_with_xenalyze_8(void **state)
+{
+    (void)state;
+    check_xenalyze("c8");
+}
+
+static void test_summary_agrees_with_xenalyze_200(void **state)
+{
+    (void)state;
+    check_xenalyze("c200");
+}
+
+/* The text output has every section, and per-vCPU runstate times. */
+static void test_summary_text(void **state)
+{
+    (void)state;
+    assert_int_equal(sh("%s %s/c8.bin > %s/c8.txt", SUMMARY, dir, dir), 0);
+    assert_true(file_has("c8.txt", "records on 8 CPUs"));
+    assert_true(file_has("c8.txt", "lost-marks"));
+    assert_true(file_has("c8.txt", "running-s"));
+    assert_true(file_has("c8.txt", "d1v0 "));
+    assert_true(file_has("c8.txt", "events/s"));
+}
+
+/* ---- Exports and the plot -------------------------------------------- */
+
+static void check_ctf(const char *name)
+{
+    assert_int_equal(sh("rm -rf %s/%s.ctf && %s --ctf %s/%s.ctf %s/%s.bin",
+                        dir, name, EXPORT, dir, name, dir, name), 0);
+    assert_int_equal(sh("%s %s/%s.ctf 2>/dev/null | wc -l > %s/%s.bt",
+                        BABELTRACE, dir, name, dir, name), 0);
+    summarise(name);
+    assert_true(summary_records(name) > 0);
+    assert_int_equal(read_number(name, ".bt"), summary_records(name));
+}
+
+static void test_ctf_8(void **state)
+{
+    (void)state;
+    check_ctf("c8");
+}
+
+static void test_ctf_1024(void **state)
+{
+    (void)state;
+    check_ctf("c1024");
+}
+
+static void check_chrome(const char *name)
+{
+    summarise(name);
+    assert_int_equal(sh("%s --json %s/%s.trace.json %s/%s.bin", EXPORT, dir,
+                        name, dir, name), 0);
+    assert_int_equal(sh("python3 %s chrome %s/%s.trace.json %s/%s.json",
+                        CHECK, dir, name, dir, name), 0);
+}
+
+static void test_chrome_json_8(void **state)
+{
+    (void)state;
+    check_chrome("c8");
+}
+
+static void test_chrome_json_1024(void **state)
+{
+    (void)state;
+    check_chrome("c1024");
+}
+
+static void check_svg(const char *name)
+{
+    summarise(name);
+    assert_int_equal(sh("%s -o %s/%s.svg %s/%s.bin", PLOT, dir, name, dir,
+                        name), 0);
+    assert_int_equal(sh("python3 %s svg %s/%s.svg %s/%s.json", CHECK, dir,
+                        name, dir, name), 0);
+}
+
+static void test_svg_8(void **state)
+{
+    (void)state;
+    check_svg("c8");
+}
+
+static void test_svg_1024(void **state)
+{
+    (void)state;
+    check_svg("c1024");
+}
+
+/* ---- Damaged and bad input ------------------------------------------- */
+
+/*
+ * Cut inside the last batch: every tool reads up to the cut, warns once,
+ * and succeeds; the exports hold what the summary counts.
+ */
+static void test_truncated(void **state)
+{
+    struct stat st;
+    char path[256];
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/c8.bin", dir);
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(sh("head -c %lld %s > %s/cut.bin", (long long)st.st_size
+                        - 5000, path, dir), 0);
+    summarise("cut");
+    assert_true(file_has("cut.err", "xentrace-summary: "));
+    assert_true(file_has("cut.err", "cut.bin: truncated"));
+    assert_false(file_has("cut.json", "\"damage\":null"));
+    summarise("c8");
+    assert_true(summary_records("cut") < summary_records("c8"));
+    check_ctf("cut");
+    check_svg("cut");
+}
+
+static void test_empty_file(void **state)
+{
+    (void)state;
+    assert_int_equal(sh(": > %s/empty.bin", dir), 0);
+    summarise("empty");
+    assert_int_equal(summary_records("empty"), 0);
+    assert_int_equal(sh("%s -o %s/empty.svg %s/empty.bin", PLOT, dir, dir), 0);
+}
+
+static void test_not_a_trace(void **state)
+{
+    static const char *const tools[] = { SUMMARY, PLOT, EXPORT " --json -" };
+    unsigned int i;
+
+    (void)state;
+    assert_int_equal(sh("echo hello > %s/text.bin", dir), 0);
+    for ( i = 0; i < 3; i++ )
+    {
+        assert_int_equal(sh("%s %s/text.bin > /dev/null 2> %s/bad.err",
+                            tools[i], dir, dir), 1);
+        assert_true(file_has("bad.err", "text.bin: not a trace file"));
+        assert_int_equal(sh("%s %s/missing.bin > /dev/null 2> %s/bad.err",
+                            tools[i], dir, dir), 1);
+        assert_true(file_has("bad.err", "missing.bin: No such file"));
+    }
+}
+
+static void test_bad_options(void **state)
+{
+    (void)state;
+    assert_int_equal(sh("%s -b 0 %s/c8.bin", SUMMARY, dir), 1);
+    assert_int_equal(sh("%s --bogus %s/c8.bin", SUMMARY, dir), 1);
+    assert_int_equal(sh("%s %s/c8.bin", EXPORT, dir), 1);
+    assert_int_equal(sh("%s -H x --json - %s/c8.bin", EXPORT, dir), 1);
+    assert_int_equal(sh("%s -b 100001 %s/c8.bin", PLOT, dir), 1);
+    assert_int_equal(sh("%s %s/c8.bin %s/c8.bin", PLOT, dir, dir), 1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_summary_counts_8),
+        cmocka_unit_test(test_summary_counts_200),
+        cmocka_unit_test(test_summary_counts_1024),
+        cmocka_unit_test(test_summary_agrees_with_xenalyze_8),
+        cmocka_unit_test(test_summary_agrees_with_xenalyze_200),
+        cmocka_unit_test(test_summary_text),
+        cmocka_unit_test(test_ctf_8),
+        cmocka_unit_test(test_ctf_1024),
+        cmocka_unit_test(test_chrome_json_8),
+        cmocka_unit_test(test_chrome_json_1024),
+        cmocka_unit_test(test_svg_8),
+        cmocka_unit_test(test_svg_1024),
+        cmocka_unit_test(test_truncated),
+        cmocka_unit_test(test_empty_file),
+        cmocka_unit_test(test_not_a_trace),
+        cmocka_unit_test(test_bad_options),
+    };
+
+    return cmocka_run_group_tests(tests, make_files, remove_files);
+}

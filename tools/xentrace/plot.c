@@ -1,0 +1,229 @@
+/*
+ * xentrace-plot: events per second per CPU over time, as an SVG.
+ *
+ *   xentrace-plot [-b bins] [-H hz] [-o file.svg] trace
+ *
+ * One polyline per CPU (class "cpu", data-cpu its number), and a red band
+ * (class "lost") over the time each TRC_LOST_RECORDS says its CPU lost
+ * records in.  Plain SVG 1.1 written by hand.  See xentrace-plot(1).
+ */
+#include <err.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tally.h"
+
+#define DEFAULT_BINS    200
+#define MAX_BINS        100000
+#define WIDTH           960     /* the whole picture, px */
+#define HEIGHT          540
+#define LEFT            80      /* margins around the plot area */
+#define RIGHT           20
+#define TOP             40
+#define BOTTOM          50
+#define TICKS           5
+
+struct plot {
+    FILE *f;
+    const struct tally *t;
+    double seconds;             /* the x axis: 0 to this */
+    double max_rate;            /* the y axis: 0 to this */
+};
+
+static double x_of(const struct plot *p, double s)
+{
+    return LEFT + (WIDTH - LEFT - RIGHT) * (p->seconds > 0 ? s / p->seconds
+                                                            : 0);
+}
+
+static double y_of(const struct plot *p, double rate)
+{
+    return HEIGHT - BOTTOM -
+           (HEIGHT - TOP - BOTTOM) * (p->max_rate > 0 ? rate / p->max_rate
+                                                      : 0);
+}
+
+static double bin_rate(const struct tally *t, const struct tally_cpu *c,
+                       unsigned int b)
+{
+    return c->bins[b] / tally_seconds(t, t->bin_ticks);
+}
+
+static void axes(const struct plot *p, const char *title)
+{
+    unsigned int i;
+
+    fprintf(p->f, "<text x=\"%d\" y=\"24\" font-size=\"16\">", LEFT);
+    for ( ; *title; title++ )
+    {
+        if ( *title == '<' )
+            fputs("&lt;", p->f);
+        else if ( *title == '&' )
+            fputs("&amp;", p->f);
+        else
+            fputc(*title, p->f);
+    }
+    fprintf(p->f, ": events/s per CPU</text>\n");
+    fprintf(p->f, "<g class=\"axes\" stroke=\"black\">\n"
+            "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n"
+            "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n</g>\n",
+            LEFT, HEIGHT - BOTTOM, WIDTH - RIGHT, HEIGHT - BOTTOM,
+            LEFT, TOP, LEFT, HEIGHT - BOTTOM);
+    fprintf(p->f, "<g class=\"ticks\" font-size=\"12\">\n");
+    for ( i = 0; i <= TICKS; i++ )
+    {
+        double s = p->seconds * i / TICKS, r = p->max_rate * i / TICKS;
+
+        fprintf(p->f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">"
+                "%.3g</text>\n", x_of(p, s), HEIGHT - BOTTOM + 18, s);
+        fprintf(p->f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">"
+                "%.3g</text>\n", LEFT - 6, y_of(p, r) + 4, r);
+    }
+    fprintf(p->f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">"
+            "time (s)</text>\n</g>\n", (LEFT + WIDTH - RIGHT) / 2,
+            HEIGHT - 12);
+}
+
+static void lost_bands(const struct plot *p)
+{
+    const struct tally *t = p->t;
+    unsigned int i;
+
+    fprintf(p->f, "<g class=\"losses\" fill=\"red\" fill-opacity=\"0.3\">\n");
+    for ( i = 0; i < t->nr_losses; i++ )
+    {
+        const struct tally_loss *l = &t->losses[i];
+        uint64_t from = l->first_tsc > t->first_tsc ?
+                        l->first_tsc - t->first_tsc : 0;
+        uint64_t to = l->tsc > t->first_tsc ? l->tsc - t->first_tsc : 0;
+        double x0 = x_of(p, tally_seconds(t, from));
+        double x1 = x_of(p, tally_seconds(t, to > from ? to : from));
+
+        fprintf(p->f, "<rect class=\"lost\" data-cpu=\"%u\" x=\"%.2f\" "
+                "y=\"%d\" width=\"%.2f\" height=\"%d\"><title>CPU %u lost %"
+                PRIu32 " records</title></rect>\n", l->cpu, x0, TOP,
+                x1 - x0 > 1 ? x1 - x0 : 1, HEIGHT - TOP - BOTTOM, l->cpu,
+                l->count);
+    }
+    fprintf(p->f, "</g>\n");
+}
+
+static void series(const struct plot *p)
+{
+    const struct tally *t = p->t;
+    double width = tally_seconds(t, t->bin_ticks);
+    unsigned int i, b;
+
+    fprintf(p->f, "<g class=\"series\" fill=\"none\" stroke-width=\"1\">\n");
+    for ( i = 0; i < t->nr_cpus; i++ )
+    {
+        const struct tally_cpu *c = &t->cpus[i];
+
+        fprintf(p->f, "<polyline class=\"cpu\" data-cpu=\"%u\" "
+                "stroke=\"hsl(%u,70%%,45%%)\" points=\"", c->cpu,
+                i * 360 / t->nr_cpus);
+        for ( b = 0; b < t->nr_bins; b++ )
+            fprintf(p->f, "%s%.1f,%.1f", b ? " " : "",
+                    x_of(p, (b + 0.5) * width), y_of(p, bin_rate(t, c, b)));
+        fprintf(p->f, "\"><title>CPU %u</title></polyline>\n", c->cpu);
+    }
+    fprintf(p->f, "</g>\n");
+}
+
+static void plot(FILE *f, const struct tally *t, const char *title)
+{
+    struct plot p = { .f = f, .t = t };
+    unsigned int i, b;
+
+    p.seconds = tally_seconds(t, t->bin_ticks) * t->nr_bins;
+    for ( i = 0; i < t->nr_cpus; i++ )
+        for ( b = 0; b < t->nr_bins; b++ )
+            if ( bin_rate(t, &t->cpus[i], b) > p.max_rate )
+                p.max_rate = bin_rate(t, &t->cpus[i], b);
+
+    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
+            "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+            "font-family=\"sans-serif\">\n"
+            "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
+            WIDTH, HEIGHT, WIDTH, HEIGHT);
+    axes(&p, title);
+    lost_bands(&p);
+    series(&p);
+    fprintf(f, "</svg>\n");
+}
+
+static void usage(void)
+{
+    fprintf(stderr, "usage: xentrace-plot [-b bins] [-H hz] [-o file.svg] "
+            "trace\n");
+    exit(1);
+}
+
+static unsigned long long number(const char *s, const char *what,
+                                 unsigned long long max)
+{
+    unsigned long long n;
+    char *end;
+
+    errno = 0;
+    n = strtoull(s, &end, 10);
+    if ( errno || end == s || *end || s[0] == '-' || !n || n > max )
+        errx(1, "bad %s: %s", what, s);
+    return n;
+}
+
+int main(int argc, char **argv)
+{
+    unsigned int bins = DEFAULT_BINS;
+    unsigned long long hz = 0;
+    const char *out = NULL;
+    struct xt_reader *r;
+    struct tally t;
+    char damage[256];
+    FILE *f = stdout;
+    bool failed;
+    int opt;
+
+    while ( (opt = getopt(argc, argv, "b:H:o:")) != -1 )
+    {
+        switch ( opt )
+        {
+        case 'b':
+            bins = number(optarg, "bin count", MAX_BINS);
+            break;
+        case 'H':
+            hz = number(optarg, "TSC frequency", UINT64_MAX);
+            break;
+        case 'o':
+            out = optarg;
+            break;
+        default:
+            usage();
+        }
+    }
+    if ( optind != argc - 1 )
+        usage();
+
+    r = xt_reader_open(argv[optind], 0);
+    if ( !r )
+        errx(1, "%s: %s", argv[optind], xt_reader_strerror(errno));
+    if ( xt_reader_damage(r, damage, sizeof(damage)) )
+        warnx("%s: %s", argv[optind], damage);
+    if ( tally_run(&t, r, bins, hz) )
+        err(1, "%s", argv[optind]);
+    if ( out && !(f = fopen(out, "w")) )
+        err(1, "%s", out);
+
+    plot(f, &t, argv[optind]);
+    failed = ferror(f);
+    if ( (f == stdout ? fflush(f) : fclose(f)) || failed )
+        err(1, "%s", out ? out : "stdout");
+    tally_free(&t);
+    xt_reader_close(r);
+    return 0;
+}
