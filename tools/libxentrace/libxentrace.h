@@ -131,10 +131,10 @@ struct xt_writer_opts {
      */
     size_t batch_bytes;
     /*
-     * Flight recorder (-M): keep only about the newest @ring_bytes of
-     * batches in memory, dropping whole flushes from the front so that
-     * what is kept starts at an epoch boundary, and write them out at
-     * xt_writer_close().  0: write as we go.
+     * Flight recorder (-M): keep the newest @ring_bytes of batches in
+     * memory, and no more than the fewest newest flushes that hold that
+     * much (what is kept starts at an epoch boundary), and write them out
+     * at xt_writer_close().  0: write as we go.
      */
     size_t ring_bytes;
     /* The fd is O_DIRECT: writes are from page-aligned memory. */

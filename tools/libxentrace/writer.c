@@ -34,10 +34,13 @@
  * Flight recorder (ring_bytes).  A flush copies its batches into an epoch
  * of exactly sized buffers instead of writing them; epochs form a FIFO of
  * whole batches, so nothing ever straddles the end of a ring (upstream's
- * -M overflows its heap there).  Whole epochs are dropped from the front
- * to keep the total within ring_bytes, except the newest, which is kept
- * even if it alone is larger.  xt_writer_close() writes the kept epochs,
- * with the metadata inserted into the first batch.
+ * -M overflows its heap there).  The oldest epoch is dropped as long as
+ * the others hold ring_bytes without it: what is kept is at least the
+ * newest ring_bytes, and less than one epoch more.  (Keeping at most
+ * ring_bytes instead kept nearly nothing when epochs were about as big
+ * as the ring: the small last flush of a capture alone.)
+ * xt_writer_close() writes the kept epochs, with the metadata inserted
+ * into the first batch.
  *
  * Failure.  The first error of a flush (a failed write, ENOSPC from the
  * reserve check, no memory) fails the writer for good: a regular
@@ -351,10 +354,18 @@ static void free_epoch(struct epoch *e)
     free(e);
 }
 
-/* Add @e as the newest epoch; drop the oldest while they exceed the size. */
+/* Add @e as the newest epoch; drop the oldest while the rest hold enough. */
 static void ring_keep(struct xt_writer *w, struct epoch *e)
 {
-    while ( w->oldest && w->ring_used + e->bytes > w->ring_bytes )
+    if ( w->oldest )
+        w->newest->next = e;
+    else
+        w->oldest = e;
+    w->newest = e;
+    w->ring_used += e->bytes;
+
+    while ( w->oldest != w->newest &&
+            w->ring_used - w->oldest->bytes >= w->ring_bytes )
     {
         struct epoch *old = w->oldest;
 
@@ -362,12 +373,6 @@ static void ring_keep(struct xt_writer *w, struct epoch *e)
         w->ring_used -= old->bytes;
         free_epoch(old);
     }
-    if ( w->oldest )
-        w->newest->next = e;
-    else
-        w->oldest = e;
-    w->newest = e;
-    w->ring_used += e->bytes;
 }
 
 static int flush_to_ring(struct xt_writer *w, unsigned int nr_staged)

@@ -6,8 +6,8 @@
  *   --------------                          -------------
  *   output_take(): a free chunk for a CPU   wait for a queued chunk
  *   copy the CPU's windows into it          xt_writer_put(): header and
- *   output_push() once it holds a batch       pads in place, one write(2)
- *     (or its records are a second old)     back to the free list
+ *   output_push() it, with the other CPUs'    pads in place, one write(2)
+ *     (see xentrace.c)                      back to the free list
  *
  * A chunk is laid out as the batch it will be written as, so the records
  * are copied once, out of Xen's buffer, and written from where they were

@@ -17,7 +17,6 @@ struct chunk {
     struct chunk *next;         /* in the queue or the free list */
     unsigned int cpu;
     size_t len;                 /* bytes of records */
-    uint64_t since_ms;          /* when its first records came */
     uint8_t *buf;               /* page-aligned; records at XT_BATCH_HEAD */
 };
 

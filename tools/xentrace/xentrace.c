@@ -6,8 +6,9 @@
  *   pass: every mapped CPU, ascending:     take the oldest chunk queued
  *     window cons..prod, copy it into      write it as one batch
  *     the CPU's chunk, release it          give the chunk back
- *   queue a chunk once it holds a batch,
- *     or its records are a second old
+ *   once a chunk holds a batch, or
+ *     records are a second old: queue
+ *     every CPU's chunk, ascending
  *   wait for VIRQ_TBUF (or -s), unless
  *     a window was past the high-water
  *     mark: then another pass at once
@@ -19,7 +20,13 @@
  * means that Xen is filling buffers faster than a wait for each
  * notification can empty them, so the next pass starts at once.
  * Otherwise waiting lets windows grow, and each pass and each copy does
- * more for its cost: at full rate this halves the CPU time per GB.
+ * more for its cost.
+ *
+ * Chunks are queued a whole pass's worth at a time, every CPU's in
+ * ascending order, so that the file is made of epochs (one batch per CPU
+ * with records, covering the same passes).  xenalyze 4.17 depends on
+ * it: written a CPU at a time as each filled, a file with busy and quiet
+ * CPUs led it to take a CPU's late batch for a new CPU and fail.
  *
  * Draining never waits for the disk: the capture thread only copies into
  * chunks of memory, laid out as the batches they will be written as.
@@ -95,9 +102,11 @@ struct capture {
     const struct options *opt;
     struct output *out;
     unsigned int nr_cpus;
-    size_t batch_bytes;         /* queue a CPU's chunk once it holds this */
+    size_t batch_bytes;         /* queue an epoch once a chunk holds this */
     uint32_t high_water;        /* Xen's: half the buffer */
     struct chunk **filling;     /* [nr_cpus]: NULL until it has records */
+    bool epoch_full;            /* a chunk holds batch_bytes */
+    uint64_t held_since_ms;     /* when the oldest chunk got records; 0 */
     bool *warned;               /* [nr_cpus]: a bad window was reported */
     struct cpu_count *count;    /* [nr_cpus]: what was copied */
 };
@@ -312,17 +321,10 @@ static void count_records(const uint8_t *p, size_t len, struct cpu_count *c)
     }
 }
 
-/* Queue CPU @cpu's chunk to be written. */
-static void push_chunk(struct capture *c, unsigned int cpu)
-{
-    output_push(c->out, c->filling[cpu]);
-    c->filling[cpu] = NULL;
-}
-
 /*
  * Copy @win into its CPU's chunk, which has room for it: a chunk holds
- * less than batch_bytes until it is queued, and has room for that plus
- * a whole buffer.
+ * less than batch_bytes at the start of a pass, takes at most one window
+ * in it, and has room for both.
  */
 static void copy_window(struct capture *c, const struct xt_window *win,
                         uint64_t now)
@@ -333,8 +335,9 @@ static void copy_window(struct capture *c, const struct xt_window *win,
     {
         if ( !(k = output_take(c->out, win->cpu)) )
             writer_failed(c->opt, output_error(c->out));
-        k->since_ms = now;
         c->filling[win->cpu] = k;
+        if ( !c->held_since_ms )
+            c->held_since_ms = now;
     }
     memcpy(chunk_end(k), win->piece[0], win->len[0]);
     if ( win->len[1] )
@@ -342,8 +345,7 @@ static void copy_window(struct capture *c, const struct xt_window *win,
     count_records(chunk_end(k), win->len[0] + win->len[1],
                   &c->count[win->cpu]);
     k->len += win->len[0] + win->len[1];
-    if ( k->len >= c->batch_bytes )
-        push_chunk(c, win->cpu);
+    c->epoch_full |= k->len >= c->batch_bytes;
 }
 
 /*
@@ -382,15 +384,27 @@ static uint32_t drain_pass(struct capture *c, uint64_t now)
     return largest;
 }
 
-/* Queue the chunks whose records are due in the file (all: @now 0). */
-static void push_due(struct capture *c, uint64_t now)
+/* Queue every CPU's chunk, in ascending CPU order: an epoch. */
+static void push_epoch(struct capture *c)
 {
     unsigned int cpu;
 
     for ( cpu = 0; cpu < c->nr_cpus; cpu++ )
-        if ( c->filling[cpu] &&
-             (!now || now >= c->filling[cpu]->since_ms + FLUSH_MS) )
-            push_chunk(c, cpu);
+        if ( c->filling[cpu] )
+        {
+            output_push(c->out, c->filling[cpu]);
+            c->filling[cpu] = NULL;
+        }
+    c->epoch_full = false;
+    c->held_since_ms = 0;
+}
+
+/* After a pass: queue the epoch once a CPU has a batch or a second passed. */
+static void push_due(struct capture *c, uint64_t now)
+{
+    if ( c->epoch_full ||
+         (c->held_since_ms && now >= c->held_since_ms + FLUSH_MS) )
+        push_epoch(c);
 }
 
 /* The sum of every CPU's counts. */
@@ -455,7 +469,7 @@ static void capture(struct capture *c)
 /* Queue every chunk and wait for the file to be closed. */
 static int finish_capture(struct capture *c)
 {
-    push_due(c, 0);
+    push_epoch(c);
     return output_finish(c->out);
 }
 
