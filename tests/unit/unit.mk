@@ -49,3 +49,17 @@ $(BUILD)/tests/test_abi: $(BUILD)/tests/abi_ours.o $(BUILD)/tests/abi_debian.o
 # stubs name parameters they do not use, which Xen's -Wall allows.
 $(BUILD)/tests/test_notrace.o: TEST_CFLAGS += -UCONFIG_TRACEBUFFER \
                                              -Wno-unused-parameter
+
+# test_wide_counts presets Xen's internal counts through trace_inside.c,
+# which compiles trace.c itself: it links the host objects, not the
+# library, whose trace.o would clash.
+$(BUILD)/tests/trace_inside.o: tests/unit/trace_inside.c \
+                               tests/unit/trace_inside.h xen/common/trace.c \
+                               $(XEN_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(XEN_CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/test_wide_counts: $(BUILD)/tests/test_wide_counts.o \
+                                 $(UNIT_HELPERS) $(BUILD)/tests/trace_inside.o \
+                                 $(HOST_OBJS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(TEST_LIBS)

@@ -734,9 +734,10 @@ void __trace_var(uint32_t event, bool cycles, unsigned int extra,
 
 /*
  * Write @cpu's pending lost-records count now, so that a consumer's final
- * sweep after disable finds it.  LOST_RESERVE guarantees the room unless
- * tracing was re-enabled and disabled with no sweep in between; then the
- * count stays pending for the next record.
+ * sweep after disable finds it.  LOST_RESERVE guarantees the room for one
+ * marker unless tracing was re-enabled and disabled with no sweep in
+ * between; a count of 2^32 or more takes as many parts as there is room
+ * for.  What does not fit stays pending for the next record.
  */
 static void flush_lost_records(unsigned int cpu)
 {
@@ -744,10 +745,11 @@ static void flush_lost_records(unsigned int cpu)
     unsigned long flags;
 
     spin_lock_irqsave(&tc->t_lock, flags);
-    if ( tc->buf && tc->lost_records &&
-         bytes_needed(tc, 0) <= data_size - unconsumed_bytes(tc, cpu) )
+    if ( tc->buf )
     {
-        put_lost_records(tc, DOMID_IDLE, cpu);
+        while ( tc->lost_records &&
+                bytes_needed(tc, 0) <= data_size - unconsumed_bytes(tc, cpu) )
+            put_lost_records(tc, DOMID_IDLE, cpu);
         smp_wmb(); /* B: records before prod; pairs with C. */
         write_atomic(&tc->buf->prod, tc->prod);
     }
