@@ -119,6 +119,7 @@ static struct {
     uint32_t saved_evt_mask;    /* in force before -e */
     bool cpu_mask_set;          /* -c: set every CPU back */
     struct capture *cap;        /* let the writer thread close the file */
+    bool gone;                  /* the connection to the host is lost */
 } host;
 
 static volatile sig_atomic_t interrupted;
@@ -510,17 +511,41 @@ static uint8_t *all_cpus(unsigned int max_cpus)
     return bitmap;
 }
 
-/* Each flag is cleared first: an error in here must not come back here. */
-static void restore_masks(void)
+/*
+ * A call to Xen failed with @error: say so, unless the connection to the
+ * host is gone (xen-sim died), which the first error has said already;
+ * then nothing can be restored, and nothing more is tried.
+ */
+static void host_call_failed(int error, const char *what)
 {
-    if ( host.evt_mask_set )
+    if ( error == ECONNRESET || error == EPIPE || error == ENOTCONN )
+    {
+        host.gone = true;
+        return;
+    }
+    errno = error;
+    warn("%s", what);
+}
+
+/*
+ * Returns false if something could not be put back.  Each flag is
+ * cleared first: an error in here must not come back here.
+ */
+static bool restore_masks(void)
+{
+    bool ok = true;
+
+    if ( host.evt_mask_set && !host.gone )
     {
         host.evt_mask_set = false;
         if ( xt_set_evt_mask(host.h, host.saved_evt_mask) )
-            warn("cannot restore the event mask %#x", host.saved_evt_mask);
+        {
+            host_call_failed(errno, "cannot restore the event mask");
+            ok = false;
+        }
     }
 
-    if ( host.cpu_mask_set )
+    if ( host.cpu_mask_set && !host.gone )
     {
         unsigned int max_cpus = xt_max_cpus(host.h);
         uint8_t *bitmap;
@@ -528,9 +553,26 @@ static void restore_masks(void)
         host.cpu_mask_set = false;
         bitmap = all_cpus(max_cpus);
         if ( xt_set_cpu_mask(host.h, bitmap, max_cpus) )
-            warn("cannot set the CPU mask back to all CPUs");
+        {
+            host_call_failed(errno,
+                             "cannot set the CPU mask back to all CPUs");
+            ok = false;
+        }
         free(bitmap);
     }
+    return ok;
+}
+
+/* Disable tracing, if start-up enabled it; false if that failed. */
+static bool disable_tracing(void)
+{
+    if ( !host.disable || host.gone )
+        return true;
+    host.disable = false;               /* not again at exit */
+    if ( !xt_disable(host.h) )
+        return true;
+    host_call_failed(errno, "cannot disable tracing");
+    return false;
 }
 
 /*
@@ -539,8 +581,7 @@ static void restore_masks(void)
  */
 static void restore_host(void)
 {
-    if ( host.disable && xt_disable(host.h) )
-        warn("cannot disable tracing");
+    disable_tracing();
     restore_masks();
     if ( host.cap && output_running(host.cap->out) )
         finish_capture(host.cap);
@@ -741,6 +782,7 @@ int main(int argc, char *argv[])
     uint8_t *cpu_bitmap;
     uint64_t tsc_hz;
     int fd, error;
+    bool failed;
 
     parse_options(argc, argv, &opt);
     catch_signals();
@@ -779,13 +821,11 @@ int main(int argc, char *argv[])
     alarm(opt.seconds);
     capture(&cap);
 
-    /* Disable first, so that no CPU's records outrun the final pass. */
-    if ( host.disable )
-    {
-        host.disable = false;           /* not again at exit */
-        if ( xt_disable(cap.h) )
-            err(1, "cannot disable tracing");
-    }
+    /*
+     * Disable first, so that no CPU's records outrun the final pass; if
+     * that fails, the pass still takes what the buffers hold.
+     */
+    failed = !disable_tracing();
     drain_pass(&cap, now_ms());
     error = finish_capture(&cap);
     host.cap = NULL;
@@ -793,7 +833,7 @@ int main(int argc, char *argv[])
         writer_failed(&opt, error);
     if ( opt.file && close(fd) )
         err(1, "%s", opt.name);
-    restore_masks();
+    failed |= !restore_masks();
 
     print_counts(&cap);
 
@@ -802,5 +842,5 @@ int main(int argc, char *argv[])
     free(cap.warned);
     free(cap.count);
     xt_close(cap.h);
-    return 0;
+    return failed;
 }
