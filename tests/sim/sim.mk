@@ -47,3 +47,16 @@ $(BUILD)/tests/test_sim_libxentrace: tests/sim/test_sim_libxentrace.c \
 	@mkdir -p $(@D)
 	$(CC) $(SIM_TEST_CFLAGS) -Itests/sim -Itools/libxentrace -Ixen/include \
 	    $(LDFLAGS) -o $@ $< $(LIBXT) $(LIBXT_LIBS) -lcmocka
+
+# Faults: kill -9, a full disk, exit signals, a host that drops a call or
+# dies; tbuf-state (tests/xen) tells whether tracing was left on.
+SIM_TESTS += $(BUILD)/tests/test_sim_faults
+
+$(BUILD)/tests/test_sim_faults: tests/sim/test_sim_faults.c $(SIM_UTIL) \
+                                $(SIM_UTIL_HDRS) | $(XEN_SIM) $(XEN_SIM_LIBS) \
+                                $(XENTRACE) $(BUILD)/tests/tbuf-state
+	@mkdir -p $(@D)
+	$(CC) $(SIM_TEST_CFLAGS) -DXENTRACE='"$(XENTRACE)"' \
+	    -DTBUF_STATE='"$(BUILD)/tests/tbuf-state"' -Ixen/include -Itests/sim \
+	    -Itests/common $(LDFLAGS) -o $@ tests/sim/test_sim_faults.c $(SIM_UTIL) \
+	    -lcmocka

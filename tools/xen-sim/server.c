@@ -35,6 +35,8 @@
 #define VIRQ_PORT   7          /* the port dom0 sees VIRQ_TBUF on */
 
 static int listen_fd = -1;
+static unsigned long close_after;      /* --close-after: 0, or the request */
+static unsigned long requests;         /* atomic: read so far, all sockets */
 static int stop_fd = -1;               /* an eventfd: stop accepting */
 static pthread_t acceptor;
 static char socket_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
@@ -318,6 +320,12 @@ static bool serve_request(int sock)
         free(payload);
         return false;
     }
+    /* The injected fault: a host that drops dom0 in the middle of a call. */
+    if ( __atomic_add_fetch(&requests, 1, __ATOMIC_RELAXED) == close_after )
+    {
+        free(payload);
+        return false;
+    }
 
     switch ( req.op_or_rc )
     {
@@ -415,6 +423,11 @@ int server_start(const char *path)
     errno = pthread_create(&acceptor, NULL, accept_connections,
                            (void *)(intptr_t)listen_fd);
     return errno ? -1 : 0;
+}
+
+void server_close_after(unsigned long n)
+{
+    close_after = n;
 }
 
 void server_stop(void)

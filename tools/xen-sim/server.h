@@ -11,6 +11,13 @@
  */
 int server_start(const char *path);
 
+/*
+ * Fault injection: close the connection that sends the @n'th request
+ * (counting every connection's, from 1) without answering it.  0: never.
+ * Call before server_start().
+ */
+void server_close_after(unsigned long n);
+
 /* Stop listening and remove the socket. */
 void server_stop(void);
 

@@ -52,6 +52,7 @@ struct options {
     unsigned long duration;      /* seconds; 0: until the command ends */
     const char *socket;
     const char *stats;
+    unsigned long close_after;   /* fault injection: 0, or a request */
     char **command;
 };
 
@@ -77,7 +78,8 @@ static void usage(void)
             "[--workload NAME]\n"
             "               [--rate EVENTS_PER_S|max] [--duration S] "
             "[--socket PATH]\n"
-            "               [--stats FILE] [-- COMMAND [ARG ...]]\n"
+            "               [--stats FILE] [--close-after N] "
+            "[-- COMMAND [ARG ...]]\n"
             "workloads:\n");
     for ( w = workloads; *w; w++ )
         fprintf(stderr, "  %-8s %s\n", (*w)->name, (*w)->summary);
@@ -100,6 +102,7 @@ static unsigned long number(const char *opt, const char *arg,
 static void parse_options(int argc, char *argv[], struct options *o)
 {
     static const struct option longopts[] = {
+        { "close-after", required_argument, NULL, 'C' },
         { "cmdline",  required_argument, NULL, 'c' },
         { "duration", required_argument, NULL, 'd' },
         { "pcpus",    required_argument, NULL, 'p' },
@@ -119,6 +122,9 @@ static void parse_options(int argc, char *argv[], struct options *o)
     while ( (ch = getopt_long(argc, argv, "+", longopts, NULL)) != -1 )
         switch ( ch )
         {
+        case 'C':
+            o->close_after = number("--close-after", optarg, 1, ULONG_MAX);
+            break;
         case 'c': o->cmdline = optarg; break;
         case 'd': o->duration = number("--duration", optarg, 1, 86400); break;
         case 'p': o->pcpus = number("--pcpus", optarg, 1, 256); break;
@@ -416,6 +422,7 @@ int main(int argc, char *argv[])
         errx(1, "cannot boot with \"%s\": %s", o.cmdline, strerror(-rc));
 
     socket = o.socket ? strdup(o.socket) : private_socket();
+    server_close_after(o.close_after);
     if ( server_start(socket) )
         err(1, "%s", socket);
 

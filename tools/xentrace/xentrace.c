@@ -120,6 +120,7 @@ static struct {
     bool cpu_mask_set;          /* -c: set every CPU back */
     struct capture *cap;        /* let the writer thread close the file */
     bool gone;                  /* the connection to the host is lost */
+    bool fatal;                 /* exiting after a fatal error */
 } host;
 
 static volatile sig_atomic_t interrupted;
@@ -512,16 +513,17 @@ static uint8_t *all_cpus(unsigned int max_cpus)
 }
 
 /*
- * A call to Xen failed with @error: say so, unless the connection to the
- * host is gone (xen-sim died), which the first error has said already;
- * then nothing can be restored, and nothing more is tried.
+ * A call to Xen failed with @error: say so.  If the connection to the
+ * host is gone (xen-sim died), nothing more is tried, and after a fatal
+ * error, which said so already, nothing more is said.
  */
 static void host_call_failed(int error, const char *what)
 {
     if ( error == ECONNRESET || error == EPIPE || error == ENOTCONN )
     {
         host.gone = true;
-        return;
+        if ( host.fatal )
+            return;
     }
     errno = error;
     warn("%s", what);
@@ -581,6 +583,7 @@ static bool disable_tracing(void)
  */
 static void restore_host(void)
 {
+    host.fatal = true;
     disable_tracing();
     restore_masks();
     if ( host.cap && output_running(host.cap->out) )

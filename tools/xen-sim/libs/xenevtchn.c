@@ -17,12 +17,18 @@
  *   xenevtchn_unmask()  watches the port's eventfd again, so an event that
  *                       fired while it was masked makes the fd readable.
  *
+ * The epoll set also watches the connection to xen-sim for hang-up.  Real
+ * Xen never goes away under dom0, but xen-sim can, and a consumer waiting
+ * on xenevtchn_fd() must hear of it rather than wait for ever: the fd
+ * turns readable, and pending() fails with ECONNRESET.
+ *
  * Like the real library, none of these log.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -67,6 +73,27 @@ static int watch(xenevtchn_handle *xce, struct bound_port *p, bool on)
     return epoll_ctl(xce->epoll_fd, EPOLL_CTL_MOD, p->eventfd, &ev);
 }
 
+/*
+ * Make xenevtchn_fd() readable when xen-sim hangs up.  No EPOLLIN: replies
+ * to calls arrive on the socket too, and are not events.
+ */
+static int watch_connection(xenevtchn_handle *xce)
+{
+    struct epoll_event ev = { .events = EPOLLRDHUP };
+
+    return epoll_ctl(xce->epoll_fd, EPOLL_CTL_ADD, xce->conn.sock, &ev);
+}
+
+/* Whether xen-sim has closed our connection (it died, or dropped us). */
+static bool connection_lost(const xenevtchn_handle *xce)
+{
+    struct pollfd p = { .fd = xce->conn.sock, .events = POLLRDHUP };
+
+    return xce->conn.sock < 0 ||
+           (poll(&p, 1, 0) == 1 &&
+            (p.revents & (POLLRDHUP | POLLHUP | POLLERR)));
+}
+
 static void forget_port(xenevtchn_handle *xce, struct bound_port *p)
 {
     struct bound_port **pp;
@@ -101,6 +128,11 @@ xenevtchn_handle *xenevtchn_open(struct xentoollog_logger *logger,
         goto fail;
     if ( xs_connect(&xce->conn, NULL, NULL) )
         goto fail;
+    if ( watch_connection(xce) )
+    {
+        xs_disconnect(&xce->conn);          /* keeps errno */
+        goto fail;
+    }
 
     return xce;
 
@@ -229,7 +261,7 @@ xenevtchn_port_or_error_t xenevtchn_pending(xenevtchn_handle *xce)
         return p->port;
     }
 
-    errno = EAGAIN;
+    errno = connection_lost(xce) ? ECONNRESET : EAGAIN;
     return -1;
 }
 

@@ -1,0 +1,665 @@
+/*
+ * Faults against our xentrace under xen-sim (docs/reliability.md): kill -9
+ * at random points, a disk that fills at random points, the exit signals
+ * under flood, a host that drops a call or dies, and upstream's defects
+ * that a capture could repeat.  Each checks that the file is whole up to
+ * its last batch and that Debian's xenalyze reads it.
+ *
+ * xen-sim serves on a socket of its own here (no -- COMMAND), so one host
+ * outlives many xentraces, and xentrace's exit can be told from xen-sim's.
+ * The random points come from a seed that each test prints; FAULT_SEED=N
+ * in the environment runs the same points again.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include <stdint.h>
+#include <public/trace.h>
+
+#include "sim_util.h"
+
+#define KILL_RUNS       60      /* kill -9s, 50-300 ms into a capture */
+#define ENOSPC_RUNS     6       /* tmpfs of 4 KiB to 1 MiB */
+#define MAX_CALLS       64      /* more requests than xentrace makes */
+#define HANG_MS         30000   /* a dom0 still running then has hung */
+#define PAGE            4096
+#define TBUF_BYTES      (32 * PAGE)     /* xentrace's -S default */
+
+static char host_socket[80], xt_err[80], scratch[80];
+static unsigned int seed;
+static pid_t host_pid, xt_pid;          /* still running, or 0 */
+static char tmpfs_dir[64];              /* still mounted, or "" */
+
+/* Paths beside sim_trace, in the directory that sim_setup() made. */
+static int setup(void **state)
+{
+    const char *env = getenv("FAULT_SEED");
+    int dirlen;
+
+    if ( sim_setup(state) )
+        return -1;
+    dirlen = strrchr(sim_trace, '/') - sim_trace;
+    snprintf(host_socket, sizeof(host_socket), "%.*s/sock", dirlen,
+             sim_trace);
+    snprintf(xt_err, sizeof(xt_err), "%.*s/xentrace.err", dirlen, sim_trace);
+    snprintf(scratch, sizeof(scratch), "%.*s/scratch", dirlen, sim_trace);
+    seed = env ? strtoul(env, NULL, 0) : (unsigned int)time(NULL);
+    return 0;
+}
+
+/* After each test, even a failed one: end what it left running. */
+static int end_leftovers(void **state)
+{
+    pid_t *pids[] = { &xt_pid, &host_pid };
+    unsigned int i;
+
+    (void)state;
+    for ( i = 0; i < 2; i++ )
+        if ( *pids[i] > 0 )
+        {
+            kill(*pids[i], SIGKILL);
+            waitpid(*pids[i], NULL, 0);
+            *pids[i] = 0;
+        }
+    unlink(host_socket);
+    if ( *tmpfs_dir )
+    {
+        umount2(tmpfs_dir, MNT_DETACH);
+        rmdir(tmpfs_dir);
+        *tmpfs_dir = '\0';
+    }
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    unlink(xt_err);
+    unlink(scratch);
+    return sim_teardown(state);
+}
+
+/* A number from @lo to @hi, from the seeded sequence. */
+static unsigned int pick(unsigned int lo, unsigned int hi)
+{
+    return lo + rand_r(&seed) % (hi - lo + 1);
+}
+
+static void sleep_ms(unsigned int ms)
+{
+    struct timespec t = { ms / 1000, ms % 1000 * 1000000L };
+
+    while ( nanosleep(&t, &t) && errno == EINTR )
+        ;
+}
+
+/* Start @argv with stdout and stderr to @log and, if @dom0, as dom0. */
+static pid_t spawn(char *const argv[], const char *log, bool dom0)
+{
+    pid_t pid = fork();
+
+    assert_true(pid >= 0);
+    if ( pid == 0 )
+    {
+        char libs[256];
+        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+        snprintf(libs, sizeof(libs), "%.*s/libs",
+                 (int)(strrchr(XEN_SIM, '/') - XEN_SIM), XEN_SIM);
+        if ( dom0 && (setenv("XEN_SIM_SOCKET", host_socket, 1) ||
+                      setenv("LD_LIBRARY_PATH", libs, 1)) )
+            _exit(126);
+        if ( fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0 )
+            _exit(126);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    return pid;
+}
+
+/* @pid has been waited for: end_leftovers() must not kill it. */
+static void forget(pid_t pid)
+{
+    if ( pid == host_pid )
+        host_pid = 0;
+    if ( pid == xt_pid )
+        xt_pid = 0;
+}
+
+/*
+ * Wait for @pid, which must end by itself: one still running after
+ * HANG_MS has hung, and fails the test.  Returns its wait status.
+ */
+static int wait_exit(pid_t pid, const char *what)
+{
+    unsigned int waited;
+    int status;
+
+    for ( waited = 0; waited < HANG_MS; waited += 10 )
+    {
+        if ( waitpid(pid, &status, WNOHANG) == pid )
+        {
+            forget(pid);
+            return status;
+        }
+        sleep_ms(10);
+    }
+    kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+    forget(pid);
+    fail_msg("%s did not exit within %u ms: it hangs", what, HANG_MS);
+    return -1;
+}
+
+/*
+ * xen-sim serving on host_socket, its CPUs running @workload, until
+ * stop_host(); @close_after as its --close-after, 0 for none.
+ */
+static pid_t start_host(const char *workload, unsigned long close_after)
+{
+    struct sockaddr_un addr = { .sun_family = AF_UNIX };
+    char n[24];
+    char *argv[] = {
+        XEN_SIM, "--pcpus", "2", "--workload", (char *)workload, "--stats",
+        sim_stats, "--socket", host_socket, "--close-after", n, NULL,
+    };
+    unsigned int waited;
+    pid_t pid;
+
+    snprintf(n, sizeof(n), "%lu", close_after);
+    if ( !close_after )
+        argv[9] = NULL;
+    unlink(host_socket);
+    pid = host_pid = spawn(argv, sim_log, false);
+
+    /* Serving once a connection is accepted; the probe is dropped. */
+    strcpy(addr.sun_path, host_socket);
+    for ( waited = 0; waited < HANG_MS; waited += 10 )
+    {
+        int sock = socket(AF_UNIX, SOCK_STREAM, 0);
+        int rc = connect(sock, (struct sockaddr *)&addr, sizeof(addr));
+
+        close(sock);
+        if ( !rc )
+            return pid;
+        sleep_ms(10);
+    }
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    forget(pid);
+    sim_show_file(sim_log, 20);
+    fail_msg("xen-sim did not start serving");
+    return -1;
+}
+
+/* SIGTERM: xen-sim stops its CPUs, writes sim_stats and exits 0. */
+static void stop_host(pid_t pid)
+{
+    kill(pid, SIGTERM);
+    assert_int_equal(wait_exit(pid, "xen-sim"), 0);
+}
+
+/* Start our xentrace on the host with @opts (NULL-ended), into @trace. */
+static pid_t start_xentrace(const char *const *opts, const char *trace)
+{
+    char *argv[16] = { XENTRACE };
+    unsigned int n = 1;
+
+    while ( *opts )
+        argv[n++] = (char *)*opts++;
+    argv[n++] = (char *)trace;
+    argv[n] = NULL;
+    unlink(trace);
+    return xt_pid = spawn(argv, xt_err, true);
+}
+
+/* Run our xentrace to its end; returns its exit status (128+sig). */
+static int run_xentrace(const char *const *opts, const char *trace)
+{
+    int status = wait_exit(start_xentrace(opts, trace), "xentrace");
+
+    return WIFEXITED(status) ? WEXITSTATUS(status)
+                             : 128 + WTERMSIG(status);
+}
+
+/* The first line of xentrace's stderr that is its own, or "". */
+static void first_own_line(char *line, size_t size)
+{
+    FILE *f = fopen(xt_err, "r");
+
+    *line = '\0';
+    assert_non_null(f);
+    while ( fgets(line, size, f) && strncmp(line, "xentrace: ", 10) )
+        *line = '\0';
+    fclose(f);
+}
+
+/*
+ * @trace is whole: a valid file of whole pages, or, if @cut may have
+ * ended it in a batch, valid up to file->complete.
+ */
+static void check_file(const char *trace, bool cut, struct tf_summary *file)
+{
+    if ( !tf_read(trace, file) &&
+         (!cut || strncmp(file->error, "file ends inside a window", 25)) )
+        fail_msg("%s: %s", trace, file->error);
+    assert_int_equal(file->unaligned, 0);
+    assert_int_equal(file->complete % PAGE, 0);
+    if ( !cut )
+        assert_int_equal(file->bytes, file->complete);
+}
+
+/* xenalyze --summary reads @trace to its end: exit 0, nothing fatal. */
+static void assert_xenalyze_reads(const char *trace)
+{
+    char *argv[] = { XENALYZE, "--summary", (char *)trace, NULL };
+    char *text;
+    int rc = run_cmd(argv, sim_summary);
+
+    text = sim_read_text(sim_summary);
+    if ( rc || strstr(text, "FATAL") || strstr(text, "Unexpected") )
+    {
+        sim_show_file(sim_summary, 40);
+        fail_msg("xenalyze --summary %s: status %d", trace, rc);
+    }
+    free(text);
+}
+
+/* The host's tracing is off: no consumer runs, and no prod moves. */
+static void assert_tracing_off(void)
+{
+    char *argv[] = { TBUF_STATE, NULL };
+    int status = wait_exit(spawn(argv, scratch, true), "tbuf-state");
+    char *text = sim_read_text(scratch);
+
+    if ( status || !strstr(text, "tracing off\n") )
+    {
+        sim_show_file(scratch, 20);
+        fail_msg("tracing was left on");
+    }
+    free(text);
+}
+
+static uint64_t all_records(const struct tf_summary *file)
+{
+    uint64_t n = 0;
+    unsigned int cpu;
+
+    for ( cpu = 0; cpu < NR_PCPUS; cpu++ )
+        n += file->cpu[cpu].records;
+    return n;
+}
+
+/*
+ * 1. kill -9
+ * ==========
+ *
+ * Killed 50-300 ms into a capture, with one of several option sets: the
+ * file is valid up to its last batch (a batch is one write(2), which
+ * SIGKILL may cut), and cut back there xenalyze reads it.  Each next
+ * xentrace binds VIRQ_TBUF again and runs, and a last clean one leaves
+ * tracing off.
+ */
+static void test_kill9_at_random_points(void **state)
+{
+    /* Small batches mostly: 256 KiB ones are rarely out by 300 ms. */
+    static const char *const opt_sets[][8] = {
+        { "-e", "all", NULL },
+        { "-D", "--batch-size", "4k", "-e", "all", NULL },
+        { "-S", "2", "--batch-size", "8k", "-e", "all", NULL },
+        { "--batch-size", "4k", "-e", "all", NULL },
+        { "-M", "256k", "-e", "all", NULL },
+    };
+    static const char *const clean[] = { "-e", "all", "-T", "1", NULL };
+    unsigned int run, cut = 0, read = 0;
+    uint64_t bytes = 0, records = 0;
+    struct tf_summary file;
+    pid_t host;
+
+    (void)state;
+    print_message("seed %u\n", seed);
+    host = start_host("mixed", 0);
+    for ( run = 0; run < KILL_RUNS; run++ )
+    {
+        const char *const *opts = opt_sets[pick(0, 4)];
+        pid_t xt = start_xentrace(opts, sim_trace);
+        char *err;
+        int status;
+
+        sleep_ms(pick(50, 300));
+        kill(xt, SIGKILL);
+        status = wait_exit(xt, "xentrace");
+        err = sim_read_text(xt_err);
+        if ( !WIFSIGNALED(status) || *err )
+        {
+            sim_show_file(xt_err, 20);
+            fail_msg("run %u: xentrace did not run until killed", run);
+        }
+        free(err);
+
+        check_file(sim_trace, true, &file);
+        cut += file.bytes != file.complete;
+        bytes += file.complete;
+        records += all_records(&file);
+        if ( file.complete )
+        {
+            assert_int_equal(truncate(sim_trace, file.complete), 0);
+            assert_xenalyze_reads(sim_trace);
+            read++;
+        }
+    }
+
+    assert_int_equal(run_xentrace(clean, sim_trace), 0);
+    check_file(sim_trace, false, &file);
+    assert_true(all_records(&file) > 0);
+    assert_xenalyze_reads(sim_trace);
+    assert_tracing_off();
+    stop_host(host);
+    print_message("%u kills: %u cut inside a batch, %u read by xenalyze, "
+                  "%llu bytes and %llu records kept\n", KILL_RUNS, cut, read,
+                  (unsigned long long)bytes, (unsigned long long)records);
+}
+
+/*
+ * 2. A full disk
+ * ==============
+ *
+ * A tmpfs of 4 KiB to 1 MiB fills at a different batch each run: one
+ * line, exit 1, tracing off, the file whole and readable.
+ */
+static void test_enospc_at_random_points(void **state)
+{
+    static const char *const opts[] = { "-e", "all", "-T", "30", NULL };
+    char *dir = tmpfs_dir, trace[96], want[160], mount_opts[32];
+    struct tf_summary file;
+    unsigned int run;
+    pid_t host;
+
+    (void)state;
+    print_message("seed %u\n", seed);
+    strcpy(dir, "/tmp/test_sim_faults.XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    snprintf(trace, sizeof(trace), "%s/trace.bin", dir);
+    snprintf(want, sizeof(want), "xentrace: %s: No space left on device\n",
+             trace);
+    host = start_host("flood", 0);
+    for ( run = 0; run < ENOSPC_RUNS; run++ )
+    {
+        unsigned int size = (run ? pick(1, 256) : 1) * PAGE;
+        char *out;
+
+        snprintf(mount_opts, sizeof(mount_opts), "size=%u", size);
+        if ( mount("tmpfs", dir, "tmpfs", 0, mount_opts) )
+        {
+            stop_host(host);
+            rmdir(dir);
+            *dir = '\0';
+            skip();                     /* not root */
+        }
+        assert_int_equal(run_xentrace(opts, trace), 1);
+        out = sim_read_text(xt_err);
+        if ( strcmp(out, want) )
+        {
+            sim_show_file(xt_err, 20);
+            fail_msg("tmpfs of %u bytes: not the one-line error", size);
+        }
+        free(out);
+
+        check_file(trace, false, &file);
+        print_message("tmpfs of %7u bytes: %7llu written, %llu records\n",
+                      size, (unsigned long long)file.bytes,
+                      (unsigned long long)all_records(&file));
+        assert_true(file.bytes > 0 && file.bytes <= size);
+        assert_xenalyze_reads(trace);
+        assert_tracing_off();
+        unlink(trace);
+        assert_int_equal(umount(dir), 0);
+    }
+    stop_host(host);
+    rmdir(dir);
+    *dir = '\0';
+}
+
+/*
+ * 3. Exit signals under flood
+ * ===========================
+ *
+ * SIGTERM, SIGINT and SIGHUP at a random point while every CPU floods its
+ * buffers: per CPU, what passed the masks is in the file or counted lost
+ * there, exactly, so the exit path itself lost nothing.
+ */
+static void test_exit_signals_lose_nothing(void **state)
+{
+    static const int sigs[] = { SIGTERM, SIGINT, SIGHUP };
+    static const char *const opts[] = { "-e", "all", NULL };
+    struct sim_cpu cpus[NR_PCPUS];
+    struct tf_summary file;
+    unsigned int i;
+
+    (void)state;
+    print_message("seed %u\n", seed);
+    for ( i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++ )
+    {
+        pid_t host = start_host("flood", 0);
+        pid_t xt = start_xentrace(opts, sim_trace);
+        unsigned int delay = pick(100, 400);
+        int status;
+
+        sleep_ms(delay);
+        kill(xt, sigs[i]);
+        status = wait_exit(xt, "xentrace");
+        if ( status )
+        {
+            sim_show_file(xt_err, 20);
+            fail_msg("%s: xentrace's status %#x", strsignal(sigs[i]), status);
+        }
+        stop_host(host);
+
+        print_message("%s after %u ms:\n", strsignal(sigs[i]), delay);
+        sim_read_stats(sim_stats, cpus);
+        check_file(sim_trace, false, &file);
+        sim_assert_accounted(&file, cpus);
+        assert_xenalyze_reads(sim_trace);
+    }
+}
+
+/*
+ * 4. The host fails
+ * =================
+ *
+ * xen-sim --close-after N drops the connection that sends the Nth request
+ * without answering: every request xentrace makes, in turn, from opening
+ * Xen's interfaces to restoring the masks.  xentrace exits, says why,
+ * and leaves a whole file.
+ */
+static void test_host_drops_each_call(void **state)
+{
+    static const char *const opts[] = { "-e", "all", "-T", "1", NULL };
+    unsigned int n, failed = 0;
+    struct tf_summary file;
+    char line[256];
+
+    (void)state;
+    for ( n = 1; n <= MAX_CALLS; n++ )
+    {
+        pid_t host = start_host("mixed", n);
+        int rc = run_xentrace(opts, sim_trace);
+        struct stat st;
+
+        stop_host(host);
+        first_own_line(line, sizeof(line));
+        print_message("request %2u dropped: exit %d, %s", n, rc,
+                      *line ? line : "no error\n");
+        if ( rc == 0 && !*line )
+            break;                      /* past xentrace's last request */
+        if ( (rc != 0 && rc != 1) ||
+             !strstr(line, ": Connection reset by peer\n") )
+        {
+            sim_show_file(xt_err, 20);
+            fail_msg("request %u dropped: no clear error", n);
+        }
+        failed += rc == 1;
+        if ( stat(sim_trace, &st) || !st.st_size )
+            continue;                   /* before the first batch */
+        check_file(sim_trace, false, &file);
+        assert_xenalyze_reads(sim_trace);
+    }
+    assert_true(n <= MAX_CALLS);
+    assert_true(failed > 0);
+}
+
+/*
+ * xen-sim killed under xentrace, 200-500 ms in: xentrace's wait for
+ * VIRQ_TBUF sees the connection go (drop-in libxenevtchn), and xentrace
+ * exits 1 with that as its first error, leaving a whole file.
+ */
+static void test_host_dies_under_xentrace(void **state)
+{
+    static const char *const opts[] = { "-e", "all", NULL };
+    struct tf_summary file;
+    char line[256];
+    pid_t host, xt;
+    int status;
+
+    (void)state;
+    print_message("seed %u\n", seed);
+    host = start_host("mixed", 0);
+    xt = start_xentrace(opts, sim_trace);
+    sleep_ms(pick(200, 500));
+    kill(host, SIGKILL);
+    waitpid(host, NULL, 0);
+    forget(host);
+    status = wait_exit(xt, "xentrace, its host dead,");
+    first_own_line(line, sizeof(line));
+    if ( !WIFEXITED(status) || WEXITSTATUS(status) != 1 ||
+         strcmp(line, "xentrace: waiting for VIRQ_TBUF: "
+                "Connection reset by peer\n") )
+    {
+        sim_show_file(xt_err, 20);
+        fail_msg("xentrace's status %#x, first error: %s", status, line);
+    }
+    check_file(sim_trace, false, &file);
+    assert_true(all_records(&file) > 0);
+    assert_xenalyze_reads(sim_trace);
+}
+
+/*
+ * 6. Upstream's defects (UPSTREAM-FACTS.md 3.11, 5.8)
+ * ===================================================
+ */
+
+/* -t is documented upstream but not implemented: ours refuses it. */
+static void test_t_option_is_refused(void **state)
+{
+    char *argv[] = { XENTRACE, "-t", "1", sim_trace, NULL };
+    char *out;
+
+    (void)state;
+    assert_int_equal(run_cmd(argv, sim_log), 1);
+    out = sim_read_text(sim_log);
+    assert_non_null(strstr(out, "invalid option -- 't'"));
+    assert_non_null(strstr(out, "usage: xentrace"));
+    free(out);
+}
+
+/* Flushes in @path: runs of batches with rising CPU numbers, at least. */
+static unsigned int count_epochs(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    uint32_t rec[3];
+    unsigned int epochs = 0;
+    int64_t last_cpu = -1;
+
+    assert_non_null(f);
+    while ( fread(rec, sizeof(rec), 1, f) == 1 )
+    {
+        epochs += rec[1] <= last_cpu;
+        last_cpu = rec[1];
+        assert_int_equal(fseek(f, rec[2], SEEK_CUR), 0);
+    }
+    fclose(f);
+    return epochs + (last_cpu >= 0);
+}
+
+/*
+ * -M with ring sizes of any 4-byte multiple from the smallest up, and the
+ * smallest batches: upstream's -M wrote a CPU-change record past the end
+ * of its ring when one landed within 8 bytes of it.  Ours keeps whole
+ * batches; the file is whole, within a flush of the size, and readable.
+ */
+static void test_flight_recorder_ring_ends(void **state)
+{
+    char ring[24];
+    const char *const opts[] = {
+        "-M", ring, "--batch-size", "4k", "-e", "all", NULL,
+    };
+    struct tf_summary file;
+    unsigned int run;
+    pid_t host;
+
+    (void)state;
+    print_message("seed %u\n", seed);
+    host = start_host("flood", 0);
+    for ( run = 0; run < 4; run++ )
+    {
+        unsigned int size = 65536 + 4 * pick(0, 16384), epochs;
+        pid_t xt;
+
+        snprintf(ring, sizeof(ring), "%u", size);
+        xt = start_xentrace(opts, sim_trace);
+        sleep_ms(pick(200, 500));
+        kill(xt, SIGINT);
+        if ( wait_exit(xt, "xentrace -M") )
+        {
+            sim_show_file(xt_err, 20);
+            fail_msg("-M %u: xentrace failed", size);
+        }
+        check_file(sim_trace, false, &file);
+        epochs = count_epochs(sim_trace);
+        print_message("-M %u: kept %llu bytes, %u flushes\n", size,
+                      (unsigned long long)file.bytes, epochs);
+        /*
+         * At least the ring's size (flood makes far more in 200 ms), and
+         * less than one flush more: a 4 KiB batch and a buffer's window
+         * per CPU, and the metadata's page.
+         */
+        assert_true(all_records(&file) > 0);
+        assert_true(file.bytes >= size);
+        assert_true(file.bytes <=
+                    size + NR_PCPUS * (4096 + TBUF_BYTES + PAGE) + PAGE);
+        assert_xenalyze_reads(sim_trace);
+    }
+    stop_host(host);
+}
+
+#define FAULT_TEST(test) cmocka_unit_test_teardown(test, end_leftovers)
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        FAULT_TEST(test_kill9_at_random_points),
+        FAULT_TEST(test_enospc_at_random_points),
+        FAULT_TEST(test_exit_signals_lose_nothing),
+        FAULT_TEST(test_host_drops_each_call),
+        FAULT_TEST(test_host_dies_under_xentrace),
+        FAULT_TEST(test_t_option_is_refused),
+        FAULT_TEST(test_flight_recorder_ring_ends),
+    };
+
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
