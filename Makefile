@@ -9,6 +9,10 @@
 #   make check-xen     boot the real Xen 4.17 in QEMU (Debian's and one
 #                      built with our trace.c) and trace it from dom0
 #   make bench         run the benchmarks (tables + JSON lines)
+#   make soak          the accounting soak: SOAK_RECORDS (10^8) records
+#                      through xen-sim and xentrace, every one accounted
+#   make fuzz-NAME     run a fuzz target (reader, options, hostile-dom0)
+#                      for FUZZ_SECONDS
 #   make demo          install what is missing, build, show a trace
 
 BUILD      ?= build
@@ -52,26 +56,29 @@ include tools/xentrace/xentrace.mk
 include tools/xentrace/readers.mk
 include tools/xentrace/summary.mk
 include tests/sim/sim.mk
+include tests/sim/soak.mk
 include tests/tools/tools.mk
 include tests/xen/xen.mk
 include bench/bench.mk
 include bench/read.mk
 include tests/readers/export.mk
 include tests/readers/readers.mk
+include tests/fuzz/fuzz.mk
 include demo/demo.mk
 
 all: $(HOST_LIB) $(UNIT_TESTS) $(XEN_SIM) $(XEN_SIM_LIBS) $(LIBXT) $(LIBXT_SO) \
      $(XENTRACE) $(TOOL_TESTS) $(SIM_TESTS) $(XT_READER_TOOLS) $(READERS) \
-     $(READER_TESTS)
+     $(READER_TESTS) $(FUZZ_TESTS)
 
 TSAN_TESTS := $(addprefix build/tsan/tests/,$(notdir $(THREADED_TESTS)))
 
 check: all tsan-tests bench-smoke
 	@tests/run-tests $(UNIT_TESTS) $(TOOL_TESTS) $(SIM_TESTS) $(READER_TESTS) \
-	    $(TSAN_TESTS)
+	    $(FUZZ_TESTS) $(TSAN_TESTS)
 
 check-unit: all
-	@tests/run-tests $(UNIT_TESTS) $(TOOL_TESTS) $(SIM_TESTS) $(READER_TESTS)
+	@tests/run-tests $(UNIT_TESTS) $(TOOL_TESTS) $(SIM_TESTS) $(READER_TESTS) \
+	    $(FUZZ_TESTS)
 
 check-asan:
 	@$(MAKE) --no-print-directory BUILD=build/asan SAN=address check-unit

@@ -230,6 +230,7 @@ static void test_evt_mask_rejects_bad_values(void **state)
         { "schedx", no_class },
         { "0x", no_class },
         { "0x2g000", no_class },
+        { "0x0x2f000", no_class },      /* strtoull's own "0x" (fuzzing) */
         { "-1", no_class },
         { "12ab", no_class },
         { "0x100000000", "too large" },

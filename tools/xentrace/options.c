@@ -123,8 +123,9 @@ static const char *parse_evt_element(const char *s, size_t len, uint32_t *mask)
     if ( !isdigit((unsigned char)*s) )
         return "not a number or a class (see xentrace(8))";
     errno = 0;
+    /* Only hex digits after "0x": strtoull() would take a second "0x". */
     if ( len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') &&
-         isxdigit((unsigned char)s[2]) )
+         strspn(s + 2, "0123456789abcdefABCDEF") == len - 2 )
         n = strtoull(s + 2, &end, 16);
     else
         n = strtoull(s, &end, 10);
