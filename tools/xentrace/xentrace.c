@@ -9,18 +9,20 @@
  *   once a chunk holds a batch, or
  *     records are a second old: queue
  *     every CPU's chunk, ascending
- *   wait for VIRQ_TBUF (or -s), unless
- *     a window was past the high-water
- *     mark: then another pass at once
+ *   wait for VIRQ_TBUF, or for as long
+ *     as buffers take to fill a quarter
  *
  * No notification is missed by waiting after a pass: one that Xen sent
  * during the pass stays pending on the event channel, and the wait
  * returns at once.  Xen notifies when a buffer crosses its high-water
- * mark, half the buffer; a window that was already past it when taken
- * means that Xen is filling buffers faster than a wait for each
- * notification can empty them, so the next pass starts at once.
- * Otherwise waiting lets windows grow, and each pass and each copy does
- * more for its cost.
+ * mark, half the buffer.  Waiting for that alone leaves half a buffer of
+ * room for the time the capture thread takes to run again, which at a
+ * million records a second is about a millisecond; so the wait is also
+ * bounded, by about the time the busiest buffer took to fill a quarter
+ * (halved after a pass that found a quarter or more, doubled after one
+ * that found less than an eighth, from none up to -s).  Passes then take
+ * windows of about a quarter of a buffer: big enough that each pass and
+ * each copy does much for its cost, small enough to leave room.
  *
  * Chunks are queued a whole pass's worth at a time, every CPU's in
  * ascending order, so that the file is made of epochs (one batch per CPU
@@ -103,7 +105,8 @@ struct capture {
     struct output *out;
     unsigned int nr_cpus;
     size_t batch_bytes;         /* queue an epoch once a chunk holds this */
-    uint32_t high_water;        /* Xen's: half the buffer */
+    uint32_t quarter;           /* a quarter of a CPU's buffer, in bytes */
+    unsigned int wait_ms;       /* after a pass; 0: none */
     struct chunk **filling;     /* [nr_cpus]: NULL until it has records */
     bool epoch_full;            /* a chunk holds batch_bytes */
     uint64_t held_since_ms;     /* when the oldest chunk got records; 0 */
@@ -440,6 +443,22 @@ static void show_progress(const struct capture *c, uint64_t *last_ms,
     *last = all;
 }
 
+/*
+ * How long to wait after a pass whose largest window was @largest bytes
+ * (see the top): half as long if it was a quarter of a buffer or more,
+ * twice as long (up to -s) if it was under an eighth.
+ */
+static unsigned int next_wait(struct capture *c, uint32_t largest)
+{
+    if ( largest >= c->quarter )
+        c->wait_ms /= 2;
+    else if ( largest < c->quarter / 2 )
+        c->wait_ms = c->wait_ms ? c->wait_ms * 2 : 1;
+    if ( c->wait_ms > c->opt->poll_ms )
+        c->wait_ms = c->opt->poll_ms;
+    return c->wait_ms;
+}
+
 /* Drain until a signal (or -T) or a failed write. */
 static void capture(struct capture *c)
 {
@@ -460,7 +479,7 @@ static void capture(struct capture *c)
             show_progress(c, &last_ms, &last);
 
         /* Another pass at once if Xen is outrunning us (see the top). */
-        if ( largest < c->high_water && xt_wait(c->h, c->opt->poll_ms) < 0 &&
+        if ( next_wait(c, largest) && xt_wait(c->h, c->wait_ms) < 0 &&
              errno != EINTR )
             err(1, "waiting for VIRQ_TBUF");
     }
@@ -811,7 +830,8 @@ int main(int argc, char *argv[])
 
     cap.nr_cpus = xt_max_cpus(cap.h);
     cap.batch_bytes = opt.batch_bytes;
-    cap.high_water = xt_data_size(cap.h) / 2;
+    cap.quarter = xt_data_size(cap.h) / 4;
+    cap.wait_ms = opt.poll_ms;
     cap.filling = calloc(cap.nr_cpus, sizeof(*cap.filling));
     cap.warned = calloc(cap.nr_cpus, sizeof(*cap.warned));
     cap.count = calloc(cap.nr_cpus, sizeof(*cap.count));
