@@ -2,7 +2,9 @@
 
 demo:
 	@.ci/install-deps
-	@$(MAKE) --no-print-directory $(XEN_SIM) $(XEN_SIM_LIBS) $(XENTRACE)
-	@XEN_SIM=$(XEN_SIM) XENTRACE=$(XENTRACE) OUT=$(BUILD)/demo demo/run
+	@$(MAKE) --no-print-directory $(XEN_SIM) $(XEN_SIM_LIBS) $(XENTRACE) \
+	    $(XT_SUMMARY) $(XT_DUMP) $(XT_PLOT) $(XT_EXPORT)
+	@XEN_SIM=$(XEN_SIM) XENTRACE=$(XENTRACE) READERS=$(BUILD)/tools/xentrace \
+	    OUT=$(BUILD)/demo demo/run
 
 .PHONY: demo
