@@ -14,10 +14,12 @@ $(BUILD)/tests/trc_names.h: /usr/include/xen/trace.h
 $(BUILD)/tests/test_readers: tests/readers/test_readers.c \
                              $(BUILD)/tests/trc_names.h tests/common/run_cmd.c \
                              tests/common/run_cmd.h $(LIBXT) $(LIBXT_RHDR) \
-                             | $(XEN_SIM) $(XEN_SIM_LIBS) $(XENTRACE) $(READERS)
+                             | $(XEN_SIM) $(XEN_SIM_LIBS) $(XENTRACE) $(READERS) \
+                               $(XT_SUMMARY)
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_CFLAGS) -DXEN_SIM='"$(XEN_SIM)"' \
 	    -DXENTRACE='"$(XENTRACE)"' -DXT_DUMP='"$(XT_DUMP)"' \
+	    -DXT_SUMMARY='"$(XT_SUMMARY)"' \
 	    -DXT_FORMAT='"$(XT_FORMAT)"' -DXT_FORMATS='"$(XT_FORMATS)"' \
 	    -Itools/libxentrace -Itests/common -I$(BUILD)/tests $(LDFLAGS) \
 	    -o $@ $< tests/common/run_cmd.c $(LIBXT) $(LIBXT_LIBS) -lcmocka
@@ -33,13 +35,15 @@ FUZZ_READER        := $(BUILD)/tests/fuzz_reader
 FUZZ_READER_CHECK  := $(BUILD)/tests/fuzz_reader_check
 FUZZ_ARTIFACTS     := $(BUILD)/tests/fuzz-artifacts
 FUZZ_READER_SRCS   := tests/fuzz/fuzz_reader.c tools/libxentrace/reader.c \
-                      tools/libxentrace/events.c $(LIBXT_EVENTS_C)
+                      tools/libxentrace/events.c $(LIBXT_EVENTS_C) \
+                      tools/xentrace/tally.c
 READER_TESTS       += $(FUZZ_READER_CHECK)
 
-$(FUZZ_READER): $(FUZZ_READER_SRCS) $(LIBXT_RHDR) $(LIBXT_HDR)
+$(FUZZ_READER): $(FUZZ_READER_SRCS) $(LIBXT_RHDR) $(LIBXT_HDR) \
+                tools/xentrace/tally.h
 	@mkdir -p $(@D)
 	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined \
-	    -fno-sanitize-recover=all -Itools/libxentrace -o $@ \
+	    -fno-sanitize-recover=all -Itools/libxentrace -Itools/xentrace -o $@ \
 	    $(FUZZ_READER_SRCS) -lz
 
 # A wrapper that tests/run-tests can run: it prints cmocka's summary line.

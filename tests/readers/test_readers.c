@@ -526,6 +526,249 @@ static void test_1024_cpus(void **state)
     free(f.w);
 }
 
+/*
+ * Batches in place (XT_READ_BATCHES)
+ * ==================================
+ */
+
+/* Walk every batch of @r as xentrace-summary does; its records. */
+static uint64_t walk_batches(struct xt_reader *r)
+{
+    struct xt_batch b;
+    uint64_t i, n = 0;
+
+    for ( i = 0; xt_reader_batch(r, i, &b) > 0; i++ )
+    {
+        size_t w = 0;
+
+        assert_int_equal((uintptr_t)b.words % 4, 0);
+        assert_int_equal(xt_reader_cpu(r, b.cpu_index)->cpu, b.cpu);
+        while ( w < b.len && xt_record_words(b.words[w]) <= b.len - w )
+        {
+            uint32_t event = b.words[w] & 0x0fffffffu;
+
+            n += event != XT_EV_WRAP_BUFFER && event != XT_EV_CPU_CHANGE;
+            w += xt_record_words(b.words[w]);
+        }
+        xt_reader_walked(r, i, w);
+    }
+    assert_int_equal(i, xt_reader_info(r)->batches);
+    return n;
+}
+
+/*
+ * @len bytes at @data, opened with XT_READ_BATCHES and walked, say what
+ * they say opened without it.
+ */
+static void assert_batches_agree(const void *data, size_t len)
+{
+    struct xt_reader *r = xt_reader_open_mem(data, len, 0);
+    struct xt_reader *lazy = xt_reader_open_mem(data, len, XT_READ_BATCHES);
+    const struct xt_reader_info *a, *b;
+    char wa[256], wb[256];
+    const char *da, *db;
+    unsigned int i;
+
+    assert_non_null(r);
+    assert_non_null(lazy);
+    a = xt_reader_info(r);
+    b = xt_reader_info(lazy);
+    assert_int_equal(b->records, 0);
+    assert_int_equal(walk_batches(lazy), a->records);
+    da = xt_reader_damage(r, wa, sizeof(wa));
+    db = xt_reader_damage(lazy, wb, sizeof(wb));
+    assert_true((da == NULL) == (db == NULL));
+    if ( da )
+        assert_string_equal(da, db);
+    assert_int_equal(a->damage, b->damage);
+    assert_int_equal(a->damage_offset, b->damage_offset);
+    assert_int_equal(a->end, b->end);
+    assert_int_equal(a->batches, b->batches);
+    assert_int_equal(a->nr_cpus, b->nr_cpus);
+    assert_int_equal(a->has_meta, b->has_meta);
+    for ( i = 0; i < a->nr_cpus; i++ )
+    {
+        const struct xt_cpu_info *ca = xt_reader_cpu(r, i);
+        const struct xt_cpu_info *cb = xt_reader_cpu(lazy, i);
+
+        assert_int_equal(ca->cpu, cb->cpu);
+        assert_int_equal(ca->bytes, cb->bytes);
+        assert_int_equal(ca->has_tsc, cb->has_tsc);
+        assert_int_equal(ca->first_tsc, cb->first_tsc);
+        assert_int_equal(ca->last_tsc, cb->last_tsc);
+    }
+    xt_reader_close(lazy);
+    xt_reader_close(r);
+}
+
+static void test_batches_in_place(void **state)
+{
+    struct file f;
+    struct xt_reader *r;
+    struct xt_batch b;
+
+    (void)state;
+    build_epochs(&f);
+    end_batch(&f);
+    r = xt_reader_open_mem(f.w, f.n * 4, XT_READ_BATCHES);
+    assert_non_null(r);
+    assert_int_equal(xt_reader_info(r)->batches, 4);
+    assert_int_equal(xt_reader_cpu_by_id(r, 1)->first_tsc, 200);
+    assert_int_equal(xt_reader_cpu_by_id(r, 1)->last_tsc, 450);
+    /* Batch 1: CPU 1's three records, 16 + 8 + 16 bytes, not copied. */
+    assert_int_equal(xt_reader_batch(r, 1, &b), 1);
+    assert_int_equal(b.cpu, 1);
+    assert_int_equal(b.cpu_index, 1);
+    assert_ptr_equal(b.words, f.w + 11 + 3);
+    assert_int_equal(b.len, 10);
+    assert_int_equal(b.offset, 56);
+    assert_int_equal(b.words[4], HDR(0x0002800a, 1, 0));
+    assert_int_equal(xt_reader_batch(r, 4, &b), 0);
+    errno = 0;
+    assert_null(xt_iter_new(r, XT_ORDER_FILE, 0, 0));
+    assert_int_equal(errno, EINVAL);
+    xt_reader_close(r);
+    assert_batches_agree(f.w, f.n * 4);
+    free(f.w);
+}
+
+static void test_batches_damage(void **state)
+{
+    struct file f;
+    struct xt_reader *r;
+    char warn[256];
+    uint8_t *odd;
+    size_t cut;
+
+    (void)state;
+    build_epochs(&f);
+    end_batch(&f);
+    for ( cut = 0; cut <= f.n * 4; cut++ )
+        assert_batches_agree(f.w, cut);
+
+    /* Batch 1 says 36 bytes, not 40: its last record runs over. */
+    f.w[11 + 2] = 36;
+    r = xt_reader_open_mem(f.w, f.n * 4, XT_READ_BATCHES);
+    /* Batch 2 would start inside that record: open sees that first. */
+    assert_int_equal(xt_reader_info(r)->damage, XT_DAMAGE_CORRUPT);
+    assert_int_equal(xt_reader_info(r)->damage_offset, 92);
+    assert_int_equal(walk_batches(r), 4);
+    assert_int_equal(xt_reader_info(r)->damage_offset, 80);
+    assert_string_equal(xt_reader_damage(r, warn, sizeof(warn)),
+                        "corrupt at offset 80: 72 bytes not read");
+    xt_reader_close(r);
+    assert_batches_agree(f.w, f.n * 4);
+    f.w[11 + 2] = 40;
+
+    /* 42 bytes: the next batch is not aligned, and comes as a copy. */
+    odd = calloc(1, f.n * 4 + 2);
+    assert_non_null(odd);
+    memcpy(odd, f.w, 96);
+    memcpy(odd + 98, f.w + 24, f.n * 4 - 96);
+    memcpy(odd + 52, &(uint32_t){ 42 }, 4);
+    assert_batches_agree(odd, f.n * 4 + 2);
+    /* All of it unaligned in memory. */
+    memmove(odd + 1, f.w, f.n * 4);
+    assert_batches_agree(odd + 1, f.n * 4);
+    free(odd);
+    free(f.w);
+}
+
+static void test_batches_1024_cpus(void **state)
+{
+    struct file f;
+    struct xt_reader *r;
+    struct xt_batch b;
+    unsigned int cpu, epoch;
+    uint64_t i;
+
+    (void)state;
+    init(&f);
+    for ( epoch = 0; epoch < 2; epoch++ )
+        for ( cpu = 0; cpu < 1024; cpu++ )
+        {
+            batch(&f, 1023 - cpu);
+            rec1(&f, 0x00028004, 1000000 * (epoch + 1) - cpu, cpu);
+            rec1(&f, 0x00028004, 0, cpu);
+        }
+    end_batch(&f);
+    r = xt_reader_open_mem(f.w, f.n * 4, XT_READ_BATCHES);
+    assert_int_equal(xt_reader_info(r)->nr_cpus, 1024);
+    assert_int_equal(xt_reader_info(r)->max_cpu, 1023);
+    for ( i = 0; xt_reader_batch(r, i, &b) > 0; i++ )
+    {
+        assert_int_equal(b.cpu, 1023 - i % 1024);
+        assert_int_equal(b.cpu_index, b.cpu);
+        assert_int_equal(b.len, 6);
+    }
+    assert_int_equal(i, 2048);
+    assert_int_equal(xt_reader_cpu_by_id(r, 0)->first_tsc, 1000000 - 1023);
+    assert_int_equal(xt_reader_cpu_by_id(r, 0)->last_tsc, 2000000 - 1023);
+    xt_reader_close(r);
+    assert_batches_agree(f.w, f.n * 4);
+    free(f.w);
+}
+
+/* Run @cmd with "%s" the path of @f written to a file; its output. */
+static char *run_on_file(struct file *f, const char *cmd_fmt)
+{
+    char path[] = "/tmp/test_readers.sum.XXXXXX", cmd[512];
+    char *out = calloc(1, 65536);
+    FILE *p;
+    size_t n;
+    int fd;
+
+    assert_non_null(out);
+    end_batch(f);
+    fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, f->w, f->n * 4), (ssize_t)(f->n * 4));
+    close(fd);
+    snprintf(cmd, sizeof(cmd), cmd_fmt, path);
+    p = popen(cmd, "r");
+    assert_non_null(p);
+    n = fread(out, 1, 65535, p);
+    assert_true(n > 0);
+    assert_int_equal(pclose(p), 0);
+    unlink(path);
+    return out;
+}
+
+#define RUNSTATE(old, new)  (0x00021001u | (old) << 8 | (new) << 4)
+
+/*
+ * xentrace-summary counts two batches side by side: the later one must
+ * still add its events, and apply its runstate changes, after the earlier
+ * one's, as if it were read after it.
+ */
+static void test_summary_batches_in_file_order(void **state)
+{
+    struct file f;
+    char *out;
+    unsigned int i;
+
+    (void)state;
+    init(&f);
+    batch(&f, 0);
+    rec1(&f, RUNSTATE(2, 1), 90, 2 << 16);      /* d2v0 blocked->runnable */
+    rec1(&f, RUNSTATE(0, 2), 100, 1 << 16);     /* d1v0 running->blocked */
+    for ( i = 0; i < 20; i++ )
+        rec1(&f, 0x0002800a, 101 + i, i);
+    rec1(&f, 0x0008aaa1, 300, 0);               /* new in the earlier batch */
+    batch(&f, 1);
+    rec1(&f, RUNSTATE(2, 1), 200, 1 << 16);     /* d1v0 blocked->runnable */
+    rec1(&f, 0x0008bbb1, 250, 0);               /* new in the later batch */
+    out = run_on_file(&f, XT_SUMMARY " -H 100 '%s'");
+    /* d1v0: blocked from 100 to 200, runnable to the end (300). */
+    assert_non_null(strstr(out, "\nd1v0             0.000000     1.000000     "
+                                "1.000000     0.000000          2\n"));
+    assert_non_null(strstr(out, "0x0008aaa1"));
+    assert_true(strstr(out, "0x0008aaa1") < strstr(out, "0x0008bbb1"));
+    assert_true(strstr(out, "\nd2v0") < strstr(out, "\nd1v0"));
+    free(out);
+    free(f.w);
+}
+
 /* A pipe and a gzip file, through xt_reader_open_fd(). */
 static void test_pipe_and_gzip(void **state)
 {
@@ -778,6 +1021,10 @@ int main(void)
         cmocka_unit_test(test_unknown_events_print),
         cmocka_unit_test(test_dump_tsc_column),
         cmocka_unit_test(test_1024_cpus),
+        cmocka_unit_test(test_batches_in_place),
+        cmocka_unit_test(test_batches_damage),
+        cmocka_unit_test(test_batches_1024_cpus),
+        cmocka_unit_test(test_summary_batches_in_file_order),
         cmocka_unit_test(test_pipe_and_gzip),
         cmocka_unit_test(test_catalogue_covers_trace_h),
         cmocka_unit_test(test_catalogue_sorted_and_sane),

@@ -19,6 +19,13 @@
  * A batch whose last record runs over its @bytes is kept up to the record
  * before, marked CORRUPT, and the walk goes on at the next batch.
  *
+ * With XT_READ_BATCHES the walk jumps from CPU-change record to CPU-change
+ * record, and walks the records of only the batches that hold what
+ * xt_reader_info() and xt_cpu_info need: a batch's @end is what its
+ * CPU-change record says until the caller has walked it
+ * (xt_reader_walked()).  Summing up takes one pass over the records, not
+ * two.
+ *
  * CPUs.  CPU numbers are any 32-bit value, so they are mapped to dense
  * "slots" through a hash table while indexing, then the slots are sorted
  * by CPU number (slot order is CPU order).  Each CPU's batches form a
@@ -56,11 +63,13 @@ struct batch {
     uint64_t end;               /* of the end of its last complete record */
     uint64_t next;              /* the CPU's next batch, or NO_BATCH */
     uint32_t slot;
+    bool checked;               /* @end is known to end whole records */
 };
 
 struct slot {
     struct xt_cpu_info info;
     uint64_t first_batch, last_batch;
+    bool last_tsc_found;        /* XT_READ_BATCHES, while opening */
 };
 
 struct xt_reader {
@@ -81,6 +90,10 @@ struct xt_reader {
 
     struct xt_reader_info info;
     uint64_t skipped;           /* bytes of damage not read as records */
+
+    bool batches_only;          /* XT_READ_BATCHES */
+    uint32_t *copy;             /* xt_reader_batch()'s unaligned batches */
+    uint64_t copy_cap;          /* words */
 };
 
 /* Loads, as records are 4-byte aligned in the file but @data may not be. */
@@ -372,9 +385,13 @@ static int64_t slot_of(struct xt_reader *r, uint32_t cpu)
     return r->nr_slots - 1;
 }
 
+/*
+ * The first damage in the file is the one: indexing finds it in file
+ * order, xt_reader_walked() may find an earlier one later.
+ */
 static void note_damage(struct xt_reader *r, enum xt_damage d, uint64_t at)
 {
-    if ( r->info.damage == XT_DAMAGE_NONE )
+    if ( r->info.damage == XT_DAMAGE_NONE || at < r->info.damage_offset )
     {
         r->info.damage = d;
         r->info.damage_offset = at;
@@ -427,9 +444,12 @@ static void take_metadata(struct xt_reader *r, const struct xt_record *rec)
     }
 }
 
-/* Count the whole records of a batch, from @p to @lim; where they end. */
+/*
+ * Count the whole records of a batch, from @p to @lim, into @s, and take
+ * the metadata if @meta; where they end.
+ */
 static uint64_t walk_batch(struct xt_reader *r, struct slot *s, uint64_t p,
-                           uint64_t lim)
+                           uint64_t lim, bool meta)
 {
     struct xt_cpu_info *ci = &s->info;
     uint64_t last_tsc = ci->last_tsc;
@@ -465,7 +485,7 @@ static uint64_t walk_batch(struct xt_reader *r, struct slot *s, uint64_t p,
                 if ( n >= 1 )
                     ci->lost_records += rd32(r->data + p + size - 4 * n);
             }
-            else if ( (event & ~0xfu) == (TRC_XT_FORMAT & ~0xfu) )
+            else if ( meta && (event & ~0xfu) == (TRC_XT_FORMAT & ~0xfu) )
             {
                 struct xt_record rec;
 
@@ -489,7 +509,7 @@ static int add_batch(struct xt_reader *r, uint64_t off, uint64_t *next)
     uint64_t end = start + bytes;
     uint64_t lim = end < r->size ? end : r->size;
     int64_t si = slot_of(r, cpu);
-    struct slot *s;
+    struct slot *s, scratch = { .info.cpu = cpu };
     struct batch *b;
 
     if ( si < 0 )
@@ -501,7 +521,17 @@ static int add_batch(struct xt_reader *r, uint64_t off, uint64_t *next)
     b = &r->batches[r->nr_batches];
     b->hdr = off;
     b->start = start;
-    b->end = walk_batch(r, s, start, lim);
+    if ( r->batches_only && end <= r->size )
+    {
+        b->end = end;
+        b->checked = false;
+    }
+    else
+    {
+        b->end = walk_batch(r, r->batches_only ? &scratch : s, start, lim,
+                            !r->batches_only);
+        b->checked = true;
+    }
     b->next = NO_BATCH;
     b->slot = si;
     if ( s->last_batch == NO_BATCH )
@@ -581,6 +611,77 @@ static void total_up(struct xt_reader *r)
     }
 }
 
+/* Walk batch @i into a slot of its own: its TSCs, and metadata if @meta. */
+static struct xt_cpu_info walk_alone(struct xt_reader *r, uint64_t i,
+                                     bool meta)
+{
+    const struct batch *b = &r->batches[i];
+    struct slot scratch = { .info.cpu = r->slots[b->slot].info.cpu };
+
+    walk_batch(r, &scratch, b->start, b->end, meta);
+    return scratch.info;
+}
+
+/* The TSC of batch @i's first record that has one, if any: *@tsc. */
+static bool first_tsc_in(const struct xt_reader *r, uint64_t i, uint64_t *tsc)
+{
+    const struct batch *b = &r->batches[i];
+    uint64_t p;
+
+    for ( p = b->start; b->end - p >= 4; )
+    {
+        uint32_t hdr = rd32(r->data + p);
+
+        if ( b->end - p < rec_size(hdr) )
+            break;
+        if ( (hdr & TSC_FLAG) && !is_special(hdr & EVENT_MASK) )
+        {
+            *tsc = rd64(r->data + p + 4);
+            return true;
+        }
+        p += rec_size(hdr);
+    }
+    return false;
+}
+
+/*
+ * XT_READ_BATCHES: the metadata, from the first batch; each CPU's first
+ * TSC, from the start of its first batch that has one; and its last TSC,
+ * from all of its last batch that has one (a walk goes forwards only).
+ */
+static void find_tsc_range(struct xt_reader *r)
+{
+    unsigned int left = r->nr_slots, with_tsc = 0;
+    uint64_t i;
+
+    if ( r->nr_batches )
+        walk_alone(r, 0, true);
+    for ( i = 0; i < r->nr_batches && left; i++ )
+    {
+        struct slot *s = &r->slots[r->batches[i].slot];
+
+        if ( s->info.has_tsc || !first_tsc_in(r, i, &s->info.first_tsc) )
+            continue;
+        s->info.has_tsc = true;
+        left--;
+        with_tsc++;
+    }
+    for ( i = r->nr_batches; i-- > 0 && with_tsc; )
+    {
+        struct slot *s = &r->slots[r->batches[i].slot];
+        struct xt_cpu_info found;
+
+        if ( !s->info.has_tsc || s->last_tsc_found )
+            continue;
+        found = walk_alone(r, i, false);
+        if ( !found.has_tsc )
+            continue;
+        s->info.last_tsc = found.last_tsc;
+        s->last_tsc_found = true;
+        with_tsc--;
+    }
+}
+
 static int index_input(struct xt_reader *r)
 {
     uint64_t off = 0;
@@ -619,6 +720,8 @@ static int index_input(struct xt_reader *r)
     r->hash_cpu = r->hash_slot = NULL;
     if ( sort_slots(r) )
         return -1;
+    if ( r->batches_only )
+        find_tsc_range(r);
     total_up(r);
     return 0;
 }
@@ -630,6 +733,7 @@ static int index_input(struct xt_reader *r)
 
 static struct xt_reader *finish_open(struct xt_reader *r, unsigned int flags)
 {
+    r->batches_only = flags & XT_READ_BATCHES;
     if ( !(flags & XT_READ_NO_GZIP) && is_gzip(r->data, r->size) )
     {
         void *old_copy = r->heap_copy;
@@ -742,6 +846,7 @@ void xt_reader_close(struct xt_reader *r)
     free(r->slots);
     free(r->hash_cpu);
     free(r->hash_slot);
+    free(r->copy);
     free(r);
 }
 
@@ -821,6 +926,59 @@ bool xt_record_lost(const struct xt_record *rec, struct xt_lost *lost)
     lost->vcpu = rec->extra[1] >> 16;
     lost->first_tsc = rec->extra[2] | (uint64_t)rec->extra[3] << 32;
     return true;
+}
+
+/*
+ * Batches
+ * =======
+ */
+
+int xt_reader_batch(struct xt_reader *r, uint64_t i, struct xt_batch *out)
+{
+    const struct batch *b;
+    const uint8_t *p;
+    size_t len;
+
+    if ( i >= r->nr_batches )
+        return 0;
+    b = &r->batches[i];
+    p = r->data + b->start;
+    len = (b->end - b->start) / 4;
+    out->in_place = !((uintptr_t)p & 3);
+    if ( !out->in_place )
+    {
+        if ( grow((void **)&r->copy, sizeof(*r->copy), &r->copy_cap,
+                  len ? len : 1) )
+            return -1;
+        memcpy(r->copy, p, len * 4);
+        p = (const uint8_t *)r->copy;
+    }
+    out->cpu = r->slots[b->slot].info.cpu;
+    out->cpu_index = b->slot;
+    out->words = (const uint32_t *)p;
+    out->len = len;
+    out->offset = b->start;
+    return 1;
+}
+
+void xt_reader_walked(struct xt_reader *r, uint64_t i, size_t len)
+{
+    struct batch *b;
+    uint64_t end;
+
+    if ( i >= r->nr_batches || r->batches[i].checked )
+        return;
+    b = &r->batches[i];
+    b->checked = true;
+    if ( len >= (b->end - b->start) / 4 && (b->end - b->start) % 4 == 0 )
+        return;
+    if ( len > (b->end - b->start) / 4 )
+        len = (b->end - b->start) / 4;
+    end = b->start + 4 * (uint64_t)len;
+    note_damage(r, XT_DAMAGE_CORRUPT, end);
+    r->skipped += b->end - end;
+    r->slots[b->slot].info.bytes -= b->end - end;
+    b->end = end;
 }
 
 /*
@@ -985,6 +1143,12 @@ struct xt_iter *xt_iter_new(struct xt_reader *r, enum xt_order order,
 
     if ( !it )
         return NULL;
+    if ( r->batches_only )
+    {
+        free(it);
+        errno = EINVAL;
+        return NULL;
+    }
     it->r = r;
     it->order = order;
     it->special = flags & XT_ITER_SPECIAL;

@@ -6,8 +6,9 @@
  * a TRC_TRACE_CPU_CHANGE {cpu, bytes} record and the @bytes of one CPU's
  * records that follow it.  xt_reader_open() takes the whole input into
  * memory (mmap for regular files, read for pipes; gzip is undone), walks
- * every batch and record once to index them and count, and stops at the
- * last complete record: the input is never trusted, any bytes are safe.
+ * every batch and record once to index them and count (only the batches
+ * with XT_READ_BATCHES), and stops at the last complete record: the input
+ * is never trusted, any bytes are safe.
  *
  * Records then come through iterators, in three orders:
  *   XT_ORDER_FILE  the order of the file (batch after batch);
@@ -43,6 +44,8 @@ struct xt_reader;
 
 /* Flags for xt_reader_open*(). */
 #define XT_READ_NO_GZIP      (1u << 0)  /* take gzip input as it is */
+#define XT_READ_BATCHES      (1u << 1)  /* index the batches only: see
+                                           "Batches" below */
 
 /*
  * Open @path ("-" or NULL: standard input).  Fails with errno:
@@ -185,7 +188,8 @@ struct xt_iter;
  * TRC_TRACE_CPU_CHANGE and TRC_TRACE_WRAP_BUFFER: the metadata and
  * TRC_LOST_RECORDS records come through as records.  With it, in
  * XT_ORDER_TSC the CPU-change records have the TSC of their CPU's last
- * record before the batch.
+ * record before the batch.  EINVAL for a reader opened with
+ * XT_READ_BATCHES.
  */
 struct xt_iter *xt_iter_new(struct xt_reader *r, enum xt_order order,
                             unsigned int cpu, unsigned int flags);
@@ -206,6 +210,60 @@ struct xt_lost {
 };
 
 bool xt_record_lost(const struct xt_record *rec, struct xt_lost *lost);
+
+/*
+ * Batches
+ * =======
+ *
+ * A batch's records as they lie in the input, for readers that take every
+ * record once (xentrace-summary): no record is copied or decoded.
+ *
+ * Opened with XT_READ_BATCHES, a reader walks only the CPU-change records
+ * at open, jumping from batch to batch, and the records of the few batches
+ * it needs for the rest of xt_reader_info() and xt_cpu_info: the metadata
+ * (of the first batch, where xentrace puts it), each CPU's first and last
+ * TSC, and the end of a truncated last batch.  It does not count records:
+ * records, pads, lost_markers and lost_records are 0, in xt_reader_info and
+ * xt_cpu_info.  Whether each batch holds whole records is learnt as the
+ * caller walks it and tells xt_reader_walked(): once every batch is told,
+ * xt_reader_info(), xt_cpu_info's bytes and xt_reader_damage() say what a
+ * reader opened without the flag says at open.  Record iterators need the index: xt_iter_new() fails on such a
+ * reader with EINVAL.  Without the flag, batches come checked: words[0,
+ * len) are whole records.
+ */
+
+struct xt_batch {
+    unsigned int cpu;
+    unsigned int cpu_index;     /* for xt_reader_cpu() */
+    const uint32_t *words;      /* its records, after its CPU-change record */
+    size_t len;                 /* words */
+    uint64_t offset;            /* of words[0] in the input */
+    bool in_place;              /* @words is in the input, not a copy */
+};
+
+/*
+ * Batch @i (0 to info->batches - 1, in file order) into @b: 1, 0 past the
+ * last, -1 with ENOMEM.  @b->words is 4-byte aligned: in the input itself
+ * (@b->in_place), or, where the input is not aligned (damage, or
+ * xt_reader_open_mem() on unaligned memory), a copy valid until the next
+ * call.  With
+ * XT_READ_BATCHES the last record may run past @b->len (damage): stop at
+ * a record that does not fit, and tell xt_reader_walked().
+ */
+int xt_reader_batch(struct xt_reader *r, uint64_t i, struct xt_batch *b);
+
+/*
+ * Batch @i's whole records end after @len words: the first record that
+ * did not fit in xt_batch.len starts there (@len == xt_batch.len: it had
+ * none).  Once per batch counts; more calls change nothing.
+ */
+void xt_reader_walked(struct xt_reader *r, uint64_t i, size_t len);
+
+/* Words of the record whose header is @hdr: 1 to 10. */
+static inline unsigned int xt_record_words(uint32_t hdr)
+{
+    return 1 + (hdr >> 31) * 2 + ((hdr >> 28) & 7);
+}
 
 /*
  * Event catalogue

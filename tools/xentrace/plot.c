@@ -209,13 +209,14 @@ int main(int argc, char **argv)
     if ( optind != argc - 1 )
         usage();
 
-    r = xt_reader_open(argv[optind], 0);
+    r = xt_reader_open(argv[optind], XT_READ_BATCHES);
     if ( !r )
         errx(1, "%s: %s", argv[optind], xt_reader_strerror(errno));
-    if ( xt_reader_damage(r, damage, sizeof(damage)) )
-        warnx("%s: %s", argv[optind], damage);
     if ( tally_run(&t, r, bins, hz) )
         err(1, "%s", argv[optind]);
+    /* Damage inside batches is known once tally_run() has read them. */
+    if ( xt_reader_damage(r, damage, sizeof(damage)) )
+        warnx("%s: %s", argv[optind], damage);
     if ( out && !(f = fopen(out, "w")) )
         err(1, "%s", out);
 

@@ -322,14 +322,15 @@ int main(int argc, char **argv)
     if ( optind != argc - 1 )
         usage();
 
-    r = xt_reader_open(argv[optind], 0);
+    r = xt_reader_open(argv[optind], XT_READ_BATCHES);
     if ( !r )
         errx(1, "%s: %s", argv[optind], xt_reader_strerror(errno));
+    if ( tally_run(&t, r, bins, hz) )
+        err(1, "%s", argv[optind]);
+    /* Damage inside batches is known once tally_run() has read them. */
     damage = xt_reader_damage(r, damage_buf, sizeof(damage_buf));
     if ( damage )
         warnx("%s: %s", argv[optind], damage);
-    if ( tally_run(&t, r, bins, hz) )
-        err(1, "%s", argv[optind]);
 
     if ( json )
         json_print(&t, argv[optind], damage);

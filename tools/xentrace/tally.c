@@ -10,6 +10,16 @@
 #define RUNSTATE_MASK       0x0ffff00fu     /* the event without old, new */
 #define RUNSTATE_CHANGE     0x00021001u     /* TRC_SCHED_RUNSTATE_CHANGE */
 #define MAX_EVENTS          (1u << 16)
+#define EVENT_MASK          0x0fffffffu
+#define TSC_FLAG            0x80000000u
+
+/* What a record of an event takes, beyond being counted. */
+enum kind {
+    KIND_COUNT,                 /* nothing */
+    KIND_SKIP,                  /* not even that: pads, CPU changes */
+    KIND_RUNSTATE,              /* a runstate change */
+    KIND_LOST,                  /* TRC_LOST_RECORDS */
+};
 
 static uint32_t hash32(uint32_t x)
 {
@@ -42,7 +52,8 @@ static int grow(void *pp, size_t *cap, size_t need, size_t size)
 static uint32_t *find_slot(uint32_t *slot, unsigned int nr_slots,
                            uint32_t key, const void *base, size_t size)
 {
-    unsigned int i = hash32(key) & (nr_slots - 1);
+    /* The top bits: a product's low bits are only the key's low bits. */
+    unsigned int i = hash32(key) >> (32 - __builtin_ctz(nr_slots));
 
     while ( slot[i] &&
             *(const uint32_t *)((const char *)base +
@@ -134,37 +145,44 @@ static struct tally_vcpu *vcpu_of(struct tally *t, uint32_t domvcpu)
  * A runstate change: the time since the vCPU's last change goes to the
  * state it left.  Its first change only says where it is.
  */
-static int runstate_change(struct tally *t, const struct xt_record *rec)
+static int runstate_change(struct tally *t, const struct tally_later *sp)
 {
-    struct tally_vcpu *v = vcpu_of(t, rec->extra[0]);
-    unsigned int old = (rec->event >> 8) & 0xf, new = (rec->event >> 4) & 0xf;
+    struct tally_vcpu *v;
+    unsigned int old = (sp->event >> 8) & 0xf, new = (sp->event >> 4) & 0xf;
 
+    if ( !sp->nr_extra )
+        return 0;
+    v = vcpu_of(t, sp->extra[0]);
     if ( !v )
         return -1;
     if ( v->state < TALLY_RUNSTATES && old < TALLY_RUNSTATES &&
-         rec->tsc >= v->since )
-        v->ticks[old] += rec->tsc - v->since;
+         sp->tsc >= v->since )
+        v->ticks[old] += sp->tsc - v->since;
     v->state = new;
-    v->since = rec->tsc;
+    v->since = sp->tsc;
     v->changes++;
     return 0;
 }
 
-static int lost_records(struct tally *t, struct tally_cpu *c,
-                        const struct xt_record *rec)
+static int lost_records(struct tally *t, const struct tally_later *sp)
 {
+    struct tally_cpu *c = sp->cpu;
+    struct xt_record rec = {
+        .event = sp->event, .nr_extra = sp->nr_extra, .tsc = sp->tsc,
+    };
     struct xt_lost lost;
     uint64_t ticks;
 
-    if ( !xt_record_lost(rec, &lost) )
+    memcpy(rec.extra, sp->extra, sizeof(sp->extra));
+    if ( !xt_record_lost(&rec, &lost) )
         return 0;
     if ( grow(&t->losses, &t->losses_cap, t->nr_losses + 1,
               sizeof(*t->losses)) )
         return -1;
-    ticks = rec->tsc > lost.first_tsc ? rec->tsc - lost.first_tsc : 0;
+    ticks = sp->tsc > lost.first_tsc ? sp->tsc - lost.first_tsc : 0;
     t->losses[t->nr_losses++] = (struct tally_loss){
         .cpu = c->cpu, .count = lost.count,
-        .first_tsc = lost.first_tsc, .tsc = rec->tsc,
+        .first_tsc = lost.first_tsc, .tsc = sp->tsc,
     };
     c->lost_markers++;
     c->lost_records += lost.count;
@@ -182,20 +200,23 @@ static int setup(struct tally *t, struct xt_reader *r, unsigned int nr_bins,
 
     memset(t, 0, sizeof(*t));
     t->info = info;
+    t->seen = malloc(sizeof(*t->seen) << TALLY_SEEN_BITS);
+    if ( !t->seen )
+        return -1;
+    for ( i = 0; i < 1u << TALLY_SEEN_BITS; i++ )
+        t->seen[i].id = t->seen[i].count_id = TALLY_SEEN_NONE;
     t->hz = hz ? hz : info->has_tsc_hz && info->meta.tsc_hz ?
             info->meta.tsc_hz : TALLY_DEFAULT_HZ;
     t->nr_cpus = info->nr_cpus;
     t->nr_bins = nr_bins ? nr_bins : 1;
     t->cpus = calloc(t->nr_cpus ? t->nr_cpus : 1, sizeof(*t->cpus));
-    t->cpu_index = calloc(info->max_cpu + 1, sizeof(*t->cpu_index));
-    if ( !t->cpus || !t->cpu_index )
+    if ( !t->cpus )
         return -1;
     for ( i = 0; i < t->nr_cpus; i++ )
     {
         const struct xt_cpu_info *ci = xt_reader_cpu(r, i);
 
         t->cpus[i].cpu = ci->cpu;
-        t->cpu_index[ci->cpu] = i;
         t->cpus[i].bins = calloc(t->nr_bins, sizeof(uint64_t));
         if ( !t->cpus[i].bins )
             return -1;
@@ -232,53 +253,262 @@ static unsigned int bin_of(const struct tally *t, struct tally_cpu *c,
     return bin;
 }
 
-static int count_record(struct tally *t, const struct xt_record *rec)
+static unsigned int seen_hash(uint32_t id)
 {
-    struct tally_cpu *c = &t->cpus[t->cpu_index[rec->cpu]];
-    uint64_t bytes = 4 + (rec->has_tsc ? 8 : 0) + 4 * rec->nr_extra;
-    int e = event_index(t, rec->event);
+    return hash32(id) >> (32 - TALLY_SEEN_BITS);
+}
+
+static enum kind kind_of(uint32_t id)
+{
+    if ( id == XT_EV_WRAP_BUFFER || id == XT_EV_CPU_CHANGE )
+        return KIND_SKIP;
+    if ( (id & RUNSTATE_MASK) == RUNSTATE_CHANGE )
+        return KIND_RUNSTATE;
+    if ( id == XT_EV_LOST_RECORDS )
+        return KIND_LOST;
+    return KIND_COUNT;
+}
+
+/* Make @id the event seen at its hash; NULL with ENOMEM. */
+static const struct tally_seen *see(struct tally *t, uint32_t id)
+{
+    struct tally_seen *s = &t->seen[seen_hash(id)];
+    enum kind kind = kind_of(id);
+    int e = kind == KIND_SKIP ? 0 : event_index(t, id);
 
     if ( e < 0 )
+        return NULL;
+    *s = (struct tally_seen){
+        .id = id, .index = e, .kind = kind,
+        .count_id = kind == KIND_COUNT ? id : TALLY_SEEN_NONE,
+    };
+    return s;
+}
+
+/* What a runstate change or loss needs of the @n words at @w. */
+static void special_at(struct tally_later *sp, struct tally_cpu *c,
+                       enum kind kind, const uint32_t *w, unsigned int n,
+                       uint64_t tsc)
+{
+    unsigned int head = w[0] & TSC_FLAG ? 3 : 1, i;
+
+    sp->cpu = c;
+    sp->kind = kind;
+    sp->event = w[0] & EVENT_MASK;
+    sp->nr_extra = n - head < 4 ? n - head : 4;
+    sp->tsc = tsc;
+    for ( i = 0; i < 4; i++ )
+        sp->extra[i] = i < sp->nr_extra ? w[head + i] : 0;
+}
+
+static int count_special(struct tally *t, const struct tally_later *sp)
+{
+    return sp->kind == KIND_RUNSTATE ? runstate_change(t, sp)
+                                     : lost_records(t, sp);
+}
+
+/*
+ * A runstate change or loss of a batch that is counted beside an earlier
+ * one: it waits for that one to end, as its order with the earlier one's
+ * matters.
+ */
+static int defer_special(struct tally *t, const struct tally_later *sp)
+{
+    if ( grow(&t->later, &t->later_cap, t->nr_later + 1, sizeof(*t->later)) )
         return -1;
-    if ( (unsigned int)e >= c->nr_by_event )
-    {
-        size_t cap = c->nr_by_event;
-
-        if ( grow(&c->by_event, &cap, e + 1, sizeof(*c->by_event)) )
-            return -1;
-        c->nr_by_event = cap;
-    }
-    c->by_event[e].records++;
-    c->by_event[e].bytes += bytes;
-    c->total.records++;
-    c->total.bytes += bytes;
-    c->bins[bin_of(t, c, rec->tsc)]++;
-
-    if ( (rec->event & RUNSTATE_MASK) == RUNSTATE_CHANGE && rec->nr_extra )
-        return runstate_change(t, rec);
-    if ( rec->event == XT_EV_LOST_RECORDS )
-        return lost_records(t, c, rec);
+    t->later[t->nr_later++] = *sp;
     return 0;
+}
+
+static int count_deferred(struct tally *t)
+{
+    size_t i;
+
+    for ( i = 0; i < t->nr_later; i++ )
+        if ( count_special(t, &t->later[i]) )
+            return -1;
+    t->nr_later = 0;
+    return 0;
+}
+
+/* Make room in @c's counts for event @index; -1 with ENOMEM. */
+static int grow_by_event(struct tally_cpu *c, uint32_t index)
+{
+    size_t cap = c->nr_by_event;
+
+    if ( grow(&c->by_event, &cap, index + 1, sizeof(*c->by_event)) )
+        return -1;
+    c->nr_by_event = cap;
+    return 0;
+}
+
+/*
+ * A batch being counted.  Two batches of different CPUs are counted side
+ * by side, a record of each in turn: walking a batch is a chain of loads,
+ * each record's header giving where the next one is, and two chains run
+ * in the time of one.  Their records change only their own CPU's counts,
+ * except that the later batch waits for the earlier one before it adds an
+ * event (the events are in order of appearance) and defers its runstate
+ * changes and losses: the result is that of one batch after the other.
+ */
+struct lane {
+    struct tally_cpu *c;
+    const uint32_t *w;
+    size_t len;
+    size_t i;                   /* the next record */
+    bool first;                 /* no batch before it is still counted */
+};
+
+enum step { STEP_ERROR = -1, STEP_END, STEP_ON, STEP_WAIT };
+
+/* Count the @n words at @w, an event of index @index, on @c. */
+static inline void count_record(const struct tally *t, struct tally_cpu *c,
+                                uint32_t index, const uint32_t *w,
+                                unsigned int n)
+{
+    if ( w[0] & TSC_FLAG )
+        memcpy(&c->tsc, w + 1, sizeof(c->tsc));
+    c->by_event[index].records++;
+    c->by_event[index].bytes += 4 * n;
+    if ( c->tsc - c->bin_start >= c->bin_end - c->bin_start )
+        bin_of(t, c, c->tsc);
+    c->bins[c->bin]++;
+}
+
+/* step() for all but a known event of KIND_COUNT. */
+static enum step step_slow(struct tally *t, struct lane *l,
+                           const struct tally_seen *s)
+{
+    struct tally_cpu *c = l->c;
+    const uint32_t *w = l->w + l->i;
+    uint32_t id = w[0] & EVENT_MASK;
+    unsigned int n = xt_record_words(w[0]);
+
+    if ( s->id != id )
+    {
+        if ( !l->first )
+            return STEP_WAIT;
+        if ( !(s = see(t, id)) )
+            return STEP_ERROR;
+    }
+    if ( s->kind != KIND_SKIP )
+    {
+        if ( s->index >= c->nr_by_event && grow_by_event(c, s->index) )
+            return STEP_ERROR;
+        count_record(t, c, s->index, w, n);
+    }
+    if ( s->kind == KIND_RUNSTATE || s->kind == KIND_LOST )
+    {
+        struct tally_later sp;
+
+        special_at(&sp, c, s->kind, w, n, c->tsc);
+        if ( (l->first ? count_special : defer_special)(t, &sp) )
+            return STEP_ERROR;
+    }
+    l->i += n;
+    return STEP_ON;
+}
+
+/*
+ * Count @l's next record.  STEP_END at the end of its whole records (@l->i
+ * is where they end), STEP_WAIT where it must wait for the earlier batch.
+ * Inline, so that the lanes stay in registers.
+ */
+static inline __attribute__((always_inline)) enum step
+step(struct tally *t, struct lane *l)
+{
+    struct tally_cpu *c = l->c;
+    uint32_t hdr, id;
+    unsigned int n;
+    const struct tally_seen *s;
+
+    if ( l->i >= l->len )
+        return STEP_END;
+    hdr = l->w[l->i];
+    id = hdr & EVENT_MASK;
+    n = xt_record_words(hdr);
+    s = &t->seen[seen_hash(id)];
+    if ( n > l->len - l->i )
+        return STEP_END;
+    if ( s->count_id != id || s->index >= c->nr_by_event )
+        return step_slow(t, l, s);
+    count_record(t, c, s->index, l->w + l->i, n);
+    l->i += n;
+    return STEP_ON;
+}
+
+/* Count @a's records, then @b's (NULL: none), @b beside @a where it can. */
+static int count_lanes(struct tally *t, struct lane *a, struct lane *b)
+{
+    enum step sa = STEP_ON, sb = STEP_END;
+
+    if ( b )
+        do
+        {
+            sa = step(t, a);
+            sb = step(t, b);
+        } while ( sa == STEP_ON && sb == STEP_ON );
+    while ( sa == STEP_ON )
+        sa = step(t, a);
+    if ( sa == STEP_ERROR || sb == STEP_ERROR )
+        return -1;
+    if ( !b )
+        return 0;
+    b->first = true;
+    if ( count_deferred(t) )
+        return -1;
+    while ( sb != STEP_END )
+        if ( (sb = step(t, b)) == STEP_ERROR )
+            return -1;
+    return 0;
+}
+
+static void lane_start(struct tally *t, struct lane *l, const struct xt_batch *b)
+{
+    *l = (struct lane){
+        .c = &t->cpus[b->cpu_index], .w = b->words, .len = b->len,
+        .first = true,
+    };
+}
+
+/*
+ * Every batch, two by two where the first is in place (fetching the second
+ * would overwrite a copy) and the two are of different CPUs.
+ */
+static int count_batches(struct tally *t, struct xt_reader *r)
+{
+    struct xt_batch ba, bb;
+    struct lane a, b;
+    uint64_t i = 0;
+    int got;
+
+    while ( (got = xt_reader_batch(r, i, &ba)) > 0 )
+    {
+        bool pair;
+
+        lane_start(t, &a, &ba);
+        pair = ba.in_place && xt_reader_batch(r, i + 1, &bb) > 0 &&
+               bb.cpu_index != ba.cpu_index;
+        if ( pair )
+        {
+            lane_start(t, &b, &bb);
+            b.first = false;
+        }
+        if ( count_lanes(t, &a, pair ? &b : NULL) )
+            return -1;
+        xt_reader_walked(r, i++, a.i);
+        if ( pair )
+            xt_reader_walked(r, i++, b.i);
+    }
+    return got;
 }
 
 int tally_run(struct tally *t, struct xt_reader *r, unsigned int nr_bins,
               uint64_t hz)
 {
-    struct xt_iter *it;
-    struct xt_record rec;
     unsigned int i, e;
-    int rc = 0;
 
-    if ( setup(t, r, nr_bins, hz) )
-        return -1;
-    it = xt_iter_new(r, XT_ORDER_FILE, 0, 0);
-    if ( !it )
-        return -1;
-    while ( xt_iter_next(it, &rec) > 0 )
-        if ( (rc = count_record(t, &rec)) )
-            break;
-    xt_iter_free(it);
-    if ( rc )
+    if ( setup(t, r, nr_bins, hz) || count_batches(t, r) )
     {
         errno = ENOMEM;
         return -1;
@@ -300,6 +530,8 @@ int tally_run(struct tally *t, struct xt_reader *r, unsigned int nr_bins,
         {
             t->events[e].total.records += c->by_event[e].records;
             t->events[e].total.bytes += c->by_event[e].bytes;
+            c->total.records += c->by_event[e].records;
+            c->total.bytes += c->by_event[e].bytes;
         }
         t->total.records += c->total.records;
         t->total.bytes += c->total.bytes;
@@ -317,12 +549,13 @@ void tally_free(struct tally *t)
         free(t->cpus[i].bins);
     }
     free(t->cpus);
-    free(t->cpu_index);
+    free(t->seen);
     free(t->events);
     free(t->event_slot);
     free(t->vcpus);
     free(t->vcpu_slot);
     free(t->losses);
+    free(t->later);
     memset(t, 0, sizeof(*t));
 }
 

@@ -8,7 +8,8 @@
  * TRC_SCHED_RUNSTATE_CHANGE names it): the time spent in each runstate.
  *
  * Memory grows only when an event, vCPU or loss is seen for the first
- * time, never per record.
+ * time, never per record.  The records are read in place, batch by batch
+ * (xt_reader_batch()): the reader is opened with XT_READ_BATCHES.
  */
 #ifndef TALLY_H
 #define TALLY_H
@@ -24,6 +25,27 @@
 struct tally_count {
     uint64_t records;
     uint64_t bytes;
+};
+
+/* An event and what counting one takes, by a small hash of its id. */
+struct tally_seen {
+    uint32_t count_id;          /* @id if only counted, else NONE */
+    uint32_t index;             /* in tally.events */
+    uint32_t id;                /* TALLY_SEEN_NONE: no event yet */
+    unsigned int kind;          /* private to tally.c */
+};
+
+#define TALLY_SEEN_BITS     10
+#define TALLY_SEEN_NONE     UINT32_MAX  /* events have 28 bits */
+
+/* A runstate change or loss, as counted or put off (tally.c: struct lane). */
+struct tally_later {
+    struct tally_cpu *cpu;
+    unsigned int kind;
+    uint32_t event;
+    unsigned int nr_extra;      /* up to 4: what they need */
+    uint32_t extra[4];
+    uint64_t tsc;
 };
 
 struct tally_event {
@@ -43,6 +65,7 @@ struct tally_cpu {
     uint64_t *bins;             /* records per time bin */
     unsigned int bin;           /* the bin of its last record, */
     uint64_t bin_start, bin_end;    /* and the TSCs it covers */
+    uint64_t tsc;               /* of its last record with one */
 };
 
 struct tally_vcpu {
@@ -69,19 +92,22 @@ struct tally {
 
     unsigned int nr_cpus;       /* CPUs with a batch, ascending */
     struct tally_cpu *cpus;
-    unsigned int *cpu_index;    /* CPU number -> index in cpus */
 
     unsigned int nr_events;     /* distinct events, in order of appearance */
     struct tally_event *events;
     size_t events_cap;
     uint32_t *event_slot;       /* hash of event id -> index + 1 */
     unsigned int event_slots;
+    struct tally_seen *seen;    /* the last event of each small hash */
 
     unsigned int nr_vcpus;      /* vCPUs with a runstate change */
     struct tally_vcpu *vcpus;
     size_t vcpus_cap;
     uint32_t *vcpu_slot;        /* hash of domvcpu -> index + 1 */
     unsigned int vcpu_slots;
+
+    struct tally_later *later;
+    size_t nr_later, later_cap;
 
     unsigned int nr_losses;
     struct tally_loss *losses;
@@ -94,7 +120,8 @@ struct tally {
 /*
  * Count every record of @r into @t, with the TSC range cut into @nr_bins
  * bins; @hz of 0 takes the file's TSC frequency, or TALLY_DEFAULT_HZ.
- * Returns 0, or -1 with errno ENOMEM.
+ * @r may be opened with XT_READ_BATCHES or not; its damage is known
+ * afterwards.  Returns 0, or -1 with errno ENOMEM.
  */
 int tally_run(struct tally *t, struct xt_reader *r, unsigned int nr_bins,
               uint64_t hz);
