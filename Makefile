@@ -8,7 +8,10 @@
 #   make check-tsan    the multi-threaded tests alone, with ThreadSanitizer
 #   make check-xen     boot the real Xen 4.17 in QEMU (Debian's and one
 #                      built with our trace.c) and trace it from dom0
-#   make bench         run the benchmarks (tables + JSON lines)
+#   make bench         run the benchmarks, each against its peer (tables,
+#                      JSON lines, bench/results/latest.{json,md,svg})
+#   make bench-publish put the latest results in docs/benchmarks.md and
+#                      README.md
 #   make soak          the accounting soak: SOAK_RECORDS (10^8) records
 #                      through xen-sim and xentrace, every one accounted
 #   make fuzz-NAME     run a fuzz target (reader, options, hostile-dom0)

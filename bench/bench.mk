@@ -1,7 +1,10 @@
 # Benchmarks.  Each prints a Markdown table and one "JSON {...}" line; see
 # bench/README.md.  They report figures, they never fail on one.
 #
-#   make bench         the full run; the JSON also goes to bench/results/
+#   make bench         the full run (bench/run-all): every table, and
+#                      bench/results/latest.{json,md,svg} combining them
+#   make bench-publish copy the latest results to docs/benchmarks.{md,svg}
+#                      and README.md's headline table, to commit
 #   make bench-smoke   one tiny run of each benchmark, to keep them working
 
 TRACE_COST   := $(BUILD)/bench/trace_cost
@@ -21,18 +24,31 @@ RUSAGE       := $(BUILD)/bench/rusage
 CAPTURE_ENV  := XEN_SIM=$(XEN_SIM) OURS=$(XENTRACE) RUSAGE=$(RUSAGE)
 CAPTURE_DEPS := $(XEN_SIM) $(XEN_SIM_LIBS) $(XENTRACE) $(RUSAGE)
 
-bench: $(TRACE_COST) $(CAPTURE_DEPS)
-	@$(BENCH_ENV) bench/run-trace-cost
-	@$(CAPTURE_ENV) bench/run-capture
-	@$(READ_ENV) bench/run-read
+# The producer against LTTng-UST (run-lttng): lttng_cost is built where
+# liblttng-ust-dev is installed; elsewhere run-lttng leaves LTTng out.
+LTTNG_COST   := $(BUILD)/bench/lttng_cost
+HAVE_LTTNG   := $(shell printf '\043include <lttng/tracepoint.h>\n' | \
+                  $(CC) -E -x c - >/dev/null 2>&1 && echo yes)
+LTTNG_DEPS   := $(if $(HAVE_LTTNG),$(LTTNG_COST))
 
-bench-smoke: $(TRACE_COST) $(CAPTURE_DEPS)
-	@$(BENCH_ENV) bench/run-trace-cost --smoke
-	@$(CAPTURE_ENV) bench/run-capture --smoke
-	@$(READ_ENV) bench/run-read --smoke
+$(LTTNG_COST): bench/lttng_cost.c bench/lttng_tp.h
+	@mkdir -p $(@D)
+	$(CC) $(TOOL_CFLAGS) -Ibench $(LDFLAGS) -o $@ $< -llttng-ust -ldl \
+	    -lpthread
+
+ALL_BENCH_ENV = $(BENCH_ENV) $(CAPTURE_ENV) $(READ_ENV) LTTNG_COST=$(LTTNG_COST)
+
+bench: $(TRACE_COST) $(CAPTURE_DEPS) $(LTTNG_DEPS)
+	@$(ALL_BENCH_ENV) bench/run-all
+
+bench-smoke: $(TRACE_COST) $(CAPTURE_DEPS) $(LTTNG_DEPS)
+	@$(ALL_BENCH_ENV) bench/run-all --smoke
+
+bench-publish:
+	@bench/report --publish bench/results
 
 $(RUSAGE): bench/rusage.c
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ $<
 
-.PHONY: bench-smoke
+.PHONY: bench-smoke bench-publish
