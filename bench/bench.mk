@@ -14,9 +14,13 @@ BENCH_CFLAGS := $(TOOL_CFLAGS) -DCONFIG_TRACEBUFFER -include xen/config.h \
 # Valgrind cannot run a sanitizer build: such runs skip the instruction counts.
 BENCH_ENV    := TRACE_COST=$(TRACE_COST) CALLGRIND=$(if $(SAN),no,yes)
 
-$(TRACE_COST): bench/trace_cost.c $(XEN_HDRS) $(HOST_LIB)
+# Both cost benchmarks time their trace points with bench/timing.c.
+TIMING_SRCS  := bench/timing.c bench/timing.h
+
+$(TRACE_COST): bench/trace_cost.c $(TIMING_SRCS) $(XEN_HDRS) $(HOST_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(BENCH_CFLAGS) $(LDFLAGS) -o $@ $< $(HOST_LIB) -lpthread
+	$(CC) $(BENCH_CFLAGS) $(LDFLAGS) -o $@ $< bench/timing.c $(HOST_LIB) \
+	    -lpthread
 
 # The capture benchmark (run-capture): our xentrace against Debian's, as
 # dom0s of the same xen-sim workload; rusage measures a tracer's CPU.
@@ -31,10 +35,10 @@ HAVE_LTTNG   := $(shell printf '\043include <lttng/tracepoint.h>\n' | \
                   $(CC) -E -x c - >/dev/null 2>&1 && echo yes)
 LTTNG_DEPS   := $(if $(HAVE_LTTNG),$(LTTNG_COST))
 
-$(LTTNG_COST): bench/lttng_cost.c bench/lttng_tp.h
+$(LTTNG_COST): bench/lttng_cost.c bench/lttng_tp.h $(TIMING_SRCS)
 	@mkdir -p $(@D)
-	$(CC) $(TOOL_CFLAGS) -Ibench $(LDFLAGS) -o $@ $< -llttng-ust -ldl \
-	    -lpthread
+	$(CC) $(TOOL_CFLAGS) -Ibench $(LDFLAGS) -o $@ $< bench/timing.c \
+	    -llttng-ust -ldl -lpthread
 
 ALL_BENCH_ENV = $(BENCH_ENV) $(CAPTURE_ENV) $(READ_ENV) LTTNG_COST=$(LTTNG_COST)
 

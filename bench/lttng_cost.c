@@ -21,8 +21,6 @@
 #define _GNU_SOURCE
 #include <err.h>
 #include <errno.h>
-#include <pthread.h>
-#include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,12 +31,11 @@
 #define LTTNG_UST_TRACEPOINT_CREATE_PROBES
 #define LTTNG_UST_TRACEPOINT_DEFINE
 #include "lttng_tp.h"
+#include "timing.h"
 
-#define MAX_THREADS	2
 #define DEFAULT_BATCH	100000
 #define DEFAULT_REPS	11
 #define MIN_REPS	7
-#define MAX_REPS	1001
 
 enum site { SITE_0W, SITE_3W, SITE_3W_OFF, SITE_7W };
 
@@ -62,21 +59,8 @@ static const struct bench_case cases[] = {
 };
 #define NCASES	(sizeof(cases) / sizeof(cases[0]))
 
-struct result {
-	double median, min, max;	/* ns per event */
-};
-
-struct producer {
-	pthread_t thread;
-	unsigned int cpu;
-	const struct bench_case *c;
-	double ns[MAX_REPS];
-};
-
 static unsigned long opt_batch = DEFAULT_BATCH;
 static unsigned int opt_reps = DEFAULT_REPS;
-static cpu_set_t usable_cpus;
-static pthread_barrier_t start_line;
 static unsigned long events_emitted;	/* on enabled tracepoints */
 
 /* Each tracepoint alone in a function, as trace_cost's site_*(). */
@@ -133,114 +117,20 @@ emit(enum site site, uint32_t n)
 	}
 }
 
+/* @n events of @c; returns ns per event.  Any thread: @cpu is not used. */
 static double
-ns_between(const struct timespec *t0, const struct timespec *t1)
+run_batch(const void *arg, unsigned int cpu, uint32_t n)
 {
-	return (t1->tv_sec - t0->tv_sec) * 1e9 + (t1->tv_nsec - t0->tv_nsec);
-}
-
-/* @n events of @c; returns ns per event. */
-static double
-run_batch(const struct bench_case *c, uint32_t n)
-{
+	const struct bench_case *c = arg;
 	struct timespec t0, t1;
 
+	(void)cpu;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	emit(c->site, n);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (c->enabled)
 		__atomic_fetch_add(&events_emitted, n, __ATOMIC_RELAXED);
-	return ns_between(&t0, &t1) / n;
-}
-
-/* Run the calling thread on the @n-th usable host CPU, if there is one. */
-static void
-pin(unsigned int n)
-{
-	cpu_set_t one;
-	int cpu;
-
-	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
-		if (!CPU_ISSET(cpu, &usable_cpus) || n-- > 0)
-			continue;
-		CPU_ZERO(&one);
-		CPU_SET(cpu, &one);
-		pthread_setaffinity_np(pthread_self(), sizeof(one), &one);
-		return;
-	}
-}
-
-static void *
-producer_main(void *arg)
-{
-	struct producer *p = arg;
-	unsigned int r;
-
-	pin(p->cpu);
-	run_batch(p->c, opt_batch);			/* warm-up */
-	for (r = 0; r < opt_reps; r++) {
-		pthread_barrier_wait(&start_line);
-		p->ns[r] = run_batch(p->c, opt_batch);
-	}
-	return NULL;
-}
-
-/* As trace_cost's: one sample per thread and batch in @ns. */
-static unsigned int
-time_producers(const struct bench_case *c, double *ns)
-{
-	struct producer p[MAX_THREADS];
-	unsigned int i, r, n = 0;
-	int rc;
-
-	pthread_barrier_init(&start_line, NULL, c->threads);
-	for (i = 0; i < c->threads; i++) {
-		p[i].cpu = i;
-		p[i].c = c;
-		if ((rc = pthread_create(&p[i].thread, NULL, producer_main,
-		    &p[i])) != 0)
-			errx(1, "pthread_create: %s", strerror(rc));
-	}
-	for (i = 0; i < c->threads; i++) {
-		pthread_join(p[i].thread, NULL);
-		for (r = 0; r < opt_reps; r++)
-			ns[n++] = p[i].ns[r];
-	}
-	pthread_barrier_destroy(&start_line);
-	return n;
-}
-
-static unsigned int
-time_case(const struct bench_case *c, double *ns)
-{
-	unsigned int r;
-
-	if (c->threads > 0)
-		return time_producers(c, ns);
-	run_batch(c, opt_batch);			/* warm-up */
-	for (r = 0; r < opt_reps; r++)
-		ns[r] = run_batch(c, opt_batch);
-	return opt_reps;
-}
-
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static struct result
-summarise(double *ns, unsigned int n)
-{
-	struct result res;
-
-	qsort(ns, n, sizeof(*ns), cmp_double);
-	res.median = n % 2 ? ns[n / 2] : (ns[n / 2 - 1] + ns[n / 2]) / 2;
-	res.min = ns[0];
-	res.max = ns[n - 1];
-	return res;
+	return timing_ns_between(&t0, &t1) / n;
 }
 
 /* A benchmark of tracepoints that record nothing would be worthless. */
@@ -299,7 +189,7 @@ number(const char *s, unsigned long min, unsigned long max, int opt)
 int
 main(int argc, char **argv)
 {
-	static double ns[MAX_REPS * MAX_THREADS];
+	static double ns[TIMING_MAX_REPS * TIMING_MAX_THREADS];
 	struct result res[NCASES];
 	size_t i;
 	int ch;
@@ -310,7 +200,7 @@ main(int argc, char **argv)
 			opt_batch = number(optarg, 1, UINT32_MAX, ch);
 			break;
 		case 'r':
-			opt_reps = number(optarg, MIN_REPS, MAX_REPS, ch);
+			opt_reps = number(optarg, MIN_REPS, TIMING_MAX_REPS, ch);
 			break;
 		default:
 			fprintf(stderr, "usage: lttng_cost [-b batch] "
@@ -321,12 +211,11 @@ main(int argc, char **argv)
 	if (optind != argc)
 		errx(1, "%s: unexpected argument", argv[optind]);
 
-	if (sched_getaffinity(0, sizeof(usable_cpus), &usable_cpus) != 0)
-		err(1, "sched_getaffinity");
-	pin(0);
+	timing_init();
 	check_session();
 	for (i = 0; i < NCASES; i++)
-		res[i] = summarise(ns, time_case(&cases[i], ns));
+		res[i] = timing_summarise(ns, timing_run(run_batch, NULL,
+		    &cases[i], cases[i].threads, opt_batch, opt_reps, ns));
 	print_table(res);
 	print_json(res);
 	return 0;

@@ -25,8 +25,6 @@
 #include <err.h>
 #include <errno.h>
 #include <limits.h>
-#include <pthread.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,13 +36,14 @@
 #include <asm/time.h>
 #include <xen/trace.h>
 
+#include "timing.h"
+
 #define BENCH_CPUS	2	/* hypervisor CPUs, one per producer thread */
 #define DEFAULT_PAGES	2048	/* 8 MiB per CPU */
 #define DEFAULT_BATCH	100000
 #define DEFAULT_COUNT	100000
 #define DEFAULT_REPS	11
 #define MIN_REPS	7
-#define MAX_REPS	1001
 #define MAX_REC_BYTES	40	/* header, TSC, 7 words */
 #define BUF_SLACK	(36 + 64) /* a wrap pad, and trace.c's LOST_RESERVE */
 
@@ -90,18 +89,6 @@ struct insns {
 	bool known;
 };
 
-struct result {
-	double median, min, max;	/* ns per event */
-};
-
-/* One producer thread, running as one hypervisor CPU. */
-struct producer {
-	pthread_t thread;
-	unsigned int cpu;
-	const struct bench_case *c;
-	double ns[MAX_REPS];
-};
-
 static unsigned int opt_pages = DEFAULT_PAGES;
 static unsigned long opt_batch = DEFAULT_BATCH;
 static unsigned int opt_reps = DEFAULT_REPS;
@@ -109,8 +96,6 @@ static unsigned int opt_reps = DEFAULT_REPS;
 static volatile struct t_buf *t_bufs[BENCH_CPUS];
 static unsigned int tbuf_pages;		/* opt_pages, as trace.c clamped it */
 static uint32_t data_size;
-static cpu_set_t usable_cpus;		/* as at start, before any pinning */
-static pthread_barrier_t start_line;
 static struct insns insns[NCASES];
 
 /*
@@ -283,19 +268,14 @@ check_batch(const struct bench_case *c, unsigned int cpu, uint32_t n,
 		    now.resyncs - was->resyncs);
 }
 
-static double
-ns_between(const struct timespec *t0, const struct timespec *t1)
-{
-	return (t1->tv_sec - t0->tv_sec) * 1e9 + (t1->tv_nsec - t0->tv_nsec);
-}
-
 /*
  * @n events of @c on @cpu, which the calling thread runs as; checked, then
  * drained.  Returns ns per event.
  */
 static double
-run_batch(const struct bench_case *c, unsigned int cpu, uint32_t n)
+run_batch(const void *arg, unsigned int cpu, uint32_t n)
 {
+	const struct bench_case *c = arg;
 	struct trace_cpu_stats was;
 	struct timespec t0, t1;
 
@@ -305,102 +285,7 @@ run_batch(const struct bench_case *c, unsigned int cpu, uint32_t n)
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	check_batch(c, cpu, n, &was);
 	drain(cpu);
-	return ns_between(&t0, &t1) / n;
-}
-
-/* Run the calling thread on the @n-th usable host CPU, if there is one. */
-static void
-pin(unsigned int n)
-{
-	cpu_set_t one;
-	int cpu;
-
-	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
-		if (!CPU_ISSET(cpu, &usable_cpus) || n-- > 0)
-			continue;
-		CPU_ZERO(&one);
-		CPU_SET(cpu, &one);
-		pthread_setaffinity_np(pthread_self(), sizeof(one), &one);
-		return;
-	}
-}
-
-static void *
-producer_main(void *arg)
-{
-	struct producer *p = arg;
-	unsigned int r;
-
-	pin(p->cpu);
-	host_cpu_enter(p->cpu);
-	run_batch(p->c, p->cpu, opt_batch);		/* warm-up */
-	for (r = 0; r < opt_reps; r++) {
-		pthread_barrier_wait(&start_line);
-		p->ns[r] = run_batch(p->c, p->cpu, opt_batch);
-	}
-	return NULL;
-}
-
-/*
- * @c->threads threads, each as its own CPU with its own buffer, run their
- * batches at the same time; the main thread (CPU 0 too) waits meanwhile.
- * Returns the number of samples in @ns, one per thread and batch.
- */
-static unsigned int
-time_producers(const struct bench_case *c, double *ns)
-{
-	struct producer p[BENCH_CPUS];
-	unsigned int i, r, n = 0;
-	int rc;
-
-	pthread_barrier_init(&start_line, NULL, c->threads);
-	for (i = 0; i < c->threads; i++) {
-		p[i].cpu = i;
-		p[i].c = c;
-		if ((rc = pthread_create(&p[i].thread, NULL, producer_main,
-		    &p[i])) != 0)
-			errx(1, "pthread_create: %s", strerror(rc));
-	}
-	for (i = 0; i < c->threads; i++) {
-		pthread_join(p[i].thread, NULL);
-		for (r = 0; r < opt_reps; r++)
-			ns[n++] = p[i].ns[r];
-	}
-	pthread_barrier_destroy(&start_line);
-	return n;
-}
-
-static unsigned int
-time_case(const struct bench_case *c, double *ns)
-{
-	unsigned int r;
-
-	if (c->threads > 0)
-		return time_producers(c, ns);
-	run_batch(c, 0, opt_batch);			/* warm-up */
-	for (r = 0; r < opt_reps; r++)
-		ns[r] = run_batch(c, 0, opt_batch);
-	return opt_reps;
-}
-
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static struct result
-summarise(double *ns, unsigned int n)
-{
-	struct result res;
-
-	qsort(ns, n, sizeof(*ns), cmp_double);
-	res.median = n % 2 ? ns[n / 2] : (ns[n / 2 - 1] + ns[n / 2]) / 2;
-	res.min = ns[0];
-	res.max = ns[n - 1];
-	return res;
+	return timing_ns_between(&t0, &t1) / n;
 }
 
 static const struct bench_case *
@@ -549,13 +434,15 @@ count_case(const struct bench_case *c, unsigned long count)
 static void
 time_all(void)
 {
-	static double ns[MAX_REPS * BENCH_CPUS];
+	static double ns[TIMING_MAX_REPS * BENCH_CPUS];
 	struct result res[NCASES];
 	size_t i;
 
 	for (i = 0; i < NCASES; i++) {
 		set_tracing(cases[i].tracing);
-		res[i] = summarise(ns, time_case(&cases[i], ns));
+		res[i] = timing_summarise(ns, timing_run(run_batch,
+		    host_cpu_enter, &cases[i], cases[i].threads, opt_batch,
+		    opt_reps, ns));
 	}
 	print_table(res);
 	print_json(res);
@@ -613,7 +500,7 @@ main(int argc, char **argv)
 			opt_pages = number(optarg, 1, UINT16_MAX, ch);
 			break;
 		case 'r':
-			opt_reps = number(optarg, MIN_REPS, MAX_REPS, ch);
+			opt_reps = number(optarg, MIN_REPS, TIMING_MAX_REPS, ch);
 			break;
 		default:
 			usage();
@@ -622,9 +509,7 @@ main(int argc, char **argv)
 	if (optind != argc || (one != NULL && insns_path != NULL))
 		usage();
 
-	if (sched_getaffinity(0, sizeof(usable_cpus), &usable_cpus) != 0)
-		err(1, "sched_getaffinity");
-	pin(0);
+	timing_init();
 	boot();
 	if (insns_path != NULL)
 		read_insns(insns_path);
