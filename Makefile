@@ -56,8 +56,8 @@ include tests/unit/unit.mk
 include tools/xen-sim/xen-sim.mk
 include tools/libxentrace/libxentrace.mk
 include tools/xentrace/xentrace.mk
-include tools/xentrace/readers.mk
-include tools/xentrace/summary.mk
+include tools/xentrace/readers/readers.mk
+include tools/xentrace/readers/summary.mk
 include tests/sim/sim.mk
 include tests/sim/soak.mk
 include tests/tools/tools.mk

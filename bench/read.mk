@@ -10,7 +10,7 @@ READ_DEPS    = $(GEN_TRACE) $(XT_SUMMARY) $(XT_DUMP) $(RUSAGE)
 $(GEN_TRACE): bench/gen-trace.c tools/xen-sim/workload.c \
               tools/xen-sim/workload.h $(XEN_HDRS) $(LIBXT_HDR) $(LIBXT)
 	@mkdir -p $(@D)
-	$(CC) $(BENCH_CFLAGS) -Itools/xen-sim -Itools/libxentrace $(LDFLAGS) \
+	$(CC) $(BENCH_CFLAGS) -Itools/xen-sim -Itools/libxentrace -Itools/libxentrace/file $(LDFLAGS) \
 	    -o $@ bench/gen-trace.c tools/xen-sim/workload.c $(LIBXT) \
 	    $(LIBXT_LIBS)
 

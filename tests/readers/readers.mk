@@ -21,7 +21,7 @@ $(BUILD)/tests/test_readers: tests/readers/test_readers.c \
 	    -DXENTRACE='"$(XENTRACE)"' -DXT_DUMP='"$(XT_DUMP)"' \
 	    -DXT_SUMMARY='"$(XT_SUMMARY)"' \
 	    -DXT_FORMAT='"$(XT_FORMAT)"' -DXT_FORMATS='"$(XT_FORMATS)"' \
-	    -Itools/libxentrace -Itests/common -I$(BUILD)/tests $(LDFLAGS) \
+	    -Itools/libxentrace -Itools/libxentrace/file -Itests/common -I$(BUILD)/tests $(LDFLAGS) \
 	    -o $@ $< tests/common/run_cmd.c $(LIBXT) $(LIBXT_LIBS) -lcmocka
 
 # Fuzzing the reader with libFuzzer (clang).  make fuzz-reader runs it for
@@ -34,16 +34,16 @@ FUZZ_CHECK_SECONDS ?= 10
 FUZZ_READER        := $(BUILD)/tests/fuzz_reader
 FUZZ_READER_CHECK  := $(BUILD)/tests/fuzz_reader_check
 FUZZ_ARTIFACTS     := $(BUILD)/tests/fuzz-artifacts
-FUZZ_READER_SRCS   := tests/fuzz/fuzz_reader.c tools/libxentrace/reader.c \
-                      tools/libxentrace/events.c $(LIBXT_EVENTS_C) \
-                      tools/xentrace/tally.c
+FUZZ_READER_SRCS   := tests/fuzz/fuzz_reader.c tools/libxentrace/file/reader.c \
+                      tools/libxentrace/file/events.c $(LIBXT_EVENTS_C) \
+                      tools/xentrace/readers/tally.c
 READER_TESTS       += $(FUZZ_READER_CHECK)
 
 $(FUZZ_READER): $(FUZZ_READER_SRCS) $(LIBXT_RHDR) $(LIBXT_HDR) \
-                tools/xentrace/tally.h
+                tools/xentrace/readers/tally.h
 	@mkdir -p $(@D)
 	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined \
-	    -fno-sanitize-recover=all -Itools/libxentrace -Itools/xentrace -o $@ \
+	    -fno-sanitize-recover=all -Itools/libxentrace -Itools/libxentrace/file -Itools/xentrace -Itools/xentrace/readers -o $@ \
 	    $(FUZZ_READER_SRCS) -lz
 
 # A wrapper that tests/run-tests can run: it prints cmocka's summary line.

@@ -45,7 +45,7 @@ $(BUILD)/tests/test_sim_libxentrace: tests/sim/test_sim_libxentrace.c \
                                      tests/sim/under_sim.h $(LIBXT) \
                                      | $(XEN_SIM) $(XEN_SIM_LIBS)
 	@mkdir -p $(@D)
-	$(CC) $(SIM_TEST_CFLAGS) -Itests/sim -Itools/libxentrace -Ixen/include \
+	$(CC) $(SIM_TEST_CFLAGS) -Itests/sim -Itools/libxentrace -Itools/libxentrace/file -Ixen/include \
 	    $(LDFLAGS) -o $@ $< $(LIBXT) $(LIBXT_LIBS) -lcmocka
 
 # Faults: kill -9, a full disk, exit signals, a host that drops a call or

@@ -6,7 +6,7 @@ TOOL_TESTS := $(BUILD)/tests/test_writer $(BUILD)/tests/test_xentrace_options
 $(BUILD)/tests/test_writer: tests/tools/test_writer.c tests/common/run_cmd.c \
                             tests/common/run_cmd.h $(LIBXT)
 	@mkdir -p $(@D)
-	$(CC) $(TOOL_CFLAGS) -Itools/libxentrace -Ixen/include -Itests/common \
+	$(CC) $(TOOL_CFLAGS) -Itools/libxentrace -Itools/libxentrace/file -Ixen/include -Itests/common \
 	    $(LDFLAGS) -o $@ $< tests/common/run_cmd.c $(LIBXT) $(LIBXT_LIBS) \
 	    -lcmocka
 

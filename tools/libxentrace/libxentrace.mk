@@ -5,13 +5,13 @@
 LIBXT_DIR   := $(BUILD)/tools/libxentrace
 LIBXT       := $(LIBXT_DIR)/libxentrace.a
 LIBXT_SO    := $(LIBXT_DIR)/libxentrace.so.1
-LIBXT_SRCS  := tools/libxentrace/capture.c tools/libxentrace/writer.c \
-               tools/libxentrace/reader.c tools/libxentrace/events.c
+LIBXT_SRCS  := tools/libxentrace/capture/capture.c tools/libxentrace/file/writer.c \
+               tools/libxentrace/file/reader.c tools/libxentrace/file/events.c
 LIBXT_HDR   := tools/libxentrace/libxentrace.h
 LIBXT_LIBS  := -lxenctrl -lxenforeignmemory -lxenevtchn -lpthread -lz
 # The reader's API (reading trace files), and the event catalogue's tables
-# that tools/xentrace/gen-trace-events makes.
-LIBXT_RHDR  := tools/libxentrace/xtread.h
+# that tools/libxentrace/file/gen-trace-events makes.
+LIBXT_RHDR  := tools/libxentrace/file/xtread.h
 LIBXT_EVENTS_C := $(LIBXT_DIR)/trace-events.c
 LIBXT_OBJS  := $(patsubst tools/libxentrace/%.c,$(LIBXT_DIR)/%.o,$(LIBXT_SRCS)) \
                $(LIBXT_DIR)/trace-events.o
@@ -19,18 +19,18 @@ LIBXT_PC    := $(LIBXT_DIR)/libxentrace.pc
 
 $(LIBXT_DIR)/%.o: tools/libxentrace/%.c $(LIBXT_HDR)
 	@mkdir -p $(@D)
-	$(CC) $(TOOL_CFLAGS) -fPIC -Itools/libxentrace -Ixen/include -c -o $@ $<
+	$(CC) $(TOOL_CFLAGS) -fPIC -Itools/libxentrace -Itools/libxentrace/file -Ixen/include -c -o $@ $<
 
-$(LIBXT_DIR)/reader.o $(LIBXT_DIR)/events.o: $(LIBXT_RHDR)
-$(LIBXT_DIR)/events.o: tools/libxentrace/decimal.h tools/libxentrace/catalogue.h
+$(LIBXT_DIR)/file/reader.o $(LIBXT_DIR)/file/events.o: $(LIBXT_RHDR)
+$(LIBXT_DIR)/file/events.o: tools/libxentrace/file/decimal.h tools/libxentrace/file/catalogue.h
 
-$(LIBXT_EVENTS_C): tools/xentrace/trace-events tools/xentrace/gen-trace-events
+$(LIBXT_EVENTS_C): tools/libxentrace/file/trace-events tools/libxentrace/file/gen-trace-events
 	@mkdir -p $(@D)
-	python3 tools/xentrace/gen-trace-events --c $@ $<
+	python3 tools/libxentrace/file/gen-trace-events --c $@ $<
 
 $(LIBXT_DIR)/trace-events.o: $(LIBXT_EVENTS_C) $(LIBXT_RHDR) $(LIBXT_HDR) \
-                             tools/libxentrace/catalogue.h
-	$(CC) $(TOOL_CFLAGS) -fPIC -Itools/libxentrace -c -o $@ $<
+                             tools/libxentrace/file/catalogue.h
+	$(CC) $(TOOL_CFLAGS) -fPIC -Itools/libxentrace -Itools/libxentrace/file -c -o $@ $<
 
 $(LIBXT): $(LIBXT_OBJS)
 	@rm -f $@

@@ -269,7 +269,7 @@ static inline unsigned int xt_record_words(uint32_t hdr)
  * Event catalogue
  * ===============
  *
- * Generated from tools/xentrace/trace-events: every event of Xen 4.17's
+ * Generated from tools/libxentrace/file/trace-events: every event of Xen 4.17's
  * public trace.h and the xentrace-ng metadata, with its payload.
  */
 

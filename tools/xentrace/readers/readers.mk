@@ -7,16 +7,16 @@ XT_FORMAT   := $(BUILD)/tools/xentrace/xentrace_format
 XT_FORMATS  := $(BUILD)/tools/xentrace/formats
 READERS     := $(XT_DUMP) $(XT_FORMAT) $(XT_FORMATS)
 
-$(XT_DUMP): tools/xentrace/dump.c tools/libxentrace/decimal.h $(LIBXT_RHDR) \
+$(XT_DUMP): tools/xentrace/readers/dump.c tools/libxentrace/file/decimal.h $(LIBXT_RHDR) \
             $(LIBXT_HDR) $(LIBXT)
 	@mkdir -p $(@D)
-	$(CC) $(TOOL_CFLAGS) -Itools/libxentrace $(LDFLAGS) -o $@ $< $(LIBXT) \
+	$(CC) $(TOOL_CFLAGS) -Itools/libxentrace -Itools/libxentrace/file $(LDFLAGS) -o $@ $< $(LIBXT) \
 	    $(LIBXT_LIBS)
 
-$(XT_FORMAT): tools/xentrace/xentrace_format.c
+$(XT_FORMAT): tools/xentrace/readers/xentrace_format.c
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ $< -lm
 
-$(XT_FORMATS): tools/xentrace/trace-events tools/xentrace/gen-trace-events
+$(XT_FORMATS): tools/libxentrace/file/trace-events tools/libxentrace/file/gen-trace-events
 	@mkdir -p $(@D)
-	python3 tools/xentrace/gen-trace-events --formats $@ $<
+	python3 tools/libxentrace/file/gen-trace-events --formats $@ $<

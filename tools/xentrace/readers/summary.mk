@@ -5,22 +5,22 @@ XT_SUMMARY    := $(BUILD)/tools/xentrace/xentrace-summary
 XT_EXPORT     := $(BUILD)/tools/xentrace/xentrace-export
 XT_PLOT       := $(BUILD)/tools/xentrace/xentrace-plot
 XT_READER_TOOLS := $(XT_SUMMARY) $(XT_EXPORT) $(XT_PLOT)
-READER_TOOL_CFLAGS := $(TOOL_CFLAGS) -Itools/libxentrace -Ixen/include
-READER_TOOL_HDRS   := tools/libxentrace/xtread.h $(LIBXT_HDR)
+READER_TOOL_CFLAGS := $(TOOL_CFLAGS) -Itools/libxentrace -Itools/libxentrace/file -Ixen/include
+READER_TOOL_HDRS   := tools/libxentrace/file/xtread.h $(LIBXT_HDR)
 
-$(XT_SUMMARY): tools/xentrace/summary.c tools/xentrace/tally.c \
-            tools/xentrace/tally.h $(READER_TOOL_HDRS) $(LIBXT)
+$(XT_SUMMARY): tools/xentrace/readers/summary.c tools/xentrace/readers/tally.c \
+            tools/xentrace/readers/tally.h $(READER_TOOL_HDRS) $(LIBXT)
 	@mkdir -p $(@D)
-	$(CC) $(READER_TOOL_CFLAGS) $(LDFLAGS) -o $@ tools/xentrace/summary.c \
-	    tools/xentrace/tally.c $(LIBXT) $(LIBXT_LIBS)
+	$(CC) $(READER_TOOL_CFLAGS) $(LDFLAGS) -o $@ tools/xentrace/readers/summary.c \
+	    tools/xentrace/readers/tally.c $(LIBXT) $(LIBXT_LIBS)
 
-$(XT_PLOT): tools/xentrace/plot.c tools/xentrace/tally.c \
-            tools/xentrace/tally.h $(READER_TOOL_HDRS) $(LIBXT)
+$(XT_PLOT): tools/xentrace/readers/plot.c tools/xentrace/readers/tally.c \
+            tools/xentrace/readers/tally.h $(READER_TOOL_HDRS) $(LIBXT)
 	@mkdir -p $(@D)
-	$(CC) $(READER_TOOL_CFLAGS) $(LDFLAGS) -o $@ tools/xentrace/plot.c \
-	    tools/xentrace/tally.c $(LIBXT) $(LIBXT_LIBS)
+	$(CC) $(READER_TOOL_CFLAGS) $(LDFLAGS) -o $@ tools/xentrace/readers/plot.c \
+	    tools/xentrace/readers/tally.c $(LIBXT) $(LIBXT_LIBS)
 
-$(XT_EXPORT): tools/xentrace/export.c $(READER_TOOL_HDRS) $(LIBXT)
+$(XT_EXPORT): tools/xentrace/readers/export.c $(READER_TOOL_HDRS) $(LIBXT)
 	@mkdir -p $(@D)
-	$(CC) $(READER_TOOL_CFLAGS) $(LDFLAGS) -o $@ tools/xentrace/export.c \
+	$(CC) $(READER_TOOL_CFLAGS) $(LDFLAGS) -o $@ tools/xentrace/readers/export.c \
 	    $(LIBXT) $(LIBXT_LIBS)
