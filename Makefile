@@ -66,6 +66,7 @@ include bench/bench.mk
 include bench/read.mk
 include tests/readers/export.mk
 include tests/readers/readers.mk
+include tests/xen-events/xen-events.mk
 include tests/fuzz/fuzz.mk
 include demo/demo.mk
 

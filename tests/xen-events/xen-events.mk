@@ -1,0 +1,22 @@
+# The catalogue against the real hypervisor (tests/xen-events): Xen's own
+# trees built with probe-trace.h, every trace call's event and size
+# checked against tools/libxentrace/file/trace-events.  make check takes
+# the shipped 4.20.4 and 4.22.0 trees (XEN_SRC); make check-xen adds
+# Debian's 4.17 source (check-xen-events.sh).  The trees and the lists
+# found are kept under XEN_EVENTS_CACHE.
+
+XEN_SRC          ?= /work/shared/xen-src
+XEN_EVENTS_CACHE ?= /var/cache/xentrace-ng/xen-events
+XEN_EVENTS_TREES := $(XEN_SRC)/xen-4.20.4.tar.xz $(XEN_SRC)/xen-4.22.0.tar.xz
+XEN_EVENTS_TEST  := $(BUILD)/tests/test_xen_events
+
+READER_TESTS += $(XEN_EVENTS_TEST)
+
+$(XEN_EVENTS_TEST): tests/xen-events/test_xen_events.c tests/common/run_cmd.c \
+                    tests/common/run_cmd.h $(LIBXT) $(LIBXT_RHDR)
+	@mkdir -p $(@D)
+	$(CC) $(TOOL_CFLAGS) -DXEN_EVENTS='"tests/xen-events/xen-events"' \
+	    -DXEN_EVENTS_CACHE='"$(XEN_EVENTS_CACHE)"' \
+	    -DXEN_SOURCES='"$(XEN_EVENTS_TREES)"' \
+	    -Itools/libxentrace -Itools/libxentrace/file -Itests/common $(LDFLAGS) \
+	    -o $@ $< tests/common/run_cmd.c $(LIBXT) $(LIBXT_LIBS) -lcmocka
