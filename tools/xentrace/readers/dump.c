@@ -47,7 +47,8 @@ struct dump {
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: %s [-ahrs] [--cpu-hz hz] [file]\n", prog);
+    fprintf(stderr, "usage: %s [-ahrs] [--cpu-hz hz] [--xen-version x.y] "
+            "[file]\n", prog);
     exit(1);
 }
 
@@ -228,19 +229,21 @@ static bool parse_hz(const char *arg, uint64_t *hz)
 
 int main(int argc, char *argv[])
 {
-    enum { OPT_CPU_HZ = 256 };
+    enum { OPT_CPU_HZ = 256, OPT_XEN_VERSION };
     static const struct option longopts[] = {
         { "all",     no_argument,       NULL, 'a' },
         { "cpu-hz",  required_argument, NULL, OPT_CPU_HZ },
         { "help",    no_argument,       NULL, 'h' },
         { "raw",     no_argument,       NULL, 'r' },
         { "seconds", no_argument,       NULL, 's' },
+        { "xen-version", required_argument, NULL, OPT_XEN_VERSION },
         { NULL, 0, NULL, 0 },
     };
     static struct out out;
     struct dump d = { .tsc_high = UINT64_MAX };
     const char *path = "-";
     uint64_t cpu_hz = 0;
+    uint32_t xen_version = 0;
     const struct xt_reader_info *in;
     struct xt_reader *r;
     struct xt_iter *it;
@@ -268,6 +271,14 @@ int main(int argc, char *argv[])
                 return 1;
             }
             break;
+        case OPT_XEN_VERSION:
+            if ( xt_xen_version_parse(optarg, &xen_version) )
+            {
+                fprintf(stderr, "%s: --xen-version %s: not a Xen version "
+                        "(4.17, 4.20...)\n", prog, optarg);
+                return 1;
+            }
+            break;
         default:
             usage();
         }
@@ -283,6 +294,7 @@ int main(int argc, char *argv[])
                 strcmp(path, "-") ? path : "stdin", xt_reader_strerror(errno));
         return 1;
     }
+    xt_reader_set_xen_version(r, xen_version);
     in = xt_reader_info(r);
     d.hz = cpu_hz ? cpu_hz : in->meta.tsc_hz;
     if ( d.seconds && !d.hz )
