@@ -29,7 +29,7 @@ static void assert_aligned(const struct tf_summary *file)
 {
     assert_int_equal(file->unaligned, 0);
     assert_int_equal(file->bytes % 4096, 0);
-    assert_int_equal(file->meta, 5);
+    assert_int_equal(file->meta, 6);
 }
 
 static void test_mixed_capture_is_complete(void **state)

@@ -758,13 +758,13 @@ static void test_xenalyze_reads_files(void **state)
     assert_int_equal(xt_writer_close(w), 0);
     close(fd);
 
-    /* The metadata, 68 bytes, becomes pads of 32, 32 and 4 bytes. */
+    /* The metadata, 76 bytes, becomes pads of 32, 32 and 12 bytes. */
     file = slurp(path, &len);
     assert_int_equal(word(file + HDR_BYTES), 0x1001f010);
     memset(file + HDR_BYTES, 0, META_WORDS * 4);
     memcpy(file + HDR_BYTES, &(uint32_t){ 0x7001f002 }, 4);
     memcpy(file + HDR_BYTES + 32, &(uint32_t){ 0x7001f002 }, 4);
-    memcpy(file + HDR_BYTES + 64, &(uint32_t){ 0x0001f002 }, 4);
+    memcpy(file + HDR_BYTES + 64, &(uint32_t){ 0x2001f002 }, 4);
     fd = open_out(bare);
     assert_int_equal(write(fd, file, len), (ssize_t)len);
     close(fd);

@@ -20,3 +20,19 @@ $(XEN_EVENTS_TEST): tests/xen-events/test_xen_events.c tests/common/run_cmd.c \
 	    -DXEN_SOURCES='"$(XEN_EVENTS_TREES)"' \
 	    -Itools/libxentrace -Itools/libxentrace/file -Itests/common $(LDFLAGS) \
 	    -o $@ $< tests/common/run_cmd.c $(LIBXT) $(LIBXT_LIBS) -lcmocka
+
+# The catalogue's per-version layouts, the Xen version in the metadata and
+# the readers' --xen-version.
+XEN_VERSIONS_TEST := $(BUILD)/tests/test_xen_versions
+
+READER_TESTS += $(XEN_VERSIONS_TEST)
+
+$(XEN_VERSIONS_TEST): tests/xen-events/test_xen_versions.c tests/common/run_cmd.c \
+                      tests/common/run_cmd.h $(LIBXT) $(LIBXT_RHDR) \
+                      | $(XT_DUMP) $(XT_SUMMARY) $(XT_EXPORT)
+	@mkdir -p $(@D)
+	$(CC) $(TOOL_CFLAGS) -DXT_DUMP='"$(XT_DUMP)"' -DXT_SUMMARY='"$(XT_SUMMARY)"' \
+	    -DXT_EXPORT='"$(XT_EXPORT)"' \
+	    -DGEN_TRACE_EVENTS='"tools/libxentrace/file/gen-trace-events"' \
+	    -Itools/libxentrace -Itools/libxentrace/file -Itests/common $(LDFLAGS) \
+	    -o $@ $< tests/common/run_cmd.c $(LIBXT) $(LIBXT_LIBS) -lcmocka

@@ -40,6 +40,8 @@ struct dump {
     bool seconds;               /* -s */
     uint64_t hz;                /* TSC ticks per second, for -s */
     uint64_t base_tsc;          /* time 0 for -s */
+    uint32_t xen;               /* whose event layouts: XT_XEN_VERSION() */
+    const char *xen_from;       /* where that version comes from */
     /* The last TSC's digits above the low 8, which seldom change. */
     uint64_t tsc_high;          /* TSC / 10^8; UINT64_MAX: none yet */
     uint64_t tsc_high_text;     /* as 8 columns (dec8_word_right()) */
@@ -180,6 +182,9 @@ static void put_header(struct out *o, const struct xt_reader_info *in,
              in->has_nr_cpus ? "" : "? ", in->meta.nr_cpus, d->hz,
              in->has_tsc_hz ? "" : " (not in the file)");
     put_text(o, line);
+    snprintf(line, sizeof(line), "# event layouts of Xen %" PRIu32 ".%" PRIu32
+             " (%s)\n", d->xen >> 16, d->xen & 0xffff, d->xen_from);
+    put_text(o, line);
     snprintf(line, sizeof(line), "# %" PRIu64 " records, %" PRIu64
              " lost in %" PRIu64 " gaps\n", in->records, in->lost_records,
              in->lost_markers);
@@ -296,6 +301,10 @@ int main(int argc, char *argv[])
     }
     xt_reader_set_xen_version(r, xen_version);
     in = xt_reader_info(r);
+    d.xen = xt_reader_xen_version(r);
+    d.xen_from = xen_version ? "--xen-version" :
+                 in->meta.xen_version ? "the file's hypervisor" :
+                 "not in the file: the default";
     d.hz = cpu_hz ? cpu_hz : in->meta.tsc_hz;
     if ( d.seconds && !d.hz )
     {
