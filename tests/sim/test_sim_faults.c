@@ -238,6 +238,23 @@ static pid_t start_xentrace(const char *const *opts, const char *trace)
     return xt_pid = spawn(argv, xt_err, true);
 }
 
+/*
+ * Wait until xentrace has created @trace: from then on it catches the exit
+ * signals (a slow start, under a sanitizer on a busy machine, took more
+ * than the 100 ms a test waited before its signal, which then killed it).
+ */
+static void wait_started(const char *trace)
+{
+    unsigned int waited;
+
+    for ( waited = 0; access(trace, F_OK); waited += 5 )
+    {
+        if ( waited >= HANG_MS )
+            fail_msg("xentrace did not create %s", trace);
+        sleep_ms(5);
+    }
+}
+
 /* Run our xentrace to its end; returns its exit status (128+sig). */
 static int run_xentrace(const char *const *opts, const char *trace)
 {
@@ -485,6 +502,7 @@ static void signal_under_flood(int sig, const char *tsc_skew)
     unsigned int delay = pick(100, 400);
     int status;
 
+    wait_started(sim_trace);
     sleep_ms(delay);
     kill(xt, sig);
     status = wait_exit(xt, "xentrace");
@@ -586,6 +604,7 @@ static void test_host_dies_under_xentrace(void **state)
     print_message("seed %u\n", seed);
     host = start_host("mixed", 0, NULL);
     xt = start_xentrace(opts, sim_trace);
+    wait_started(sim_trace);
     sleep_ms(pick(200, 500));
     kill(host, SIGKILL);
     waitpid(host, NULL, 0);
@@ -669,6 +688,7 @@ static void test_flight_recorder_ring_ends(void **state)
 
         snprintf(ring, sizeof(ring), "%u", size);
         xt = start_xentrace(opts, sim_trace);
+        wait_started(sim_trace);
         sleep_ms(pick(200, 500));
         kill(xt, SIGINT);
         if ( wait_exit(xt, "xentrace -M") )
