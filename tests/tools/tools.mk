@@ -12,7 +12,9 @@ $(BUILD)/tests/test_writer: tests/tools/test_writer.c tests/common/run_cmd.c \
 
 $(BUILD)/tests/test_xentrace_options: tests/tools/test_xentrace_options.c \
                                       tools/xentrace/options.c \
-                                      tools/xentrace/options.h
+                                      tools/xentrace/options.h \
+                                      $(XT_CLASSES_H)
 	@mkdir -p $(@D)
-	$(CC) $(TOOL_CFLAGS) -Itools/xentrace -Ixen/include $(LDFLAGS) -o $@ \
+	$(CC) $(TOOL_CFLAGS) -Itools/xentrace -I$(LIBXT_DIR) -Ixen/include \
+	    $(LDFLAGS) -o $@ \
 	    tests/tools/test_xentrace_options.c tools/xentrace/options.c -lcmocka
