@@ -18,3 +18,21 @@ $(BUILD)/tests/test_xentrace_options: tests/tools/test_xentrace_options.c \
 	$(CC) $(TOOL_CFLAGS) -Itools/xentrace -I$(LIBXT_DIR) -Ixen/include \
 	    $(LDFLAGS) -o $@ \
 	    tests/tools/test_xentrace_options.c tools/xentrace/options.c -lcmocka
+
+# tests/unit/test_trace_events (built by unit.mk's rules, with these
+# additions, here where the library is known): every generated trc_*() call (gen-trace-events --calls
+# puts them in one table) against the reader's decoding of its record.
+TRACE_CALLS_C := $(BUILD)/tests/trace_calls.c
+
+$(TRACE_CALLS_C): $(CATALOGUE) $(GEN_EVENTS)
+	@mkdir -p $(@D)
+	python3 $(GEN_EVENTS) --calls $@ $<
+
+$(BUILD)/tests/trace_calls.o: $(TRACE_CALLS_C) tests/unit/trace_calls.h $(XEN_HDRS)
+	$(CC) $(TEST_CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/test_trace_events.o: TEST_CFLAGS += -Itools/libxentrace \
+                                    -Itools/libxentrace/file
+$(BUILD)/tests/test_trace_events.o: tests/unit/trace_calls.h $(LIBXT_RHDR)
+$(BUILD)/tests/test_trace_events: $(BUILD)/tests/trace_calls.o $(LIBXT)
+$(BUILD)/tests/test_trace_events: TEST_LIBS += $(LIBXT_LIBS)
