@@ -36,3 +36,19 @@ $(BUILD)/tests/test_trace_events.o: TEST_CFLAGS += -Itools/libxentrace \
 $(BUILD)/tests/test_trace_events.o: tests/unit/trace_calls.h $(LIBXT_RHDR)
 $(BUILD)/tests/test_trace_events: $(BUILD)/tests/trace_calls.o $(LIBXT)
 $(BUILD)/tests/test_trace_events: TEST_LIBS += $(LIBXT_LIBS)
+
+# test_catalogue: the generator, the files made from the catalogue, and
+# trace calls compiled as xen/ code is.
+CATALOGUE_TEST := $(BUILD)/tests/test_catalogue
+TOOL_TESTS     += $(CATALOGUE_TEST)
+
+$(CATALOGUE_TEST): tests/tools/test_catalogue.c tests/common/run_cmd.c \
+                   tests/common/run_cmd.h | $(XT_FORMAT) $(XT_FORMATS)
+	@mkdir -p $(@D)
+	$(CC) $(TOOL_CFLAGS) -Itests/common -DGEN='"$(GEN_EVENTS)"' \
+	    -DCATALOGUE='"$(CATALOGUE)"' \
+	    -DXEN_TRACE_EVENTS_H='"$(XEN_TRACE_EVENTS_H)"' \
+	    -DMAN_PAGE='"$(XT_MAN_CLASSES)"' \
+	    -DXEN_CC='"$(CC) $(XEN_CFLAGS)"' -DXT_FORMAT='"$(XT_FORMAT)"' \
+	    -DXT_FORMATS='"$(XT_FORMATS)"' $(LDFLAGS) -o $@ \
+	    tests/tools/test_catalogue.c tests/common/run_cmd.c -lcmocka
