@@ -16,24 +16,17 @@
 
 static char dir[] = "/tmp/test_ctf_fields.XXXXXX";
 
-static int sh(const char *fmt, ...)
-{
-    char cmd[4096], log[256];
-    char *argv[] = { "/bin/sh", "-c", cmd, NULL };
-    va_list ap;
+static char sh_log[sizeof(dir) + 8];
 
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof(cmd), fmt, ap);
-    va_end(ap);
-    snprintf(log, sizeof(log), "%s/sh.log", dir);
-    return run_cmd(argv, log);
-}
+/* A shell command's status; its output goes to dir/sh.log. */
+#define sh(...) run_sh(sh_log, __VA_ARGS__)
 
 static int setup(void **state)
 {
     (void)state;
     if ( !mkdtemp(dir) )
         return -1;
+    snprintf(sh_log, sizeof(sh_log), "%s/sh.log", dir);
     return sh("%s --pcpus 2 --workload mixed -- %s -D -e all -T 1 %s/t.bin",
               XEN_SIM, XENTRACE, dir);
 }

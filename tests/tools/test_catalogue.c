@@ -28,35 +28,24 @@
 
 static char dir[] = "/tmp/test_catalogue.XXXXXX";
 
-/* @fmt run by sh, its output in dir/sh.log; its exit status. */
-static int sh(const char *fmt, ...)
-{
-    char cmd[8192], log[256];
-    char *argv[] = { "/bin/sh", "-c", cmd, NULL };
-    va_list ap;
+static char sh_log[sizeof(dir) + 8];
 
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof(cmd), fmt, ap);
-    va_end(ap);
-    snprintf(log, sizeof(log), "%s/sh.log", dir);
-    return run_cmd(argv, log);
-}
+/* A shell command's status; its output goes to dir/sh.log. */
+#define sh(...) run_sh(sh_log, __VA_ARGS__)
 
 /* Whether dir/sh.log has @s. */
 static bool log_has(const char *s)
 {
-    char path[256], text[16384];
+    char text[16384];
     size_t n;
-    FILE *f;
+    FILE *f = fopen(sh_log, "r");
 
-    snprintf(path, sizeof(path), "%s/sh.log", dir);
-    f = fopen(path, "r");
     assert_non_null(f);
     n = fread(text, 1, sizeof(text) - 1, f);
     fclose(f);
     text[n] = '\0';
     if ( !strstr(text, s) )
-        print_message("%s has not \"%s\":\n%s\n", path, s, text);
+        print_message("%s has not \"%s\":\n%s\n", sh_log, s, text);
     return strstr(text, s) != NULL;
 }
 
@@ -75,7 +64,10 @@ static void write_file(const char *name, const char *text)
 static int setup(void **state)
 {
     (void)state;
-    return mkdtemp(dir) ? 0 : -1;
+    if ( !mkdtemp(dir) )
+        return -1;
+    snprintf(sh_log, sizeof(sh_log), "%s/sh.log", dir);
+    return 0;
 }
 
 static int teardown(void **state)
