@@ -126,6 +126,8 @@ static void test_generator_refuses_bad_catalogues(void **state)
             "cat:2: duplicate id 0x28001 (line 1)");
     refused("0x00028001  TRC_A\n0x00028002  TRC_A\n",
             "cat:2: duplicate name TRC_A (line 1)");
+    refused("0x00028001  TRC_A\n0x00028002  A\n",
+            "cat:2: duplicate call trc_a (line 1)");
     refused("0x00028001  TRC_A  a:u32 a:x32\n", "cat:1: duplicate field 'a'");
     refused("0x00028001  TRC_A  v:dv v_dom:u32\n",
             "cat:1: duplicate field 'v_dom'");
