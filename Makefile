@@ -17,6 +17,9 @@
 #   make fuzz-NAME     run a fuzz target (reader, options, hostile-dom0)
 #                      for FUZZ_SECONDS
 #   make demo          install what is missing, build, show a trace
+#   make generated     remake the committed files made from the event
+#                      catalogue (xen/include/xen/trace-events.h, the
+#                      class table of docs/man/xentrace.8)
 
 BUILD      ?= build
 PREFIX     ?= /usr/local

@@ -174,7 +174,10 @@ static bool keep_record(struct gen_cpu *g)
 
 /*
  * What workload.c calls: Xen's producer API, and the host's current vCPU.
+ * Tracing is always on: its trc_*() calls test tb_init_done.
  */
+
+int tb_init_done = 1;
 
 void __trace_var(uint32_t event, bool cycles, unsigned int extra,
                  const void *extra_data)

@@ -14,10 +14,11 @@ FUZZ_TESTS     := $(BUILD)/tests/fuzz_options_check \
                   $(BUILD)/tests/fuzz_hostile_dom0_check
 
 $(BUILD)/tests/fuzz_options: tests/fuzz/fuzz_options.c \
-                             tools/xentrace/options.c tools/xentrace/options.h
+                             tools/xentrace/options.c tools/xentrace/options.h \
+                             $(XT_CLASSES_H)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -Wall -Wextra -Werror -Itools/xentrace \
-	    -Ixen/include -o $@ tests/fuzz/fuzz_options.c tools/xentrace/options.c
+	    -I$(LIBXT_DIR) -Ixen/include -o $@ tests/fuzz/fuzz_options.c tools/xentrace/options.c
 
 # The host build of the hypervisor, instrumented for coverage: trace.c
 # through tests/unit/trace_inside.c, which lets the target see Xen's prod.

@@ -13,3 +13,17 @@ $(EXPORT_TEST): tests/readers/test_export.c tests/common/run_cmd.c \
 	    -DPLOT='"$(XT_PLOT)"' \
 	    -DCHECK='"tests/readers/check_export.py"' $(LDFLAGS) -o $@ \
 	    tests/readers/test_export.c tests/common/run_cmd.c -lcmocka
+
+# The CTF export's typed fields against xentrace-dump, on a xen-sim capture.
+CTF_FIELDS_TEST := $(BUILD)/tests/test_ctf_fields
+READER_TESTS    += $(CTF_FIELDS_TEST)
+
+$(CTF_FIELDS_TEST): tests/readers/test_ctf_fields.c tests/common/run_cmd.c \
+                    tests/common/run_cmd.h | $(XEN_SIM) $(XEN_SIM_LIBS) \
+                    $(XENTRACE) $(XT_EXPORT) $(XT_DUMP)
+	@mkdir -p $(@D)
+	$(CC) $(TOOL_CFLAGS) -Itests/common -DXEN_SIM='"$(XEN_SIM)"' \
+	    -DXENTRACE='"$(XENTRACE)"' -DEXPORT='"$(XT_EXPORT)"' \
+	    -DXT_DUMP='"$(XT_DUMP)"' \
+	    -DCHECK='"tests/readers/check_ctf_fields.py"' $(LDFLAGS) -o $@ \
+	    tests/readers/test_ctf_fields.c tests/common/run_cmd.c -lcmocka

@@ -40,10 +40,10 @@ FUZZ_READER_SRCS   := tests/fuzz/fuzz_reader.c tools/libxentrace/file/reader.c \
 READER_TESTS       += $(FUZZ_READER_CHECK)
 
 $(FUZZ_READER): $(FUZZ_READER_SRCS) $(LIBXT_RHDR) $(LIBXT_HDR) \
-                tools/xentrace/readers/tally.h
+                tools/xentrace/readers/tally.h $(XT_CLASSES_H)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined \
-	    -fno-sanitize-recover=all -Itools/libxentrace -Itools/libxentrace/file -Itools/xentrace -Itools/xentrace/readers -o $@ \
+	    -fno-sanitize-recover=all -Itools/libxentrace -Itools/libxentrace/file -I$(LIBXT_DIR) -Itools/xentrace -Itools/xentrace/readers -o $@ \
 	    $(FUZZ_READER_SRCS) -lz
 
 # A wrapper that tests/run-tests can run: it prints cmocka's summary line.

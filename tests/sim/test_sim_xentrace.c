@@ -25,11 +25,21 @@
 
 #define MAX_PAD_SHARE  50        /* padding below 1/50 = 2% of the file */
 
+/* Ours: whole pages, the metadata, and every CPU's stream ends once. */
 static void assert_aligned(const struct tf_summary *file)
 {
+    unsigned int cpu;
+
     assert_int_equal(file->unaligned, 0);
     assert_int_equal(file->bytes % 4096, 0);
     assert_int_equal(file->meta, 6);
+    for ( cpu = 0; cpu < TF_MAX_CPUS; cpu++ )
+    {
+        const struct tf_cpu *c = &file->cpu[cpu];
+
+        assert_int_equal(c->ends, c->records || c->markers);
+        assert_int_equal(c->after_end, 0);
+    }
 }
 
 static void test_mixed_capture_is_complete(void **state)

@@ -310,11 +310,13 @@ static void test_generator(void **state)
         const char *catalogue, *error;
     } bad[] = {
         { "0x00081002 A @-4.18 x:u32\n0x00081002 A @4.18- x:u32\n",
-          "duplicate A (0x81002) for the same Xen versions" },
+          ":2: duplicate id 0x81002 (line 1)" },
         { "0x00081002 A x:u32\n0x00081002 B @4.19- x:u32\n",
-          "for the same Xen versions" },
+          ":2: duplicate id 0x81002 (line 1)" },
         { "0x00081002 A @-4.18\n0x00081003 A @4.19-\n",
-          "duplicate A (0x81002 and 0x81003)" },
+          ":2: duplicate name A (line 1)" },
+        { "0x00081002 A @-4.18\n0x00081003 a @4.19-\n",
+          ":2: duplicate call trc_a (line 1)" },
         { "0x00081002 A @4.18 x:u32\n", "bad version range '@4.18'" },
         { "0x00081002 A @- x:u32\n", "bad version range '@-'" },
         { "0x00081002 A @4.20-4.18 x:u32\n", "empty version range" },

@@ -110,7 +110,8 @@ int xt_wait(struct xt_host *h, int timeout_ms);
  * next 4 KiB boundary with TRC_TRACE_WRAP_BUFFER records, which readers
  * ignore, so that whole pages go out in one write(2) (and O_DIRECT
  * works).  A flush writes every CPU that has records, in ascending order.
- * The first batch starts with metadata records (below).
+ * The first batch starts with metadata records (below); xentrace ends
+ * every CPU's stream with TRC_XT_END.
  */
 
 /* Metadata, as TRC_GEN (0x0001f000) events at the start of the file. */
@@ -120,6 +121,14 @@ int xt_wait(struct xt_host *h, int timeout_ms);
 #define TRC_XT_CPUS        0x0001f013   /* {possible CPUs} */
 #define TRC_XT_START       0x0001f014   /* {tsc lo, tsc hi, s lo, s hi, ns} */
 #define TRC_XT_XEN_VERSION 0x0001f015   /* {major << 16 | minor}, 0: unknown */
+/*
+ * The end of the capture, the last record of every CPU's stream: no
+ * payload, and the TSC of the newest record of any CPU.  It keeps a
+ * CPU's stream open until every CPU's is done: xenalyze 4.17 takes a
+ * CPU whose stream ended early, seen again in the batch after another
+ * CPU's, for a CPU coming online, and reads its last batch twice.
+ */
+#define TRC_XT_END         0x0001f01f
 #define XT_FORMAT_VERSION  1
 
 struct xt_metadata {

@@ -13,6 +13,10 @@ LIBXT_LIBS  := -lxenctrl -lxenforeignmemory -lxenevtchn -lpthread -lz
 # that tools/libxentrace/file/gen-trace-events makes.
 LIBXT_RHDR  := tools/libxentrace/file/xtread.h
 LIBXT_EVENTS_C := $(LIBXT_DIR)/trace-events.c
+# The catalogue and its generator; the classes (xentrace -e, the readers).
+CATALOGUE   := tools/libxentrace/file/trace-events
+GEN_EVENTS  := tools/libxentrace/file/gen-trace-events
+XT_CLASSES_H := $(LIBXT_DIR)/trace-classes.h
 LIBXT_OBJS  := $(patsubst tools/libxentrace/%.c,$(LIBXT_DIR)/%.o,$(LIBXT_SRCS)) \
                $(LIBXT_DIR)/trace-events.o
 LIBXT_PC    := $(LIBXT_DIR)/libxentrace.pc
@@ -22,11 +26,29 @@ $(LIBXT_DIR)/%.o: tools/libxentrace/%.c $(LIBXT_HDR)
 	$(CC) $(TOOL_CFLAGS) -fPIC -Itools/libxentrace -Itools/libxentrace/file -Ixen/include -c -o $@ $<
 
 $(LIBXT_DIR)/file/reader.o $(LIBXT_DIR)/file/events.o: $(LIBXT_RHDR)
-$(LIBXT_DIR)/file/events.o: tools/libxentrace/file/decimal.h tools/libxentrace/file/catalogue.h
+$(LIBXT_DIR)/file/events.o: tools/libxentrace/file/decimal.h tools/libxentrace/file/catalogue.h \
+                            $(XT_CLASSES_H)
+$(LIBXT_DIR)/file/events.o: TOOL_CFLAGS += -I$(LIBXT_DIR)
 
-$(LIBXT_EVENTS_C): tools/libxentrace/file/trace-events tools/libxentrace/file/gen-trace-events
+$(LIBXT_EVENTS_C): $(CATALOGUE) $(GEN_EVENTS)
 	@mkdir -p $(@D)
-	python3 tools/libxentrace/file/gen-trace-events --c $@ $<
+	python3 $(GEN_EVENTS) --c $@ $<
+
+$(XT_CLASSES_H): $(CATALOGUE) $(GEN_EVENTS)
+	@mkdir -p $(@D)
+	python3 $(GEN_EVENTS) --classes $@ $<
+
+# Made from the catalogue but committed: the real Xen trees build with the
+# trace calls' header, and the man page is read where it is.  `make
+# generated` remakes them; test_catalogue checks that they are current.
+XEN_TRACE_EVENTS_H := xen/include/xen/trace-events.h
+XT_MAN_CLASSES     := docs/man/xentrace.8
+
+generated:
+	python3 $(GEN_EVENTS) --header $(XEN_TRACE_EVENTS_H) $(CATALOGUE)
+	python3 $(GEN_EVENTS) --man $(XT_MAN_CLASSES) $(CATALOGUE)
+
+.PHONY: generated
 
 $(LIBXT_DIR)/trace-events.o: $(LIBXT_EVENTS_C) $(LIBXT_RHDR) $(LIBXT_HDR) \
                              tools/libxentrace/file/catalogue.h

@@ -106,21 +106,26 @@ const struct xt_event_desc *xt_event_table(size_t *n)
     return xt_event_descs;
 }
 
+/* The catalogue's classes (gen-trace-events --classes), "all" excluded. */
+static const struct {
+    const char *name;
+    uint32_t mask;
+} classes[] = {
+#define XT_CLASS(name, mask, what)  { name, mask },
+#include "trace-classes.h"
+#undef XT_CLASS
+};
+
 const char *xt_event_class(uint32_t event)
 {
-    switch ( (event >> 16) & 0xfff )
-    {
-    case 0x001: return "gen";
-    case 0x002: return "sched";
-    case 0x004: return "dom0op";
-    case 0x008: return "hvm";
-    case 0x010: return "mem";
-    case 0x020: return "pv";
-    case 0x040: return "shadow";
-    case 0x080: return "hw";
-    case 0x800: return "guest";
-    default:    return "?";
-    }
+    uint32_t cls = event & 0x0fff0000u;
+    size_t i;
+
+    /* An event has one class bit; a mask with more (all) is no class. */
+    for ( i = 0; i < sizeof(classes) / sizeof(classes[0]); i++ )
+        if ( (classes[i].mask & 0x0fff0000u) == cls )
+            return classes[i].name;
+    return "?";
 }
 
 /*

@@ -33,7 +33,13 @@
 
 static const char *prog_input;      /* the trace, for messages */
 
-/* CTF event classes: one per distinct event, numbered as first met. */
+/*
+ * CTF event classes: one per distinct event and payload length, numbered
+ * as first met; a class's key is the event | words << 28.
+ */
+#define CLASS_KEY(event, words) ((event) | (uint32_t)(words) << 28)
+#define KEY_EVENT(key)          ((key) & 0x0fffffffu)
+#define KEY_WORDS(key)          ((key) >> 28)
 static uint32_t *class_ids;
 static unsigned int nr_classes;
 static uint32_t *class_slot;        /* hash: event -> class + 1 */
@@ -125,7 +131,7 @@ static void ctf_packet_header(FILE *f, const char *path, unsigned int cpu,
 
 /*
  * One CPU's stream: its records in file order, each an event of its
- * event's class, {event, tsc, n, data[n]}.  Timestamps must not go back
+ * class, {class, tsc, event, has_tsc, words...}.  Timestamps must not go back
  * in a stream; a record whose TSC does (a host whose TSC stepped) takes
  * its predecessor's.
  */
@@ -155,11 +161,10 @@ static void ctf_stream(struct xt_reader *r, const char *dir, unsigned int cpu)
             first = ts;
         any = true;
         last = ts;
-        put32(&p, class_of(rec.event));
+        put32(&p, class_of(CLASS_KEY(rec.event, rec.nr_extra)));
         put64(&p, ts);
         put32(&p, rec.event);
         put8(&p, rec.has_tsc);
-        put8(&p, rec.nr_extra);
         for ( i = 0; i < rec.nr_extra; i++ )
             put32(&p, rec.extra[i]);
         if ( fwrite(p.b, p.n, 1, f) != 1 )
@@ -205,6 +210,53 @@ static void ctf_clock(FILE *f, const struct xt_reader_info *info, uint64_t hz)
             "};\n\n", hz, offset_s, offset, info->has_start ? "true" : "false");
 }
 
+/* The CTF type of a catalogue field of @kind. */
+static const char *ctf_type(enum xt_field_kind kind)
+{
+    switch ( kind )
+    {
+    case XT_FIELD_U32:      return "uint32_t";
+    case XT_FIELD_X32:      return "x32_t";
+    case XT_FIELD_S32:      return "int32_t";
+    case XT_FIELD_U64:      return "uint64_t";
+    case XT_FIELD_X64:      return "x64_t";
+    /* The word's halves, low first (little-endian). */
+    case XT_FIELD_DOMVCPU:  return "struct { uint16_t vcpu; uint16_t dom; }";
+    case XT_FIELD_VCPUDOM:  return "struct { uint16_t dom; uint16_t vcpu; }";
+    }
+    return "x32_t";
+}
+
+/*
+ * Class @c, of records of event @key's words: a field per catalogue field,
+ * the words past them as data[]; an event the catalogue lacks, or a
+ * record too short for its fields, all as data[].
+ */
+static void ctf_event_class(FILE *f, unsigned int c, uint32_t key)
+{
+    const struct xt_event_desc *d = xt_event_find(KEY_EVENT(key));
+    unsigned int i, words = KEY_WORDS(key), raw = words;
+
+    fprintf(f, "event {\n\tid = %u;\n", c);
+    if ( d )
+        fprintf(f, "\tname = \"%s\";\n", d->name);
+    else
+        fprintf(f, "\tname = \"event_0x%08" PRIx32 "\";\n", KEY_EVENT(key));
+    fprintf(f, "\tfields := struct {\n"
+               "\t\tx32_t xen_event;\n"
+               "\t\tuint8_t has_tsc;\n");
+    if ( d && words >= d->words )
+    {
+        for ( i = 0; i < d->nr_fields; i++ )
+            fprintf(f, "\t\t%s %s;\n", ctf_type(d->fields[i].kind),
+                    d->fields[i].name);
+        raw = words - d->words;
+    }
+    if ( raw )
+        fprintf(f, "\t\tx32_t data[%u];\n", raw);
+    fprintf(f, "\t};\n};\n\n");
+}
+
 static void ctf_metadata(const char *dir, const struct xt_reader_info *info,
                          uint64_t hz)
 {
@@ -225,7 +277,13 @@ static void ctf_metadata(const char *dir, const struct xt_reader_info *info,
             "typealias integer { size = 32; align = 8; signed = false; "
             "base = hex; } := x32_t;\n"
             "typealias integer { size = 64; align = 8; signed = false; } "
-            ":= uint64_t;\n\n"
+            ":= uint64_t;\n"
+            "typealias integer { size = 16; align = 8; signed = false; } "
+            ":= uint16_t;\n"
+            "typealias integer { size = 32; align = 8; signed = true; } "
+            ":= int32_t;\n"
+            "typealias integer { size = 64; align = 8; signed = false; "
+            "base = hex; } := x64_t;\n\n"
             "trace {\n"
             "\tmajor = 1;\n"
             "\tminor = 8;\n"
@@ -251,23 +309,7 @@ static void ctf_metadata(const char *dir, const struct xt_reader_info *info,
             "\tevent.header := struct { uint32_t id; tsc_t timestamp; };\n"
             "};\n\n");
     for ( c = 0; c < nr_classes; c++ )
-    {
-        const char *name = event_name(class_ids[c]);
-
-        fprintf(f, "event {\n\tid = %u;\n", c);
-        if ( name )
-            fprintf(f, "\tname = \"%s\";\n", name);
-        else
-            fprintf(f, "\tname = \"event_0x%08" PRIx32 "\";\n", class_ids[c]);
-        fprintf(f,
-                "\tfields := struct {\n"
-                "\t\tx32_t xen_event;\n"
-                "\t\tuint8_t has_tsc;\n"
-                "\t\tuint8_t n;\n"
-                "\t\tx32_t data[n];\n"
-                "\t};\n"
-                "};\n\n");
-    }
+        ctf_event_class(f, c, class_ids[c]);
     if ( fclose(f) )
         err(1, "%s", path);
 }
@@ -360,10 +402,77 @@ static void json_runstate(struct json_out *j, const struct xt_record *rec)
     }
 }
 
+/* Field @fl of the words at @w, as a JSON value: numbers, hex as text. */
+static void json_field(FILE *f, const struct xt_field *fl, const uint32_t *w)
+{
+    uint64_t v64 = fl->kind == XT_FIELD_U64 || fl->kind == XT_FIELD_X64 ?
+                   w[0] | (uint64_t)w[1] << 32 : 0;
+
+    fprintf(f, "\"%s\":", fl->name);
+    switch ( fl->kind )
+    {
+    case XT_FIELD_U32:
+        fprintf(f, "%" PRIu32, w[0]);
+        break;
+    case XT_FIELD_S32:
+        fprintf(f, "%" PRId32, (int32_t)w[0]);
+        break;
+    case XT_FIELD_U64:
+        fprintf(f, "%" PRIu64, v64);
+        break;
+    case XT_FIELD_X64:
+        fprintf(f, "\"0x%" PRIx64 "\"", v64);
+        break;
+    case XT_FIELD_DOMVCPU:
+        fprintf(f, "\"d%" PRIu32 "v%" PRIu32 "\"", w[0] >> 16, w[0] & 0xffff);
+        break;
+    case XT_FIELD_VCPUDOM:
+        fprintf(f, "\"d%" PRIu32 "v%" PRIu32 "\"", w[0] & 0xffff, w[0] >> 16);
+        break;
+    case XT_FIELD_X32:
+    default:
+        fprintf(f, "\"0x%" PRIx32 "\"", w[0]);
+        break;
+    }
+}
+
+/*
+ * A record's payload as "args": a member per catalogue field, and the
+ * words past them (or all of an event the catalogue lacks, or of a record
+ * too short for its fields) as "data".
+ */
+static void json_args(FILE *f, const struct xt_record *rec)
+{
+    const struct xt_event_desc *d = xt_event_find(rec->event);
+    unsigned int i, word = 0, n = rec->nr_extra;
+    const char *sep = "";
+
+    fputs(",\"args\":{", f);
+    if ( d && n >= d->words )
+    {
+        for ( i = 0; i < d->nr_fields; i++ )
+        {
+            fputs(sep, f);
+            json_field(f, &d->fields[i], rec->extra + word);
+            word += d->fields[i].kind == XT_FIELD_U64 ||
+                    d->fields[i].kind == XT_FIELD_X64 ? 2 : 1;
+            sep = ",";
+        }
+    }
+    if ( word < n )
+    {
+        fprintf(f, "%s\"data\":[", sep);
+        for ( i = word; i < n; i++ )
+            fprintf(f, "%s\"0x%" PRIx32 "\"", i > word ? "," : "",
+                    rec->extra[i]);
+        fputc(']', f);
+    }
+    fputc('}', f);
+}
+
 static void json_record(struct json_out *j, const struct xt_record *rec)
 {
     const char *name = event_name(rec->event);
-    char text[512];
 
     fprintf(j->f, ",\n{\"ph\":\"i\",\"s\":\"t\",\"cat\":\"%s\",\"pid\":0,"
             "\"tid\":%u,\"ts\":%.3f,\"name\":", xt_event_class(rec->event),
@@ -372,10 +481,8 @@ static void json_record(struct json_out *j, const struct xt_record *rec)
         json_string(j->f, name);
     else
         fprintf(j->f, "\"0x%08" PRIx32 "\"", rec->event);
-    xt_record_format(rec, text, sizeof(text));
-    fprintf(j->f, ",\"args\":{\"record\":");
-    json_string(j->f, text);
-    fprintf(j->f, "}}");
+    json_args(j->f, rec);
+    fputc('}', j->f);
     if ( (rec->event & RUNSTATE_MASK) == RUNSTATE_CHANGE && rec->nr_extra )
         json_runstate(j, rec);
 }

@@ -17,6 +17,6 @@ $(XT_FORMAT): tools/xentrace/readers/xentrace_format.c
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ $< -lm
 
-$(XT_FORMATS): tools/libxentrace/file/trace-events tools/libxentrace/file/gen-trace-events
+$(XT_FORMATS): $(CATALOGUE) $(GEN_EVENTS)
 	@mkdir -p $(@D)
-	python3 tools/libxentrace/file/gen-trace-events --formats $@ $<
+	python3 $(GEN_EVENTS) --formats $@ $<

@@ -37,8 +37,13 @@
 
 static const char *prog = "xentrace_format";
 
-/* The values a rule can name: %(cpu), %(tsc), ..., %(1) to %(7). */
-enum key { K_CPU, K_TSC, K_RELTSC, K_EVENT, K_D1, NR_KEYS = K_D1 + 7 };
+/*
+ * The values a rule can name: %(cpu), %(tsc), ..., %(1) to %(7), and
+ * %(i1) to %(i7), the words as signed numbers (xentrace-ng's, for the
+ * catalogue's i32 fields; upstream's tool has no such keys).
+ */
+enum key { K_CPU, K_TSC, K_RELTSC, K_EVENT, K_D1, K_I1 = K_D1 + 7,
+           NR_KEYS = K_I1 + 7 };
 
 /* A piece of a rule: literal text, then at most one conversion. */
 struct piece {
@@ -104,6 +109,11 @@ static bool key_of(const char *name, size_t len, enum key *k)
     if ( len == 1 && name[0] >= '1' && name[0] <= '7' )
     {
         *k = K_D1 + name[0] - '1';
+        return true;
+    }
+    if ( len == 2 && name[0] == 'i' && name[1] >= '1' && name[1] <= '7' )
+    {
+        *k = K_I1 + name[1] - '1';
         return true;
     }
     return false;
@@ -480,7 +490,10 @@ static bool format_record(FILE *out, const struct rules *rules,
     else
         vals[K_TSC].i = tsc;
     for ( i = 0; i < 7; i++ )
+    {
         vals[K_D1 + i].i = d[i];
+        vals[K_I1 + i].i = (int32_t)d[i];
+    }
 
     rule = find_rule(rules, event);
     if ( !rule )
