@@ -64,6 +64,7 @@ include tools/xentrace/readers/summary.mk
 include tests/sim/sim.mk
 include tests/sim/soak.mk
 include tests/tools/tools.mk
+include tests/xen-events/xen-events.mk
 include tests/xen/xen.mk
 include bench/bench.mk
 include bench/read.mk

@@ -870,9 +870,15 @@ static void test_catalogue_sorted_and_sane(void **state)
         for ( j = 0; j < t[i].nr_fields; j++ )
             assert_int_equal(t[i].fields[j].name_len,
                              strlen(t[i].fields[j].name));
+        assert_true(t[i].min_words <= t[i].words);
+        assert_true(t[i].xen_min <= t[i].xen_max);
+        /* An id's layouts follow each other, for versions apart. */
         if ( i )
-            assert_true(t[i - 1].id < t[i].id);
-        assert_ptr_equal(xt_event_find(t[i].id), &t[i]);
+            assert_true(t[i - 1].id < t[i].id ||
+                        (t[i - 1].id == t[i].id &&
+                         t[i - 1].xen_max < t[i].xen_min));
+        assert_ptr_equal(xt_event_find_xen(t[i].id, t[i].xen_min), &t[i]);
+        assert_ptr_equal(xt_event_find_xen(t[i].id, t[i].xen_max), &t[i]);
     }
     /* Misses of the hash table. */
     assert_null(xt_event_find(0x0fffffff));

@@ -32,7 +32,7 @@ static void assert_aligned(const struct tf_summary *file)
 
     assert_int_equal(file->unaligned, 0);
     assert_int_equal(file->bytes % 4096, 0);
-    assert_int_equal(file->meta, 5);
+    assert_int_equal(file->meta, 6);
     for ( cpu = 0; cpu < TF_MAX_CPUS; cpu++ )
     {
         const struct tf_cpu *c = &file->cpu[cpu];

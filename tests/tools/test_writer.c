@@ -36,7 +36,7 @@
 #define XENALYZE      "/usr/bin/xenalyze"
 #define PAGE          4096u
 #define HDR_BYTES     12u
-#define META_WORDS    17u
+#define META_WORDS    19u
 #define MAX_CPUS      8u
 #define MAX_FLUSHES   512u
 #define KiB           1024u
@@ -51,6 +51,7 @@ static const struct xt_metadata meta = {
     .start_tsc = 0x123456789abcULL,
     .start_sec = 1700000000,
     .start_nsec = 123456789,
+    .xen_version = 4 << 16 | 20,
 };
 
 /* ---- The writer's write(2) ------------------------------------------ */
@@ -428,6 +429,7 @@ static void assert_metadata(const struct parsed *p)
         0x2001f012, 2400000000u, 0,
         0x1001f013, MAX_CPUS,
         0x5001f014, 0x56789abc, 0x1234, 1700000000, 0, 123456789,
+        0x1001f015, 0x00040014,
     };
 
     assert_memory_equal(p->meta, want, sizeof(want));
@@ -756,13 +758,13 @@ static void test_xenalyze_reads_files(void **state)
     assert_int_equal(xt_writer_close(w), 0);
     close(fd);
 
-    /* The metadata, 68 bytes, becomes pads of 32, 32 and 4 bytes. */
+    /* The metadata, 76 bytes, becomes pads of 32, 32 and 12 bytes. */
     file = slurp(path, &len);
     assert_int_equal(word(file + HDR_BYTES), 0x1001f010);
     memset(file + HDR_BYTES, 0, META_WORDS * 4);
     memcpy(file + HDR_BYTES, &(uint32_t){ 0x7001f002 }, 4);
     memcpy(file + HDR_BYTES + 32, &(uint32_t){ 0x7001f002 }, 4);
-    memcpy(file + HDR_BYTES + 64, &(uint32_t){ 0x0001f002 }, 4);
+    memcpy(file + HDR_BYTES + 64, &(uint32_t){ 0x2001f002 }, 4);
     fd = open_out(bare);
     assert_int_equal(write(fd, file, len), (ssize_t)len);
     close(fd);

@@ -192,6 +192,9 @@ static void test_every_event_has_a_call(void **state)
     {
         bool found = false;
 
+        /* The calls write 4.17's layouts; others have none. */
+        if ( d[i].xen_min > XT_XEN_DEFAULT || d[i].xen_max < XT_XEN_DEFAULT )
+            continue;
         for ( j = 0; j < nr_trc_calls; j++ )
             found |= trc_calls[j].event == d[i].id;
         /* TRC_GEN: the buffers' own records and xentrace's metadata. */

@@ -35,6 +35,13 @@ void xt_close(struct xt_host *h);
 /* Possible CPUs (physinfo max_cpu_id + 1): CPU numbers are below this. */
 unsigned int xt_max_cpus(const struct xt_host *h);
 
+/*
+ * The hypervisor's version, xc_version(XENVER_version): major << 16 |
+ * minor, as the TRC_XT_XEN_VERSION metadata record carries it; 0 if Xen
+ * does not say (errno set).
+ */
+uint32_t xt_xen_version(struct xt_host *h);
+
 /* XEN_SYSCTL_tbuf_op. */
 int xt_get_evt_mask(struct xt_host *h, uint32_t *mask);
 int xt_set_evt_mask(struct xt_host *h, uint32_t mask);
@@ -113,6 +120,7 @@ int xt_wait(struct xt_host *h, int timeout_ms);
 #define TRC_XT_TSC_HZ      0x0001f012   /* {hz lo, hz hi} */
 #define TRC_XT_CPUS        0x0001f013   /* {possible CPUs} */
 #define TRC_XT_START       0x0001f014   /* {tsc lo, tsc hi, s lo, s hi, ns} */
+#define TRC_XT_XEN_VERSION 0x0001f015   /* {major << 16 | minor}, 0: unknown */
 /*
  * The end of the capture, the last record of every CPU's stream: no
  * payload, and the TSC of the newest record of any CPU.  It keeps a
@@ -129,6 +137,8 @@ struct xt_metadata {
     uint64_t start_tsc;         /* TSC at start_time */
     int64_t start_sec;          /* wall clock (CLOCK_REALTIME) at start */
     uint32_t start_nsec;
+    uint32_t xen_version;       /* xc_version(XENVER_version): major << 16
+                                   | minor; 0: unknown */
 };
 
 struct xt_writer;

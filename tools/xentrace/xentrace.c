@@ -770,7 +770,7 @@ static void start_tracing(struct xt_host *h, const struct options *o)
                 xt_discard(h, cpu);
 }
 
-static struct xt_writer *open_writer(int fd, unsigned int nr_cpus,
+static struct xt_writer *open_writer(int fd, struct xt_host *h,
                                      uint64_t tsc_hz,
                                      const struct options *o)
 {
@@ -780,7 +780,12 @@ static struct xt_writer *open_writer(int fd, unsigned int nr_cpus,
         .direct = o->direct,
         .reserve_bytes = o->reserve_mb << 20,
     };
-    struct xt_metadata meta = { .tsc_hz = tsc_hz, .nr_cpus = nr_cpus };
+    /* The readers decode the file in this version's layouts. */
+    struct xt_metadata meta = {
+        .tsc_hz = tsc_hz,
+        .nr_cpus = xt_max_cpus(h),
+        .xen_version = xt_xen_version(h),
+    };
     struct xt_writer *w;
     struct timespec now;
 
@@ -879,7 +884,7 @@ int main(int argc, char *argv[])
     cap.count = calloc(cap.nr_cpus, sizeof(*cap.count));
     if ( !cap.filling || !cap.warned || !cap.count )
         err(1, "memory");
-    w = open_writer(fd, cap.nr_cpus, tsc_hz, &opt);
+    w = open_writer(fd, cap.h, tsc_hz, &opt);
     start_output(&cap, w);
     host.cap = &cap;
 

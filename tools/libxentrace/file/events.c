@@ -6,6 +6,8 @@
  * Formatting is by hand, not printf: xentrace-dump formats every record
  * of files of gigabytes.
  */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "catalogue.h"
@@ -17,16 +19,27 @@
 #define HVM_CLASS           0x00080000u
 #define HVM_NESTED          0x00000400u   /* TRC_HVM_NESTEDFLAG */
 
-/* A lookup per record formatted: hashed, not a binary search. */
-static const struct xt_event_desc *find_exact(uint32_t event)
+/*
+ * A lookup per record formatted: hashed, not a binary search.  The hash
+ * leads to an id's first layout; the others follow it in the table.
+ */
+static const struct xt_event_desc *find_exact(uint32_t event,
+                                              uint32_t xen_version)
 {
     unsigned int mask = (1u << xt_event_hash_bits) - 1;
     unsigned int h = (event * XT_EVENT_HASH_MULT) >>
                      (32 - xt_event_hash_bits);
+    const struct xt_event_desc *d, *end = xt_event_descs + xt_nr_event_descs;
 
     for ( ; xt_event_hash[h]; h = (h + 1) & mask )
         if ( xt_event_descs[xt_event_hash[h] - 1].id == event )
-            return &xt_event_descs[xt_event_hash[h] - 1];
+            break;
+    if ( !xt_event_hash[h] )
+        return NULL;
+    for ( d = &xt_event_descs[xt_event_hash[h] - 1];
+          d < end && d->id == event; d++ )
+        if ( d->xen_min <= xen_version && xen_version <= d->xen_max )
+            return d;
     return NULL;
 }
 
@@ -40,17 +53,51 @@ static bool is_nested_hvm(uint32_t event)
     return (event & 0x0fff0000u) == HVM_CLASS && (event & HVM_NESTED);
 }
 
-const struct xt_event_desc *xt_event_find(uint32_t event)
+const struct xt_event_desc *xt_event_find_xen(uint32_t event,
+                                              uint32_t xen_version)
 {
-    const struct xt_event_desc *d = find_exact(event);
+    const struct xt_event_desc *d;
 
-    if ( d )
+    if ( !xen_version )
+        xen_version = XT_XEN_DEFAULT;
+    if ( (d = find_exact(event, xen_version)) )
         return d;
     if ( is_runstate_change(event) )
-        return find_exact(RUNSTATE_CHANGE);
+        return find_exact(RUNSTATE_CHANGE, xen_version);
     if ( is_nested_hvm(event) )
-        return find_exact(event & ~HVM_NESTED);
+        return find_exact(event & ~HVM_NESTED, xen_version);
     return NULL;
+}
+
+const struct xt_event_desc *xt_event_find(uint32_t event)
+{
+    return xt_event_find_xen(event, XT_XEN_DEFAULT);
+}
+
+int xt_xen_version_parse(const char *s, uint32_t *version)
+{
+    char *end;
+    unsigned long major, minor;
+
+    errno = 0;
+    major = strtoul(s, &end, 10);
+    if ( end == s || *end != '.' || end[1] < '0' || end[1] > '9' )
+        goto bad;
+    minor = strtoul(end + 1, &end, 10);
+    if ( *end == '.' )
+    {
+        if ( end[1] < '0' || end[1] > '9' )
+            goto bad;
+        strtoul(end + 1, &end, 10);
+    }
+    if ( *end || errno || !major || major > 0xffff || minor > 0xffff )
+        goto bad;
+    *version = XT_XEN_VERSION(major, minor);
+    return 0;
+
+ bad:
+    errno = EINVAL;
+    return -1;
 }
 
 const struct xt_event_desc *xt_event_table(size_t *n)
@@ -195,7 +242,8 @@ static char *put_words(char *p, const struct xt_record *rec, unsigned int from)
 
 static char *put_record(char *p, const struct xt_record *rec)
 {
-    const struct xt_event_desc *d = xt_event_find(rec->event);
+    const struct xt_event_desc *d = xt_event_find_xen(rec->event,
+                                                      rec->xen_version);
     unsigned int i, word = 0, n = rec->nr_extra < 7 ? rec->nr_extra : 7;
 
     if ( !d )

@@ -91,6 +91,7 @@ struct xt_reader {
     struct xt_reader_info info;
     uint64_t skipped;           /* bytes of damage not read as records */
 
+    uint32_t xen_version;       /* xt_reader_set_xen_version(), or 0 */
     bool batches_only;          /* XT_READ_BATCHES */
     uint32_t *copy;             /* xt_reader_batch()'s unaligned batches */
     uint64_t copy_cap;          /* words */
@@ -430,6 +431,10 @@ static void take_metadata(struct xt_reader *r, const struct xt_record *rec)
             in->has_nr_cpus = true;
             in->meta.nr_cpus = rec->extra[0];
         }
+        break;
+    case TRC_XT_XEN_VERSION:
+        if ( rec->nr_extra >= 1 && !in->meta.xen_version )
+            in->meta.xen_version = rec->extra[0];
         break;
     case TRC_XT_START:
         if ( rec->nr_extra >= 5 && !in->has_start )
@@ -869,6 +874,19 @@ const struct xt_reader_info *xt_reader_info(const struct xt_reader *r)
     return &r->info;
 }
 
+void xt_reader_set_xen_version(struct xt_reader *r, uint32_t version)
+{
+    r->xen_version = version;
+}
+
+uint32_t xt_reader_xen_version(const struct xt_reader *r)
+{
+    if ( r->xen_version )
+        return r->xen_version;
+    return r->info.meta.xen_version ? r->info.meta.xen_version
+                                    : XT_XEN_DEFAULT;
+}
+
 const char *xt_reader_damage(const struct xt_reader *r, char *buf,
                              size_t size)
 {
@@ -1055,6 +1073,7 @@ static void cursor_take(const struct xt_iter *it, struct cursor *c,
 
     decode(p, r->data + r->size, c->pos, r->slots[b->slot].info.cpu,
            &it->last_tsc[b->slot], rec);
+    rec->xen_version = xt_reader_xen_version(r);
     c->pos += rec_size(rd32(p));
 }
 

@@ -67,7 +67,7 @@
 #define HDR_BYTES       XT_BATCH_HEAD   /* the TRC_TRACE_CPU_CHANGE record */
 #define HDR_WORD        (TRC_TRACE_CPU_CHANGE | (2u << TRACE_EXTRA_SHIFT))
 #define PAD_MAX_BYTES   32u         /* a pad: header and up to 7 words */
-#define META_WORDS      17u         /* the five metadata records */
+#define META_WORDS      19u         /* the six metadata records */
 #define META_BYTES      (META_WORDS * 4u)
 #define DEFAULT_BATCH   (256u * 1024)
 /* Linux's largest write(2): a bigger batch could not go out in one. */
@@ -141,6 +141,7 @@ static void make_metadata(uint32_t *m, const struct xt_metadata *md)
     const uint32_t hz[] = { (uint32_t)md->tsc_hz,
                             (uint32_t)(md->tsc_hz >> 32) };
     const uint32_t cpus[] = { md->nr_cpus };
+    const uint32_t xen[] = { md->xen_version };
     const uint32_t start[] = {
         (uint32_t)md->start_tsc, (uint32_t)(md->start_tsc >> 32),
         (uint32_t)md->start_sec, (uint32_t)((uint64_t)md->start_sec >> 32),
@@ -151,7 +152,8 @@ static void make_metadata(uint32_t *m, const struct xt_metadata *md)
     m = put_record(m, TRC_XT_TOOL, 3, tool);
     m = put_record(m, TRC_XT_TSC_HZ, 2, hz);
     m = put_record(m, TRC_XT_CPUS, 1, cpus);
-    put_record(m, TRC_XT_START, 5, start);
+    m = put_record(m, TRC_XT_START, 5, start);
+    put_record(m, TRC_XT_XEN_VERSION, 1, xen);
 }
 
 /* Fill @n bytes (a multiple of 4) with TRC_TRACE_WRAP_BUFFER pads. */

@@ -40,6 +40,8 @@ struct dump {
     bool seconds;               /* -s */
     uint64_t hz;                /* TSC ticks per second, for -s */
     uint64_t base_tsc;          /* time 0 for -s */
+    uint32_t xen;               /* whose event layouts: XT_XEN_VERSION() */
+    const char *xen_from;       /* where that version comes from */
     /* The last TSC's digits above the low 8, which seldom change. */
     uint64_t tsc_high;          /* TSC / 10^8; UINT64_MAX: none yet */
     uint64_t tsc_high_text;     /* as 8 columns (dec8_word_right()) */
@@ -47,7 +49,8 @@ struct dump {
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: %s [-ahrs] [--cpu-hz hz] [file]\n", prog);
+    fprintf(stderr, "usage: %s [-ahrs] [--cpu-hz hz] [--xen-version x.y] "
+            "[file]\n", prog);
     exit(1);
 }
 
@@ -179,6 +182,9 @@ static void put_header(struct out *o, const struct xt_reader_info *in,
              in->has_nr_cpus ? "" : "? ", in->meta.nr_cpus, d->hz,
              in->has_tsc_hz ? "" : " (not in the file)");
     put_text(o, line);
+    snprintf(line, sizeof(line), "# event layouts of Xen %" PRIu32 ".%" PRIu32
+             " (%s)\n", d->xen >> 16, d->xen & 0xffff, d->xen_from);
+    put_text(o, line);
     snprintf(line, sizeof(line), "# %" PRIu64 " records, %" PRIu64
              " lost in %" PRIu64 " gaps\n", in->records, in->lost_records,
              in->lost_markers);
@@ -228,19 +234,21 @@ static bool parse_hz(const char *arg, uint64_t *hz)
 
 int main(int argc, char *argv[])
 {
-    enum { OPT_CPU_HZ = 256 };
+    enum { OPT_CPU_HZ = 256, OPT_XEN_VERSION };
     static const struct option longopts[] = {
         { "all",     no_argument,       NULL, 'a' },
         { "cpu-hz",  required_argument, NULL, OPT_CPU_HZ },
         { "help",    no_argument,       NULL, 'h' },
         { "raw",     no_argument,       NULL, 'r' },
         { "seconds", no_argument,       NULL, 's' },
+        { "xen-version", required_argument, NULL, OPT_XEN_VERSION },
         { NULL, 0, NULL, 0 },
     };
     static struct out out;
     struct dump d = { .tsc_high = UINT64_MAX };
     const char *path = "-";
     uint64_t cpu_hz = 0;
+    uint32_t xen_version = 0;
     const struct xt_reader_info *in;
     struct xt_reader *r;
     struct xt_iter *it;
@@ -268,6 +276,14 @@ int main(int argc, char *argv[])
                 return 1;
             }
             break;
+        case OPT_XEN_VERSION:
+            if ( xt_xen_version_parse(optarg, &xen_version) )
+            {
+                fprintf(stderr, "%s: --xen-version %s: not a Xen version "
+                        "(4.17, 4.20...)\n", prog, optarg);
+                return 1;
+            }
+            break;
         default:
             usage();
         }
@@ -283,7 +299,12 @@ int main(int argc, char *argv[])
                 strcmp(path, "-") ? path : "stdin", xt_reader_strerror(errno));
         return 1;
     }
+    xt_reader_set_xen_version(r, xen_version);
     in = xt_reader_info(r);
+    d.xen = xt_reader_xen_version(r);
+    d.xen_from = xen_version ? "--xen-version" :
+                 in->meta.xen_version ? "the file's hypervisor" :
+                 "not in the file: the default";
     d.hz = cpu_hz ? cpu_hz : in->meta.tsc_hz;
     if ( d.seconds && !d.hz )
     {

@@ -53,9 +53,12 @@ static uint64_t tsc_hz(const struct xt_reader_info *info, uint64_t hz)
                                                   : DEFAULT_HZ;
 }
 
+/* Whose event layouts and names the file has (xt_reader_xen_version()). */
+static uint32_t xen_version;
+
 static const char *event_name(uint32_t id)
 {
-    const struct xt_event_desc *d = xt_event_find(id);
+    const struct xt_event_desc *d = xt_event_find_xen(id, xen_version);
 
     return d ? d->name : NULL;
 }
@@ -569,7 +572,7 @@ static void export_json(struct xt_reader *r, const char *path, uint64_t hz)
 static void usage(void)
 {
     fprintf(stderr, "usage: xentrace-export [--ctf dir] [--json file] "
-            "[-H hz] trace\n");
+            "[-H hz] [--xen-version x.y] trace\n");
     exit(1);
 }
 
@@ -579,6 +582,7 @@ int main(int argc, char **argv)
         { "ctf", required_argument, NULL, 'c' },
         { "cpu-hz", required_argument, NULL, 'H' },
         { "json", required_argument, NULL, 'j' },
+        { "xen-version", required_argument, NULL, 'X' },
         { NULL, 0, NULL, 0 },
     };
     const char *ctf_dir = NULL, *json_path = NULL;
@@ -604,6 +608,10 @@ int main(int argc, char **argv)
         case 'j':
             json_path = optarg;
             break;
+        case 'X':
+            if ( xt_xen_version_parse(optarg, &xen_version) )
+                errx(1, "bad Xen version: %s (4.17, 4.20...)", optarg);
+            break;
         default:
             usage();
         }
@@ -615,6 +623,8 @@ int main(int argc, char **argv)
     r = xt_reader_open(prog_input, 0);
     if ( !r )
         errx(1, "%s: %s", prog_input, xt_reader_strerror(errno));
+    xt_reader_set_xen_version(r, xen_version);
+    xen_version = xt_reader_xen_version(r);
     if ( xt_reader_damage(r, damage, sizeof(damage)) )
         warnx("%s: %s", prog_input, damage);
     if ( ctf_dir )

@@ -22,9 +22,12 @@
 #define MAX_BINS        100000
 #define DOMID_IDLE      0x7fff
 
+/* Whose event layouts and names the file has (xt_reader_xen_version()). */
+static uint32_t xen_version;
+
 static const char *event_name(uint32_t id)
 {
-    const struct xt_event_desc *d = xt_event_find(id);
+    const struct xt_event_desc *d = xt_event_find_xen(id, xen_version);
 
     return d ? d->name : "?";
 }
@@ -268,7 +271,7 @@ static void json_print(const struct tally *t, const char *path,
 static void usage(void)
 {
     fprintf(stderr, "usage: xentrace-summary [--json] [-b bins] [-H hz] "
-            "file\n");
+            "[--xen-version x.y] file\n");
     exit(1);
 }
 
@@ -291,6 +294,7 @@ int main(int argc, char **argv)
         { "bins", required_argument, NULL, 'b' },
         { "cpu-hz", required_argument, NULL, 'H' },
         { "json", no_argument, NULL, 'j' },
+        { "xen-version", required_argument, NULL, 'X' },
         { NULL, 0, NULL, 0 },
     };
     unsigned int bins = DEFAULT_BINS;
@@ -315,6 +319,10 @@ int main(int argc, char **argv)
         case 'j':
             json = true;
             break;
+        case 'X':
+            if ( xt_xen_version_parse(optarg, &xen_version) )
+                errx(1, "bad Xen version: %s (4.17, 4.20...)", optarg);
+            break;
         default:
             usage();
         }
@@ -325,6 +333,8 @@ int main(int argc, char **argv)
     r = xt_reader_open(argv[optind], XT_READ_BATCHES);
     if ( !r )
         errx(1, "%s: %s", argv[optind], xt_reader_strerror(errno));
+    xt_reader_set_xen_version(r, xen_version);
+    xen_version = xt_reader_xen_version(r);
     if ( tally_run(&t, r, bins, hz) )
         err(1, "%s", argv[optind]);
     /* Damage inside batches is known once tally_run() has read them. */

@@ -310,16 +310,18 @@ static inline void trc_csched2_update_vcpu_load(uint64_t vcpuload,
 /* TRC_CSCHED2_UPDATE_RUNQ_LOAD */
 static inline void trc_csched2_update_runq_load(uint64_t rq_avgload,
                                                 uint64_t b_avgload,
-                                                uint32_t load_id_shift)
+                                                uint32_t load_id_shift,
+                                                uint32_t pad)
 {
     if ( unlikely(tb_init_done) )
     {
-        uint32_t d[5] = {
+        uint32_t d[6] = {
             (uint32_t)rq_avgload,
             (uint32_t)(rq_avgload >> 32),
             (uint32_t)b_avgload,
             (uint32_t)(b_avgload >> 32),
             load_id_shift,
+            pad,
         };
 
         trace_time(0x0002220cU, sizeof(d), d);
@@ -383,16 +385,17 @@ static inline void trc_csched2_load_check(uint32_t lrq_orq, uint32_t delta)
 /* TRC_CSCHED2_LOAD_BALANCE */
 static inline void trc_csched2_load_balance(uint64_t l_bavgload,
                                             uint64_t o_bavgload,
-                                            uint32_t lrq_orq)
+                                            uint32_t lrq_orq, uint32_t pad)
 {
     if ( unlikely(tb_init_done) )
     {
-        uint32_t d[5] = {
+        uint32_t d[6] = {
             (uint32_t)l_bavgload,
             (uint32_t)(l_bavgload >> 32),
             (uint32_t)o_bavgload,
             (uint32_t)(o_bavgload >> 32),
             lrq_orq,
+            pad,
         };
 
         trace_time(0x00022211U, sizeof(d), d);
@@ -505,15 +508,19 @@ static inline void trc_rtds_runq_pick(uint16_t vcpu_dom, uint16_t vcpu_vcpu,
 
 /* TRC_RTDS_BUDGET_BURN */
 static inline void trc_rtds_budget_burn(uint16_t vcpu_dom, uint16_t vcpu_vcpu,
-                                        uint64_t cur_budget, uint32_t delta)
+                                        uint64_t cur_budget, int32_t delta,
+                                        uint32_t priority_level,
+                                        uint32_t has_extratime)
 {
     if ( unlikely(tb_init_done) )
     {
-        uint32_t d[4] = {
+        uint32_t d[6] = {
             (uint32_t)vcpu_dom << 16 | (uint32_t)vcpu_vcpu,
             (uint32_t)cur_budget,
             (uint32_t)(cur_budget >> 32),
-            delta,
+            (uint32_t)delta,
+            priority_level,
+            has_extratime,
         };
 
         trace_time(0x00022803U, sizeof(d), d);
@@ -523,13 +530,15 @@ static inline void trc_rtds_budget_burn(uint16_t vcpu_dom, uint16_t vcpu_vcpu,
 /* TRC_RTDS_BUDGET_REPLENISH */
 static inline void trc_rtds_budget_replenish(uint16_t vcpu_dom,
                                              uint16_t vcpu_vcpu,
+                                             uint32_t priority_level,
                                              uint64_t cur_deadline,
                                              uint64_t cur_budget)
 {
     if ( unlikely(tb_init_done) )
     {
-        uint32_t d[5] = {
+        uint32_t d[6] = {
             (uint32_t)vcpu_dom << 16 | (uint32_t)vcpu_vcpu,
+            priority_level,
             (uint32_t)cur_deadline,
             (uint32_t)(cur_deadline >> 32),
             (uint32_t)cur_budget,
@@ -1574,11 +1583,17 @@ static inline void trc_mem_set_p2m_entry(uint64_t gfn, uint64_t mfn,
 
 /* TRC_MEM_DECREASE_RESERVATION */
 static inline void trc_mem_decrease_reservation(uint64_t gfn,
-                                                uint32_t dom_order)
+                                                uint32_t dom_order,
+                                                uint32_t pad)
 {
     if ( unlikely(tb_init_done) )
     {
-        uint32_t d[3] = { (uint32_t)gfn, (uint32_t)(gfn >> 32), dom_order };
+        uint32_t d[4] = {
+            (uint32_t)gfn,
+            (uint32_t)(gfn >> 32),
+            dom_order,
+            pad,
+        };
 
         trace(0x0010f005U, sizeof(d), d);
     }
@@ -1586,16 +1601,17 @@ static inline void trc_mem_decrease_reservation(uint64_t gfn,
 
 /* TRC_MEM_POD_POPULATE */
 static inline void trc_mem_pod_populate(uint64_t gfn, uint64_t mfn,
-                                        uint32_t dom_order)
+                                        uint32_t dom_order, uint32_t pad)
 {
     if ( unlikely(tb_init_done) )
     {
-        uint32_t d[5] = {
+        uint32_t d[6] = {
             (uint32_t)gfn,
             (uint32_t)(gfn >> 32),
             (uint32_t)mfn,
             (uint32_t)(mfn >> 32),
             dom_order,
+            pad,
         };
 
         trace(0x0010f010U, sizeof(d), d);
@@ -1604,16 +1620,17 @@ static inline void trc_mem_pod_populate(uint64_t gfn, uint64_t mfn,
 
 /* TRC_MEM_POD_ZERO_RECLAIM */
 static inline void trc_mem_pod_zero_reclaim(uint64_t gfn, uint64_t mfn,
-                                            uint32_t dom_order)
+                                            uint32_t dom_order, uint32_t pad)
 {
     if ( unlikely(tb_init_done) )
     {
-        uint32_t d[5] = {
+        uint32_t d[6] = {
             (uint32_t)gfn,
             (uint32_t)(gfn >> 32),
             (uint32_t)mfn,
             (uint32_t)(mfn >> 32),
             dom_order,
+            pad,
         };
 
         trace(0x0010f011U, sizeof(d), d);
@@ -1621,12 +1638,12 @@ static inline void trc_mem_pod_zero_reclaim(uint64_t gfn, uint64_t mfn,
 }
 
 /* TRC_MEM_POD_SUPERPAGE_SPLINTER */
-static inline void trc_mem_pod_superpage_splinter(uint64_t gfn,
-                                                  uint32_t dom_order)
+static inline void trc_mem_pod_superpage_splinter(uint64_t gfn, uint32_t dom,
+                                                  uint32_t pad)
 {
     if ( unlikely(tb_init_done) )
     {
-        uint32_t d[3] = { (uint32_t)gfn, (uint32_t)(gfn >> 32), dom_order };
+        uint32_t d[4] = { (uint32_t)gfn, (uint32_t)(gfn >> 32), dom, pad };
 
         trace(0x0010f012U, sizeof(d), d);
     }
@@ -1926,12 +1943,12 @@ static inline void trc_pv_hypercall_subcall(uint32_t op_args)
 }
 
 /* TRC_SHADOW_NOT_SHADOW */
-static inline void trc_shadow_not_shadow(uint64_t gl1e, uint32_t va,
+static inline void trc_shadow_not_shadow(uint32_t gl1e, uint32_t va,
                                          uint32_t flags)
 {
     if ( unlikely(tb_init_done) )
     {
-        uint32_t d[4] = { (uint32_t)gl1e, (uint32_t)(gl1e >> 32), va, flags };
+        uint32_t d[3] = { gl1e, va, flags };
 
         trace(0x0040f001U, sizeof(d), d);
     }
@@ -2016,81 +2033,215 @@ static inline void trc_shadow_emulate(uint32_t gl1e, uint32_t write_val,
 }
 
 /* TRC_SHADOW_EMULATE_UNSHADOW_USER */
-static inline void trc_shadow_emulate_unshadow_user(uint32_t va, uint32_t gfn)
+static inline void trc_shadow_emulate_unshadow_user(uint32_t gfn, uint32_t va)
 {
     if ( unlikely(tb_init_done) )
     {
-        uint32_t d[2] = { va, gfn };
+        uint32_t d[2] = { gfn, va };
 
         trace(0x0040f009U, sizeof(d), d);
     }
 }
 
 /* TRC_SHADOW_EMULATE_UNSHADOW_EVTINJ */
-static inline void trc_shadow_emulate_unshadow_evtinj(uint32_t va,
-                                                      uint32_t gfn)
+static inline void trc_shadow_emulate_unshadow_evtinj(uint32_t gfn,
+                                                      uint32_t va)
 {
     if ( unlikely(tb_init_done) )
     {
-        uint32_t d[2] = { va, gfn };
+        uint32_t d[2] = { gfn, va };
 
         trace(0x0040f00aU, sizeof(d), d);
     }
 }
 
 /* TRC_SHADOW_EMULATE_UNSHADOW_UNHANDLED */
-static inline void trc_shadow_emulate_unshadow_unhandled(uint32_t va,
-                                                         uint32_t gfn)
+static inline void trc_shadow_emulate_unshadow_unhandled(uint32_t gfn,
+                                                         uint32_t va)
 {
     if ( unlikely(tb_init_done) )
     {
-        uint32_t d[2] = { va, gfn };
+        uint32_t d[2] = { gfn, va };
 
         trace(0x0040f00bU, sizeof(d), d);
     }
 }
 
 /* TRC_SHADOW_WRMAP_BF */
-static inline void trc_shadow_wrmap_bf(uint32_t gfn)
+static inline void trc_shadow_wrmap_bf(uint64_t gfn)
 {
     if ( unlikely(tb_init_done) )
     {
-        uint32_t d[1] = { gfn };
+        uint32_t d[2] = { (uint32_t)gfn, (uint32_t)(gfn >> 32) };
 
         trace(0x0040f00cU, sizeof(d), d);
     }
 }
 
 /* TRC_SHADOW_PREALLOC_UNPIN */
-static inline void trc_shadow_prealloc_unpin(uint32_t gfn)
+static inline void trc_shadow_prealloc_unpin(uint64_t gfn)
 {
     if ( unlikely(tb_init_done) )
     {
-        uint32_t d[1] = { gfn };
+        uint32_t d[2] = { (uint32_t)gfn, (uint32_t)(gfn >> 32) };
 
         trace(0x0040f00dU, sizeof(d), d);
     }
 }
 
 /* TRC_SHADOW_RESYNC_FULL */
-static inline void trc_shadow_resync_full(uint32_t gfn)
+static inline void trc_shadow_resync_full(uint64_t gfn)
 {
     if ( unlikely(tb_init_done) )
     {
-        uint32_t d[1] = { gfn };
+        uint32_t d[2] = { (uint32_t)gfn, (uint32_t)(gfn >> 32) };
 
         trace(0x0040f00eU, sizeof(d), d);
     }
 }
 
 /* TRC_SHADOW_RESYNC_ONLY */
-static inline void trc_shadow_resync_only(uint32_t gfn)
+static inline void trc_shadow_resync_only(uint64_t gfn)
 {
     if ( unlikely(tb_init_done) )
     {
-        uint32_t d[1] = { gfn };
+        uint32_t d[2] = { (uint32_t)gfn, (uint32_t)(gfn >> 32) };
 
         trace(0x0040f00fU, sizeof(d), d);
+    }
+}
+
+/* TRC_SHADOW_NOT_SHADOW_PAE */
+static inline void trc_shadow_not_shadow_pae(uint64_t gl1e, uint32_t va,
+                                             uint32_t flags)
+{
+    if ( unlikely(tb_init_done) )
+    {
+        uint32_t d[4] = { (uint32_t)gl1e, (uint32_t)(gl1e >> 32), va, flags };
+
+        trace(0x0040f101U, sizeof(d), d);
+    }
+}
+
+/* TRC_SHADOW_FAST_PROPAGATE_PAE */
+static inline void trc_shadow_fast_propagate_pae(uint32_t va)
+{
+    if ( unlikely(tb_init_done) )
+    {
+        uint32_t d[1] = { va };
+
+        trace(0x0040f102U, sizeof(d), d);
+    }
+}
+
+/* TRC_SHADOW_FAST_MMIO_PAE */
+static inline void trc_shadow_fast_mmio_pae(uint32_t va)
+{
+    if ( unlikely(tb_init_done) )
+    {
+        uint32_t d[1] = { va };
+
+        trace(0x0040f103U, sizeof(d), d);
+    }
+}
+
+/* TRC_SHADOW_FALSE_FAST_PATH_PAE */
+static inline void trc_shadow_false_fast_path_pae(uint32_t va)
+{
+    if ( unlikely(tb_init_done) )
+    {
+        uint32_t d[1] = { va };
+
+        trace(0x0040f104U, sizeof(d), d);
+    }
+}
+
+/* TRC_SHADOW_MMIO_PAE */
+static inline void trc_shadow_mmio_pae(uint32_t va)
+{
+    if ( unlikely(tb_init_done) )
+    {
+        uint32_t d[1] = { va };
+
+        trace(0x0040f105U, sizeof(d), d);
+    }
+}
+
+/* TRC_SHADOW_FIXUP_PAE */
+static inline void trc_shadow_fixup_pae(uint64_t gl1e, uint32_t va,
+                                        uint32_t flags)
+{
+    if ( unlikely(tb_init_done) )
+    {
+        uint32_t d[4] = { (uint32_t)gl1e, (uint32_t)(gl1e >> 32), va, flags };
+
+        trace(0x0040f106U, sizeof(d), d);
+    }
+}
+
+/* TRC_SHADOW_DOMF_DYING_PAE */
+static inline void trc_shadow_domf_dying_pae(uint32_t va)
+{
+    if ( unlikely(tb_init_done) )
+    {
+        uint32_t d[1] = { va };
+
+        trace(0x0040f107U, sizeof(d), d);
+    }
+}
+
+/* TRC_SHADOW_EMULATE_PAE */
+static inline void trc_shadow_emulate_pae(uint64_t gl1e, uint64_t write_val,
+                                          uint32_t va, uint32_t flags)
+{
+    if ( unlikely(tb_init_done) )
+    {
+        uint32_t d[6] = {
+            (uint32_t)gl1e,
+            (uint32_t)(gl1e >> 32),
+            (uint32_t)write_val,
+            (uint32_t)(write_val >> 32),
+            va,
+            flags,
+        };
+
+        trace(0x0040f108U, sizeof(d), d);
+    }
+}
+
+/* TRC_SHADOW_EMULATE_UNSHADOW_USER_PAE */
+static inline void trc_shadow_emulate_unshadow_user_pae(uint64_t gfn,
+                                                        uint32_t va)
+{
+    if ( unlikely(tb_init_done) )
+    {
+        uint32_t d[3] = { (uint32_t)gfn, (uint32_t)(gfn >> 32), va };
+
+        trace(0x0040f109U, sizeof(d), d);
+    }
+}
+
+/* TRC_SHADOW_EMULATE_UNSHADOW_EVTINJ_PAE */
+static inline void trc_shadow_emulate_unshadow_evtinj_pae(uint64_t gfn,
+                                                          uint32_t va)
+{
+    if ( unlikely(tb_init_done) )
+    {
+        uint32_t d[3] = { (uint32_t)gfn, (uint32_t)(gfn >> 32), va };
+
+        trace(0x0040f10aU, sizeof(d), d);
+    }
+}
+
+/* TRC_SHADOW_EMULATE_UNSHADOW_UNHANDLED_PAE */
+static inline void trc_shadow_emulate_unshadow_unhandled_pae(uint64_t gfn,
+                                                             uint32_t va)
+{
+    if ( unlikely(tb_init_done) )
+    {
+        uint32_t d[3] = { (uint32_t)gfn, (uint32_t)(gfn >> 32), va };
+
+        trace(0x0040f10bU, sizeof(d), d);
     }
 }
 
@@ -2108,7 +2259,7 @@ static inline void trc_shadow_not_shadow64(uint64_t gl1e, uint64_t va,
             flags,
         };
 
-        trace(0x0040f101U, sizeof(d), d);
+        trace(0x0040f201U, sizeof(d), d);
     }
 }
 
@@ -2119,7 +2270,7 @@ static inline void trc_shadow_fast_propagate64(uint64_t va)
     {
         uint32_t d[2] = { (uint32_t)va, (uint32_t)(va >> 32) };
 
-        trace(0x0040f102U, sizeof(d), d);
+        trace(0x0040f202U, sizeof(d), d);
     }
 }
 
@@ -2130,7 +2281,7 @@ static inline void trc_shadow_fast_mmio64(uint64_t va)
     {
         uint32_t d[2] = { (uint32_t)va, (uint32_t)(va >> 32) };
 
-        trace(0x0040f103U, sizeof(d), d);
+        trace(0x0040f203U, sizeof(d), d);
     }
 }
 
@@ -2141,7 +2292,7 @@ static inline void trc_shadow_false_fast_path64(uint64_t va)
     {
         uint32_t d[2] = { (uint32_t)va, (uint32_t)(va >> 32) };
 
-        trace(0x0040f104U, sizeof(d), d);
+        trace(0x0040f204U, sizeof(d), d);
     }
 }
 
@@ -2152,7 +2303,7 @@ static inline void trc_shadow_mmio64(uint64_t va)
     {
         uint32_t d[2] = { (uint32_t)va, (uint32_t)(va >> 32) };
 
-        trace(0x0040f105U, sizeof(d), d);
+        trace(0x0040f205U, sizeof(d), d);
     }
 }
 
@@ -2170,7 +2321,7 @@ static inline void trc_shadow_fixup64(uint64_t gl1e, uint64_t va,
             flags,
         };
 
-        trace(0x0040f106U, sizeof(d), d);
+        trace(0x0040f206U, sizeof(d), d);
     }
 }
 
@@ -2181,7 +2332,7 @@ static inline void trc_shadow_domf_dying64(uint64_t va)
     {
         uint32_t d[2] = { (uint32_t)va, (uint32_t)(va >> 32) };
 
-        trace(0x0040f107U, sizeof(d), d);
+        trace(0x0040f207U, sizeof(d), d);
     }
 }
 
@@ -2201,102 +2352,58 @@ static inline void trc_shadow_emulate64(uint64_t gl1e, uint64_t write_val,
             flags,
         };
 
-        trace(0x0040f108U, sizeof(d), d);
+        trace(0x0040f208U, sizeof(d), d);
     }
 }
 
 /* TRC_SHADOW_EMULATE_UNSHADOW_USER64 */
-static inline void trc_shadow_emulate_unshadow_user64(uint64_t va,
-                                                      uint64_t gfn)
+static inline void trc_shadow_emulate_unshadow_user64(uint64_t gfn,
+                                                      uint64_t va)
 {
     if ( unlikely(tb_init_done) )
     {
         uint32_t d[4] = {
-            (uint32_t)va,
-            (uint32_t)(va >> 32),
             (uint32_t)gfn,
             (uint32_t)(gfn >> 32),
+            (uint32_t)va,
+            (uint32_t)(va >> 32),
         };
 
-        trace(0x0040f109U, sizeof(d), d);
+        trace(0x0040f209U, sizeof(d), d);
     }
 }
 
 /* TRC_SHADOW_EMULATE_UNSHADOW_EVTINJ64 */
-static inline void trc_shadow_emulate_unshadow_evtinj64(uint64_t va,
-                                                        uint64_t gfn)
+static inline void trc_shadow_emulate_unshadow_evtinj64(uint64_t gfn,
+                                                        uint64_t va)
 {
     if ( unlikely(tb_init_done) )
     {
         uint32_t d[4] = {
-            (uint32_t)va,
-            (uint32_t)(va >> 32),
             (uint32_t)gfn,
             (uint32_t)(gfn >> 32),
+            (uint32_t)va,
+            (uint32_t)(va >> 32),
         };
 
-        trace(0x0040f10aU, sizeof(d), d);
+        trace(0x0040f20aU, sizeof(d), d);
     }
 }
 
 /* TRC_SHADOW_EMULATE_UNSHADOW_UNHANDLED64 */
-static inline void trc_shadow_emulate_unshadow_unhandled64(uint64_t va,
-                                                           uint64_t gfn)
+static inline void trc_shadow_emulate_unshadow_unhandled64(uint64_t gfn,
+                                                           uint64_t va)
 {
     if ( unlikely(tb_init_done) )
     {
         uint32_t d[4] = {
-            (uint32_t)va,
-            (uint32_t)(va >> 32),
             (uint32_t)gfn,
             (uint32_t)(gfn >> 32),
+            (uint32_t)va,
+            (uint32_t)(va >> 32),
         };
 
-        trace(0x0040f10bU, sizeof(d), d);
-    }
-}
-
-/* TRC_SHADOW_WRMAP_BF64 */
-static inline void trc_shadow_wrmap_bf64(uint64_t gfn)
-{
-    if ( unlikely(tb_init_done) )
-    {
-        uint32_t d[2] = { (uint32_t)gfn, (uint32_t)(gfn >> 32) };
-
-        trace(0x0040f10cU, sizeof(d), d);
-    }
-}
-
-/* TRC_SHADOW_PREALLOC_UNPIN64 */
-static inline void trc_shadow_prealloc_unpin64(uint64_t gfn)
-{
-    if ( unlikely(tb_init_done) )
-    {
-        uint32_t d[2] = { (uint32_t)gfn, (uint32_t)(gfn >> 32) };
-
-        trace(0x0040f10dU, sizeof(d), d);
-    }
-}
-
-/* TRC_SHADOW_RESYNC_FULL64 */
-static inline void trc_shadow_resync_full64(uint64_t gfn)
-{
-    if ( unlikely(tb_init_done) )
-    {
-        uint32_t d[2] = { (uint32_t)gfn, (uint32_t)(gfn >> 32) };
-
-        trace(0x0040f10eU, sizeof(d), d);
-    }
-}
-
-/* TRC_SHADOW_RESYNC_ONLY64 */
-static inline void trc_shadow_resync_only64(uint64_t gfn)
-{
-    if ( unlikely(tb_init_done) )
-    {
-        uint32_t d[2] = { (uint32_t)gfn, (uint32_t)(gfn >> 32) };
-
-        trace(0x0040f10fU, sizeof(d), d);
+        trace(0x0040f20bU, sizeof(d), d);
     }
 }
 
