@@ -5,7 +5,7 @@
 # Debian's 4.17 source (check-xen-events.sh).  The trees and the lists
 # found are kept under XEN_EVENTS_CACHE.
 
-XEN_SRC          ?= /work/shared/xen-src
+XEN_SRC          ?= $(abspath ../shared/xen-src)
 XEN_EVENTS_CACHE ?= $(XEN_CACHE)/xen-events
 XEN_EVENTS_TREES := $(XEN_SRC)/xen-4.20.4.tar.xz $(XEN_SRC)/xen-4.22.0.tar.xz
 XEN_EVENTS_TEST  := $(BUILD)/tests/test_xen_events
