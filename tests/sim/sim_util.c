@@ -139,3 +139,20 @@ void sim_assert_accounted(const struct tf_summary *file,
         assert_int_equal(c->records + c->lost, cpus[cpu].passed);
     }
 }
+
+void sim_assert_xenalyze_reads(void)
+{
+    char *argv[] = { XENALYZE, "--summary", sim_trace, NULL };
+    char *text;
+
+    assert_int_equal(run_cmd(argv, sim_summary), 0);
+    text = sim_read_text(sim_summary);
+    if ( !strstr(text, "|-- Domain 0 --|") || !strstr(text, "-- v0 --") ||
+         !strstr(text, "|-- Domain 1 --|") || strstr(text, "Unexpected") )
+    {
+        sim_show_file(sim_summary, 60);
+        free(text);
+        fail_msg("xenalyze --summary did not read the file");
+    }
+    free(text);
+}

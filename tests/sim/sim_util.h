@@ -39,6 +39,9 @@ void sim_capture(const char *xentrace, const char *workload,
                  const char *const *args, struct tf_summary *file,
                  struct sim_cpu cpus[NR_PCPUS]);
 
+/* xenalyze --summary of sim_trace exits 0 and shows the simulated host. */
+void sim_assert_xenalyze_reads(void);
+
 /* Every record that passed is in the file or counted lost there. */
 void sim_assert_accounted(const struct tf_summary *file,
                           const struct sim_cpu cpus[NR_PCPUS]);

@@ -1,11 +1,11 @@
 # Unit tests (cmocka).  Each tests/unit/test_NAME.c is one program linked
-# with the host build of the hypervisor.  THREADED_TESTS, these and the
-# xen-sim tests of tests/sim/, also run under TSan.
+# with the host build of the hypervisor.  THREADED_TESTS also run under
+# TSan: this folder's, and those the other folders' makefiles add.
 
 UNIT_SRCS      := $(wildcard tests/unit/test_*.c)
 UNIT_TESTS     := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
-THREADED_TESTS := $(BUILD)/tests/test_property $(BUILD)/tests/test_sim_capture \
-                  $(BUILD)/tests/test_sim_control $(BUILD)/tests/test_sim_xentrace
+UNIT_OBJS      := $(UNIT_TESTS:=.o)
+THREADED_TESTS := $(BUILD)/tests/test_property
 UNIT_HELPERS   := $(BUILD)/tests/host_util.o
 TEST_LIBS      := -lcmocka -lpthread
 
@@ -43,7 +43,10 @@ $(BUILD)/tests/abi_%.o: $(BUILD)/tests/abi_%.c
 	$(CC) $(TOOL_CFLAGS) $(ABI_FLAGS_$*) -c -o $@ $<
 
 $(BUILD)/tests/test_abi: $(BUILD)/tests/abi_ours.o $(BUILD)/tests/abi_debian.o
-.SECONDARY:
+
+# Kept for the next build: the objects and the probes' tables.
+.SECONDARY: $(UNIT_OBJS) $(addprefix $(BUILD)/tests/abi_,ours.c debian.c \
+                                     ours.o debian.o)
 
 # test_notrace checks the producer API of a Xen built without tracing.  Its
 # stubs name parameters they do not use, which Xen's -Wall allows.

@@ -1,18 +1,23 @@
-# Tests of the dom0 tools that need no hypervisor: the trace-file writer
-# and xentrace's option parsers.
+# Tests of xentrace that need no hypervisor: its option parsers, and its
+# output queue (the writer thread, -M's ring) on libxtfile's writer.
 
-TOOL_TESTS := $(BUILD)/tests/test_writer $(BUILD)/tests/test_xentrace_options
+XENTRACE_TESTS := $(BUILD)/tests/test_xentrace_options \
+                  $(BUILD)/tests/test_output
 
-$(BUILD)/tests/test_writer: tests/tools/test_writer.c tests/common/run_cmd.c \
-                            tests/common/run_cmd.h $(LIBXT)
-	@mkdir -p $(@D)
-	$(CC) $(TOOL_CFLAGS) -Itools/libxentrace -Itools/libxentrace/file -Ixen/include -Itests/common \
-	    $(LDFLAGS) -o $@ $< tests/common/run_cmd.c $(LIBXT) $(LIBXT_LIBS) \
-	    -lcmocka
-
-$(BUILD)/tests/test_xentrace_options: tests/tools/test_xentrace_options.c \
+$(BUILD)/tests/test_xentrace_options: tests/xentrace/test_xentrace_options.c \
                                       tools/xentrace/options.c \
                                       tools/xentrace/options.h
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_CFLAGS) -Itools/xentrace -Ixen/include $(LDFLAGS) -o $@ \
-	    tests/tools/test_xentrace_options.c tools/xentrace/options.c -lcmocka
+	    tests/xentrace/test_xentrace_options.c tools/xentrace/options.c \
+	    -lcmocka
+
+$(BUILD)/tests/test_output: tests/xentrace/test_output.c \
+                            tools/xentrace/output.c tools/xentrace/output.h \
+                            $(XTFILE_HDRS) $(XTFILE)
+	@mkdir -p $(@D)
+	$(CC) $(TOOL_CFLAGS) -Itools/xentrace $(XTFILE_CFLAGS) $(LDFLAGS) -o $@ \
+	    tests/xentrace/test_output.c tools/xentrace/output.c $(XTFILE) \
+	    $(XTFILE_LIBS) -lpthread -lcmocka
+
+THREADED_TESTS += $(BUILD)/tests/test_output

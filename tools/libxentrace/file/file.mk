@@ -1,44 +1,48 @@
-# libxentrace: capture from Xen's trace buffers through Xen's libraries, and
-# write trace files.  A static library for our tools, a shared one and a
-# pkg-config file for others (make install puts them with the header).
+# libxtfile: trace files (xtfile.h: the records, the metadata and the
+# writer; xtread.h: the reader and the event catalogue, whose tables
+# gen-trace-events makes from trace-events).  Needs no Xen library, only
+# zlib.  A static library for our tools, a shared one and a pkg-config
+# file for others.
 
-LIBXT_DIR   := $(BUILD)/tools/libxentrace
-LIBXT       := $(LIBXT_DIR)/libxentrace.a
-LIBXT_SO    := $(LIBXT_DIR)/libxentrace.so.1
-LIBXT_SRCS  := tools/libxentrace/capture/capture.c tools/libxentrace/file/writer.c \
-               tools/libxentrace/file/reader.c tools/libxentrace/file/events.c
-LIBXT_HDR   := tools/libxentrace/libxentrace.h
-LIBXT_LIBS  := -lxenctrl -lxenforeignmemory -lxenevtchn -lpthread -lz
-# The reader's API (reading trace files), and the event catalogue's tables
-# that tools/libxentrace/file/gen-trace-events makes.
-LIBXT_RHDR  := tools/libxentrace/file/xtread.h
-LIBXT_EVENTS_C := $(LIBXT_DIR)/trace-events.c
-LIBXT_OBJS  := $(patsubst tools/libxentrace/%.c,$(LIBXT_DIR)/%.o,$(LIBXT_SRCS)) \
-               $(LIBXT_DIR)/trace-events.o
-LIBXT_PC    := $(LIBXT_DIR)/libxentrace.pc
+XTFILE_DIR     := $(BUILD)/tools/libxentrace/file
+XTFILE         := $(XTFILE_DIR)/libxtfile.a
+XTFILE_SO      := $(XTFILE_DIR)/libxtfile.so.1
+XTFILE_PC      := $(XTFILE_DIR)/libxtfile.pc
+XTFILE_HDRS    := tools/libxentrace/file/xtfile.h tools/libxentrace/file/xtread.h
+XTFILE_PRIV    := tools/libxentrace/file/catalogue.h \
+                  tools/libxentrace/file/decimal.h
+XTFILE_EVENTS_C := $(XTFILE_DIR)/trace-events.c
+XTFILE_SRCS    := $(addprefix tools/libxentrace/file/,writer.c reader.c \
+                                                      events.c)
+XTFILE_OBJS    := $(patsubst tools/libxentrace/file/%.c,$(XTFILE_DIR)/%.o,\
+                             $(XTFILE_SRCS)) $(XTFILE_DIR)/trace-events.o
+# What a program on it compiles and links with: xtfile.h's "public/trace.h"
+# is ours, whichever <xen/trace.h> the program means.
+XTFILE_CFLAGS  := -Itools/libxentrace/file -iquote xen/include
+XTFILE_LIBS    := -lz
+# Where make install puts the public trace.h that xtfile.h includes.
+XTFILE_ABI_DIR := xentrace-ng
 
-$(LIBXT_DIR)/%.o: tools/libxentrace/%.c $(LIBXT_HDR)
+$(XTFILE_DIR)/%.o: tools/libxentrace/file/%.c $(XTFILE_HDRS) $(XTFILE_PRIV) \
+                   $(XEN_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(TOOL_CFLAGS) -fPIC -Itools/libxentrace -Itools/libxentrace/file -Ixen/include -c -o $@ $<
+	$(CC) $(TOOL_CFLAGS) -fPIC $(XTFILE_CFLAGS) -c -o $@ $<
 
-$(LIBXT_DIR)/file/reader.o $(LIBXT_DIR)/file/events.o: $(LIBXT_RHDR)
-$(LIBXT_DIR)/file/events.o: tools/libxentrace/file/decimal.h tools/libxentrace/file/catalogue.h
-
-$(LIBXT_EVENTS_C): tools/libxentrace/file/trace-events tools/libxentrace/file/gen-trace-events
+$(XTFILE_EVENTS_C): tools/libxentrace/file/trace-events \
+                    tools/libxentrace/file/gen-trace-events
 	@mkdir -p $(@D)
 	python3 tools/libxentrace/file/gen-trace-events --c $@ $<
 
-$(LIBXT_DIR)/trace-events.o: $(LIBXT_EVENTS_C) $(LIBXT_RHDR) $(LIBXT_HDR) \
-                             tools/libxentrace/file/catalogue.h
-	$(CC) $(TOOL_CFLAGS) -fPIC -Itools/libxentrace -Itools/libxentrace/file -c -o $@ $<
+$(XTFILE_DIR)/trace-events.o: $(XTFILE_EVENTS_C) $(XTFILE_HDRS) $(XTFILE_PRIV)
+	$(CC) $(TOOL_CFLAGS) -fPIC $(XTFILE_CFLAGS) -c -o $@ $<
 
-$(LIBXT): $(LIBXT_OBJS)
+$(XTFILE): $(XTFILE_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(LIBXT_SO): $(LIBXT_OBJS)
-	$(CC) $(LDFLAGS) -shared -Wl,-soname,$(@F) -o $@ $^ $(LIBXT_LIBS)
+$(XTFILE_SO): $(XTFILE_OBJS)
+	$(CC) $(LDFLAGS) -shared -Wl,-soname,$(@F) -o $@ $^ $(XTFILE_LIBS)
 
-$(LIBXT_PC): tools/libxentrace/libxentrace.pc.in
+$(XTFILE_PC): tools/libxentrace/file/xtfile.pc.in
 	@mkdir -p $(@D)
-	sed 's|@PREFIX@|$(PREFIX)|' $< > $@
+	sed 's|@PREFIX@|$(PREFIX)|; s|@ABI_DIR@|$(XTFILE_ABI_DIR)|' $< > $@
