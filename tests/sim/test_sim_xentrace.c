@@ -23,6 +23,60 @@
 
 #include "sim_util.h"
 
+/* xentrace's exit table, as it printed it into sim_log. */
+struct table {
+    unsigned long long records, bytes, lost, resyncs;
+    unsigned long long file_bytes;      /* its line about the file */
+    unsigned long long passed_bytes;    /* -M: what came through */
+    bool has_header;
+};
+
+static void read_table(const char *trace, struct table *t)
+{
+    char *text = sim_read_text(sim_log), *line, *file_line;
+    char want[300];
+
+    *t = (struct table){ 0 };
+    t->has_header = strstr(text, "  cpu        records") &&
+                    strstr(text, "resyncs\n");
+    line = strstr(text, "\n  all ");
+    if ( !line || sscanf(line, " all %llu %llu %llu %llu", &t->records,
+                         &t->bytes, &t->lost, &t->resyncs) != 4 )
+    {
+        sim_show_file(sim_log, 40);
+        fail_msg("no exit table");
+    }
+    snprintf(want, sizeof(want), "%s: ", trace);
+    file_line = strstr(text, want);
+    if ( !file_line ||
+         sscanf(file_line + strlen(want), "%llu bytes", &t->file_bytes) != 1 )
+    {
+        sim_show_file(sim_log, 40);
+        fail_msg("no line about the file");
+    }
+    if ( (line = strstr(file_line, "-M: the newest of ")) )
+        sscanf(line, "-M: the newest of %llu", &t->passed_bytes);
+    free(text);
+}
+
+/* The table's records: every record Xen wrote, lost-records markers too. */
+static void assert_table_counts(const struct table *t,
+                                const struct tf_summary *file)
+{
+    unsigned long long records = 0, lost = 0;
+    unsigned int cpu;
+
+    for ( cpu = 0; cpu < NR_PCPUS; cpu++ )
+    {
+        records += file->cpu[cpu].records + file->cpu[cpu].markers;
+        lost += file->cpu[cpu].lost;
+    }
+    assert_true(t->has_header);
+    assert_int_equal(t->records, records);
+    assert_int_equal(t->lost, lost);
+    assert_int_equal(t->resyncs, 0);
+}
+
 static void assert_aligned(const struct tf_summary *file)
 {
     assert_int_equal(file->unaligned, 0);
@@ -39,12 +93,25 @@ static void test_flight_recorder(void **state)
     struct tf_summary file;
     struct sim_cpu cpus[NR_PCPUS];
     struct stat st;
+    struct table t;
 
     (void)state;
     sim_capture(XENTRACE, "mixed", args, &file, cpus);
     assert_int_equal(stat(sim_trace, &st), 0);
-    print_message("-M 256k kept %lld bytes\n", (long long)st.st_size);
-    assert_true(st.st_size <= 256 * 1024 + 64 * 1024);
+    read_table(sim_trace, &t);
+    print_message("-M 256k kept %lld bytes of %llu\n", (long long)st.st_size,
+                  t.passed_bytes);
+    /*
+     * At least -M's size, and less than one epoch more, an epoch being
+     * per CPU at most a batch (32k: an eighth of -M) and a window of
+     * its buffer (128k), pages rounded up; and the metadata's page.
+     */
+    assert_true(st.st_size >= 256 * 1024 + 4096);
+    assert_true(st.st_size < 256 * 1024 + 4096 +
+                             NR_PCPUS * (32 + 128 + 4) * 1024);
+    /* The size it says is the file's; what came through is more. */
+    assert_int_equal(t.file_bytes, st.st_size);
+    assert_true(t.passed_bytes > (unsigned long long)st.st_size);
     assert_true(file.cpu[0].records + file.cpu[1].records > 0);
     assert_aligned(&file);
     sim_assert_xenalyze_reads();
@@ -210,6 +277,89 @@ static void test_disk_reserve(void **state)
         fail_msg("%s: %s", sim_trace, file.error);
 }
 
+/* The exit table counts what the file holds, markers as records. */
+static void test_exit_table(void **state)
+{
+    static const char *const args[] = {
+        "-S", "2", "-e", "all", "-T", "2", NULL,
+    };
+    struct tf_summary file;
+    struct sim_cpu cpus[NR_PCPUS];
+    struct table t;
+
+    (void)state;
+    sim_capture(XENTRACE, "flood", args, &file, cpus);
+    read_table(sim_trace, &t);
+    assert_true(file.cpu[0].markers > 0);
+    assert_table_counts(&t, &file);
+    assert_int_equal(t.file_bytes, file.bytes);
+}
+
+/*
+ * -r stopping a capture on a small file system: the message, exit 1, and
+ * still the exit table, which agrees with the file it leaves.
+ */
+static void test_disk_reserve_mid_capture(void **state)
+{
+    char dir[] = "/tmp/test_reserve.XXXXXX", *script, *out, *trace;
+    struct tf_summary file;
+    struct table t;
+
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    if ( mount("tmpfs", dir, "tmpfs", 0, "size=4m") )
+    {
+        rmdir(dir);
+        skip();
+    }
+    assert_true(asprintf(&trace, "%s/trace.bin", dir) > 0);
+    assert_true(asprintf(&script, "%s -r 2 -e all -T 20 %s; echo rc=$?",
+                         XENTRACE, trace) > 0);
+    assert_int_equal(run_script(script), 0);
+    out = sim_read_text(sim_log);
+    if ( !strstr(out, "rc=1\n") || !strstr(out, "would be left") )
+    {
+        sim_show_file(sim_log, 40);
+        fail_msg("-r did not stop xentrace mid-capture");
+    }
+    free(out);
+    if ( !tf_read(trace, &file) )
+        fail_msg("%s: %s", trace, file.error);
+    read_table(trace, &t);
+    assert_true(t.has_header);
+    assert_true(file.bytes > 4096);
+    assert_int_equal(t.file_bytes, file.bytes);
+
+    free(script);
+    unlink(trace);
+    free(trace);
+    umount(dir);
+    rmdir(dir);
+}
+
+/* "-" is the standard output, not a file of that name. */
+static void test_dash_is_stdout(void **state)
+{
+    char *script, *dash;
+    struct tf_summary file;
+    struct stat st;
+
+    (void)state;
+    assert_true(asprintf(&dash, "%s.d/-", sim_trace) > 0);
+    assert_true(asprintf(&script, "x=$(realpath %s) && mkdir %s.d && "
+                         "cd %s.d && $x -e all -T 1 - > %s", XENTRACE,
+                         sim_trace, sim_trace, sim_trace) > 0);
+    assert_int_equal(run_script(script), 0);
+    assert_int_equal(stat(dash, &st), -1);
+    if ( !tf_read(sim_trace, &file) )
+        fail_msg("%s: %s", sim_trace, file.error);
+    assert_true(file.meta == 5 && file.cpu[0].records > 0);
+    *strrchr(dash, '/') = 0;
+    assert_int_equal(rmdir(dash), 0);
+    free(dash);
+    free(script);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -220,6 +370,9 @@ int main(void)
         cmocka_unit_test(test_second_consumer_is_refused),
         cmocka_unit_test(test_full_disk),
         cmocka_unit_test(test_disk_reserve),
+        cmocka_unit_test(test_exit_table),
+        cmocka_unit_test(test_disk_reserve_mid_capture),
+        cmocka_unit_test(test_dash_is_stdout),
     };
 
     return cmocka_run_group_tests(tests, sim_setup, sim_teardown);

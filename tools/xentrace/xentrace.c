@@ -851,12 +851,14 @@ int main(int argc, char *argv[])
     }
     fd = open_output(&opt);
     tsc_hz = measure_tsc_hz();
+    /* The metadata goes out now: -r refuses it before the host changes. */
+    cap.nr_cpus = xt_max_cpus(cap.h);
+    w = open_writer(fd, cap.nr_cpus, tsc_hz, &opt);
 
     set_masks(cap.h, &opt, cpu_bitmap);
     free(cpu_bitmap);
     start_tracing(cap.h, &opt);
 
-    cap.nr_cpus = xt_max_cpus(cap.h);
     cap.batch_bytes = opt.batch_bytes;
     cap.aim = xt_data_size(cap.h) / 8;
     cap.wait_ms = opt.poll_ms;
@@ -865,7 +867,6 @@ int main(int argc, char *argv[])
     cap.count = calloc(cap.nr_cpus, sizeof(*cap.count));
     if ( !cap.filling || !cap.warned || !cap.count )
         err(1, "memory");
-    w = open_writer(fd, cap.nr_cpus, tsc_hz, &opt);
     start_output(&cap, w);
     host.cap = &cap;
 
