@@ -3,7 +3,7 @@
  * passes are test_sim_capture.c's): Debian's xenalyze reads a
  * flight-recorder dump and a file cut by kill -9; masks are put back at
  * exit; a second consumer, a full disk and a disk reserve end it cleanly,
- * the last two with the exit table; "-" is the standard output.
+ * the last with the exit table; "-" is the standard output.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>

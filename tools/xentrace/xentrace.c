@@ -43,7 +43,8 @@
  * counts included), one more pass drains every CPU, the writer closes the
  * file, and the masks go back as they were.  A failed write (a full disk,
  * -r's reserve, a closed pipe) ends the capture the same way, without the
- * last pass, and exits 1 after the exit table.  A fatal error exits through
+ * last pass, and exits 1 after its one line (and for -r the exit table:
+ * that stop is planned).  A fatal error exits through
  * err(3); restore_host(), an atexit handler, then disables tracing,
  * restores the masks and lets the writer close the file, which stays a
  * valid trace file up to its last complete batch.
@@ -291,10 +292,16 @@ static uint64_t now_ms(void)
     return t.tv_sec * 1000ULL + t.tv_nsec / 1000000;
 }
 
+/* -r's reserve was reached: a stop as planned, but for the exit status. */
+static bool reserve_reached(const struct options *opt, int error)
+{
+    return error == ENOSPC && opt->reserve_mb;
+}
+
 /* Say why the file could not be written: one line. */
 static void writer_failed(const struct options *opt, int error)
 {
-    if ( error == ENOSPC && opt->reserve_mb )
+    if ( reserve_reached(opt, error) )
         warnx("stopping: less than %llu MB would be left on %s",
               opt->reserve_mb, opt->name);
     else
@@ -888,7 +895,9 @@ int main(int argc, char *argv[])
         writer_failed(&opt, error);
     failed |= !restore_masks();
 
-    print_counts(&cap);
+    /* After an error, its line alone; -r's stop is a stop, table and all. */
+    if ( !error || reserve_reached(&opt, error) )
+        print_counts(&cap);
     failed |= error != 0;
 
     output_free(cap.out);
