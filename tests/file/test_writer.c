@@ -550,6 +550,26 @@ static int close_writer(struct xt_writer *w)
 }
 
 /*
+ * Put what is staged, close the writer and @fd, and check that @path
+ * holds the metadata and every epoch put; then free @m, remove @path.
+ */
+static void close_and_check(struct xt_writer *w, int fd, struct model *m,
+                            const char *path)
+{
+    struct parsed *p;
+
+    flush(w, m);
+    assert_int_equal(close_writer(w), 0);
+    close(fd);
+    p = parse_file(path);
+    assert_metadata(p);
+    assert_holds_flushes(p, m, 0);
+    free_parsed(p);
+    free_model(m);
+    unlink(path);
+}
+
+/*
  * @nr_cpus CPUs at the same rate, an epoch put whenever one is full, as
  * the daemon does: whole, in order, epochs as put, little padding.
  */
@@ -632,7 +652,6 @@ static void test_uneven_cpus_and_sizes(void **state)
     struct model *m = new_model(MAX_CPUS);
     struct source src[MAX_CPUS];
     struct xt_writer *w;
-    struct parsed *p;
     char path[128];
     unsigned int cpu, i;
     int fd;
@@ -652,16 +671,7 @@ static void test_uneven_cpus_and_sizes(void **state)
         if ( batches_full(staged) || next_random() % 7 == 0 )
             flush(w, m);
     }
-    flush(w, m);
-    assert_int_equal(close_writer(w), 0);
-    close(fd);
-
-    p = parse_file(path);
-    assert_metadata(p);
-    assert_holds_flushes(p, m, 0);
-    free_parsed(p);
-    free_model(m);
-    unlink(path);
+    close_and_check(w, fd, m, path);
 }
 
 /*
@@ -1169,7 +1179,6 @@ static void test_direct(void **state)
     struct model *m = new_model(2);
     struct source src[2] = { { .cpu = 0 }, { .cpu = 1 } };
     struct xt_writer *w;
-    struct parsed *p;
     char path[128];
     unsigned int i;
     int fd;
@@ -1192,16 +1201,7 @@ static void test_direct(void **state)
         if ( batches_full(staged) )
             flush(w, m);
     }
-    flush(w, m);
-    assert_int_equal(close_writer(w), 0);
-    close(fd);
-
-    p = parse_file(path);
-    assert_metadata(p);
-    assert_holds_flushes(p, m, 0);
-    free_parsed(p);
-    free_model(m);
-    unlink(path);
+    close_and_check(w, fd, m, path);
 }
 
 static int setup(void **state)

@@ -218,26 +218,49 @@ static void test_second_consumer_is_refused(void **state)
 }
 
 /*
+ * "xentrace @opts FILE" with FILE on a tmpfs of @size mounted on @dir (the
+ * test is skipped if it cannot be), and its status echoed: sim_log's
+ * text.  FILE's name at *@trace, for remove_tmpfs().
+ */
+static char *run_on_tmpfs(char *dir, const char *size, const char *opts,
+                          char **trace)
+{
+    char mount_opts[32], *script;
+
+    assert_non_null(mkdtemp(dir));
+    snprintf(mount_opts, sizeof(mount_opts), "size=%s", size);
+    if ( mount("tmpfs", dir, "tmpfs", 0, mount_opts) )
+    {
+        rmdir(dir);
+        skip();
+    }
+    assert_true(asprintf(trace, "%s/trace.bin", dir) > 0);
+    assert_true(asprintf(&script, "%s %s %s; echo rc=$?", XENTRACE, opts,
+                         *trace) > 0);
+    assert_int_equal(run_script(script), 0);
+    free(script);
+    return sim_read_text(sim_log);
+}
+
+static void remove_tmpfs(char *dir, char *trace)
+{
+    unlink(trace);
+    free(trace);
+    umount(dir);
+    rmdir(dir);
+}
+
+/*
  * A file system that fills up: a one-line error, exit 1, and a file that
  * is whole up to its last batch.
  */
 static void test_full_disk(void **state)
 {
-    char dir[] = "/tmp/test_full_disk.XXXXXX", *script, *out, *trace;
+    char dir[] = "/tmp/test_full_disk.XXXXXX", *out, *trace;
     struct tf_summary file;
 
     (void)state;
-    assert_non_null(mkdtemp(dir));
-    if ( mount("tmpfs", dir, "tmpfs", 0, "size=512k") )
-    {
-        rmdir(dir);
-        skip();
-    }
-    assert_true(asprintf(&trace, "%s/trace.bin", dir) > 0);
-    assert_true(asprintf(&script, "%s -e all -T 20 %s; echo rc=$?",
-                         XENTRACE, trace) > 0);
-    assert_int_equal(run_script(script), 0);
-    out = sim_read_text(sim_log);
+    out = run_on_tmpfs(dir, "512k", "-e all -T 20", &trace);
     if ( !strstr(out, "rc=1\n") || !strstr(out, "No space left on device") )
     {
         sim_show_file(sim_log, 40);
@@ -246,13 +269,8 @@ static void test_full_disk(void **state)
     if ( !tf_read(trace, &file) )
         fail_msg("%s: %s", trace, file.error);
     assert_true(file.bytes > 0 && file.bytes % 4096 == 0);
-
     free(out);
-    free(script);
-    unlink(trace);
-    free(trace);
-    umount(dir);
-    rmdir(dir);
+    remove_tmpfs(dir, trace);
 }
 
 /* -r: stop before the disk is full, however little is free. */
@@ -301,22 +319,12 @@ static void test_exit_table(void **state)
  */
 static void test_disk_reserve_mid_capture(void **state)
 {
-    char dir[] = "/tmp/test_reserve.XXXXXX", *script, *out, *trace;
+    char dir[] = "/tmp/test_reserve.XXXXXX", *out, *trace;
     struct tf_summary file;
     struct table t;
 
     (void)state;
-    assert_non_null(mkdtemp(dir));
-    if ( mount("tmpfs", dir, "tmpfs", 0, "size=4m") )
-    {
-        rmdir(dir);
-        skip();
-    }
-    assert_true(asprintf(&trace, "%s/trace.bin", dir) > 0);
-    assert_true(asprintf(&script, "%s -r 2 -e all -T 20 %s; echo rc=$?",
-                         XENTRACE, trace) > 0);
-    assert_int_equal(run_script(script), 0);
-    out = sim_read_text(sim_log);
+    out = run_on_tmpfs(dir, "4m", "-r 2 -e all -T 20", &trace);
     if ( !strstr(out, "rc=1\n") || !strstr(out, "would be left") )
     {
         sim_show_file(sim_log, 40);
@@ -329,12 +337,7 @@ static void test_disk_reserve_mid_capture(void **state)
     assert_true(t.has_header);
     assert_true(file.bytes > 4096);
     assert_int_equal(t.file_bytes, file.bytes);
-
-    free(script);
-    unlink(trace);
-    free(trace);
-    umount(dir);
-    rmdir(dir);
+    remove_tmpfs(dir, trace);
 }
 
 /* "-" is the standard output, not a file of that name. */

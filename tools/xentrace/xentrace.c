@@ -292,7 +292,7 @@ static uint64_t now_ms(void)
     return t.tv_sec * 1000ULL + t.tv_nsec / 1000000;
 }
 
-/* -r's reserve was reached: a stop as planned, but for the exit status. */
+/* Whether @error is -r's stop (the reserve reached) rather than a fault. */
 static bool reserve_reached(const struct options *opt, int error)
 {
     return error == ENOSPC && opt->reserve_mb;
