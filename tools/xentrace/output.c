@@ -203,7 +203,7 @@ static int write_ring(struct output *o)
     return 0;
 }
 
-/* What an error left in the ring. */
+/* Free the ring: once written, or what an error left in it. */
 static void drop_ring(struct output *o)
 {
     end_epoch(o);
