@@ -21,7 +21,7 @@ static uint32_t record_size(uint32_t hdr)
            4 * TRC_HD_EXTRA(hdr);
 }
 
-/* xentrace-ng's metadata: TRC_GEN + 0x10 .. 0x1f (libxentrace.h). */
+/* xentrace-ng's metadata: TRC_GEN + 0x10 .. 0x1f (xtfile.h). */
 #define TRC_XT_END  0x0001f01f
 static bool is_metadata(uint32_t event)
 {

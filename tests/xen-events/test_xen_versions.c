@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "libxentrace.h"
+#include "batches.h"
 #include "run_cmd.h"
 #include "xtread.h"
 
@@ -148,12 +148,16 @@ static void write_trace(const char *path, uint32_t xen)
     };
     struct xt_metadata meta = { .nr_cpus = 1, .xen_version = xen };
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    struct batches *b = batches_new(1, 4096);
     struct xt_writer *w;
 
     assert_true(fd >= 0);
+    assert_non_null(b);
     w = xt_writer_open(fd, &meta, NULL);
     assert_non_null(w);
-    assert_int_equal(xt_writer_add(w, 0, recs, sizeof(recs)), 0);
+    assert_int_equal(batches_add(b, 0, recs, sizeof(recs)), 0);
+    assert_int_equal(batches_put(b, w), 0);
+    batches_free(b);
     assert_int_equal(xt_writer_close(w), 0);
     assert_int_equal(close(fd), 0);
 }

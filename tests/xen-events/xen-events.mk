@@ -13,13 +13,13 @@ XEN_EVENTS_TEST  := $(BUILD)/tests/test_xen_events
 READER_TESTS += $(XEN_EVENTS_TEST)
 
 $(XEN_EVENTS_TEST): tests/xen-events/test_xen_events.c tests/common/run_cmd.c \
-                    tests/common/run_cmd.h $(LIBXT) $(LIBXT_RHDR)
+                    tests/common/run_cmd.h $(XTFILE) $(XTFILE_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_CFLAGS) -DXEN_EVENTS='"tests/xen-events/xen-events"' \
 	    -DXEN_EVENTS_CACHE='"$(XEN_EVENTS_CACHE)"' \
 	    -DXEN_SOURCES='"$(XEN_EVENTS_TREES)"' \
-	    -Itools/libxentrace -Itools/libxentrace/file -Itests/common $(LDFLAGS) \
-	    -o $@ $< tests/common/run_cmd.c $(LIBXT) $(LIBXT_LIBS) -lcmocka
+	    $(XTFILE_CFLAGS) -Itests/common $(LDFLAGS) \
+	    -o $@ $< tests/common/run_cmd.c $(XTFILE) $(XTFILE_LIBS) -lcmocka
 
 # The catalogue's per-version layouts, the Xen version in the metadata and
 # the readers' --xen-version.
@@ -28,11 +28,12 @@ XEN_VERSIONS_TEST := $(BUILD)/tests/test_xen_versions
 READER_TESTS += $(XEN_VERSIONS_TEST)
 
 $(XEN_VERSIONS_TEST): tests/xen-events/test_xen_versions.c tests/common/run_cmd.c \
-                      tests/common/run_cmd.h $(LIBXT) $(LIBXT_RHDR) \
+                      tests/common/run_cmd.h $(BATCHES) $(XTFILE) $(XTFILE_HDRS) \
                       | $(XT_DUMP) $(XT_SUMMARY) $(XT_EXPORT)
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_CFLAGS) -DXT_DUMP='"$(XT_DUMP)"' -DXT_SUMMARY='"$(XT_SUMMARY)"' \
 	    -DXT_EXPORT='"$(XT_EXPORT)"' \
-	    -DGEN_TRACE_EVENTS='"tools/libxentrace/file/gen-trace-events"' \
-	    -Itools/libxentrace -Itools/libxentrace/file -Itests/common $(LDFLAGS) \
-	    -o $@ $< tests/common/run_cmd.c $(LIBXT) $(LIBXT_LIBS) -lcmocka
+	    -DGEN_TRACE_EVENTS='"$(GEN_EVENTS)"' \
+	    $(XTFILE_CFLAGS) -Itests/common $(LDFLAGS) \
+	    -o $@ $< tests/common/run_cmd.c tests/common/batches.c $(XTFILE) \
+	    $(XTFILE_LIBS) -lcmocka

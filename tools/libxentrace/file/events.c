@@ -1,5 +1,5 @@
 /*
- * libxentrace, the event catalogue: names and payloads of events
+ * libxtfile, the event catalogue: names and payloads of events
  * (xtread.h), from the tables gen-trace-events makes out of
  * tools/libxentrace/file/trace-events, and records formatted as text.
  *
@@ -14,10 +14,8 @@
 #include "decimal.h"
 #include "xtread.h"
 
-#define RUNSTATE_CHANGE     0x00021001u
-#define RUNSTATE_MASK       0x00000ff0u   /* old << 8 | new << 4 */
-#define HVM_CLASS           0x00080000u
-#define HVM_NESTED          0x00000400u   /* TRC_HVM_NESTEDFLAG */
+/* The HVM class, without its sub-class bits. */
+#define HVM_CLASS           (TRC_HVM & 0x0fff0000u)
 
 /*
  * A lookup per record formatted: hashed, not a binary search.  The hash
@@ -43,14 +41,9 @@ static const struct xt_event_desc *find_exact(uint32_t event,
     return NULL;
 }
 
-static bool is_runstate_change(uint32_t event)
-{
-    return (event & ~RUNSTATE_MASK) == RUNSTATE_CHANGE;
-}
-
 static bool is_nested_hvm(uint32_t event)
 {
-    return (event & 0x0fff0000u) == HVM_CLASS && (event & HVM_NESTED);
+    return (event & 0x0fff0000u) == HVM_CLASS && (event & TRC_HVM_NESTEDFLAG);
 }
 
 const struct xt_event_desc *xt_event_find_xen(uint32_t event,
@@ -62,10 +55,10 @@ const struct xt_event_desc *xt_event_find_xen(uint32_t event,
         xen_version = XT_XEN_DEFAULT;
     if ( (d = find_exact(event, xen_version)) )
         return d;
-    if ( is_runstate_change(event) )
-        return find_exact(RUNSTATE_CHANGE, xen_version);
+    if ( xt_is_runstate_change(event) )
+        return find_exact(TRC_SCHED_RUNSTATE_CHANGE, xen_version);
     if ( is_nested_hvm(event) )
-        return find_exact(event & ~HVM_NESTED, xen_version);
+        return find_exact(event & ~TRC_HVM_NESTEDFLAG, xen_version);
     return NULL;
 }
 
@@ -172,14 +165,9 @@ static char *put_dv(char *p, uint32_t dom, uint32_t vcpu)
 
 static char *put_runstate(char *p, unsigned int rs)
 {
-    switch ( rs )
-    {
-    case 0:  return put_lit(p, "running");
-    case 1:  return put_lit(p, "runnable");
-    case 2:  return put_lit(p, "blocked");
-    case 3:  return put_lit(p, "offline");
-    default: return put_lit(p, "?");
-    }
+    const char *name = xt_runstate_name(rs);
+
+    return put_mem(p, name, strlen(name));
 }
 
 /* Field @f from the words at @w, of which @left remain. */
@@ -264,12 +252,12 @@ static char *put_record(char *p, const struct xt_record *rec)
         p = put_field(p, f, rec->extra + word, left);
         word += f->kind == XT_FIELD_U64 || f->kind == XT_FIELD_X64 ? 2 : 1;
     }
-    if ( is_runstate_change(rec->event) )
+    if ( xt_is_runstate_change(rec->event) )
     {
         *p++ = ' ';
-        p = put_runstate(p, (rec->event >> 8) & 0xf);
+        p = put_runstate(p, xt_runstate_old(rec->event));
         p = put_lit(p, "->");
-        p = put_runstate(p, (rec->event >> 4) & 0xf);
+        p = put_runstate(p, xt_runstate_new(rec->event));
     }
     return put_words(p, rec, word);
 }

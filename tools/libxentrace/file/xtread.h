@@ -1,5 +1,5 @@
 /*
- * libxentrace reader: read trace files as xentrace writes them, ours and
+ * libxtfile, the reader: read trace files as xentrace writes them, ours and
  * upstream's (docs/trace-format.md).
  *
  * A trace file is a flat stream of t_rec records in batches: each batch is
@@ -18,7 +18,7 @@
  * had one (0 before the first), as xenalyze does.
  *
  * Functions that can fail return NULL or -1 with errno set, like the rest
- * of libxentrace.  Everything a reader returns stays valid until
+ * of libxtfile.  Everything a reader returns stays valid until
  * xt_reader_close().
  */
 #ifndef XTREAD_H
@@ -28,12 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "libxentrace.h"        /* struct xt_metadata, TRC_XT_* */
-
-/* Special events (xen/include/public/trace.h), repeated for convenience. */
-#define XT_EV_LOST_RECORDS   0x0001f001u   /* {count, dom | vcpu << 16, first tsc lo, hi} */
-#define XT_EV_WRAP_BUFFER    0x0001f002u   /* padding: readers skip it */
-#define XT_EV_CPU_CHANGE     0x0001f003u   /* {cpu, bytes}: starts a batch */
+#include "xtfile.h"             /* the records, struct xt_metadata */
 
 /*
  * Opening
@@ -270,12 +265,6 @@ int xt_reader_batch(struct xt_reader *r, uint64_t i, struct xt_batch *b);
  * none).  Once per batch counts; more calls change nothing.
  */
 void xt_reader_walked(struct xt_reader *r, uint64_t i, size_t len);
-
-/* Words of the record whose header is @hdr: 1 to 10. */
-static inline unsigned int xt_record_words(uint32_t hdr)
-{
-    return 1 + (hdr >> 31) * 2 + ((hdr >> 28) & 7);
-}
 
 /*
  * Event catalogue

@@ -25,10 +25,6 @@
 #define CTF_MAGIC       0xc1fc1fc1u
 #define CTF_CONTEXT_AT  4               /* the packet context's offset */
 #define CTF_HEADER      40              /* packet header and context */
-#define RUNSTATE_MASK   0x0ffff00fu
-#define RUNSTATE_CHANGE 0x00021001u
-#define RS_RUNNING      0
-#define DOMID_IDLE      0x7fff
 #define MAX_CLASSES     (1u << 16)
 
 static const char *prog_input;      /* the trace, for messages */
@@ -388,12 +384,13 @@ static void json_slice(struct json_out *j, unsigned int cpu, uint64_t end)
 static void json_runstate(struct json_out *j, const struct xt_record *rec)
 {
     struct run *run = &j->runs[rec->cpu];
-    unsigned int old = (rec->event >> 8) & 0xf, new = (rec->event >> 4) & 0xf;
+    unsigned int old = xt_runstate_old(rec->event);
+    unsigned int new = xt_runstate_new(rec->event);
     uint32_t domvcpu = rec->extra[0];
 
-    if ( old == RS_RUNNING && run->open && run->domvcpu == domvcpu )
+    if ( old == XT_RUNSTATE_RUNNING && run->open && run->domvcpu == domvcpu )
         json_slice(j, rec->cpu, rec->tsc);
-    if ( new == RS_RUNNING && domvcpu >> 16 != DOMID_IDLE )
+    if ( new == XT_RUNSTATE_RUNNING && domvcpu >> 16 != XT_DOMID_IDLE )
     {
         if ( run->open )
             json_slice(j, rec->cpu, rec->tsc);
@@ -483,7 +480,7 @@ static void json_record(struct json_out *j, const struct xt_record *rec)
         fprintf(j->f, "\"0x%08" PRIx32 "\"", rec->event);
     json_args(j->f, rec);
     fputc('}', j->f);
-    if ( (rec->event & RUNSTATE_MASK) == RUNSTATE_CHANGE && rec->nr_extra )
+    if ( xt_is_runstate_change(rec->event) && rec->nr_extra )
         json_runstate(j, rec);
 }
 

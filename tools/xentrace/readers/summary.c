@@ -20,7 +20,6 @@
 
 #define DEFAULT_BINS    20
 #define MAX_BINS        100000
-#define DOMID_IDLE      0x7fff
 
 /* Whose event layouts and names the file has (xt_reader_xen_version()). */
 static uint32_t xen_version;
@@ -65,7 +64,7 @@ static unsigned int cpu_classes(const struct tally *t,
 /* "d1v0", or "idle-v3" for pCPU 3's idle vCPU. */
 static const char *vcpu_name(char *buf, size_t size, uint32_t domvcpu)
 {
-    if ( domvcpu >> 16 == DOMID_IDLE )
+    if ( domvcpu >> 16 == XT_DOMID_IDLE )
         snprintf(buf, size, "idle-v%u", domvcpu & 0xffff);
     else
         snprintf(buf, size, "d%uv%u", domvcpu >> 16, domvcpu & 0xffff);
@@ -136,7 +135,7 @@ static void text_vcpus(const struct tally *t)
         char name[32];
 
         printf("%-12s", vcpu_name(name, sizeof(name), t->vcpus[i].domvcpu));
-        for ( s = 0; s < TALLY_RUNSTATES; s++ )
+        for ( s = 0; s < XT_NR_RUNSTATES; s++ )
             printf(" %12.6f", tally_seconds(t, t->vcpus[i].ticks[s]));
         printf(" %10" PRIu64 "\n", t->vcpus[i].changes);
     }
@@ -250,8 +249,8 @@ static void json_print(const struct tally *t, const char *path,
 
         printf("%s{\"domain\":%u,\"vcpu\":%u", i ? "," : "", v->domvcpu >> 16,
                v->domvcpu & 0xffff);
-        for ( s = 0; s < TALLY_RUNSTATES; s++ )
-            printf(",\"%s\":%.9f", tally_runstate_name(s),
+        for ( s = 0; s < XT_NR_RUNSTATES; s++ )
+            printf(",\"%s\":%.9f", xt_runstate_name(s),
                    tally_seconds(t, v->ticks[s]));
         printf(",\"changes\":%" PRIu64 "}", v->changes);
     }
