@@ -7,15 +7,20 @@ XT_FORMAT   := $(BUILD)/tools/xentrace/xentrace_format
 XT_FORMATS  := $(BUILD)/tools/xentrace/formats
 READERS     := $(XT_DUMP) $(XT_FORMAT) $(XT_FORMATS)
 
-$(XT_DUMP): tools/xentrace/readers/dump.c tools/libxentrace/file/decimal.h $(LIBXT_RHDR) \
-            $(LIBXT_HDR) $(LIBXT)
-	@mkdir -p $(@D)
-	$(CC) $(TOOL_CFLAGS) -Itools/libxentrace -Itools/libxentrace/file $(LDFLAGS) -o $@ $< $(LIBXT) \
-	    $(LIBXT_LIBS)
+# The readers' front end (cli.c), which every reader links.
+READER_CLI := tools/xentrace/readers/cli.c tools/xentrace/readers/cli.h
 
-$(XT_FORMAT): tools/xentrace/readers/xentrace_format.c
+$(XT_DUMP): tools/xentrace/readers/dump.c tools/libxentrace/file/decimal.h $(LIBXT_RHDR) \
+            $(LIBXT_HDR) $(LIBXT) $(READER_CLI)
 	@mkdir -p $(@D)
-	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ $< -lm
+	$(CC) $(TOOL_CFLAGS) -Itools/libxentrace -Itools/libxentrace/file $(LDFLAGS) -o $@ $< \
+	    tools/xentrace/readers/cli.c $(LIBXT) $(LIBXT_LIBS)
+
+$(XT_FORMAT): tools/xentrace/readers/xentrace_format.c $(LIBXT_RHDR) $(LIBXT_HDR) \
+              $(LIBXT) $(READER_CLI)
+	@mkdir -p $(@D)
+	$(CC) $(TOOL_CFLAGS) -Itools/libxentrace -Itools/libxentrace/file $(LDFLAGS) -o $@ $< \
+	    tools/xentrace/readers/cli.c $(LIBXT) $(LIBXT_LIBS) -lm
 
 $(XT_FORMATS): tools/libxentrace/file/trace-events tools/libxentrace/file/gen-trace-events
 	@mkdir -p $(@D)

@@ -1,7 +1,7 @@
 /*
  * xentrace-summary: what a trace file holds, in one pass.
  *
- *   xentrace-summary [--json] [-b bins] [-H hz] file
+ *   xentrace-summary [-h] [-b bins] [-H hz] [--json] [file]
  *
  * Records and bytes per CPU and per event, losses per CPU with the time
  * they cover, per vCPU the time in each runstate (from the scheduler's
@@ -9,15 +9,15 @@
  * JSON object with --json.  See xentrace-summary(1).
  */
 #include <err.h>
-#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "tally.h"
 
+#define OPT_JSON        CLI_LONG_ONLY
 #define DEFAULT_BINS    20
 #define MAX_BINS        100000
 #define DOMID_IDLE      0x7fff
@@ -74,14 +74,14 @@ static const char *vcpu_name(char *buf, size_t size, uint32_t domvcpu)
  */
 
 static void text_header(const struct tally *t, const char *path,
-                        const char *damage, bool hz_given)
+                        const char *damage, bool hz_assumed)
 {
     const struct xt_reader_info *info = t->info;
 
     printf("%s: %" PRIu64 " bytes, %" PRIu64 " records on %u CPUs, "
            "%.6f s at %.3f MHz%s\n", path, info->size, t->total.records,
            t->nr_cpus, tally_seconds(t, t->last_tsc - t->first_tsc),
-           t->hz / 1e6, hz_given || info->has_tsc_hz ? "" : " (assumed)");
+           t->hz / 1e6, hz_assumed ? " (assumed)" : "");
     if ( info->has_meta )
         printf("written by xentrace-ng %u.%u.%u, format %u\n",
                info->tool_version[0], info->tool_version[1],
@@ -163,21 +163,6 @@ static void text_rate(const struct tally *t)
  * JSON
  */
 
-static void json_string(const char *s)
-{
-    putchar('"');
-    for ( ; *s; s++ )
-    {
-        if ( *s == '"' || *s == '\\' )
-            printf("\\%c", *s);
-        else if ( (unsigned char)*s < 0x20 )
-            printf("\\u%04x", *s);
-        else
-            putchar(*s);
-    }
-    putchar('"');
-}
-
 static void json_cpu(const struct tally *t, const struct tally_cpu *c)
 {
     struct class_total classes[16];
@@ -212,13 +197,13 @@ static void json_print(const struct tally *t, const char *path,
     unsigned int i, s;
 
     printf("{\"file\":");
-    json_string(path);
+    cli_json_string(stdout, path);
     printf(",\"size\":%" PRIu64 ",\"records\":%" PRIu64 ",\"bytes\":%" PRIu64
            ",\"tsc_hz\":%" PRIu64 ",\"seconds\":%.9f,\"damage\":",
            info->size, t->total.records, t->total.bytes, t->hz,
            tally_seconds(t, t->last_tsc - t->first_tsc));
     if ( damage )
-        json_string(damage);
+        cli_json_string(stdout, damage);
     else
         printf("null");
 
@@ -234,7 +219,7 @@ static void json_print(const struct tally *t, const char *path,
     {
         printf("%s{\"id\":\"0x%08" PRIx32 "\",\"name\":", i ? "," : "",
                t->events[i].id);
-        json_string(event_name(t->events[i].id));
+        cli_json_string(stdout, event_name(t->events[i].id));
         printf(",\"class\":\"%s\",\"records\":%" PRIu64 ",\"bytes\":%" PRIu64
                "}", t->events[i].class, t->events[i].total.records,
                t->events[i].total.bytes);
@@ -261,90 +246,54 @@ static void json_print(const struct tally *t, const char *path,
     printf("]}}\n");
 }
 
-/*
- * Options
- */
-
-static void usage(void)
-{
-    fprintf(stderr, "usage: xentrace-summary [--json] [-b bins] [-H hz] "
-            "file\n");
-    exit(1);
-}
-
-static unsigned long long number(const char *s, const char *what,
-                                 unsigned long long max)
-{
-    unsigned long long n;
-    char *end;
-
-    errno = 0;
-    n = strtoull(s, &end, 10);
-    if ( errno || end == s || *end || s[0] == '-' || !n || n > max )
-        errx(1, "bad %s: %s", what, s);
-    return n;
-}
-
 int main(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        { "bins", required_argument, NULL, 'b' },
-        { "cpu-hz", required_argument, NULL, 'H' },
-        { "json", no_argument, NULL, 'j' },
-        { NULL, 0, NULL, 0 },
+    static const struct cli_option options[] = {
+        { 'b', "bins", "bins", "bins of the event rate (1 to 100000)" },
+        { OPT_JSON, "json", NULL, "one JSON object instead of text" },
+        { 0, NULL, NULL, NULL },
+    };
+    struct cli cli = {
+        .options = options, .operands = "[file]", .max_operands = 1,
     };
     unsigned int bins = DEFAULT_BINS;
-    unsigned long long hz = 0;
-    bool json = false;
+    bool json = false, assumed;
+    const char *path, *name, *damage;
     struct xt_reader *r;
     struct tally t;
     char damage_buf[256];
-    const char *damage;
     int opt;
 
-    while ( (opt = getopt_long(argc, argv, "b:H:", longopts, NULL)) != -1 )
-    {
+    while ( (opt = cli_getopt(&cli, argc, argv)) != -1 )
         switch ( opt )
         {
         case 'b':
-            bins = number(optarg, "bin count", MAX_BINS);
+            bins = cli_number("-b", optarg, 1, MAX_BINS);
             break;
-        case 'H':
-            hz = number(optarg, "TSC frequency", UINT64_MAX);
-            break;
-        case 'j':
+        case OPT_JSON:
             json = true;
             break;
-        default:
-            usage();
         }
-    }
-    if ( optind != argc - 1 )
-        usage();
+    path = optind < argc ? argv[optind] : "-";
+    name = cli_input_name(path);
 
-    r = xt_reader_open(argv[optind], XT_READ_BATCHES);
-    if ( !r )
-        errx(1, "%s: %s", argv[optind], xt_reader_strerror(errno));
-    if ( tally_run(&t, r, bins, hz) )
-        err(1, "%s", argv[optind]);
+    r = cli_open(path, XT_READ_BATCHES);
+    if ( tally_run(&t, r, bins, cli_tsc_hz(&cli, xt_reader_info(r),
+                                           &assumed)) )
+        err(CLI_EXIT_ERROR, "%s", name);
     /* Damage inside batches is known once tally_run() has read them. */
     damage = xt_reader_damage(r, damage_buf, sizeof(damage_buf));
-    if ( damage )
-        warnx("%s: %s", argv[optind], damage);
-
     if ( json )
-        json_print(&t, argv[optind], damage);
+        json_print(&t, name, damage);
     else
     {
-        text_header(&t, argv[optind], damage, hz != 0);
+        text_header(&t, name, damage, assumed);
         text_cpus(&t);
         text_events(&t);
         text_vcpus(&t);
         text_rate(&t);
     }
-    if ( fflush(stdout) || ferror(stdout) )
-        err(1, "stdout");
+    cli_close_output(stdout, "stdout");
     tally_free(&t);
-    xt_reader_close(r);
-    return 0;
+    return cli_close(r, path);
 }

@@ -6,21 +6,23 @@ XT_EXPORT     := $(BUILD)/tools/xentrace/xentrace-export
 XT_PLOT       := $(BUILD)/tools/xentrace/xentrace-plot
 XT_READER_TOOLS := $(XT_SUMMARY) $(XT_EXPORT) $(XT_PLOT)
 READER_TOOL_CFLAGS := $(TOOL_CFLAGS) -Itools/libxentrace -Itools/libxentrace/file -Ixen/include
-READER_TOOL_HDRS   := tools/libxentrace/file/xtread.h $(LIBXT_HDR)
+READER_TOOL_HDRS   := tools/libxentrace/file/xtread.h $(LIBXT_HDR) $(READER_CLI)
 
 $(XT_SUMMARY): tools/xentrace/readers/summary.c tools/xentrace/readers/tally.c \
             tools/xentrace/readers/tally.h $(READER_TOOL_HDRS) $(LIBXT)
 	@mkdir -p $(@D)
 	$(CC) $(READER_TOOL_CFLAGS) $(LDFLAGS) -o $@ tools/xentrace/readers/summary.c \
-	    tools/xentrace/readers/tally.c $(LIBXT) $(LIBXT_LIBS)
+	    tools/xentrace/readers/tally.c tools/xentrace/readers/cli.c $(LIBXT) \
+	    $(LIBXT_LIBS)
 
 $(XT_PLOT): tools/xentrace/readers/plot.c tools/xentrace/readers/tally.c \
             tools/xentrace/readers/tally.h $(READER_TOOL_HDRS) $(LIBXT)
 	@mkdir -p $(@D)
 	$(CC) $(READER_TOOL_CFLAGS) $(LDFLAGS) -o $@ tools/xentrace/readers/plot.c \
-	    tools/xentrace/readers/tally.c $(LIBXT) $(LIBXT_LIBS)
+	    tools/xentrace/readers/tally.c tools/xentrace/readers/cli.c $(LIBXT) \
+	    $(LIBXT_LIBS)
 
 $(XT_EXPORT): tools/xentrace/readers/export.c $(READER_TOOL_HDRS) $(LIBXT)
 	@mkdir -p $(@D)
 	$(CC) $(READER_TOOL_CFLAGS) $(LDFLAGS) -o $@ tools/xentrace/readers/export.c \
-	    $(LIBXT) $(LIBXT_LIBS)
+	    tools/xentrace/readers/cli.c $(LIBXT) $(LIBXT_LIBS)
