@@ -36,11 +36,11 @@ FUZZ_READER_CHECK  := $(BUILD)/tests/fuzz_reader_check
 FUZZ_ARTIFACTS     := $(BUILD)/tests/fuzz-artifacts
 FUZZ_READER_SRCS   := tests/fuzz/fuzz_reader.c tools/libxentrace/file/reader.c \
                       tools/libxentrace/file/events.c $(LIBXT_EVENTS_C) \
-                      tools/xentrace/readers/tally.c
+                      tools/xentrace/readers/tally.c tools/xentrace/readers/cli.c
 READER_TESTS       += $(FUZZ_READER_CHECK)
 
 $(FUZZ_READER): $(FUZZ_READER_SRCS) $(LIBXT_RHDR) $(LIBXT_HDR) \
-                tools/xentrace/readers/tally.h
+                tools/xentrace/readers/tally.h tools/xentrace/readers/cli.h
 	@mkdir -p $(@D)
 	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined \
 	    -fno-sanitize-recover=all -Itools/libxentrace -Itools/libxentrace/file -Itools/xentrace -Itools/xentrace/readers -o $@ \

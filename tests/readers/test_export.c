@@ -100,10 +100,17 @@ static unsigned long long summary_losses(const char *name)
     return read_number(name, ".losses");
 }
 
+/* The exit status of the readers on file @name: 2 if it is damaged. */
+static int status_of(const char *name)
+{
+    return strcmp(name, "cut") ? 0 : 2;
+}
+
 static void summarise(const char *name)
 {
     assert_int_equal(sh("%s --json %s/%s.bin > %s/%s.json 2> %s/%s.err",
-                        SUMMARY, dir, name, dir, name, dir, name), 0);
+                        SUMMARY, dir, name, dir, name, dir, name),
+                     status_of(name));
 }
 
 /* ---- Files, made once ----------------------------------------------- */
@@ -197,7 +204,8 @@ static void test_summary_text(void **state)
 static void check_ctf(const char *name)
 {
     assert_int_equal(sh("rm -rf %s/%s.ctf && %s --ctf %s/%s.ctf %s/%s.bin",
-                        dir, name, EXPORT, dir, name, dir, name), 0);
+                        dir, name, EXPORT, dir, name, dir, name),
+                     status_of(name));
     assert_int_equal(sh("%s %s/%s.ctf 2>/dev/null | wc -l > %s/%s.bt",
                         BABELTRACE, dir, name, dir, name), 0);
     summarise(name);
@@ -242,7 +250,7 @@ static void check_svg(const char *name)
 {
     summarise(name);
     assert_int_equal(sh("%s -o %s/%s.svg %s/%s.bin", PLOT, dir, name, dir,
-                        name), 0);
+                        name), status_of(name));
     assert_int_equal(sh("python3 %s svg %s/%s.svg %s/%s.json", CHECK, dir,
                         name, dir, name), 0);
 }
@@ -263,7 +271,8 @@ static void test_svg_1024(void **state)
 
 /*
  * Cut inside the last batch: every tool reads up to the cut, warns once,
- * and succeeds; the exports hold what the summary counts.
+ * and exits 2 (read, but damaged); the exports hold what the summary
+ * counts.
  */
 static void test_truncated(void **state)
 {
@@ -285,13 +294,20 @@ static void test_truncated(void **state)
     check_svg("cut");
 }
 
+/* An empty file is refused: "no records", status 1. */
 static void test_empty_file(void **state)
 {
+    static const char *const tools[] = { SUMMARY, PLOT, EXPORT " --json -" };
+    unsigned int i;
+
     (void)state;
     assert_int_equal(sh(": > %s/empty.bin", dir), 0);
-    summarise("empty");
-    assert_int_equal(summary_records("empty"), 0);
-    assert_int_equal(sh("%s -o %s/empty.svg %s/empty.bin", PLOT, dir, dir), 0);
+    for ( i = 0; i < 3; i++ )
+    {
+        assert_int_equal(sh("%s %s/empty.bin > /dev/null 2> %s/bad.err",
+                            tools[i], dir, dir), 1);
+        assert_true(file_has("bad.err", "empty.bin: no records"));
+    }
 }
 
 static void test_not_a_trace(void **state)

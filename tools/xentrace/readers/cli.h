@@ -29,8 +29,8 @@
 
 /* The TSC frequency when neither --cpu-hz nor the file gives one. */
 #define CLI_DEFAULT_HZ      2400000000ULL   /* xenalyze's default */
-#define CLI_MIN_HZ          1000ULL         /* 1K */
-#define CLI_MAX_HZ          1000000000000ULL /* 1000G */
+#define CLI_MIN_HZ          1ULL
+#define CLI_MAX_HZ          1000000000000ULL    /* 1000G */
 
 /*
  * One option of a reader.  @ch is the short letter, or from CLI_LONG_ONLY

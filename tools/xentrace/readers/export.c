@@ -269,6 +269,7 @@ static void export_ctf(struct xt_reader *r, const char *dir, uint64_t hz)
     if ( mkdir(dir, 0755) && errno != EEXIST )
         err(1, "%s", dir);
     class_slots = MAX_CLASSES;
+    nr_classes = 0;
     class_ids = calloc(MAX_CLASSES / 2, sizeof(*class_ids));
     class_slot = calloc(class_slots, sizeof(*class_slot));
     if ( !class_ids || !class_slot )
@@ -297,7 +298,8 @@ struct json_out {
     const char *path;
     uint64_t hz;
     uint64_t t0;                /* TSC of time 0 */
-    struct run *runs;           /* by CPU number */
+    struct xt_reader *r;
+    struct run *runs;           /* by cli_cpu_index() */
 };
 
 static double json_us(const struct json_out *j, uint64_t tsc)
@@ -307,7 +309,7 @@ static double json_us(const struct json_out *j, uint64_t tsc)
 
 static void json_slice(struct json_out *j, unsigned int cpu, uint64_t end)
 {
-    struct run *run = &j->runs[cpu];
+    struct run *run = &j->runs[cli_cpu_index(j->r, cpu)];
 
     fprintf(j->f, ",\n{\"ph\":\"X\",\"cat\":\"vcpu\",\"pid\":0,\"tid\":%u,"
             "\"name\":\"d%uv%u\",\"ts\":%.3f,\"dur\":%.3f}", cpu,
@@ -319,7 +321,7 @@ static void json_slice(struct json_out *j, unsigned int cpu, uint64_t end)
 /* Slices: a vCPU runs on a CPU from its change to running to the next. */
 static void json_runstate(struct json_out *j, const struct xt_record *rec)
 {
-    struct run *run = &j->runs[rec->cpu];
+    struct run *run = &j->runs[cli_cpu_index(j->r, rec->cpu)];
     unsigned int old = (rec->event >> 8) & 0xf, new = (rec->event >> 4) & 0xf;
     uint32_t domvcpu = rec->extra[0];
 
@@ -380,15 +382,15 @@ static void export_json(struct xt_reader *r, FILE *f, const char *path,
                         uint64_t hz)
 {
     const struct xt_reader_info *info = xt_reader_info(r);
-    struct json_out j = { .f = f, .path = path, .hz = hz };
+    struct json_out j = { .f = f, .path = path, .hz = hz, .r = r };
     struct xt_iter *it = xt_iter_new(r, XT_ORDER_FILE, 0, 0);
     struct xt_record rec;
     uint64_t end;
-    unsigned int cpu;
+    unsigned int i;
 
     if ( !it )
         err(1, "%s", prog_input);
-    j.runs = calloc(info->max_cpu + 1, sizeof(*j.runs));
+    j.runs = calloc(info->nr_cpus + 1, sizeof(*j.runs));
     if ( !j.runs )
         err(1, "calloc");
     cli_tsc_range(r, &j.t0, &end);
@@ -397,9 +399,9 @@ static void export_json(struct xt_reader *r, FILE *f, const char *path,
     while ( xt_iter_next(it, &rec) > 0 )
         json_record(&j, &rec);
     xt_iter_free(it);
-    for ( cpu = 0; cpu <= info->max_cpu; cpu++ )
-        if ( j.runs[cpu].open )
-            json_slice(&j, cpu, end);
+    for ( i = 0; i < info->nr_cpus; i++ )
+        if ( j.runs[i].open )
+            json_slice(&j, xt_reader_cpu(r, i)->cpu, end);
     fprintf(j.f, "\n]}\n");
     free(j.runs);
 }
@@ -414,7 +416,8 @@ int main(int argc, char **argv)
     enum { OPT_CTF = CLI_LONG_ONLY, OPT_JSON };
     static const struct cli_option options[] = {
         { OPT_CTF, "ctf", "dir", "write a CTF trace into dir" },
-        { OPT_JSON, "json", "file", "write Chrome's trace-event JSON to file" },
+        { OPT_JSON, "json", "file",
+          "write Chrome's trace-event JSON to file" },
         { 0, NULL, NULL, NULL },
     };
     struct cli cli = {

@@ -159,7 +159,8 @@ int main(int argc, char **argv)
 {
     static const struct cli_option options[] = {
         { 'b', "bins", "bins", "bins of the time axis (1 to 100000)" },
-        { 'o', "output", "file.svg", "write to file.svg, not the standard output" },
+        { 'o', "output", "file.svg",
+          "write to file.svg, not the standard output" },
         { 0, NULL, NULL, NULL },
     };
     struct cli cli = {

@@ -73,69 +73,70 @@ static const char *vcpu_name(char *buf, size_t size, uint32_t domvcpu)
  * Text
  */
 
-static void text_header(const struct tally *t, const char *path,
+static void text_header(FILE *f, const struct tally *t, const char *path,
                         const char *damage, bool hz_assumed)
 {
     const struct xt_reader_info *info = t->info;
 
-    printf("%s: %" PRIu64 " bytes, %" PRIu64 " records on %u CPUs, "
-           "%.6f s at %.3f MHz%s\n", path, info->size, t->total.records,
-           t->nr_cpus, tally_seconds(t, t->last_tsc - t->first_tsc),
-           t->hz / 1e6, hz_assumed ? " (assumed)" : "");
+    fprintf(f, "%s: %" PRIu64 " bytes, %" PRIu64 " records on %u CPUs, "
+            "%.6f s at %.3f MHz%s\n", path, info->size, t->total.records,
+            t->nr_cpus, tally_seconds(t, t->last_tsc - t->first_tsc),
+            t->hz / 1e6, hz_assumed ? " (assumed)" : "");
     if ( info->has_meta )
-        printf("written by xentrace-ng %u.%u.%u, format %u\n",
-               info->tool_version[0], info->tool_version[1],
-               info->tool_version[2], info->format_version);
+        fprintf(f, "written by xentrace-ng %u.%u.%u, format %u\n",
+                info->tool_version[0], info->tool_version[1],
+                info->tool_version[2], info->format_version);
     if ( damage )
-        printf("damaged: %s\n", damage);
+        fprintf(f, "damaged: %s\n", damage);
 }
 
-static void text_cpus(const struct tally *t)
+static void text_cpus(FILE *f, const struct tally *t)
 {
     unsigned int i;
 
-    printf("\n%6s %12s %14s %10s %12s %10s\n", "cpu", "records", "bytes",
-           "lost", "lost-marks", "lost-s");
+    fprintf(f, "\n%6s %12s %14s %10s %12s %10s\n", "cpu", "records", "bytes",
+            "lost", "lost-marks", "lost-s");
     for ( i = 0; i < t->nr_cpus; i++ )
     {
         const struct tally_cpu *c = &t->cpus[i];
 
-        printf("%6u %12" PRIu64 " %14" PRIu64 " %10" PRIu64 " %12" PRIu64
-               " %10.6f\n", c->cpu, c->total.records, c->total.bytes,
-               c->lost_records, c->lost_markers,
-               tally_seconds(t, c->lost_ticks));
+        fprintf(f, "%6u %12" PRIu64 " %14" PRIu64 " %10" PRIu64 " %12" PRIu64
+                " %10.6f\n", c->cpu, c->total.records, c->total.bytes,
+                c->lost_records, c->lost_markers,
+                tally_seconds(t, c->lost_ticks));
     }
 }
 
-static void text_events(const struct tally *t)
+static void text_events(FILE *f, const struct tally *t)
 {
     unsigned int e;
 
-    printf("\n%-10s %-32s %-6s %12s %14s\n", "event", "name", "class",
-           "records", "bytes");
+    fprintf(f, "\n%-10s %-32s %-6s %12s %14s\n", "event", "name", "class",
+            "records", "bytes");
     for ( e = 0; e < t->nr_events; e++ )
-        printf("0x%08" PRIx32 " %-32s %-6s %12" PRIu64 " %14" PRIu64 "\n",
-               t->events[e].id, event_name(t->events[e].id),
-               t->events[e].class, t->events[e].total.records,
-               t->events[e].total.bytes);
+        fprintf(f, "0x%08" PRIx32 " %-32s %-6s %12" PRIu64 " %14" PRIu64 "\n",
+                t->events[e].id, event_name(t->events[e].id),
+                t->events[e].class, t->events[e].total.records,
+                t->events[e].total.bytes);
 }
 
-static void text_vcpus(const struct tally *t)
+static void text_vcpus(FILE *f, const struct tally *t)
 {
     unsigned int i, s;
 
     if ( !t->nr_vcpus )
         return;
-    printf("\n%-12s %12s %12s %12s %12s %10s\n", "vcpu", "running-s",
-           "runnable-s", "blocked-s", "offline-s", "changes");
+    fprintf(f, "\n%-12s %12s %12s %12s %12s %10s\n", "vcpu", "running-s",
+            "runnable-s", "blocked-s", "offline-s", "changes");
     for ( i = 0; i < t->nr_vcpus; i++ )
     {
         char name[32];
 
-        printf("%-12s", vcpu_name(name, sizeof(name), t->vcpus[i].domvcpu));
+        fprintf(f, "%-12s",
+                vcpu_name(name, sizeof(name), t->vcpus[i].domvcpu));
         for ( s = 0; s < TALLY_RUNSTATES; s++ )
-            printf(" %12.6f", tally_seconds(t, t->vcpus[i].ticks[s]));
-        printf(" %10" PRIu64 "\n", t->vcpus[i].changes);
+            fprintf(f, " %12.6f", tally_seconds(t, t->vcpus[i].ticks[s]));
+        fprintf(f, " %10" PRIu64 "\n", t->vcpus[i].changes);
     }
 }
 
@@ -149,101 +150,101 @@ static uint64_t bin_records(const struct tally *t, unsigned int b)
     return n;
 }
 
-static void text_rate(const struct tally *t)
+static void text_rate(FILE *f, const struct tally *t)
 {
     double width = tally_seconds(t, t->bin_ticks);
     unsigned int b;
 
-    printf("\n%12s %14s\n", "from-s", "events/s");
+    fprintf(f, "\n%12s %14s\n", "from-s", "events/s");
     for ( b = 0; b < t->nr_bins; b++ )
-        printf("%12.6f %14.0f\n", b * width, bin_records(t, b) / width);
+        fprintf(f, "%12.6f %14.0f\n", b * width, bin_records(t, b) / width);
 }
 
 /*
  * JSON
  */
 
-static void json_cpu(const struct tally *t, const struct tally_cpu *c)
+static void json_cpu(FILE *f, const struct tally *t, const struct tally_cpu *c)
 {
     struct class_total classes[16];
     unsigned int n = cpu_classes(t, c, classes, 16), k, e;
     const char *sep = "";
 
-    printf("{\"cpu\":%u,\"records\":%" PRIu64 ",\"bytes\":%" PRIu64
-           ",\"lost_records\":%" PRIu64 ",\"lost_markers\":%" PRIu64
-           ",\"lost_seconds\":%.9f,\"classes\":{", c->cpu, c->total.records,
-           c->total.bytes, c->lost_records, c->lost_markers,
-           tally_seconds(t, c->lost_ticks));
+    fprintf(f, "{\"cpu\":%u,\"records\":%" PRIu64 ",\"bytes\":%" PRIu64
+            ",\"lost_records\":%" PRIu64 ",\"lost_markers\":%" PRIu64
+            ",\"lost_seconds\":%.9f,\"classes\":{", c->cpu, c->total.records,
+            c->total.bytes, c->lost_records, c->lost_markers,
+            tally_seconds(t, c->lost_ticks));
     for ( k = 0; k < n; k++ )
-        printf("%s\"%s\":{\"records\":%" PRIu64 ",\"bytes\":%" PRIu64 "}",
-               k ? "," : "", classes[k].name, classes[k].count.records,
-               classes[k].count.bytes);
-    printf("},\"events\":{");
+        fprintf(f, "%s\"%s\":{\"records\":%" PRIu64 ",\"bytes\":%" PRIu64 "}",
+                k ? "," : "", classes[k].name, classes[k].count.records,
+                classes[k].count.bytes);
+    fprintf(f, "},\"events\":{");
     for ( e = 0; e < c->nr_by_event && e < t->nr_events; e++ )
     {
         if ( !c->by_event[e].records )
             continue;
-        printf("%s\"0x%08" PRIx32 "\":%" PRIu64, sep, t->events[e].id,
-               c->by_event[e].records);
+        fprintf(f, "%s\"0x%08" PRIx32 "\":%" PRIu64, sep, t->events[e].id,
+                c->by_event[e].records);
         sep = ",";
     }
-    printf("}}");
+    fprintf(f, "}}");
 }
 
-static void json_print(const struct tally *t, const char *path,
+static void json_print(FILE *f, const struct tally *t, const char *path,
                        const char *damage)
 {
     const struct xt_reader_info *info = t->info;
     unsigned int i, s;
 
-    printf("{\"file\":");
-    cli_json_string(stdout, path);
-    printf(",\"size\":%" PRIu64 ",\"records\":%" PRIu64 ",\"bytes\":%" PRIu64
-           ",\"tsc_hz\":%" PRIu64 ",\"seconds\":%.9f,\"damage\":",
-           info->size, t->total.records, t->total.bytes, t->hz,
-           tally_seconds(t, t->last_tsc - t->first_tsc));
+    fprintf(f, "{\"file\":");
+    cli_json_string(f, path);
+    fprintf(f, ",\"size\":%" PRIu64 ",\"records\":%" PRIu64
+            ",\"bytes\":%" PRIu64 ",\"tsc_hz\":%" PRIu64 ",\"seconds\":%.9f,\"damage\":",
+            info->size, t->total.records, t->total.bytes, t->hz,
+            tally_seconds(t, t->last_tsc - t->first_tsc));
     if ( damage )
-        cli_json_string(stdout, damage);
+        cli_json_string(f, damage);
     else
-        printf("null");
+        fprintf(f, "null");
 
-    printf(",\"cpus\":[");
+    fprintf(f, ",\"cpus\":[");
     for ( i = 0; i < t->nr_cpus; i++ )
     {
-        printf(i ? "," : "");
-        json_cpu(t, &t->cpus[i]);
+        fputs(i ? "," : "", f);
+        json_cpu(f, t, &t->cpus[i]);
     }
 
-    printf("],\"events\":[");
+    fprintf(f, "],\"events\":[");
     for ( i = 0; i < t->nr_events; i++ )
     {
-        printf("%s{\"id\":\"0x%08" PRIx32 "\",\"name\":", i ? "," : "",
-               t->events[i].id);
-        cli_json_string(stdout, event_name(t->events[i].id));
-        printf(",\"class\":\"%s\",\"records\":%" PRIu64 ",\"bytes\":%" PRIu64
-               "}", t->events[i].class, t->events[i].total.records,
-               t->events[i].total.bytes);
+        fprintf(f, "%s{\"id\":\"0x%08" PRIx32 "\",\"name\":", i ? "," : "",
+                t->events[i].id);
+        cli_json_string(f, event_name(t->events[i].id));
+        fprintf(f, ",\"class\":\"%s\",\"records\":%" PRIu64
+                ",\"bytes\":%" PRIu64 "}", t->events[i].class, t->events[i].total.records,
+                t->events[i].total.bytes);
     }
 
-    printf("],\"vcpus\":[");
+    fprintf(f, "],\"vcpus\":[");
     for ( i = 0; i < t->nr_vcpus; i++ )
     {
         const struct tally_vcpu *v = &t->vcpus[i];
 
-        printf("%s{\"domain\":%u,\"vcpu\":%u", i ? "," : "", v->domvcpu >> 16,
-               v->domvcpu & 0xffff);
+        fprintf(f, "%s{\"domain\":%u,\"vcpu\":%u", i ? "," : "",
+                v->domvcpu >> 16, v->domvcpu & 0xffff);
         for ( s = 0; s < TALLY_RUNSTATES; s++ )
-            printf(",\"%s\":%.9f", tally_runstate_name(s),
-                   tally_seconds(t, v->ticks[s]));
-        printf(",\"changes\":%" PRIu64 "}", v->changes);
+            fprintf(f, ",\"%s\":%.9f", tally_runstate_name(s),
+                    tally_seconds(t, v->ticks[s]));
+        fprintf(f, ",\"changes\":%" PRIu64 "}", v->changes);
     }
 
-    printf("],\"rate\":{\"bin_seconds\":%.9f,\"events_per_second\":[",
-           tally_seconds(t, t->bin_ticks));
+    fprintf(f, "],\"rate\":{\"bin_seconds\":%.9f,\"events_per_second\":[",
+            tally_seconds(t, t->bin_ticks));
     for ( i = 0; i < t->nr_bins; i++ )
-        printf("%s%.0f", i ? "," : "",
-               bin_records(t, i) / tally_seconds(t, t->bin_ticks));
-    printf("]}}\n");
+        fprintf(f, "%s%.0f", i ? "," : "",
+                bin_records(t, i) / tally_seconds(t, t->bin_ticks));
+    fprintf(f, "]}}\n");
 }
 
 int main(int argc, char **argv)
@@ -284,14 +285,14 @@ int main(int argc, char **argv)
     /* Damage inside batches is known once tally_run() has read them. */
     damage = xt_reader_damage(r, damage_buf, sizeof(damage_buf));
     if ( json )
-        json_print(&t, name, damage);
+        json_print(stdout, &t, name, damage);
     else
     {
-        text_header(&t, name, damage, assumed);
-        text_cpus(&t);
-        text_events(&t);
-        text_vcpus(&t);
-        text_rate(&t);
+        text_header(stdout, &t, name, damage, assumed);
+        text_cpus(stdout, &t);
+        text_events(stdout, &t);
+        text_vcpus(stdout, &t);
+        text_rate(stdout, &t);
     }
     cli_close_output(stdout, "stdout");
     tally_free(&t);

@@ -196,6 +196,7 @@ static int setup(struct tally *t, struct xt_reader *r, unsigned int nr_bins,
                  uint64_t hz)
 {
     const struct xt_reader_info *info = xt_reader_info(r);
+    uint64_t span_per_bin;
     unsigned int i;
 
     memset(t, 0, sizeof(*t));
@@ -221,7 +222,13 @@ static int setup(struct tally *t, struct xt_reader *r, unsigned int nr_bins,
             return -1;
     }
     cli_tsc_range(r, &t->first_tsc, &t->last_tsc);
-    t->bin_ticks = (t->last_tsc - t->first_tsc) / t->nr_bins + 1;
+    /*
+     * Bins of one tick more than an even cut, so that the last TSC falls
+     * in the last bin; a span of 2^64 - 1 ticks in one bin cannot have
+     * it, and bin_of() puts the last TSC in the last bin anyway.
+     */
+    span_per_bin = (t->last_tsc - t->first_tsc) / t->nr_bins;
+    t->bin_ticks = span_per_bin < UINT64_MAX ? span_per_bin + 1 : UINT64_MAX;
     return 0;
 }
 

@@ -303,7 +303,7 @@ static bool read_rules(FILE *f, const char *path, struct rules *rules)
     }
     if ( !ok )
         free_rules(rules);
-    else
+    else if ( rules->n )
         qsort(rules->r, rules->n, sizeof(*rules->r), cmp_rule);
     return ok;
 }
@@ -313,6 +313,9 @@ static const struct rule *find_rule(const struct rules *rules,
 {
     struct rule key = { .id = id };
 
+    /* An empty formats file has no table to search (NULL). */
+    if ( !rules->n )
+        return NULL;
     return bsearch(&key, rules->r, rules->n, sizeof(*rules->r), cmp_rule);
 }
 
@@ -363,6 +366,15 @@ static void put_int(FILE *out, const struct piece *pc, __int128 v)
     fprintf(out, spec, digits);
 }
 
+/*
+ * @v as an integer: Python 2 truncates a float for %d.  The only float is
+ * a TSC in seconds, below 2^64: it fits.
+ */
+static __int128 value_int(const struct value *v)
+{
+    return v->is_float ? (__int128)trunc(v->f) : v->i;
+}
+
 static void put_value(FILE *out, const struct piece *pc,
                       const struct value *v)
 {
@@ -376,7 +388,7 @@ static void put_value(FILE *out, const struct piece *pc,
         return;
     case 'c':
         snprintf(spec, sizeof(spec), "%sc", pc->spec);
-        fprintf(out, spec, (int)(unsigned char)(v->is_float ? v->f : v->i));
+        fprintf(out, spec, (int)(unsigned char)value_int(v));
         return;
     case 's': case 'r':
         if ( v->is_float )
@@ -392,8 +404,7 @@ static void put_value(FILE *out, const struct piece *pc,
         }
         return;
     default:
-        /* Python 2 truncates a float for %d. */
-        put_int(out, pc, v->is_float ? (__int128)trunc(v->f) : v->i);
+        put_int(out, pc, value_int(v));
     }
 }
 

@@ -1,0 +1,41 @@
+/*
+ * libFuzzer target: any bytes as a trace for xentrace-plot, compiled in
+ * from plot.c: the SVG must be whole, and no coordinate a NaN or an
+ * infinity.
+ */
+#define main xentrace_plot_main
+#include "plot.c"
+#undef main
+
+#include <string.h>
+
+#include "check_output.h"
+
+static struct output out;
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static const char head[] = "<?xml version=\"1.0\"", tail[] = "</svg>\n";
+    struct xt_reader *r = xt_reader_open_mem(data, size, XT_READ_BATCHES);
+    struct tally t;
+
+    if ( !r )
+        return 0;
+    if ( !out.f )
+        output_open(&out);
+    if ( tally_run(&t, r, size ? data[size - 1] + 1 : 1,
+                   size > 1 && data[size - 2] & 1 ? 1000
+                       : cli_tsc_hz(NULL, xt_reader_info(r), NULL)) )
+        abort();
+    plot(out.f, &t, "fuzz <&> \"trace\"");
+    fflush(out.f);
+    CHECK(out.len > sizeof(head) + sizeof(tail));
+    CHECK(!memcmp(out.buf, head, sizeof(head) - 1));
+    CHECK(!memcmp(out.buf + out.len - (sizeof(tail) - 1), tail,
+                  sizeof(tail) - 1));
+    CHECK(!has_nan_or_inf(out.buf, out.len));
+    output_reset(&out);
+    tally_free(&t);
+    xt_reader_close(r);
+    return 0;
+}

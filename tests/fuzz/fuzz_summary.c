@@ -1,0 +1,70 @@
+/*
+ * libFuzzer target: any bytes as a trace for xentrace-summary.  Its tally
+ * (tally.c) and both of its outputs run on them, compiled in from
+ * summary.c: the JSON must parse, neither may print a NaN or an infinity,
+ * and the figures must add up (every record in one CPU, one event and one
+ * time bin).
+ */
+#define main xentrace_summary_main
+#include "summary.c"
+#undef main
+
+#include "check_output.h"
+
+static struct output out;
+
+/* The records of each CPU, event and bin come to the total. */
+static void check_sums(const struct tally *t)
+{
+    uint64_t by_cpu = 0, by_event = 0, by_bin = 0;
+    unsigned int i, b;
+
+    for ( i = 0; i < t->nr_cpus; i++ )
+    {
+        by_cpu += t->cpus[i].total.records;
+        for ( b = 0; b < t->nr_bins; b++ )
+            by_bin += t->cpus[i].bins[b];
+    }
+    for ( i = 0; i < t->nr_events; i++ )
+        by_event += t->events[i].total.records;
+    CHECK(by_cpu == t->total.records);
+    CHECK(by_event == t->total.records);
+    CHECK(by_bin == t->total.records);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    struct xt_reader *r = xt_reader_open_mem(data, size, XT_READ_BATCHES);
+    char damage_buf[256];
+    const char *damage;
+    struct tally t;
+
+    if ( !r )
+        return 0;
+    if ( !out.f )
+        output_open(&out);
+    /* A bin count of 1 to 256, and the file's TSC frequency or not. */
+    if ( tally_run(&t, r, size ? data[size - 1] + 1 : 1,
+                   size > 1 && data[size - 2] & 1 ? 1000
+                       : cli_tsc_hz(NULL, xt_reader_info(r), NULL)) )
+        abort();            /* out of memory: over -rss_limit_mb */
+    check_sums(&t);
+    damage = xt_reader_damage(r, damage_buf, sizeof(damage_buf));
+
+    json_print(out.f, &t, "fuzz\"\\\x01\xff.bin", damage);
+    fflush(out.f);
+    CHECK(json_valid(out.buf, out.len));
+    CHECK(!has_nan_or_inf(out.buf, out.len));
+    output_reset(&out);
+    text_header(out.f, &t, "fuzz.bin", damage, false);
+    text_cpus(out.f, &t);
+    text_events(out.f, &t);
+    text_vcpus(out.f, &t);
+    text_rate(out.f, &t);
+    fflush(out.f);
+    CHECK(!has_nan_or_inf(out.buf, out.len));
+    output_reset(&out);
+    tally_free(&t);
+    xt_reader_close(r);
+    return 0;
+}
