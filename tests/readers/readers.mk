@@ -24,6 +24,22 @@ $(BUILD)/tests/test_readers: tests/readers/test_readers.c \
 	    -Itools/libxentrace -Itools/libxentrace/file -Itests/common -I$(BUILD)/tests $(LDFLAGS) \
 	    -o $@ $< tests/common/run_cmd.c $(LIBXT) $(LIBXT_LIBS) -lcmocka
 
+# The readers' front end (tools/xentrace/readers/cli.c) on every reader,
+# and their --help against their man pages.
+READER_TESTS += $(BUILD)/tests/test_front_end
+
+$(BUILD)/tests/test_front_end: tests/readers/test_front_end.c \
+                               tests/common/run_cmd.c tests/common/run_cmd.h \
+                               | $(READERS) $(XT_READER_TOOLS) $(XENTRACE) \
+                                 $(XEN_SIM)
+	@mkdir -p $(@D)
+	$(CC) $(TOOL_CFLAGS) -DXT_DUMP='"$(XT_DUMP)"' -DXT_SUMMARY='"$(XT_SUMMARY)"' \
+	    -DXT_EXPORT='"$(XT_EXPORT)"' -DXT_PLOT='"$(XT_PLOT)"' \
+	    -DXT_FORMAT='"$(XT_FORMAT)"' -DXT_FORMATS='"$(XT_FORMATS)"' \
+	    -DXENTRACE='"$(XENTRACE)"' -DXEN_SIM='"$(XEN_SIM)"' \
+	    -DSOURCE_DIR='"$(CURDIR)"' -Itests/common $(LDFLAGS) -o $@ $< \
+	    tests/common/run_cmd.c -lcmocka
+
 # Fuzzing the reader with libFuzzer (clang).  make fuzz-reader runs it for
 # FUZZ_SECONDS on the seed corpus (new inputs go to a temporary directory);
 # make check runs it for FUZZ_CHECK_SECONDS as one test.  Inputs that crash

@@ -159,27 +159,24 @@ static void getopt_tables(const struct cli *c, struct option *longopts,
     longopts[n] = (struct option){ NULL, 0, NULL, 0 };
 }
 
-/* The option of @val, for messages. */
-static const char *option_name(const struct cli *c, int val, char *buf,
-                               size_t size)
+/*
+ * The option that lacks its argument, as it was written: "--cpu-hz" or
+ * "-H" (getopt_long() has just passed it).
+ */
+static void __attribute__((noreturn)) missing_argument(char *argv[])
 {
-    const struct cli_option *o;
-    unsigned int i;
+    const char *arg = argv[optind - 1];
 
-    for ( i = 0; (o = option_at(c, i)); i++ )
-        if ( o->ch == val )
-            break;
-    if ( o && o->ch < CLI_LONG_ONLY )
-        snprintf(buf, size, "-%c", o->ch);
-    else
-        snprintf(buf, size, "--%s", o ? o->name : "?");
-    return buf;
+    if ( !strncmp(arg, "--", 2) )
+        cli_usage_error("%.*s needs an argument", (int)strcspn(arg, "="),
+                        arg);
+    cli_usage_error("-%c needs an argument", optopt);
 }
 
 int cli_getopt(struct cli *c, int argc, char *argv[])
 {
     struct option longopts[MAX_OPTIONS + 1];
-    char optstring[2 * MAX_OPTIONS + 2], name[64];
+    char optstring[2 * MAX_OPTIONS + 2];
     const char *why;
     int ch, n;
 
@@ -201,8 +198,7 @@ int cli_getopt(struct cli *c, int argc, char *argv[])
                 cli_usage_error("-%c: unknown option", optopt);
             cli_usage_error("%s: unknown option", argv[optind - 1]);
         case ':':
-            cli_usage_error("%s needs an argument",
-                            option_name(c, optopt, name, sizeof(name)));
+            missing_argument(argv);
         case -1:
             n = argc - optind;
             if ( n < (int)c->min_operands )
