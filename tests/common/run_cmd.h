@@ -9,4 +9,8 @@
  */
 int run_cmd(char *const argv[], const char *log);
 
+/* Run the /bin/sh command made from @fmt, the same way. */
+int run_sh(const char *log, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 #endif /* RUN_CMD_H */

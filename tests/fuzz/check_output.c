@@ -186,3 +186,15 @@ void output_reset(struct output *o)
     free(o->buf);
     output_open(o);
 }
+
+unsigned int fuzz_bins(const uint8_t *data, size_t size)
+{
+    return size ? data[size - 1] + 1 : 1;
+}
+
+uint64_t fuzz_hz(struct xt_reader *r, const uint8_t *data, size_t size)
+{
+    if ( size > 1 && data[size - 2] & 1 )
+        return 1000;
+    return cli_tsc_hz(NULL, xt_reader_info(r), NULL);
+}

@@ -8,8 +8,11 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#include "cli.h"
 
 /* Abort, saying which check failed, unless @cond holds. */
 #define CHECK(cond)                                                        \
@@ -27,6 +30,14 @@ bool json_valid(const char *s, size_t len);
 
 /* @s holds "nan" or "inf" as a word: a float that is not a number. */
 bool has_nan_or_inf(const char *s, size_t len);
+
+/*
+ * What a fuzz input's last bytes choose for the reader: 1 to 256 time
+ * bins; a TSC frequency of 1 kHz, or the one the reader would take from
+ * @r's file (cli_tsc_hz()), which can be anything.
+ */
+unsigned int fuzz_bins(const uint8_t *data, size_t size);
+uint64_t fuzz_hz(struct xt_reader *r, const uint8_t *data, size_t size);
 
 /*
  * A FILE that keeps what is written to it in memory, as open_memstream()

@@ -96,7 +96,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     info = xt_reader_info(r);
     prog_input = "fuzz.bin";
-    hz = size && data[size - 1] & 1 ? 1000 : cli_tsc_hz(NULL, info, NULL);
+    hz = fuzz_hz(r, data, size);
 
     export_json(r, out.f, "fuzz.json", hz);
     fflush(out.f);

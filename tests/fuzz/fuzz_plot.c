@@ -23,10 +23,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     if ( !out.f )
         output_open(&out);
-    if ( tally_run(&t, r, size ? data[size - 1] + 1 : 1,
-                   size > 1 && data[size - 2] & 1 ? 1000
-                       : cli_tsc_hz(NULL, xt_reader_info(r), NULL)) )
-        abort();
+    if ( tally_run(&t, r, fuzz_bins(data, size), fuzz_hz(r, data, size)) )
+        abort();            /* out of memory: over -rss_limit_mb */
     plot(out.f, &t, "fuzz <&> \"trace\"");
     fflush(out.f);
     CHECK(out.len > sizeof(head) + sizeof(tail));

@@ -43,10 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     if ( !out.f )
         output_open(&out);
-    /* A bin count of 1 to 256, and the file's TSC frequency or not. */
-    if ( tally_run(&t, r, size ? data[size - 1] + 1 : 1,
-                   size > 1 && data[size - 2] & 1 ? 1000
-                       : cli_tsc_hz(NULL, xt_reader_info(r), NULL)) )
+    if ( tally_run(&t, r, fuzz_bins(data, size), fuzz_hz(r, data, size)) )
         abort();            /* out of memory: over -rss_limit_mb */
     check_sums(&t);
     damage = xt_reader_damage(r, damage_buf, sizeof(damage_buf));

@@ -34,19 +34,10 @@
 
 static char dir[] = "/tmp/test_export.XXXXXX";
 
-/* Run a shell command made from @fmt; returns its exit status. */
-static int sh(const char *fmt, ...)
-{
-    char cmd[4096], log[256];
-    char *argv[] = { "/bin/sh", "-c", cmd, NULL };
-    va_list ap;
+/* A shell command made from a format; its exit status (run_cmd.h). */
+#define sh(...)     run_sh(sh_log, __VA_ARGS__)
 
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof(cmd), fmt, ap);
-    va_end(ap);
-    snprintf(log, sizeof(log), "%s/sh.log", dir);
-    return run_cmd(argv, log);
-}
+static char sh_log[sizeof(dir) + 8];
 
 /* The number that file @name@ext in the test directory starts with. */
 static unsigned long long read_number(const char *name, const char *ext)
@@ -120,6 +111,7 @@ static int make_files(void **state)
     (void)state;
     if ( !mkdtemp(dir) )
         return -1;
+    snprintf(sh_log, sizeof(sh_log), "%s/sh.log", dir);
     /* 8 CPUs, busy, with losses; 200 CPUs; 1024 mostly idle CPUs. */
     if ( sh("%s -c 8 -s 2M -l 300 -C %s/c8.counts %s/c8.bin", GEN_TRACE,
             dir, dir) ||

@@ -51,33 +51,29 @@ static const struct reader readers[] = {
 
 #define NR_READERS  (sizeof(readers) / sizeof(readers[0]))
 
-/* Run a shell command made from @fmt; its exit status. */
-static int sh(const char *fmt, ...)
-{
-    char cmd[4096], log[256];
-    char *argv[] = { "/bin/sh", "-c", cmd, NULL };
-    va_list ap;
+/* A shell command made from a format; its exit status (run_cmd.h). */
+#define sh(...)     run_sh(sh_log, __VA_ARGS__)
 
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof(cmd), fmt, ap);
-    va_end(ap);
-    snprintf(log, sizeof(log), "%s/sh.log", dir);
-    return run_cmd(argv, log);
+static char sh_log[sizeof(dir) + 8];
+
+/* The command that runs reader @r, into @cmd. */
+static const char *reader_command(const struct reader *r, char cmd[512])
+{
+    snprintf(cmd, 512, r->run, r->path);
+    return cmd;
 }
 
 /*
- * Reader @r with @options on the trace @file of the test directory (NULL:
- * none), its stdout and stderr in "out" and "err" there.
+ * Reader @r on the trace @file of the test directory, then @options
+ * (getopt permutes them), its stdout and stderr in "out" and "err" there.
  */
 static int run_reader(const struct reader *r, const char *options,
                       const char *file)
 {
-    char cmd[512], path[256] = "";
+    char cmd[512];
 
-    snprintf(cmd, sizeof(cmd), r->run, r->path);
-    if ( file )
-        snprintf(path, sizeof(path), "%s/%s", dir, file);
-    return sh("%s %s %s > %s/out 2> %s/err", cmd, options, path, dir, dir);
+    return sh("%s %s/%s %s > %s/out 2> %s/err", reader_command(r, cmd), dir,
+              file, options, dir, dir);
 }
 
 /* File @name of the test directory, NUL-terminated (free it). */
@@ -177,6 +173,7 @@ static int make_traces(void **state)
     (void)state;
     if ( !mkdtemp(dir) )
         return -1;
+    snprintf(sh_log, sizeof(sh_log), "%s/sh.log", dir);
     for ( i = 0; i < 4; i++ )
     {
         batch(&t, i & 1);
@@ -544,55 +541,50 @@ static void test_damaged_read_is_2(void **state)
     }
 }
 
+/* Every reader on @file with @options: status 1, and one line @why. */
+struct refusal {
+    const char *file, *options, *why;
+};
+
+static void assert_refused(const struct refusal *cases, unsigned int n)
+{
+    unsigned int i, c;
+
+    for ( i = 0; i < NR_READERS; i++ )
+        for ( c = 0; c < n; c++ )
+        {
+            assert_int_equal(run_reader(&readers[i], cases[c].options,
+                                        cases[c].file), 1);
+            assert_one_line(readers[i].name, cases[c].why);
+        }
+}
+
 static void test_bad_input_is_1(void **state)
 {
-    static const struct {
-        const char *file, *why;
-    } bad[] = {
-        { "text.bin", "text.bin: not a trace file" },
-        { "swapped.bin", "swapped.bin: trace file of the other byte order" },
-        { "empty.bin", "empty.bin: no records" },
-        { "missing.bin", "missing.bin: No such file or directory" },
+    static const struct refusal bad[] = {
+        { "text.bin", "", "text.bin: not a trace file" },
+        { "swapped.bin", "", "swapped.bin: trace file of the other byte order" },
+        { "empty.bin", "", "empty.bin: no records" },
+        { "missing.bin", "", "missing.bin: No such file or directory" },
     };
-    unsigned int i, b;
 
     (void)state;
-    for ( i = 0; i < NR_READERS; i++ )
-        for ( b = 0; b < sizeof(bad) / sizeof(bad[0]); b++ )
-        {
-            assert_int_equal(run_reader(&readers[i], "", bad[b].file), 1);
-            assert_one_line(readers[i].name, bad[b].why);
-        }
+    assert_refused(bad, sizeof(bad) / sizeof(bad[0]));
 }
 
 static void test_usage_errors_are_1(void **state)
 {
-    static const struct {
-        const char *options, *why;
-    } bad[] = {
-        { "-Z", "-Z: unknown option; see " },
-        { "--bogus", "--bogus: unknown option; see " },
-        { "--cpu-hz", "--cpu-hz needs an argument; see " },
-        { "-H", "-H needs an argument; see " },
+    /* The options after the trace: the last has no argument to take. */
+    static const struct refusal bad[] = {
+        { "clean.bin", "-Z", "-Z: unknown option; see " },
+        { "clean.bin", "--bogus", "--bogus: unknown option; see " },
+        { "clean.bin", "--cpu-hz", "--cpu-hz needs an argument; see " },
+        { "clean.bin", "-H", "-H needs an argument; see " },
+        { "clean.bin", "more.bin", "more.bin: unexpected operand; see " },
     };
-    unsigned int i, b;
 
     (void)state;
-    for ( i = 0; i < NR_READERS; i++ )
-    {
-        for ( b = 0; b < sizeof(bad) / sizeof(bad[0]); b++ )
-        {
-            char options[256];
-
-            /* The option last, so that it has no argument to take. */
-            snprintf(options, sizeof(options), "%s/clean.bin %s", dir,
-                     bad[b].options);
-            assert_int_equal(run_reader(&readers[i], options, NULL), 1);
-            assert_one_line(readers[i].name, bad[b].why);
-        }
-        assert_int_equal(run_reader(&readers[i], dir, "clean.bin"), 1);
-        assert_one_line(readers[i].name, ": unexpected operand; see ");
-    }
+    assert_refused(bad, sizeof(bad) / sizeof(bad[0]));
 }
 
 /* -b is summary's and plot's, with the same bounds and words. */
@@ -627,9 +619,8 @@ static void test_write_error_is_1(void **state)
     {
         char cmd[512];
 
-        snprintf(cmd, sizeof(cmd), readers[i].run, readers[i].path);
-        assert_int_equal(sh("%s %s/clean.bin > /dev/full 2> %s/err", cmd, dir,
-                            dir), 1);
+        assert_int_equal(sh("%s %s/clean.bin > /dev/full 2> %s/err",
+                            reader_command(&readers[i], cmd), dir, dir), 1);
         assert_one_line(readers[i].name, "No space left on device");
     }
 }
@@ -643,7 +634,7 @@ static void test_stdin_without_a_trace(void **state)
     {
         char cmd[512];
 
-        snprintf(cmd, sizeof(cmd), readers[i].run, readers[i].path);
+        reader_command(&readers[i], cmd);
         assert_int_equal(sh("%s < %s/clean.bin > %s/out 2> %s/err", cmd, dir,
                             dir, dir), 0);
         assert_no_stderr(readers[i].name);
