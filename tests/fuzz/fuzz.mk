@@ -30,7 +30,8 @@ FUZZ_READER_LIB := tools/libxentrace/file/reader.c \
                    tools/libxentrace/file/events.c $(LIBXT_EVENTS_C) \
                    tools/xentrace/readers/cli.c tests/fuzz/check_output.c
 FUZZ_READER_HDRS := $(LIBXT_RHDR) $(LIBXT_HDR) tools/xentrace/readers/cli.h \
-                    tools/xentrace/readers/tally.h tests/fuzz/check_output.h
+                    tools/xentrace/readers/tally.h tests/fuzz/check_output.h \
+                    tests/fuzz/fuzz_tally.h
 
 $(BUILD)/tests/fuzz_dump:    tools/xentrace/readers/dump.c \
                              tools/libxentrace/file/decimal.h

@@ -9,22 +9,20 @@
 
 #include <string.h>
 
-#include "check_output.h"
+#include "fuzz_tally.h"
 
 static struct output out;
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static const char head[] = "<?xml version=\"1.0\"", tail[] = "</svg>\n";
-    struct xt_reader *r = xt_reader_open_mem(data, size, XT_READ_BATCHES);
     struct tally t;
+    struct xt_reader *r = tally_input(&t, data, size);
 
     if ( !r )
         return 0;
     if ( !out.f )
         output_open(&out);
-    if ( tally_run(&t, r, fuzz_bins(data, size), fuzz_hz(r, data, size)) )
-        abort();            /* out of memory: over -rss_limit_mb */
     plot(out.f, &t, "fuzz <&> \"trace\"");
     fflush(out.f);
     CHECK(out.len > sizeof(head) + sizeof(tail));

@@ -9,7 +9,7 @@
 #include "summary.c"
 #undef main
 
-#include "check_output.h"
+#include "fuzz_tally.h"
 
 static struct output out;
 
@@ -34,17 +34,15 @@ static void check_sums(const struct tally *t)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    struct xt_reader *r = xt_reader_open_mem(data, size, XT_READ_BATCHES);
     char damage_buf[256];
     const char *damage;
     struct tally t;
+    struct xt_reader *r = tally_input(&t, data, size);
 
     if ( !r )
         return 0;
     if ( !out.f )
         output_open(&out);
-    if ( tally_run(&t, r, fuzz_bins(data, size), fuzz_hz(r, data, size)) )
-        abort();            /* out of memory: over -rss_limit_mb */
     check_sums(&t);
     damage = xt_reader_damage(r, damage_buf, sizeof(damage_buf));
 

@@ -419,8 +419,8 @@ static void test_option_list_matches_man_page(void **state)
                     continue;
             }
             if ( shortopt )
-                snprintf(want, sizeof(want), ".It Fl %c%s%s , Fl -%s", shortopt,
-                         *arg ? " Ar " : "", arg, longopt);
+                snprintf(want, sizeof(want), ".It Fl %c%s%s , Fl -%s",
+                         shortopt, *arg ? " Ar " : "", arg, longopt);
             else
                 snprintf(want, sizeof(want), ".It Fl -%s%s%s", longopt,
                          *arg ? " Ar " : "", arg);
@@ -559,23 +559,16 @@ static void assert_refused(const struct refusal *cases, unsigned int n)
         }
 }
 
-static void test_bad_input_is_1(void **state)
+/* Bad input and usage errors: status 1, and one line that says which. */
+static void test_refusals_are_1(void **state)
 {
+    /* Options after the trace: the last has no argument to take. */
     static const struct refusal bad[] = {
         { "text.bin", "", "text.bin: not a trace file" },
-        { "swapped.bin", "", "swapped.bin: trace file of the other byte order" },
+        { "swapped.bin", "",
+          "swapped.bin: trace file of the other byte order" },
         { "empty.bin", "", "empty.bin: no records" },
         { "missing.bin", "", "missing.bin: No such file or directory" },
-    };
-
-    (void)state;
-    assert_refused(bad, sizeof(bad) / sizeof(bad[0]));
-}
-
-static void test_usage_errors_are_1(void **state)
-{
-    /* The options after the trace: the last has no argument to take. */
-    static const struct refusal bad[] = {
         { "clean.bin", "-Z", "-Z: unknown option; see " },
         { "clean.bin", "--bogus", "--bogus: unknown option; see " },
         { "clean.bin", "--cpu-hz", "--cpu-hz needs an argument; see " },
@@ -731,8 +724,7 @@ int main(void)
         cmocka_unit_test(test_cpu_hz_every_reader),
         cmocka_unit_test(test_clean_read_is_0),
         cmocka_unit_test(test_damaged_read_is_2),
-        cmocka_unit_test(test_bad_input_is_1),
-        cmocka_unit_test(test_usage_errors_are_1),
+        cmocka_unit_test(test_refusals_are_1),
         cmocka_unit_test(test_bins_alike),
         cmocka_unit_test(test_write_error_is_1),
         cmocka_unit_test(test_stdin_without_a_trace),

@@ -200,8 +200,9 @@ static void json_print(FILE *f, const struct tally *t, const char *path,
     fprintf(f, "{\"file\":");
     cli_json_string(f, path);
     fprintf(f, ",\"size\":%" PRIu64 ",\"records\":%" PRIu64
-            ",\"bytes\":%" PRIu64 ",\"tsc_hz\":%" PRIu64 ",\"seconds\":%.9f,\"damage\":",
-            info->size, t->total.records, t->total.bytes, t->hz,
+            ",\"bytes\":%" PRIu64 ",\"tsc_hz\":%" PRIu64
+            ",\"seconds\":%.9f,\"damage\":", info->size, t->total.records,
+            t->total.bytes, t->hz,
             tally_seconds(t, t->last_tsc - t->first_tsc));
     if ( damage )
         cli_json_string(f, damage);
@@ -222,8 +223,8 @@ static void json_print(FILE *f, const struct tally *t, const char *path,
                 t->events[i].id);
         cli_json_string(f, event_name(t->events[i].id));
         fprintf(f, ",\"class\":\"%s\",\"records\":%" PRIu64
-                ",\"bytes\":%" PRIu64 "}", t->events[i].class, t->events[i].total.records,
-                t->events[i].total.bytes);
+                ",\"bytes\":%" PRIu64 "}", t->events[i].class,
+                t->events[i].total.records, t->events[i].total.bytes);
     }
 
     fprintf(f, "],\"vcpus\":[");
