@@ -180,6 +180,13 @@ void output_open(struct output *o)
         abort();
 }
 
+struct output fuzz_out;
+
+static void __attribute__((constructor)) open_fuzz_out(void)
+{
+    output_open(&fuzz_out);
+}
+
 void output_reset(struct output *o)
 {
     fclose(o->f);

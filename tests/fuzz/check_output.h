@@ -52,4 +52,7 @@ struct output {
 void output_open(struct output *o);
 void output_reset(struct output *o);
 
+/* The one the targets write to, open before the first input. */
+extern struct output fuzz_out;
+
 #endif /* CHECK_OUTPUT_H */

@@ -15,7 +15,6 @@
 
 #include "check_output.h"
 
-static struct output out;
 static char ctf_dir[] = "/tmp/fuzz_export.XXXXXX";
 
 static uint32_t le32(const uint8_t *p)
@@ -79,6 +78,15 @@ static void remove_ctf_dir(void)
     nftw(ctf_dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    CHECK(mkdtemp(ctf_dir));
+    atexit(remove_ctf_dir);
+    return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct xt_reader *r = xt_reader_open_mem(data, size, 0);
@@ -88,21 +96,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     if ( !r )
         return 0;
-    if ( !out.f )
-    {
-        output_open(&out);
-        CHECK(mkdtemp(ctf_dir));
-        atexit(remove_ctf_dir);
-    }
     info = xt_reader_info(r);
     prog_input = "fuzz.bin";
     hz = fuzz_hz(r, data, size);
 
-    export_json(r, out.f, "fuzz.json", hz);
-    fflush(out.f);
-    CHECK(json_valid(out.buf, out.len));
-    CHECK(!has_nan_or_inf(out.buf, out.len));
-    output_reset(&out);
+    export_json(r, fuzz_out.f, "fuzz.json", hz);
+    fflush(fuzz_out.f);
+    CHECK(json_valid(fuzz_out.buf, fuzz_out.len));
+    CHECK(!has_nan_or_inf(fuzz_out.buf, fuzz_out.len));
+    output_reset(&fuzz_out);
 
     export_ctf(r, ctf_dir, hz);
     for ( i = 0; i < info->nr_cpus; i++ )

@@ -11,7 +11,6 @@
 
 #include "fuzz_tally.h"
 
-static struct output out;
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -21,16 +20,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     if ( !r )
         return 0;
-    if ( !out.f )
-        output_open(&out);
-    plot(out.f, &t, "fuzz <&> \"trace\"");
-    fflush(out.f);
-    CHECK(out.len > sizeof(head) + sizeof(tail));
-    CHECK(!memcmp(out.buf, head, sizeof(head) - 1));
-    CHECK(!memcmp(out.buf + out.len - (sizeof(tail) - 1), tail,
+    plot(fuzz_out.f, &t, "fuzz <&> \"trace\"");
+    fflush(fuzz_out.f);
+    CHECK(fuzz_out.len > sizeof(head) + sizeof(tail));
+    CHECK(!memcmp(fuzz_out.buf, head, sizeof(head) - 1));
+    CHECK(!memcmp(fuzz_out.buf + fuzz_out.len - (sizeof(tail) - 1), tail,
                   sizeof(tail) - 1));
-    CHECK(!has_nan_or_inf(out.buf, out.len));
-    output_reset(&out);
+    CHECK(!has_nan_or_inf(fuzz_out.buf, fuzz_out.len));
+    output_reset(&fuzz_out);
     tally_free(&t);
     xt_reader_close(r);
     return 0;

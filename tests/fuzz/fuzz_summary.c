@@ -11,7 +11,6 @@
 
 #include "fuzz_tally.h"
 
-static struct output out;
 
 /* The records of each CPU, event and bin come to the total. */
 static void check_sums(const struct tally *t)
@@ -41,24 +40,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     if ( !r )
         return 0;
-    if ( !out.f )
-        output_open(&out);
     check_sums(&t);
     damage = xt_reader_damage(r, damage_buf, sizeof(damage_buf));
 
-    json_print(out.f, &t, "fuzz\"\\\x01\xff.bin", damage);
-    fflush(out.f);
-    CHECK(json_valid(out.buf, out.len));
-    CHECK(!has_nan_or_inf(out.buf, out.len));
-    output_reset(&out);
-    text_header(out.f, &t, "fuzz.bin", damage, false);
-    text_cpus(out.f, &t);
-    text_events(out.f, &t);
-    text_vcpus(out.f, &t);
-    text_rate(out.f, &t);
-    fflush(out.f);
-    CHECK(!has_nan_or_inf(out.buf, out.len));
-    output_reset(&out);
+    json_print(fuzz_out.f, &t, "fuzz\"\\\x01\xff.bin", damage);
+    fflush(fuzz_out.f);
+    CHECK(json_valid(fuzz_out.buf, fuzz_out.len));
+    CHECK(!has_nan_or_inf(fuzz_out.buf, fuzz_out.len));
+    output_reset(&fuzz_out);
+    text_header(fuzz_out.f, &t, "fuzz.bin", damage, false);
+    text_cpus(fuzz_out.f, &t);
+    text_events(fuzz_out.f, &t);
+    text_vcpus(fuzz_out.f, &t);
+    text_rate(fuzz_out.f, &t);
+    fflush(fuzz_out.f);
+    CHECK(!has_nan_or_inf(fuzz_out.buf, fuzz_out.len));
+    output_reset(&fuzz_out);
     tally_free(&t);
     xt_reader_close(r);
     return 0;
