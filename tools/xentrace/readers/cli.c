@@ -308,7 +308,10 @@ struct xt_reader *cli_open(const char *path, unsigned int flags)
         errx(CLI_EXIT_ERROR, "%s: %s", cli_input_name(path),
              xt_reader_strerror(errno));
     if ( !xt_reader_info(r)->size )
+    {
+        xt_reader_close(r);
         errx(CLI_EXIT_ERROR, "%s: no records", cli_input_name(path));
+    }
     return r;
 }
 
