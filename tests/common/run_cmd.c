@@ -31,12 +31,14 @@ int run_cmd(char *const argv[], const char *log)
 
 int run_sh(const char *log, const char *fmt, ...)
 {
-    char cmd[4096];
+    char cmd[8192];
     char *argv[] = { "/bin/sh", "-c", cmd, NULL };
     va_list ap;
+    int n;
 
     va_start(ap, fmt);
-    assert_true((size_t)vsnprintf(cmd, sizeof(cmd), fmt, ap) < sizeof(cmd));
+    n = vsnprintf(cmd, sizeof(cmd), fmt, ap);
     va_end(ap);
+    assert_true(n >= 0 && (size_t)n < sizeof(cmd));
     return run_cmd(argv, log);
 }

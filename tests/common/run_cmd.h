@@ -9,7 +9,7 @@
  */
 int run_cmd(char *const argv[], const char *log);
 
-/* Run the /bin/sh command made from @fmt, the same way. */
+/* The same for a shell command, made from printf's @fmt and what follows. */
 int run_sh(const char *log, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
