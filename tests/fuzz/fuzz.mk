@@ -29,7 +29,8 @@ $(BUILD)/tests/fuzz_options: tests/fuzz/fuzz_options.c \
 FUZZ_READER_LIB := tools/libxentrace/file/reader.c \
                    tools/libxentrace/file/events.c $(LIBXT_EVENTS_C) \
                    tools/xentrace/readers/cli.c tests/fuzz/check_output.c
-FUZZ_READER_HDRS := $(LIBXT_RHDR) $(LIBXT_HDR) tools/xentrace/readers/cli.h \
+FUZZ_READER_HDRS := $(LIBXT_RHDR) $(LIBXT_HDR) $(XT_CLASSES_H) \
+                    tools/xentrace/readers/cli.h \
                     tools/xentrace/readers/tally.h tests/fuzz/check_output.h \
                     tests/fuzz/fuzz_tally.h
 
@@ -46,7 +47,7 @@ $(patsubst %,$(BUILD)/tests/fuzz_%,$(FUZZ_PROGRAMS)): $(BUILD)/tests/fuzz_%: \
         tests/fuzz/fuzz_%.c $(FUZZ_READER_LIB) $(FUZZ_READER_HDRS)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -std=gnu11 -Wall -Wextra -Werror \
-	    -Itools/libxentrace -Itools/libxentrace/file \
+	    -Itools/libxentrace -Itools/libxentrace/file -I$(LIBXT_DIR) \
 	    -Itools/xentrace/readers -Itests/fuzz -o $@ $< \
 	    $(filter %/tally.c,$^) $(FUZZ_READER_LIB) -lz -lm
 
