@@ -2,8 +2,9 @@
  * libFuzzer target: any bytes as a trace for xentrace-export, both ways,
  * compiled in from export.c.  The Chrome JSON must parse and hold no NaN
  * or infinity; each CTF stream must be one packet that its header sizes
- * exactly, of events whose class is in the metadata and whose timestamps
- * never go back, with the CPU's records, each once.
+ * exactly, of one event per record of its CPU, in order, each of a class
+ * in the metadata, with the record's event, TSC flag and words, and
+ * timestamps that never go back.
  */
 #define _GNU_SOURCE
 #define main xentrace_export_main
@@ -27,10 +28,18 @@ static uint64_t le64(const uint8_t *p)
     return le32(p) | (uint64_t)le32(p + 4) << 32;
 }
 
-/* Read back CPU @cpu's stream, which must hold @records events. */
-static void check_stream(unsigned int cpu, uint64_t records)
+/*
+ * An event's header in a stream: {class, timestamp, event, has_tsc, n},
+ * then its n words.
+ */
+#define EVENT_HEAD  18
+
+/* Read back CPU @cpu's stream of @r against its records. */
+static void check_stream(struct xt_reader *r, unsigned int cpu)
 {
     static uint8_t buf[1 << 20];
+    struct xt_iter *it = xt_iter_new(r, XT_ORDER_CPU, cpu, 0);
+    struct xt_record rec;
     char path[64];
     uint64_t last = 0, n = 0;
     size_t len, at = CTF_HEADER;
@@ -45,21 +54,27 @@ static void check_stream(unsigned int cpu, uint64_t records)
     CHECK(le32(buf) == CTF_MAGIC);
     CHECK(le64(buf + 20) == len * 8 && le64(buf + 28) == len * 8);
     CHECK(le32(buf + 36) == cpu);
-    while ( at < len )
+    CHECK(it);
+    for ( ; at < len; n++ )
     {
         uint64_t ts;
+        unsigned int i;
 
-        /* {class, ts, event, has_tsc, n, data[n]} */
-        CHECK(len - at >= 18);
+        CHECK(xt_iter_next(it, &rec));
+        CHECK(len - at >= EVENT_HEAD + 4 * rec.nr_extra);
         CHECK(le32(buf + at) < nr_classes);
         ts = le64(buf + at + 4);
         CHECK(ts >= last);
-        CHECK(buf[at + 17] <= 7 && len - at >= 18 + 4u * buf[at + 17]);
+        CHECK(le32(buf + at + 12) == rec.event);
+        CHECK(buf[at + 16] == rec.has_tsc);
+        CHECK(buf[at + 17] == rec.nr_extra);
+        at += EVENT_HEAD;
+        for ( i = 0; i < rec.nr_extra; i++, at += 4 )
+            CHECK(le32(buf + at) == rec.extra[i]);
         last = ts;
-        at += 18 + 4 * buf[at + 17];
-        n++;
     }
-    CHECK(n == records);
+    CHECK(!xt_iter_next(it, &rec));
+    xt_iter_free(it);
     CHECK(!n || (le64(buf + 4) <= le64(buf + 12) && le64(buf + 12) == last));
 }
 
@@ -108,7 +123,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     export_ctf(r, ctf_dir, hz);
     for ( i = 0; i < info->nr_cpus; i++ )
-        check_stream(xt_reader_cpu(r, i)->cpu, xt_reader_cpu(r, i)->records);
+        check_stream(r, xt_reader_cpu(r, i)->cpu);
     xt_reader_close(r);
     return 0;
 }
