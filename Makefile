@@ -14,7 +14,8 @@
 #                      README.md
 #   make soak          the accounting soak: SOAK_RECORDS (10^8) records
 #                      through xen-sim and xentrace, every one accounted
-#   make fuzz-NAME     run a fuzz target (reader, options, hostile-dom0)
+#   make fuzz-NAME     run a fuzz target (reader, options, hostile-dom0,
+#                      dump, summary, export, plot, format)
 #                      for FUZZ_SECONDS
 #   make demo          install what is missing, build, show a trace
 #   make generated     remake the committed files made from the event

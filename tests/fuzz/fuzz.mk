@@ -3,6 +3,9 @@
 #   fuzz_reader        libxtfile's reader, and the readers' tally
 #   fuzz_options       xentrace's option parsers against a model of them
 #   fuzz_hostile_dom0  trace.c's buffers against a dom0 that writes anything
+#   fuzz_dump, fuzz_summary, fuzz_export, fuzz_plot, fuzz_format
+#                      each reader's own logic and output on any trace
+#                      (and for xentrace_format, any formats file)
 # make fuzz-NAME runs one for FUZZ_SECONDS (new inputs go to a temporary
 # directory); make check runs each for FUZZ_CHECK_SECONDS as one test.
 # Inputs that crash one are kept in FUZZ_ARTIFACTS.
@@ -16,16 +19,19 @@ FUZZ_FLAGS     := -g -O1 -fsanitize=fuzzer,address,undefined \
                   -fno-sanitize-recover=all
 FUZZ_OBJ_FLAGS := -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
                   -fno-sanitize-recover=all
+FUZZ_PROGRAMS  := dump summary export plot format
 FUZZ_TESTS     := $(BUILD)/tests/fuzz_reader_check \
                   $(BUILD)/tests/fuzz_options_check \
-                  $(BUILD)/tests/fuzz_hostile_dom0_check
+                  $(BUILD)/tests/fuzz_hostile_dom0_check \
+                  $(patsubst %,$(BUILD)/tests/fuzz_%_check,$(FUZZ_PROGRAMS))
 
 FUZZ_READER_SRCS := tests/fuzz/fuzz_reader.c \
                     $(filter-out %/writer.c,$(XTFILE_SRCS)) $(XTFILE_EVENTS_C) \
-                    tools/xentrace/readers/tally.c
+                    tools/xentrace/readers/tally.c tools/xentrace/readers/cli.c
 
 $(BUILD)/tests/fuzz_reader: $(FUZZ_READER_SRCS) $(XTFILE_HDRS) $(XTFILE_PRIV) \
-                            tools/xentrace/readers/tally.h $(XT_CLASSES_H)
+                            tools/xentrace/readers/tally.h \
+                            tools/xentrace/readers/cli.h $(XT_CLASSES_H)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(XTFILE_CFLAGS) -I$(XTFILE_DIR) \
 	    -Itools/xentrace/readers \
@@ -38,6 +44,32 @@ $(BUILD)/tests/fuzz_options: tests/fuzz/fuzz_options.c \
 	$(FUZZ_CC) $(FUZZ_FLAGS) -Wall -Wextra -Werror -Itools/xentrace \
 	    -I$(XTFILE_DIR) -Ixen/include -o $@ tests/fuzz/fuzz_options.c \
 	    tools/xentrace/options.c
+
+# The readers' targets compile their reader in (tests/fuzz/fuzz_NAME.c
+# includes its .c, main renamed), with the file library and the front end.
+FUZZ_READER_LIB  := $(filter-out %/writer.c,$(XTFILE_SRCS)) $(XTFILE_EVENTS_C) \
+                    tools/xentrace/readers/cli.c tests/fuzz/check_output.c
+FUZZ_READER_HDRS := $(XTFILE_HDRS) $(XTFILE_PRIV) $(XT_CLASSES_H) \
+                    tools/xentrace/readers/cli.h \
+                    tools/xentrace/readers/tally.h tests/fuzz/check_output.h \
+                    tests/fuzz/fuzz_tally.h
+
+$(BUILD)/tests/fuzz_dump:    tools/xentrace/readers/dump.c \
+                             tools/libxentrace/file/decimal.h
+$(BUILD)/tests/fuzz_summary: tools/xentrace/readers/summary.c \
+                             tools/xentrace/readers/tally.c
+$(BUILD)/tests/fuzz_export:  tools/xentrace/readers/export.c
+$(BUILD)/tests/fuzz_plot:    tools/xentrace/readers/plot.c \
+                             tools/xentrace/readers/tally.c
+$(BUILD)/tests/fuzz_format:  tools/xentrace/readers/xentrace_format.c
+
+$(patsubst %,$(BUILD)/tests/fuzz_%,$(FUZZ_PROGRAMS)): $(BUILD)/tests/fuzz_%: \
+        tests/fuzz/fuzz_%.c $(FUZZ_READER_LIB) $(FUZZ_READER_HDRS)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -std=gnu11 -Wall -Wextra -Werror \
+	    $(XTFILE_CFLAGS) -I$(XTFILE_DIR) -Itools/xentrace/readers \
+	    -Itests/fuzz -o $@ $< $(filter %/tally.c,$^) $(FUZZ_READER_LIB) \
+	    -lz -lm
 
 # The host build of the hypervisor, instrumented for coverage: trace.c
 # through tests/unit/trace_inside.c, which lets the target see Xen's prod.
@@ -83,6 +115,11 @@ fuzz-hostile-dom0: $(BUILD)/tests/fuzz_hostile_dom0
 	tests/fuzz/run-fuzz $< $(FUZZ_SECONDS) tests/fuzz/corpus/hostile_dom0 \
 	    $(FUZZ_ARTIFACTS)
 
+$(patsubst %,fuzz-%,$(FUZZ_PROGRAMS)): fuzz-%: $(BUILD)/tests/fuzz_%
+	tests/fuzz/run-fuzz $< $(FUZZ_SECONDS) tests/fuzz/corpus/$* \
+	    $(FUZZ_ARTIFACTS)
+
 FORCE:
 
-.PHONY: fuzz-reader fuzz-options fuzz-hostile-dom0 FORCE
+.PHONY: fuzz-reader fuzz-options fuzz-hostile-dom0 FORCE \
+        $(patsubst %,fuzz-%,$(FUZZ_PROGRAMS))

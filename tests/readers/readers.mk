@@ -59,3 +59,18 @@ $(CTF_FIELDS_TEST): tests/readers/test_ctf_fields.c tests/common/run_cmd.c \
 	    -DXT_DUMP='"$(XT_DUMP)"' \
 	    -DCHECK='"tests/readers/check_ctf_fields.py"' $(LDFLAGS) -o $@ \
 	    tests/readers/test_ctf_fields.c tests/common/run_cmd.c -lcmocka
+
+# The readers' front end (tools/xentrace/readers/cli.c) on every reader,
+# and their --help against their man pages.
+READER_TESTS += $(BUILD)/tests/test_front_end
+
+$(BUILD)/tests/test_front_end: tests/readers/test_front_end.c \
+                               tests/common/run_cmd.c tests/common/run_cmd.h \
+                               | $(READERS) $(XENTRACE) $(XEN_SIM)
+	@mkdir -p $(@D)
+	$(CC) $(TOOL_CFLAGS) -DXT_DUMP='"$(XT_DUMP)"' -DXT_SUMMARY='"$(XT_SUMMARY)"' \
+	    -DXT_EXPORT='"$(XT_EXPORT)"' -DXT_PLOT='"$(XT_PLOT)"' \
+	    -DXT_FORMAT='"$(XT_FORMAT)"' -DXT_FORMATS='"$(XT_FORMATS)"' \
+	    -DXENTRACE='"$(XENTRACE)"' -DXEN_SIM='"$(XEN_SIM)"' \
+	    -DSOURCE_DIR='"$(CURDIR)"' -Itests/common $(LDFLAGS) -o $@ $< \
+	    tests/common/run_cmd.c -lcmocka

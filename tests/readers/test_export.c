@@ -34,19 +34,10 @@
 
 static char dir[] = "/tmp/test_export.XXXXXX";
 
-/* Run a shell command made from @fmt; returns its exit status. */
-static int sh(const char *fmt, ...)
-{
-    char cmd[4096], log[256];
-    char *argv[] = { "/bin/sh", "-c", cmd, NULL };
-    va_list ap;
+/* A shell command made from a format; its exit status (run_cmd.h). */
+#define sh(...)     run_sh(sh_log, __VA_ARGS__)
 
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof(cmd), fmt, ap);
-    va_end(ap);
-    snprintf(log, sizeof(log), "%s/sh.log", dir);
-    return run_cmd(argv, log);
-}
+static char sh_log[sizeof(dir) + 8];
 
 /* The number that file @name@ext in the test directory starts with. */
 static unsigned long long read_number(const char *name, const char *ext)
@@ -100,10 +91,17 @@ static unsigned long long summary_losses(const char *name)
     return read_number(name, ".losses");
 }
 
+/* The exit status of the readers on file @name: 2 if it is damaged. */
+static int status_of(const char *name)
+{
+    return strcmp(name, "cut") ? 0 : 2;
+}
+
 static void summarise(const char *name)
 {
     assert_int_equal(sh("%s --json %s/%s.bin > %s/%s.json 2> %s/%s.err",
-                        SUMMARY, dir, name, dir, name, dir, name), 0);
+                        SUMMARY, dir, name, dir, name, dir, name),
+                     status_of(name));
 }
 
 /* ---- Files, made once ----------------------------------------------- */
@@ -113,6 +111,7 @@ static int make_files(void **state)
     (void)state;
     if ( !mkdtemp(dir) )
         return -1;
+    snprintf(sh_log, sizeof(sh_log), "%s/sh.log", dir);
     /* 8 CPUs, busy, with losses; 200 CPUs; 1024 mostly idle CPUs. */
     if ( sh("%s -c 8 -s 2M -l 300 -C %s/c8.counts %s/c8.bin", GEN_TRACE,
             dir, dir) ||
@@ -197,7 +196,8 @@ static void test_summary_text(void **state)
 static void check_ctf(const char *name)
 {
     assert_int_equal(sh("rm -rf %s/%s.ctf && %s --ctf %s/%s.ctf %s/%s.bin",
-                        dir, name, EXPORT, dir, name, dir, name), 0);
+                        dir, name, EXPORT, dir, name, dir, name),
+                     status_of(name));
     assert_int_equal(sh("%s %s/%s.ctf 2>/dev/null | wc -l > %s/%s.bt",
                         BABELTRACE, dir, name, dir, name), 0);
     summarise(name);
@@ -242,7 +242,7 @@ static void check_svg(const char *name)
 {
     summarise(name);
     assert_int_equal(sh("%s -o %s/%s.svg %s/%s.bin", PLOT, dir, name, dir,
-                        name), 0);
+                        name), status_of(name));
     assert_int_equal(sh("python3 %s svg %s/%s.svg %s/%s.json", CHECK, dir,
                         name, dir, name), 0);
 }
@@ -263,7 +263,8 @@ static void test_svg_1024(void **state)
 
 /*
  * Cut inside the last batch: every tool reads up to the cut, warns once,
- * and succeeds; the exports hold what the summary counts.
+ * and exits 2 (read, but damaged); the exports hold what the summary
+ * counts.
  */
 static void test_truncated(void **state)
 {
@@ -285,13 +286,20 @@ static void test_truncated(void **state)
     check_svg("cut");
 }
 
+/* An empty file is refused: "no records", status 1. */
 static void test_empty_file(void **state)
 {
+    static const char *const tools[] = { SUMMARY, PLOT, EXPORT " --json -" };
+    unsigned int i;
+
     (void)state;
     assert_int_equal(sh(": > %s/empty.bin", dir), 0);
-    summarise("empty");
-    assert_int_equal(summary_records("empty"), 0);
-    assert_int_equal(sh("%s -o %s/empty.svg %s/empty.bin", PLOT, dir, dir), 0);
+    for ( i = 0; i < 3; i++ )
+    {
+        assert_int_equal(sh("%s %s/empty.bin > /dev/null 2> %s/bad.err",
+                            tools[i], dir, dir), 1);
+        assert_true(file_has("bad.err", "empty.bin: no records"));
+    }
 }
 
 static void test_not_a_trace(void **state)

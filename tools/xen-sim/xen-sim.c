@@ -72,12 +72,13 @@ struct pcpu {
 static volatile sig_atomic_t stop_signal;
 static int cpus_stop;           /* atomic: the CPU threads must stop */
 
-static void usage(void)
+/* The usage and the workloads on @to; exit with @status. */
+static void __attribute__((noreturn)) usage(FILE *to, int status)
 {
     const struct workload *const *w;
 
-    fprintf(stderr,
-            "usage: xen-sim [--pcpus N] [--cmdline \"XEN OPTIONS\"] "
+    fprintf(to,
+            "usage: xen-sim [-h] [--pcpus N] [--cmdline \"XEN OPTIONS\"] "
             "[--workload NAME]\n"
             "               [--rate EVENTS_PER_S|max] [--duration S] "
             "[--socket PATH]\n"
@@ -86,8 +87,8 @@ static void usage(void)
             "               [-- COMMAND [ARG ...]]\n"
             "workloads:\n");
     for ( w = workloads; *w; w++ )
-        fprintf(stderr, "  %-8s %s\n", (*w)->name, (*w)->summary);
-    exit(1);
+        fprintf(to, "  %-8s %s\n", (*w)->name, (*w)->summary);
+    exit(status);
 }
 
 static unsigned long number(const char *opt, const char *arg,
@@ -137,7 +138,7 @@ static void parse_options(int argc, char *argv[], struct options *o)
     *o = (struct options){ .pcpus = DEFAULT_PCPUS, .cmdline = "" };
     o->workload = workload_find(DEFAULT_WORKLOAD);
 
-    while ( (ch = getopt_long(argc, argv, "+", longopts, NULL)) != -1 )
+    while ( (ch = getopt_long(argc, argv, "+h", longopts, NULL)) != -1 )
         switch ( ch )
         {
         case 'C':
@@ -155,8 +156,10 @@ static void parse_options(int argc, char *argv[], struct options *o)
             if ( !o->workload )
                 errx(1, "--workload %s: no such workload", optarg);
             break;
+        case 'h':
+            usage(stdout, 0);
         default:
-            usage();
+            usage(stderr, 1);
         }
 
     if ( o->workload->unpaced || (rate && !strcmp(rate, "max")) )

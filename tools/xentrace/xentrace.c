@@ -140,7 +140,7 @@ static volatile sig_atomic_t interrupted;
 static void __attribute__((noreturn)) usage(FILE *to, int status)
 {
     fprintf(to,
-            "usage: xentrace [-DVXx] [-c cpu-mask] [-e evt-mask] [-M size] "
+            "usage: xentrace [-DVXhx] [-c cpu-mask] [-e evt-mask] [-M size] "
             "[-r MB]\n"
             "                [-S pages] [-s ms] [-T seconds] "
             "[--batch-size bytes]\n"
@@ -187,7 +187,7 @@ static unsigned long long default_batch_bytes(unsigned long long ring_bytes)
 
 static void parse_options(int argc, char *argv[], struct options *o)
 {
-    enum { OPT_BATCH = 256, OPT_DIRECT, OPT_HELP, OPT_QUIET };
+    enum { OPT_BATCH = 256, OPT_DIRECT, OPT_QUIET };
     static const struct option longopts[] = {
         { "cpu-mask",             required_argument, NULL, 'c' },
         { "discard-buffers",      no_argument,       NULL, 'D' },
@@ -202,7 +202,7 @@ static void parse_options(int argc, char *argv[], struct options *o)
         { "dont-disable-tracing", no_argument,       NULL, 'x' },
         { "batch-size",           required_argument, NULL, OPT_BATCH },
         { "direct",               no_argument,       NULL, OPT_DIRECT },
-        { "help",                 no_argument,       NULL, OPT_HELP },
+        { "help",                 no_argument,       NULL, 'h' },
         { "quiet",                no_argument,       NULL, OPT_QUIET },
         { NULL, 0, NULL, 0 },
     };
@@ -215,7 +215,7 @@ static void parse_options(int argc, char *argv[], struct options *o)
         .poll_ms = DEFAULT_POLL_MS,
     };
 
-    while ( (ch = getopt_long(argc, argv, "c:De:M:r:S:s:T:VXx", longopts,
+    while ( (ch = getopt_long(argc, argv, "c:De:hM:r:S:s:T:VXx", longopts,
                               NULL)) != -1 )
         switch ( ch )
         {
@@ -263,7 +263,7 @@ static void parse_options(int argc, char *argv[], struct options *o)
         case OPT_DIRECT:
             o->direct = true;
             break;
-        case OPT_HELP:
+        case 'h':
             usage(stdout, 0);
         case OPT_QUIET:
             o->quiet = true;

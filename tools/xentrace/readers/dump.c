@@ -1,7 +1,7 @@
 /*
  * xentrace-dump: print a trace file, one line per record.
  *
- *   xentrace-dump [-ahrs] [--cpu-hz HZ] [file]
+ *   xentrace-dump [-ahrs] [-H hz] [file]
  *
  * Records come in global TSC order (libxentrace's k-way merge), or with
  * -r in the order of the file.  Each line is the time (TSC, or with -s
@@ -11,8 +11,8 @@
  * gigabytes.  docs/man/xentrace-dump.1 describes the output.
  */
 #define _GNU_SOURCE
+#include <err.h>
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,14 +20,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "decimal.h"
 #include "xtread.h"
 
 #define OUT_BYTES   (1u << 20)
 /* Room for one line: time, CPU, the record. */
 #define LINE_MAX_BYTES  (64 + XT_RECORD_FORMAT_MAX)
-
-static const char *prog = "xentrace-dump";
 
 struct out {
     char buf[OUT_BYTES];
@@ -39,6 +38,7 @@ struct dump {
     bool all;                   /* -a: CPU-change and pad records too */
     bool seconds;               /* -s */
     uint64_t hz;                /* TSC ticks per second, for -s */
+    bool hz_assumed;            /* CLI_DEFAULT_HZ: not in the file */
     uint64_t base_tsc;          /* time 0 for -s */
     uint32_t xen;               /* whose event layouts: XT_XEN_VERSION() */
     const char *xen_from;       /* where that version comes from */
@@ -46,13 +46,6 @@ struct dump {
     uint64_t tsc_high;          /* TSC / 10^8; UINT64_MAX: none yet */
     uint64_t tsc_high_text;     /* as 8 columns (dec8_word_right()) */
 };
-
-static void usage(void)
-{
-    fprintf(stderr, "usage: %s [-ahrs] [--cpu-hz hz] [--xen-version x.y] "
-            "[file]\n", prog);
-    exit(1);
-}
 
 static void flush_out(struct out *o)
 {
@@ -65,10 +58,7 @@ static void flush_out(struct out *o)
         if ( n < 0 && errno == EINTR )
             continue;
         if ( n < 0 )
-        {
-            fprintf(stderr, "%s: write: %s\n", prog, strerror(errno));
-            exit(1);
-        }
+            err(CLI_EXIT_ERROR, "stdout");
         done += n;
     }
     o->len = 0;
@@ -180,7 +170,7 @@ static void put_header(struct out *o, const struct xt_reader_info *in,
     snprintf(line, sizeof(line), "# %u CPUs with records (%s%" PRIu32
              " possible), TSC %" PRIu64 " Hz%s\n", in->nr_cpus,
              in->has_nr_cpus ? "" : "? ", in->meta.nr_cpus, d->hz,
-             in->has_tsc_hz ? "" : " (not in the file)");
+             d->hz_assumed ? " (assumed)" : "");
     put_text(o, line);
     snprintf(line, sizeof(line), "# event layouts of Xen %" PRIu32 ".%" PRIu32
              " (%s)\n", d->xen >> 16, d->xen & 0xffff, d->xen_from);
@@ -192,71 +182,38 @@ static void put_header(struct out *o, const struct xt_reader_info *in,
 }
 
 /* Time 0 for -s: the capture's start, or the first TSC in the file. */
-static uint64_t base_tsc(const struct xt_reader *r)
+static uint64_t base_tsc(struct xt_reader *r)
 {
     const struct xt_reader_info *in = xt_reader_info(r);
-    uint64_t base = UINT64_MAX;
-    unsigned int i;
+    uint64_t first, last;
 
     if ( in->has_start )
         return in->meta.start_tsc;
-    for ( i = 0; i < in->nr_cpus; i++ )
-    {
-        const struct xt_cpu_info *ci = xt_reader_cpu(r, i);
-
-        if ( ci->has_tsc && ci->first_tsc < base )
-            base = ci->first_tsc;
-    }
-    return base == UINT64_MAX ? 0 : base;
-}
-
-/* xenalyze's --cpu-hz syntax: a number with an optional G, M or K. */
-static bool parse_hz(const char *arg, uint64_t *hz)
-{
-    char *end;
-    double v;
-
-    errno = 0;
-    v = strtod(arg, &end);
-    if ( errno || end == arg )
-        return false;
-    switch ( *end )
-    {
-    case 'G': case 'g': v *= 1e9; end++; break;
-    case 'M': case 'm': v *= 1e6; end++; break;
-    case 'K': case 'k': v *= 1e3; end++; break;
-    }
-    if ( *end || !(v >= 1) || v > 1e15 )
-        return false;
-    *hz = v;
-    return true;
+    cli_tsc_range(r, &first, &last);
+    return first;
 }
 
 int main(int argc, char *argv[])
 {
-    enum { OPT_CPU_HZ = 256, OPT_XEN_VERSION };
-    static const struct option longopts[] = {
-        { "all",     no_argument,       NULL, 'a' },
-        { "cpu-hz",  required_argument, NULL, OPT_CPU_HZ },
-        { "help",    no_argument,       NULL, 'h' },
-        { "raw",     no_argument,       NULL, 'r' },
-        { "seconds", no_argument,       NULL, 's' },
-        { "xen-version", required_argument, NULL, OPT_XEN_VERSION },
-        { NULL, 0, NULL, 0 },
+    static const struct cli_option options[] = {
+        { 'a', "all", NULL, "also the CPU-change and padding records" },
+        { 'r', "raw", NULL, "in the order of the file, not merged by TSC" },
+        { 's', "seconds", NULL, "the time in seconds from the start" },
+        CLI_XEN_VERSION_OPTION,
+        { 0, NULL, NULL, NULL },
+    };
+    struct cli cli = {
+        .options = options, .operands = "[file]", .max_operands = 1,
     };
     static struct out out;
     struct dump d = { .tsc_high = UINT64_MAX };
-    const char *path = "-";
-    uint64_t cpu_hz = 0;
-    uint32_t xen_version = 0;
-    const struct xt_reader_info *in;
+    const char *path;
     struct xt_reader *r;
     struct xt_iter *it;
     struct xt_record rec;
-    char warn[256];
     int ch;
 
-    while ( (ch = getopt_long(argc, argv, "ahrs", longopts, NULL)) != -1 )
+    while ( (ch = cli_getopt(&cli, argc, argv)) != -1 )
         switch ( ch )
         {
         case 'a':
@@ -268,66 +225,24 @@ int main(int argc, char *argv[])
         case 's':
             d.seconds = true;
             break;
-        case OPT_CPU_HZ:
-            if ( !parse_hz(optarg, &cpu_hz) )
-            {
-                fprintf(stderr, "%s: --cpu-hz %s: not a frequency\n", prog,
-                        optarg);
-                return 1;
-            }
-            break;
-        case OPT_XEN_VERSION:
-            if ( xt_xen_version_parse(optarg, &xen_version) )
-            {
-                fprintf(stderr, "%s: --xen-version %s: not a Xen version "
-                        "(4.17, 4.20...)\n", prog, optarg);
-                return 1;
-            }
-            break;
-        default:
-            usage();
         }
-    if ( argc - optind > 1 )
-        usage();
-    if ( optind < argc )
-        path = argv[optind];
+    path = optind < argc ? argv[optind] : "-";
 
-    r = xt_reader_open(path, 0);
-    if ( !r )
-    {
-        fprintf(stderr, "%s: %s: %s\n", prog,
-                strcmp(path, "-") ? path : "stdin", xt_reader_strerror(errno));
-        return 1;
-    }
-    xt_reader_set_xen_version(r, xen_version);
-    in = xt_reader_info(r);
+    r = cli_open(&cli, path, 0);
+    d.hz = cli_tsc_hz(&cli, xt_reader_info(r), &d.hz_assumed);
     d.xen = xt_reader_xen_version(r);
-    d.xen_from = xen_version ? "--xen-version" :
-                 in->meta.xen_version ? "the file's hypervisor" :
+    d.xen_from = cli.xen_version ? "--xen-version" :
+                 xt_reader_info(r)->meta.xen_version ? "the file's hypervisor" :
                  "not in the file: the default";
-    d.hz = cpu_hz ? cpu_hz : in->meta.tsc_hz;
-    if ( d.seconds && !d.hz )
-    {
-        fprintf(stderr, "%s: %s: no TSC frequency in the file: give --cpu-hz\n",
-                prog, path);
-        return 1;
-    }
     d.base_tsc = base_tsc(r);
-    if ( xt_reader_damage(r, warn, sizeof(warn)) )
-        fprintf(stderr, "%s: %s: %s\n", prog, path, warn);
-
     it = xt_iter_new(r, d.raw ? XT_ORDER_FILE : XT_ORDER_TSC, 0,
                      d.all ? XT_ITER_SPECIAL : 0);
     if ( !it )
-    {
-        fprintf(stderr, "%s: %s\n", prog, strerror(errno));
-        return 1;
-    }
-    put_header(&out, in, &d);
+        err(CLI_EXIT_ERROR, "%s", cli_input_name(path));
+    put_header(&out, xt_reader_info(r), &d);
     while ( xt_iter_next(it, &rec) )
         put_line(&out, &d, &rec);
     flush_out(&out);
     xt_iter_free(it);
-    xt_reader_close(r);
-    return 0;
+    return cli_close(r, path);
 }

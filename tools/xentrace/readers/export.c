@@ -1,7 +1,7 @@
 /*
  * xentrace-export: a trace file in formats other tools read.
  *
- *   xentrace-export [--ctf dir] [--json file] [-H hz] trace
+ *   xentrace-export [-h] [-H hz] [--ctf dir] [--json file] [trace]
  *
  * --ctf writes a CTF 1.8 trace (babeltrace2, Trace Compass): a TSDL
  * "metadata" file and one stream file per CPU, each a single packet.
@@ -19,9 +19,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli.h"
 #include "xtread.h"
 
-#define DEFAULT_HZ      2400000000ULL   /* xenalyze's default */
 #define CTF_MAGIC       0xc1fc1fc1u
 #define CTF_CONTEXT_AT  4               /* the packet context's offset */
 #define CTF_HEADER      40              /* packet header and context */
@@ -40,14 +40,6 @@ static uint32_t *class_ids;
 static unsigned int nr_classes;
 static uint32_t *class_slot;        /* hash: event -> class + 1 */
 static unsigned int class_slots;
-
-static uint64_t tsc_hz(const struct xt_reader_info *info, uint64_t hz)
-{
-    if ( hz )
-        return hz;
-    return info->has_tsc_hz && info->meta.tsc_hz ? info->meta.tsc_hz
-                                                  : DEFAULT_HZ;
-}
 
 /* Whose event layouts and names the file has (xt_reader_xen_version()). */
 static uint32_t xen_version;
@@ -318,13 +310,14 @@ static void export_ctf(struct xt_reader *r, const char *dir, uint64_t hz)
     if ( mkdir(dir, 0755) && errno != EEXIST )
         err(1, "%s", dir);
     class_slots = MAX_CLASSES;
+    nr_classes = 0;
     class_ids = calloc(MAX_CLASSES / 2, sizeof(*class_ids));
     class_slot = calloc(class_slots, sizeof(*class_slot));
     if ( !class_ids || !class_slot )
         err(1, "calloc");
     for ( i = 0; i < info->nr_cpus; i++ )
         ctf_stream(r, dir, xt_reader_cpu(r, i)->cpu);
-    ctf_metadata(dir, info, tsc_hz(info, hz));
+    ctf_metadata(dir, info, hz);
     free(class_ids);
     free(class_slot);
 }
@@ -346,7 +339,8 @@ struct json_out {
     const char *path;
     uint64_t hz;
     uint64_t t0;                /* TSC of time 0 */
-    struct run *runs;           /* by CPU number */
+    struct xt_reader *r;
+    struct run *runs;           /* by cli_cpu_index() */
 };
 
 static double json_us(const struct json_out *j, uint64_t tsc)
@@ -354,24 +348,9 @@ static double json_us(const struct json_out *j, uint64_t tsc)
     return tsc > j->t0 ? (double)(tsc - j->t0) * 1e6 / j->hz : 0;
 }
 
-static void json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for ( ; *s; s++ )
-    {
-        if ( *s == '"' || *s == '\\' )
-            fprintf(f, "\\%c", *s);
-        else if ( (unsigned char)*s < 0x20 )
-            fprintf(f, "\\u%04x", *s);
-        else
-            fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
 static void json_slice(struct json_out *j, unsigned int cpu, uint64_t end)
 {
-    struct run *run = &j->runs[cpu];
+    struct run *run = &j->runs[cli_cpu_index(j->r, cpu)];
 
     fprintf(j->f, ",\n{\"ph\":\"X\",\"cat\":\"vcpu\",\"pid\":0,\"tid\":%u,"
             "\"name\":\"d%uv%u\",\"ts\":%.3f,\"dur\":%.3f}", cpu,
@@ -383,7 +362,7 @@ static void json_slice(struct json_out *j, unsigned int cpu, uint64_t end)
 /* Slices: a vCPU runs on a CPU from its change to running to the next. */
 static void json_runstate(struct json_out *j, const struct xt_record *rec)
 {
-    struct run *run = &j->runs[rec->cpu];
+    struct run *run = &j->runs[cli_cpu_index(j->r, rec->cpu)];
     unsigned int old = xt_runstate_old(rec->event);
     unsigned int new = xt_runstate_new(rec->event);
     uint32_t domvcpu = rec->extra[0];
@@ -475,7 +454,7 @@ static void json_record(struct json_out *j, const struct xt_record *rec)
             "\"tid\":%u,\"ts\":%.3f,\"name\":", xt_event_class(rec->event),
             rec->cpu, json_us(j, rec->tsc));
     if ( name )
-        json_string(j->f, name);
+        cli_json_string(j->f, name);
     else
         fprintf(j->f, "\"0x%08" PRIx32 "\"", rec->event);
     json_args(j->f, rec);
@@ -505,59 +484,32 @@ static void json_tracks(struct json_out *j, struct xt_reader *r)
     }
 }
 
-/* The trace's first and last TSC, over every CPU. */
-static void tsc_range(struct xt_reader *r, uint64_t *first, uint64_t *last)
+/* @r as Chrome's JSON to @f, named @path in messages. */
+static void export_json(struct xt_reader *r, FILE *f, const char *path,
+                        uint64_t hz)
 {
     const struct xt_reader_info *info = xt_reader_info(r);
-    bool any = false;
-    unsigned int i;
-
-    *first = *last = 0;
-    for ( i = 0; i < info->nr_cpus; i++ )
-    {
-        const struct xt_cpu_info *ci = xt_reader_cpu(r, i);
-
-        if ( !ci->has_tsc )
-            continue;
-        if ( !any || ci->first_tsc < *first )
-            *first = ci->first_tsc;
-        if ( !any || ci->last_tsc > *last )
-            *last = ci->last_tsc;
-        any = true;
-    }
-}
-
-static void export_json(struct xt_reader *r, const char *path, uint64_t hz)
-{
-    const struct xt_reader_info *info = xt_reader_info(r);
-    struct json_out j = { .path = path, .hz = tsc_hz(info, hz) };
+    struct json_out j = { .f = f, .path = path, .hz = hz, .r = r };
     struct xt_iter *it = xt_iter_new(r, XT_ORDER_FILE, 0, 0);
     struct xt_record rec;
     uint64_t end;
-    unsigned int cpu;
-    bool failed;
+    unsigned int i;
 
     if ( !it )
         err(1, "%s", prog_input);
-    j.f = strcmp(path, "-") ? fopen(path, "w") : stdout;
-    j.runs = calloc(info->max_cpu + 1, sizeof(*j.runs));
-    if ( !j.f )
-        err(1, "%s", path);
+    j.runs = calloc(info->nr_cpus + 1, sizeof(*j.runs));
     if ( !j.runs )
         err(1, "calloc");
-    tsc_range(r, &j.t0, &end);
+    cli_tsc_range(r, &j.t0, &end);
 
     json_tracks(&j, r);
     while ( xt_iter_next(it, &rec) > 0 )
         json_record(&j, &rec);
     xt_iter_free(it);
-    for ( cpu = 0; cpu <= info->max_cpu; cpu++ )
-        if ( j.runs[cpu].open )
-            json_slice(&j, cpu, end);
+    for ( i = 0; i < info->nr_cpus; i++ )
+        if ( j.runs[i].open )
+            json_slice(&j, xt_reader_cpu(r, i)->cpu, end);
     fprintf(j.f, "\n]}\n");
-    failed = ferror(j.f);
-    if ( (j.f == stdout ? fflush(j.f) : fclose(j.f)) || failed )
-        err(1, "%s", path);
     free(j.runs);
 }
 
@@ -566,68 +518,52 @@ static void export_json(struct xt_reader *r, const char *path, uint64_t hz)
  * =======
  */
 
-static void usage(void)
-{
-    fprintf(stderr, "usage: xentrace-export [--ctf dir] [--json file] "
-            "[-H hz] [--xen-version x.y] trace\n");
-    exit(1);
-}
-
 int main(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        { "ctf", required_argument, NULL, 'c' },
-        { "cpu-hz", required_argument, NULL, 'H' },
-        { "json", required_argument, NULL, 'j' },
-        { "xen-version", required_argument, NULL, 'X' },
-        { NULL, 0, NULL, 0 },
+    enum { OPT_CTF = CLI_LONG_ONLY, OPT_JSON };
+    static const struct cli_option options[] = {
+        { OPT_CTF, "ctf", "dir", "write a CTF trace into dir" },
+        { OPT_JSON, "json", "file",
+          "write Chrome's trace-event JSON to file" },
+        CLI_XEN_VERSION_OPTION,
+        { 0, NULL, NULL, NULL },
     };
-    const char *ctf_dir = NULL, *json_path = NULL;
-    unsigned long long hz = 0;
+    struct cli cli = {
+        .options = options, .operands = "[trace]", .max_operands = 1,
+    };
+    const char *ctf_dir = NULL, *json_path = NULL, *path;
     struct xt_reader *r;
-    char damage[256];
-    char *end;
+    uint64_t hz;
+    FILE *f;
     int opt;
 
-    while ( (opt = getopt_long(argc, argv, "H:", longopts, NULL)) != -1 )
-    {
+    while ( (opt = cli_getopt(&cli, argc, argv)) != -1 )
         switch ( opt )
         {
-        case 'c':
+        case OPT_CTF:
             ctf_dir = optarg;
             break;
-        case 'H':
-            errno = 0;
-            hz = strtoull(optarg, &end, 10);
-            if ( errno || end == optarg || *end || !hz || optarg[0] == '-' )
-                errx(1, "bad TSC frequency: %s", optarg);
-            break;
-        case 'j':
+        case OPT_JSON:
             json_path = optarg;
             break;
-        case 'X':
-            if ( xt_xen_version_parse(optarg, &xen_version) )
-                errx(1, "bad Xen version: %s (4.17, 4.20...)", optarg);
-            break;
-        default:
-            usage();
         }
-    }
-    if ( optind != argc - 1 || (!ctf_dir && !json_path) )
-        usage();
-    prog_input = argv[optind];
+    if ( !ctf_dir && !json_path )
+        cli_usage_error("--ctf or --json is needed");
+    path = optind < argc ? argv[optind] : "-";
+    prog_input = cli_input_name(path);
 
-    r = xt_reader_open(prog_input, 0);
-    if ( !r )
-        errx(1, "%s: %s", prog_input, xt_reader_strerror(errno));
-    xt_reader_set_xen_version(r, xen_version);
+    r = cli_open(&cli, path, 0);
     xen_version = xt_reader_xen_version(r);
-    if ( xt_reader_damage(r, damage, sizeof(damage)) )
-        warnx("%s: %s", prog_input, damage);
+    hz = cli_tsc_hz(&cli, xt_reader_info(r), NULL);
     if ( ctf_dir )
         export_ctf(r, ctf_dir, hz);
     if ( json_path )
-        export_json(r, json_path, hz);
-    xt_reader_close(r);
-    return 0;
+    {
+        f = strcmp(json_path, "-") ? fopen(json_path, "w") : stdout;
+        if ( !f )
+            err(1, "%s", json_path);
+        export_json(r, f, json_path, hz);
+        cli_close_output(f, json_path);
+    }
+    return cli_close(r, path);
 }

@@ -1,20 +1,18 @@
 /*
  * xentrace-plot: events per second per CPU over time, as an SVG.
  *
- *   xentrace-plot [-b bins] [-H hz] [-o file.svg] trace
+ *   xentrace-plot [-h] [-b bins] [-H hz] [-o file.svg] [trace]
  *
  * One polyline per CPU (class "cpu", data-cpu its number), and a red band
  * (class "lost") over the time each TRC_LOST_RECORDS says its CPU lost
  * records in.  Plain SVG 1.1 written by hand.  See xentrace-plot(1).
  */
 #include <err.h>
-#include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
+#include "cli.h"
 #include "tally.h"
 
 #define DEFAULT_BINS    200
@@ -157,74 +155,43 @@ static void plot(FILE *f, const struct tally *t, const char *title)
     fprintf(f, "</svg>\n");
 }
 
-static void usage(void)
-{
-    fprintf(stderr, "usage: xentrace-plot [-b bins] [-H hz] [-o file.svg] "
-            "trace\n");
-    exit(1);
-}
-
-static unsigned long long number(const char *s, const char *what,
-                                 unsigned long long max)
-{
-    unsigned long long n;
-    char *end;
-
-    errno = 0;
-    n = strtoull(s, &end, 10);
-    if ( errno || end == s || *end || s[0] == '-' || !n || n > max )
-        errx(1, "bad %s: %s", what, s);
-    return n;
-}
-
 int main(int argc, char **argv)
 {
+    static const struct cli_option options[] = {
+        { 'b', "bins", "bins", "bins of the time axis (1 to 100000)" },
+        { 'o', "output", "file.svg",
+          "write to file.svg, not the standard output" },
+        { 0, NULL, NULL, NULL },
+    };
+    struct cli cli = {
+        .options = options, .operands = "[trace]", .max_operands = 1,
+    };
     unsigned int bins = DEFAULT_BINS;
-    unsigned long long hz = 0;
-    const char *out = NULL;
+    const char *out = NULL, *path;
     struct xt_reader *r;
     struct tally t;
-    char damage[256];
     FILE *f = stdout;
-    bool failed;
     int opt;
 
-    while ( (opt = getopt(argc, argv, "b:H:o:")) != -1 )
-    {
+    while ( (opt = cli_getopt(&cli, argc, argv)) != -1 )
         switch ( opt )
         {
         case 'b':
-            bins = number(optarg, "bin count", MAX_BINS);
-            break;
-        case 'H':
-            hz = number(optarg, "TSC frequency", UINT64_MAX);
+            bins = cli_number("-b", optarg, 1, MAX_BINS);
             break;
         case 'o':
             out = optarg;
             break;
-        default:
-            usage();
         }
-    }
-    if ( optind != argc - 1 )
-        usage();
+    path = optind < argc ? argv[optind] : "-";
 
-    r = xt_reader_open(argv[optind], XT_READ_BATCHES);
-    if ( !r )
-        errx(1, "%s: %s", argv[optind], xt_reader_strerror(errno));
-    if ( tally_run(&t, r, bins, hz) )
-        err(1, "%s", argv[optind]);
-    /* Damage inside batches is known once tally_run() has read them. */
-    if ( xt_reader_damage(r, damage, sizeof(damage)) )
-        warnx("%s: %s", argv[optind], damage);
+    r = cli_open(&cli, path, XT_READ_BATCHES);
+    if ( tally_run(&t, r, bins, cli_tsc_hz(&cli, xt_reader_info(r), NULL)) )
+        err(CLI_EXIT_ERROR, "%s", cli_input_name(path));
     if ( out && !(f = fopen(out, "w")) )
-        err(1, "%s", out);
-
-    plot(f, &t, argv[optind]);
-    failed = ferror(f);
-    if ( (f == stdout ? fflush(f) : fclose(f)) || failed )
-        err(1, "%s", out ? out : "stdout");
+        err(CLI_EXIT_ERROR, "%s", out);
+    plot(f, &t, cli_input_name(path));
+    cli_close_output(f, out ? out : "stdout");
     tally_free(&t);
-    xt_reader_close(r);
-    return 0;
+    return cli_close(r, path);
 }

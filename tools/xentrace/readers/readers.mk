@@ -13,6 +13,8 @@ READERS     := $(XT_DUMP) $(XT_SUMMARY) $(XT_EXPORT) $(XT_PLOT) $(XT_FORMAT)
 READER_DIR    := tools/xentrace/readers
 READER_CFLAGS := $(TOOL_CFLAGS) $(XTFILE_CFLAGS) -I$(READER_DIR)
 TALLY_SRCS    := $(READER_DIR)/tally.c $(READER_DIR)/tally.h
+# The readers' front end, which every reader links.
+READER_CLI    := $(READER_DIR)/cli.c $(READER_DIR)/cli.h
 
 $(XT_DUMP): $(READER_DIR)/dump.c tools/libxentrace/file/decimal.h
 $(XT_SUMMARY): $(READER_DIR)/summary.c $(TALLY_SRCS)
@@ -20,7 +22,7 @@ $(XT_EXPORT): $(READER_DIR)/export.c
 $(XT_PLOT): $(READER_DIR)/plot.c $(TALLY_SRCS)
 $(XT_FORMAT): $(READER_DIR)/xentrace_format.c
 
-$(READERS): $(XTFILE_HDRS) $(XTFILE)
+$(READERS): $(READER_CLI) $(XTFILE_HDRS) $(XTFILE)
 	@mkdir -p $(@D)
 	$(CC) $(READER_CFLAGS) $(LDFLAGS) -o $@ $(filter %.c,$^) $(XTFILE) \
 	    $(XTFILE_LIBS) -lm

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "tally.h"
 
 #define MAX_EVENTS          (1u << 16)
@@ -191,8 +192,8 @@ static int setup(struct tally *t, struct xt_reader *r, unsigned int nr_bins,
                  uint64_t hz)
 {
     const struct xt_reader_info *info = xt_reader_info(r);
+    uint64_t span_per_bin;
     unsigned int i;
-    bool any_tsc = false;
 
     memset(t, 0, sizeof(*t));
     t->info = info;
@@ -201,8 +202,7 @@ static int setup(struct tally *t, struct xt_reader *r, unsigned int nr_bins,
         return -1;
     for ( i = 0; i < 1u << TALLY_SEEN_BITS; i++ )
         t->seen[i].id = t->seen[i].count_id = TALLY_SEEN_NONE;
-    t->hz = hz ? hz : info->has_tsc_hz && info->meta.tsc_hz ?
-            info->meta.tsc_hz : TALLY_DEFAULT_HZ;
+    t->hz = hz ? hz : CLI_DEFAULT_HZ;
     t->nr_cpus = info->nr_cpus;
     t->nr_bins = nr_bins ? nr_bins : 1;
     t->cpus = calloc(t->nr_cpus ? t->nr_cpus : 1, sizeof(*t->cpus));
@@ -216,15 +216,15 @@ static int setup(struct tally *t, struct xt_reader *r, unsigned int nr_bins,
         t->cpus[i].bins = calloc(t->nr_bins, sizeof(uint64_t));
         if ( !t->cpus[i].bins )
             return -1;
-        if ( !ci->has_tsc )
-            continue;
-        if ( !any_tsc || ci->first_tsc < t->first_tsc )
-            t->first_tsc = ci->first_tsc;
-        if ( !any_tsc || ci->last_tsc > t->last_tsc )
-            t->last_tsc = ci->last_tsc;
-        any_tsc = true;
     }
-    t->bin_ticks = (t->last_tsc - t->first_tsc) / t->nr_bins + 1;
+    cli_tsc_range(r, &t->first_tsc, &t->last_tsc);
+    /*
+     * Bins of one tick more than an even cut, so that the last TSC falls
+     * in the last bin; a span of 2^64 - 1 ticks in one bin cannot have
+     * it, and bin_of() puts the last TSC in the last bin anyway.
+     */
+    span_per_bin = (t->last_tsc - t->first_tsc) / t->nr_bins;
+    t->bin_ticks = span_per_bin < UINT64_MAX ? span_per_bin + 1 : UINT64_MAX;
     return 0;
 }
 
@@ -557,6 +557,6 @@ void tally_free(struct tally *t)
 
 double tally_seconds(const struct tally *t, uint64_t ticks)
 {
-    return (double)ticks / t->hz;
+    return cli_seconds(ticks, t->hz);
 }
 

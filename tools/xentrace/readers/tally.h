@@ -19,7 +19,6 @@
 
 #include "xtread.h"
 
-#define TALLY_DEFAULT_HZ    2400000000ULL   /* xenalyze's default */
 
 struct tally_count {
     uint64_t records;
@@ -118,7 +117,8 @@ struct tally {
 
 /*
  * Count every record of @r into @t, with the TSC range cut into @nr_bins
- * bins; @hz of 0 takes the file's TSC frequency, or TALLY_DEFAULT_HZ.
+ * bins, with times at @hz TSC ticks per second (cli_tsc_hz(); 0 takes
+ * CLI_DEFAULT_HZ).
  * @r may be opened with XT_READ_BATCHES or not; its damage is known
  * afterwards.  Returns 0, or -1 with errno ENOMEM.
  */

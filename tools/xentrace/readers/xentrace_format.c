@@ -2,12 +2,11 @@
  * xentrace_format: print a trace read from standard input with the rules
  * of a formats file, as Xen 4.17's Python xentrace_format does.
  *
- *   xentrace_format [-c MHz] FORMATS < trace
+ *   xentrace_format [-h] [-c MHz] [-H hz] formats-file [trace]
  *
  * Upstream's semantics, kept exactly (docs/man/xentrace_format.1):
- *   - the input is read as a flat stream of records, as it arrives (so a
- *     live "xentrace | xentrace_format" works), without reordering;
- *   - the CPU is taken from each TRC_TRACE_CPU_CHANGE record's first word;
+ *   - the records come in the order of the file, without reordering;
+ *   - the CPU is that of each TRC_TRACE_CPU_CHANGE record's batch;
  *   - every record, CPU-change and padding records included, is printed
  *     with the rule of its event, or rule 0 if it has none, or not at all;
  *   - a record without a TSC has tsc 0; reltsc is the TSC minus the
@@ -17,9 +16,15 @@
  *     the hypercall argument bits masked off the first word.
  * A rule is Python %-formatting with the keys cpu, tsc, reltsc, event and
  * 1 to 7; rules are checked when the file is read, not when used.
+ *
+ * Unlike upstream, the trace is read through libxentrace's reader, as
+ * every other reader reads it: input that is not a trace, of the other
+ * byte order, gzip, or damaged is told as it is (cli_open()).
  */
 #define _GNU_SOURCE
+#include <err.h>
 #include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
 #include <signal.h>
@@ -28,14 +33,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "xtfile.h"
+#include "cli.h"
+#include "xtread.h"
 
 /* Upstream's TRC_TRACE_IRQ, which only its formats file names. */
 #define TRACE_IRQ           (TRC_GEN + 4)
-
-static const char *prog = "xentrace_format";
+#define MAX_WIDTH_DIGITS    3
 
 /*
  * The values a rule can name: %(cpu), %(tsc), ..., %(1) to %(7), and
@@ -82,8 +86,7 @@ static void on_signal(int sig)
 
 static void oom(void)
 {
-    fprintf(stderr, "%s: out of memory\n", prog);
-    exit(1);
+    errx(CLI_EXIT_ERROR, "out of memory");
 }
 
 static void *xmalloc(size_t n)
@@ -127,7 +130,7 @@ static const char *parse_conv(const char *s, struct piece *pc,
                               const char **why)
 {
     const char *name, *start;
-    size_t n;
+    size_t n, width, precision = 0;
     char *q = pc->spec;
 
     if ( *s != '(' )
@@ -145,17 +148,25 @@ static const char *parse_conv(const char *s, struct piece *pc,
     }
     start = ++s;
     s += strspn(s, "-+ #0");
-    s += strspn(s, "0123456789");
+    width = strspn(s, "0123456789");
+    s += width;
     if ( *s == '.' )
     {
         s++;
-        s += strspn(s, "0123456789");
+        precision = strspn(s, "0123456789");
+        s += precision;
     }
     n = s - start;
     s += strspn(s, "hlL");
     if ( !*s || !strchr("diuxXoeEfFgGsrc", *s) || n > 20 )
     {
         *why = "bad conversion";
+        return NULL;
+    }
+    /* A width of 10^9 would print a gigabyte per record. */
+    if ( width > MAX_WIDTH_DIGITS || precision > MAX_WIDTH_DIGITS )
+    {
+        *why = "width or precision over 999";
         return NULL;
     }
     *q++ = '%';
@@ -165,6 +176,15 @@ static const char *parse_conv(const char *s, struct piece *pc,
     pc->conv = *s;
     pc->has_conv = true;
     return s + 1;
+}
+
+static void free_rule(struct rule *rule)
+{
+    unsigned int i;
+
+    for ( i = 0; i < rule->nr_pieces; i++ )
+        free(rule->pieces[i].text);
+    free(rule->pieces);
 }
 
 /* Cut @text into pieces; false with @why on a bad conversion. */
@@ -207,20 +227,12 @@ static bool compile_rule(const char *text, struct rule *rule,
         if ( !s )
         {
             free(lit);
+            free_rule(rule);
             return false;
         }
     }
     free(lit);
     return true;
-}
-
-static void free_rule(struct rule *rule)
-{
-    unsigned int i;
-
-    for ( i = 0; i < rule->nr_pieces; i++ )
-        free(rule->pieces[i].text);
-    free(rule->pieces);
 }
 
 static int cmp_rule(const void *a, const void *b)
@@ -231,23 +243,28 @@ static int cmp_rule(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+static void free_rules(struct rules *rules)
+{
+    size_t i;
+
+    for ( i = 0; i < rules->n; i++ )
+        free_rule(&rules->r[i]);
+    free(rules->r);
+    *rules = (struct rules){ NULL, 0 };
+}
+
 /*
  * Upstream: lines starting with '#' and empty lines are skipped; every
  * other line is "ID<white>RULE", else "Bad format file".  A later line for
- * the same ID wins.
+ * the same ID wins.  False, with one line said, on a bad line.
  */
-static void read_rules(const char *path, struct rules *rules)
+static bool read_rules(FILE *f, const char *path, struct rules *rules)
 {
-    FILE *f = fopen(path, "r");
     char *line = NULL;
     size_t cap = 0, nr_cap = 0, lineno = 0;
     ssize_t len;
+    bool ok = true;
 
-    if ( !f )
-    {
-        fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
-        exit(1);
-    }
     while ( (len = getline(&line, &cap, f)) >= 0 )
     {
         struct rule rule;
@@ -266,9 +283,9 @@ static void read_rules(const char *path, struct rules *rules)
         if ( errno || end == line || text == end || !*text ||
              !compile_rule(text, &rule, &why) )
         {
-            fprintf(stderr, "%s: %s:%zu: Bad format file: %s\n", prog, path,
-                    lineno, why);
-            exit(1);
+            warnx("%s:%zu: Bad format file: %s", path, lineno, why);
+            ok = false;
+            break;
         }
         for ( i = 0; i < rules->n && rules->r[i].id != rule.id; i++ )
             ;
@@ -288,8 +305,16 @@ static void read_rules(const char *path, struct rules *rules)
         rules->r[i] = rule;
     }
     free(line);
-    fclose(f);
-    qsort(rules->r, rules->n, sizeof(*rules->r), cmp_rule);
+    if ( ok && ferror(f) )
+    {
+        warn("%s", path);
+        ok = false;
+    }
+    if ( !ok )
+        free_rules(rules);
+    else if ( rules->n )
+        qsort(rules->r, rules->n, sizeof(*rules->r), cmp_rule);
+    return ok;
 }
 
 static const struct rule *find_rule(const struct rules *rules,
@@ -297,6 +322,9 @@ static const struct rule *find_rule(const struct rules *rules,
 {
     struct rule key = { .id = id };
 
+    /* An empty formats file has no table to search (NULL). */
+    if ( !rules->n )
+        return NULL;
     return bsearch(&key, rules->r, rules->n, sizeof(*rules->r), cmp_rule);
 }
 
@@ -347,6 +375,15 @@ static void put_int(FILE *out, const struct piece *pc, __int128 v)
     fprintf(out, spec, digits);
 }
 
+/*
+ * @v as an integer: Python 2 truncates a float for %d.  The only float is
+ * a TSC in seconds, below 2^64: it fits.
+ */
+static __int128 value_int(const struct value *v)
+{
+    return v->is_float ? (__int128)trunc(v->f) : v->i;
+}
+
 static void put_value(FILE *out, const struct piece *pc,
                       const struct value *v)
 {
@@ -360,7 +397,7 @@ static void put_value(FILE *out, const struct piece *pc,
         return;
     case 'c':
         snprintf(spec, sizeof(spec), "%sc", pc->spec);
-        fprintf(out, spec, (int)(unsigned char)(v->is_float ? v->f : v->i));
+        fprintf(out, spec, (int)(unsigned char)value_int(v));
         return;
     case 's': case 'r':
         if ( v->is_float )
@@ -376,8 +413,7 @@ static void put_value(FILE *out, const struct piece *pc,
         }
         return;
     default:
-        /* Python 2 truncates a float for %d. */
-        put_int(out, pc, v->is_float ? (__int128)trunc(v->f) : v->i);
+        put_int(out, pc, value_int(v));
     }
 }
 
@@ -397,66 +433,31 @@ static void print_rule(FILE *out, const struct rule *rule,
     fputc('\n', out);
 }
 
-/* Read exactly @len bytes; false at the end of the input or on a signal. */
-static bool read_all(void *buf, size_t len, size_t *got)
-{
-    *got = 0;
-    while ( *got < len && !interrupted )
-    {
-        ssize_t n = read(STDIN_FILENO, (char *)buf + *got, len - *got);
-
-        if ( n < 0 && errno == EINTR )
-            continue;
-        if ( n < 0 )
-        {
-            fprintf(stderr, "%s: stdin: %s\n", prog, strerror(errno));
-            exit(1);
-        }
-        if ( n == 0 )
-            break;
-        *got += n;
-    }
-    return *got == len;
-}
-
 struct state {
-    uint32_t cpu;
-    uint64_t *last_tsc;         /* per CPU */
-    size_t nr_last;
+    struct xt_reader *r;
+    uint64_t *last_tsc;         /* per CPU, as xt_reader_cpu() numbers them */
+    bool *seen;                 /* the CPU has had a record */
     uint64_t irq_count, irq_total, irq_max;     /* TRC_TRACE_IRQ */
 };
 
-static uint64_t *last_tsc_of(struct state *st, uint32_t cpu, bool *new_cpu)
-{
-    *new_cpu = cpu >= st->nr_last;
-    if ( *new_cpu )
-    {
-        size_t n = (size_t)cpu + 1;
-
-        st->last_tsc = realloc(st->last_tsc, n * sizeof(*st->last_tsc));
-        if ( !st->last_tsc )
-            oom();
-        memset(st->last_tsc + st->nr_last, 0,
-               (n - st->nr_last) * sizeof(*st->last_tsc));
-        st->nr_last = n;
-    }
-    return &st->last_tsc[cpu];
-}
-
-/* One record: false to stop (upstream's TRC_TRACE_IRQ with tsc_out < tsc_in). */
+/*
+ * One record: false to stop (upstream's TRC_TRACE_IRQ with tsc_out <
+ * tsc_in).  A record without a TSC has tsc 0, as upstream's; with @hz,
+ * tsc is in seconds.
+ */
 static bool format_record(FILE *out, const struct rules *rules,
-                          struct state *st, uint32_t hdr, bool has_tsc,
-                          uint64_t tsc, uint32_t d[7], unsigned int mhz)
+                          struct state *st, const struct xt_record *rec,
+                          uint64_t hz)
 {
-    uint32_t event = TRC_HD_TO_EVENT(hdr);
+    uint32_t event = rec->event, d[7];
+    uint64_t tsc = rec->has_tsc ? rec->tsc : 0;
     struct value vals[NR_KEYS] = { 0 };
     const struct rule *rule;
-    uint64_t *last;
-    bool new_cpu;
-    unsigned int i;
+    unsigned int i = cli_cpu_index(st->r, rec->cpu);
+    uint64_t *last = &st->last_tsc[i];
+    bool new_cpu = !st->seen[i];
 
-    if ( event == TRC_TRACE_CPU_CHANGE )
-        st->cpu = d[0];
+    memcpy(d, rec->extra, sizeof(d));
     if ( event == TRACE_IRQ )
     {
         if ( d[2] < d[1] )
@@ -472,20 +473,20 @@ static bool format_record(FILE *out, const struct rules *rules,
     if ( event == TRC_PV_HYPERCALL_V2 || event == TRC_PV_HYPERCALL_SUBCALL )
         d[0] &= ~TRC_PV_HYPERCALL_V2_ARG_MASK;
 
-    last = last_tsc_of(st, st->cpu, &new_cpu);
-    if ( !new_cpu && has_tsc && tsc < *last )
-        fprintf(out, "TSC stepped backward cpu %" PRIu32 " !  %" PRIu64
-                " %" PRIu64 "\n", st->cpu, tsc, *last);
-    vals[K_RELTSC].i = *last > 0 && has_tsc ? (__int128)tsc - *last : 0;
-    if ( has_tsc )
+    st->seen[i] = true;
+    if ( !new_cpu && rec->has_tsc && tsc < *last )
+        fprintf(out, "TSC stepped backward cpu %u !  %" PRIu64 " %" PRIu64
+                "\n", rec->cpu, tsc, *last);
+    vals[K_RELTSC].i = *last > 0 && rec->has_tsc ? (__int128)tsc - *last : 0;
+    if ( rec->has_tsc )
         *last = tsc;
 
-    vals[K_CPU].i = st->cpu;
+    vals[K_CPU].i = rec->cpu;
     vals[K_EVENT].i = event;
-    if ( mhz )
+    if ( hz )
     {
         vals[K_TSC].is_float = true;
-        vals[K_TSC].f = tsc / (mhz * 1000000.0);
+        vals[K_TSC].f = (double)tsc / hz;
     }
     else
         vals[K_TSC].i = tsc;
@@ -503,88 +504,71 @@ static bool format_record(FILE *out, const struct rules *rules,
     return true;
 }
 
-static void usage(void)
+/* Every record of @st->r, until a signal; false on ENOMEM. */
+static bool format_trace(FILE *out, const struct rules *rules,
+                         struct state *st, uint64_t hz)
 {
-    fprintf(stderr, "usage: %s [-c MHz] formats-file < trace\n", prog);
-    exit(1);
+    unsigned int nr_cpus = xt_reader_info(st->r)->nr_cpus;
+    struct xt_iter *it = xt_iter_new(st->r, XT_ORDER_FILE, 0,
+                                     XT_ITER_SPECIAL);
+    struct xt_record rec;
+
+    st->last_tsc = calloc(nr_cpus + 1, sizeof(*st->last_tsc));
+    st->seen = calloc(nr_cpus + 1, sizeof(*st->seen));
+    if ( !it || !st->last_tsc || !st->seen )
+    {
+        xt_iter_free(it);
+        return false;
+    }
+    while ( !interrupted && xt_iter_next(it, &rec) )
+        if ( !format_record(out, rules, st, &rec, hz) )
+            break;
+    xt_iter_free(it);
+    return true;
 }
 
 int main(int argc, char *argv[])
 {
+    static const struct cli_option options[] = {
+        { 'c', "cpu-mhz", "MHz", "print %(tsc) as seconds at MHz (or -H)" },
+        { 0, NULL, NULL, NULL },
+    };
+    struct cli cli = {
+        .options = options, .operands = "formats-file [trace]",
+        .min_operands = 1, .max_operands = 2,
+    };
     struct rules rules = { 0 };
     struct state st = { 0 };
     struct sigaction sa = { .sa_handler = on_signal };
-    unsigned long mhz = 0;
-    uint64_t offset = 0;
-    char *end;
-    int ch;
+    const char *formats, *path, *why;
+    uint64_t mhz_hz = 0;
+    FILE *f;
+    int ch, status;
 
-    while ( (ch = getopt(argc, argv, "c:")) != -1 )
-        switch ( ch )
-        {
-        case 'c':
-            errno = 0;
-            mhz = strtoul(optarg, &end, 10);
-            if ( errno || end == optarg || *end || mhz == 0 || mhz > 1000000 )
-            {
-                fprintf(stderr, "%s: -c %s: not a frequency in MHz\n", prog,
-                        optarg);
-                return 1;
-            }
-            break;
-        default:
-            usage();
-        }
-    if ( argc - optind != 1 )
-        usage();
-    read_rules(argv[optind], &rules);
+    while ( (ch = cli_getopt(&cli, argc, argv)) != -1 )
+        if ( ch == 'c' && (why = cli_parse_hz(optarg, 1000000, &mhz_hz)) )
+            errx(CLI_EXIT_ERROR, "-c %s: %s", optarg, why);
+    formats = argv[optind];
+    path = optind + 1 < argc ? argv[optind + 1] : "-";
+
+    if ( !(f = fopen(formats, "r")) )
+        err(CLI_EXIT_ERROR, "%s", formats);
+    if ( !read_rules(f, formats, &rules) )
+        return CLI_EXIT_ERROR;
+    fclose(f);
+    st.r = cli_open(&cli, path, 0);
 
     /* As upstream: stop cleanly, output flushed, on these. */
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
     sigaction(SIGINT, &sa, NULL);
 
-    while ( !interrupted )
-    {
-        uint32_t hdr, d[7] = { 0 };
-        uint64_t tsc = 0;
-        unsigned int n;
-        size_t got, size;
-        bool has_tsc;
-        unsigned char body[36];
-
-        if ( !read_all(&hdr, 4, &got) )
-        {
-            if ( got )
-                fprintf(stderr, "%s: stdin: truncated: %zu bytes at offset %"
-                        PRIu64 " not read\n", prog, got, offset);
-            break;
-        }
-        has_tsc = TRC_HD_INCLUDES_CYCLE_COUNT(hdr);
-        n = TRC_HD_EXTRA(hdr);
-        size = (has_tsc ? 8 : 0) + 4 * n;
-        if ( !read_all(body, size, &got) )
-        {
-            if ( !interrupted )
-                fprintf(stderr, "%s: stdin: truncated: %zu bytes at offset %"
-                        PRIu64 " not read\n", prog, got + 4, offset);
-            break;
-        }
-        if ( has_tsc )
-            memcpy(&tsc, body, 8);
-        memcpy(d, body + (has_tsc ? 8 : 0), 4 * n);
-        offset += 4 + size;
-        if ( !format_record(stdout, &rules, &st, hdr, has_tsc, tsc, d, mhz) )
-            break;
-    }
-    for ( size_t i = 0; i < rules.n; i++ )
-        free_rule(&rules.r[i]);
-    free(rules.r);
+    if ( !format_trace(stdout, &rules, &st, cli.hz ? cli.hz : mhz_hz) )
+        oom();
+    cli_close_output(stdout, "stdout");
+    free_rules(&rules);
     free(st.last_tsc);
-    if ( fflush(stdout) == EOF )
-    {
-        fprintf(stderr, "%s: write: %s\n", prog, strerror(errno));
-        return 1;
-    }
-    return 0;
+    free(st.seen);
+    status = cli_close(st.r, path);
+    return interrupted ? CLI_EXIT_OK : status;
 }

@@ -1,0 +1,128 @@
+/*
+ * libFuzzer target: any bytes as a trace for xentrace-export, both ways,
+ * compiled in from export.c.  The Chrome JSON must parse and hold no NaN
+ * or infinity; each CTF stream must be one packet that its header sizes
+ * exactly, of one event per record of its CPU, in order, each of a class
+ * in the metadata, with the record's event, TSC flag and words, and
+ * timestamps that never go back.
+ */
+#define _GNU_SOURCE
+#define main xentrace_export_main
+#include "export.c"
+#undef main
+
+#include <ftw.h>
+#include <unistd.h>
+
+#include "check_output.h"
+
+static char ctf_dir[] = "/tmp/fuzz_export.XXXXXX";
+
+static uint32_t le32(const uint8_t *p)
+{
+    return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t le64(const uint8_t *p)
+{
+    return le32(p) | (uint64_t)le32(p + 4) << 32;
+}
+
+/*
+ * An event's header in a stream: {class, timestamp, event, has_tsc}, then
+ * as many words as its class says.
+ */
+#define EVENT_HEAD  17
+
+/* Read back CPU @cpu's stream of @r against its records. */
+static void check_stream(struct xt_reader *r, unsigned int cpu)
+{
+    static uint8_t buf[1 << 20];
+    struct xt_iter *it = xt_iter_new(r, XT_ORDER_CPU, cpu, 0);
+    struct xt_record rec;
+    char path[64];
+    uint64_t last = 0, n = 0;
+    size_t len, at = CTF_HEADER;
+    FILE *f;
+
+    snprintf(path, sizeof(path), "%s/stream_%u", ctf_dir, cpu);
+    f = fopen(path, "r");
+    CHECK(f);
+    len = fread(buf, 1, sizeof(buf), f);
+    fclose(f);
+    CHECK(len >= CTF_HEADER && len < sizeof(buf));
+    CHECK(le32(buf) == CTF_MAGIC);
+    CHECK(le64(buf + 20) == len * 8 && le64(buf + 28) == len * 8);
+    CHECK(le32(buf + 36) == cpu);
+    CHECK(it);
+    for ( ; at < len; n++ )
+    {
+        uint64_t ts;
+        unsigned int i;
+
+        CHECK(xt_iter_next(it, &rec));
+        CHECK(len - at >= EVENT_HEAD + 4 * rec.nr_extra);
+        CHECK(le32(buf + at) < nr_classes);
+        ts = le64(buf + at + 4);
+        CHECK(ts >= last);
+        CHECK(le32(buf + at + 12) == rec.event);
+        CHECK(buf[at + 16] == rec.has_tsc);
+        at += EVENT_HEAD;
+        for ( i = 0; i < rec.nr_extra; i++, at += 4 )
+            CHECK(le32(buf + at) == rec.extra[i]);
+        last = ts;
+    }
+    CHECK(!xt_iter_next(it, &rec));
+    xt_iter_free(it);
+    CHECK(!n || (le64(buf + 4) <= le64(buf + 12) && le64(buf + 12) == last));
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag,
+                      struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+/* The streams of the last input go when the fuzzer ends. */
+static void remove_ctf_dir(void)
+{
+    nftw(ctf_dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    CHECK(mkdtemp(ctf_dir));
+    atexit(remove_ctf_dir);
+    return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    struct xt_reader *r = xt_reader_open_mem(data, size, 0);
+    const struct xt_reader_info *info;
+    uint64_t hz;
+    unsigned int i;
+
+    if ( !r )
+        return 0;
+    info = xt_reader_info(r);
+    prog_input = "fuzz.bin";
+    hz = fuzz_hz(r, data, size);
+
+    export_json(r, fuzz_out.f, "fuzz.json", hz);
+    fflush(fuzz_out.f);
+    CHECK(json_valid(fuzz_out.buf, fuzz_out.len));
+    CHECK(!has_nan_or_inf(fuzz_out.buf, fuzz_out.len));
+    output_reset(&fuzz_out);
+
+    export_ctf(r, ctf_dir, hz);
+    for ( i = 0; i < info->nr_cpus; i++ )
+        check_stream(r, xt_reader_cpu(r, i)->cpu);
+    xt_reader_close(r);
+    return 0;
+}

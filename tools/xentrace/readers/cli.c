@@ -1,0 +1,458 @@
+/*
+ * The readers' front end (cli.h).
+ */
+#define _GNU_SOURCE
+#include <err.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define MAX_OPTIONS     32
+#define USAGE_COLUMNS   79
+
+static const struct cli_option common[] = {
+    { 'H', "cpu-hz", "hz", "TSC ticks per second: 2.4G, 2400M or 2400000000" },
+    { 'h', "help", NULL, "print this help and exit" },
+    { 0, NULL, NULL, NULL },
+};
+
+/* @c's options, then the common ones; NULL past the last. */
+static const struct cli_option *option_at(const struct cli *c, unsigned int i)
+{
+    unsigned int own = 0;
+
+    while ( c->options && c->options[own].ch )
+        own++;
+    if ( i < own )
+        return &c->options[i];
+    i -= own;
+    return i < sizeof(common) / sizeof(common[0]) - 1 ? &common[i] : NULL;
+}
+
+void cli_usage_error(const char *fmt, ...)
+{
+    va_list ap;
+
+    fprintf(stderr, "%s: ", program_invocation_short_name);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "; see %s --help\n", program_invocation_short_name);
+    exit(CLI_EXIT_ERROR);
+}
+
+/* Append @word to the usage line at @col, wrapping under @indent. */
+static unsigned int put_word(FILE *f, const char *word, unsigned int col,
+                             unsigned int indent)
+{
+    size_t len = strlen(word);
+
+    if ( col > indent && col + 1 + len > USAGE_COLUMNS )
+    {
+        fprintf(f, "\n%*s", (int)indent, "");
+        col = indent;
+    }
+    else if ( col > indent )
+    {
+        fputc(' ', f);
+        col++;
+    }
+    fputs(word, f);
+    return col + len;
+}
+
+/*
+ * "usage: xentrace-dump [-ahrs] [-H hz] [file]": the flags with a letter
+ * together, then the letters with an argument, the long-only options and
+ * the operands, in their tables' order.
+ */
+static void put_usage(FILE *f, const struct cli *c)
+{
+    const struct cli_option *o;
+    char flags[MAX_OPTIONS + 4] = "[-", word[128];
+    unsigned int indent, col, i, n = 2;
+
+    col = indent = fprintf(f, "usage: %s ", program_invocation_short_name);
+    for ( i = 0; (o = option_at(c, i)); i++ )
+        if ( o->ch < CLI_LONG_ONLY && !o->arg && n < MAX_OPTIONS + 2 )
+            flags[n++] = o->ch;
+    /* Sorted, as in man pages: upper case first, then lower. */
+    for ( i = 3; i < n; i++ )
+    {
+        unsigned int j;
+        char ch = flags[i];
+
+        for ( j = i; j > 2 && flags[j - 1] > ch; j-- )
+            flags[j] = flags[j - 1];
+        flags[j] = ch;
+    }
+    flags[n++] = ']';
+    flags[n] = '\0';
+    col = put_word(f, flags, col, indent);
+    for ( i = 0; (o = option_at(c, i)); i++ )
+        if ( o->ch < CLI_LONG_ONLY && o->arg )
+        {
+            snprintf(word, sizeof(word), "[-%c %s]", o->ch, o->arg);
+            col = put_word(f, word, col, indent);
+        }
+    for ( i = 0; (o = option_at(c, i)); i++ )
+        if ( o->ch >= CLI_LONG_ONLY )
+        {
+            snprintf(word, sizeof(word), o->arg ? "[--%s %s]" : "[--%s]",
+                     o->name, o->arg);
+            col = put_word(f, word, col, indent);
+        }
+    if ( c->operands )
+        put_word(f, c->operands, col, indent);
+    fputc('\n', f);
+}
+
+static void __attribute__((noreturn)) help(const struct cli *c)
+{
+    const struct cli_option *o;
+    unsigned int i;
+
+    put_usage(stdout, c);
+    for ( i = 0; (o = option_at(c, i)); i++ )
+    {
+        char names[64];
+
+        if ( o->ch < CLI_LONG_ONLY )
+            snprintf(names, sizeof(names), "-%c, --%s%s%s", o->ch, o->name,
+                     o->arg ? " " : "", o->arg ? o->arg : "");
+        else
+            snprintf(names, sizeof(names), "    --%s%s%s", o->name,
+                     o->arg ? " " : "", o->arg ? o->arg : "");
+        printf("  %-22s %s\n", names, o->help);
+    }
+    cli_close_output(stdout, "stdout");
+    exit(CLI_EXIT_OK);
+}
+
+/* getopt_long()'s tables from @c's options and the common ones. */
+static void getopt_tables(const struct cli *c, struct option *longopts,
+                          char *optstring)
+{
+    const struct cli_option *o;
+    unsigned int i, n = 0;
+
+    /* ':' first: a missing argument is told from an unknown option. */
+    *optstring++ = ':';
+    for ( i = 0; (o = option_at(c, i)) && n < MAX_OPTIONS; i++ )
+    {
+        longopts[n++] = (struct option){
+            .name = o->name, .val = o->ch,
+            .has_arg = o->arg ? required_argument : no_argument,
+        };
+        if ( o->ch >= CLI_LONG_ONLY )
+            continue;
+        *optstring++ = o->ch;
+        if ( o->arg )
+            *optstring++ = ':';
+    }
+    *optstring = '\0';
+    longopts[n] = (struct option){ NULL, 0, NULL, 0 };
+}
+
+/*
+ * The option that lacks its argument, as it was written: "--cpu-hz" or
+ * "-H" (getopt_long() has just passed it).
+ */
+static void __attribute__((noreturn)) missing_argument(char *argv[])
+{
+    const char *arg = argv[optind - 1];
+
+    if ( !strncmp(arg, "--", 2) )
+        cli_usage_error("%.*s needs an argument", (int)strcspn(arg, "="),
+                        arg);
+    cli_usage_error("-%c needs an argument", optopt);
+}
+
+int cli_getopt(struct cli *c, int argc, char *argv[])
+{
+    struct option longopts[MAX_OPTIONS + 1];
+    char optstring[2 * MAX_OPTIONS + 2];
+    const char *why;
+    int ch, n;
+
+    getopt_tables(c, longopts, optstring);
+    opterr = 0;
+    for ( ;; )
+    {
+        ch = getopt_long(argc, argv, optstring, longopts, NULL);
+        switch ( ch )
+        {
+        case 'h':
+            help(c);
+        case 'H':
+            if ( (why = cli_parse_hz(optarg, 1, &c->hz)) )
+                errx(CLI_EXIT_ERROR, "--cpu-hz %s: %s", optarg, why);
+            continue;
+        case CLI_OPT_XEN_VERSION:
+            if ( xt_xen_version_parse(optarg, &c->xen_version) )
+                errx(CLI_EXIT_ERROR, "--xen-version %s: not a Xen version "
+                     "(4.17, 4.20...)", optarg);
+            continue;
+        case '?':
+            if ( optopt )
+                cli_usage_error("-%c: unknown option", optopt);
+            cli_usage_error("%s: unknown option", argv[optind - 1]);
+        case ':':
+            missing_argument(argv);
+        case -1:
+            n = argc - optind;
+            if ( n < (int)c->min_operands )
+                cli_usage_error("missing operand");
+            if ( n > (int)c->max_operands )
+                cli_usage_error("%s: unexpected operand",
+                                argv[optind + c->max_operands]);
+            return -1;
+        default:
+            return ch;
+        }
+    }
+}
+
+/* @s with the suffix scale of @c (K, M, G), or 0 if it is none. */
+static uint64_t suffix_scale(char ch)
+{
+    switch ( ch )
+    {
+    case 'K': case 'k': return 1000;
+    case 'M': case 'm': return 1000000;
+    case 'G': case 'g': return 1000000000;
+    }
+    return 0;
+}
+
+const char *cli_parse_hz(const char *arg, uint64_t unit, uint64_t *hz)
+{
+    /* 10^18: 18 fraction digits cover any scale exactly. */
+    const uint64_t frac_max = 1000000000000000000ULL;
+    unsigned __int128 whole = 0, frac = 0, frac_div = 1, v;
+    const char *s = arg;
+    bool digits = false;
+
+    for ( ; *s >= '0' && *s <= '9'; s++, digits = true )
+        if ( whole <= UINT64_MAX )
+            whole = whole * 10 + (*s - '0');
+    if ( *s == '.' )
+        for ( s++; *s >= '0' && *s <= '9'; s++, digits = true )
+        {
+            if ( frac_div < frac_max )
+            {
+                frac = frac * 10 + (*s - '0');
+                frac_div *= 10;
+            }
+            else if ( *s != '0' )
+                return "not a whole number of Hz";
+        }
+    if ( suffix_scale(*s) )
+        unit = suffix_scale(*s++);
+    if ( !digits || *s )
+        return "invalid";
+    if ( whole > UINT64_MAX )
+        return "too large";
+    if ( frac * unit % frac_div )
+        return "not a whole number of Hz";
+    v = whole * unit + frac * unit / frac_div;
+    if ( v < CLI_MIN_HZ )
+        return "too small";
+    if ( v > CLI_MAX_HZ )
+        return "too large";
+    *hz = v;
+    return NULL;
+}
+
+unsigned long long cli_number(const char *opt, const char *arg,
+                              unsigned long long min, unsigned long long max)
+{
+    unsigned long long n = 0;
+    const char *s;
+    bool over = false;
+
+    for ( s = arg; *s >= '0' && *s <= '9'; s++ )
+    {
+        over |= n > (ULLONG_MAX - 9) / 10;
+        n = over ? n : n * 10 + (*s - '0');
+    }
+    if ( s == arg || *s )
+        errx(CLI_EXIT_ERROR, "%s %s: invalid", opt, arg);
+    if ( n < min )
+        errx(CLI_EXIT_ERROR, "%s %s: too small", opt, arg);
+    if ( over || n > max )
+        errx(CLI_EXIT_ERROR, "%s %s: too large", opt, arg);
+    return n;
+}
+
+/*
+ * Input
+ * =====
+ */
+
+const char *cli_input_name(const char *path)
+{
+    return !path || !strcmp(path, "-") ? "stdin" : path;
+}
+
+/*
+ * The one place that opens a trace for a reader program.  The reader
+ * tells why it cannot (errno); an empty input is a trace of nothing, which
+ * no reader can show.
+ */
+struct xt_reader *cli_open(const struct cli *c, const char *path,
+                           unsigned int flags)
+{
+    struct xt_reader *r = xt_reader_open(path, flags);
+
+    if ( !r )
+        errx(CLI_EXIT_ERROR, "%s: %s", cli_input_name(path),
+             xt_reader_strerror(errno));
+    if ( !xt_reader_info(r)->size )
+    {
+        xt_reader_close(r);
+        errx(CLI_EXIT_ERROR, "%s: no records", cli_input_name(path));
+    }
+    xt_reader_set_xen_version(r, c->xen_version);
+    return r;
+}
+
+int cli_close(struct xt_reader *r, const char *path)
+{
+    char damage[256];
+    int status = CLI_EXIT_OK;
+
+    if ( xt_reader_damage(r, damage, sizeof(damage)) )
+    {
+        warnx("%s: %s", cli_input_name(path), damage);
+        status = CLI_EXIT_DAMAGED;
+    }
+    xt_reader_close(r);
+    return status;
+}
+
+uint64_t cli_tsc_hz(const struct cli *c, const struct xt_reader_info *info,
+                    bool *assumed)
+{
+    uint64_t hz = c && c->hz ? c->hz
+                  : info->has_tsc_hz ? info->meta.tsc_hz : 0;
+
+    if ( assumed )
+        *assumed = !hz;
+    return hz ? hz : CLI_DEFAULT_HZ;
+}
+
+unsigned int cli_cpu_index(struct xt_reader *r, unsigned int cpu)
+{
+    unsigned int lo = 0, hi = xt_reader_info(r)->nr_cpus;
+
+    while ( hi - lo > 1 )
+    {
+        unsigned int mid = lo + (hi - lo) / 2;
+
+        if ( xt_reader_cpu(r, mid)->cpu <= cpu )
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/*
+ * Output
+ * ======
+ */
+
+bool cli_tsc_range(struct xt_reader *r, uint64_t *first, uint64_t *last)
+{
+    const struct xt_reader_info *info = xt_reader_info(r);
+    const struct xt_cpu_info *ci;
+    bool any = false;
+    unsigned int i;
+
+    *first = *last = 0;
+    for ( i = 0; i < info->nr_cpus; i++ )
+    {
+        ci = xt_reader_cpu(r, i);
+        if ( !ci->has_tsc )
+            continue;
+        if ( !any || ci->first_tsc < *first )
+            *first = ci->first_tsc;
+        if ( !any || ci->last_tsc > *last )
+            *last = ci->last_tsc;
+        any = true;
+    }
+    return any;
+}
+
+double cli_seconds(uint64_t ticks, uint64_t hz)
+{
+    return (double)ticks / hz;
+}
+
+/* The length of the UTF-8 sequence at @s, or 0 if it is not one. */
+static unsigned int utf8_length(const unsigned char *s)
+{
+    unsigned int n, i;
+    uint32_t cp;
+
+    if ( s[0] < 0x80 )
+        return 1;
+    if ( s[0] >= 0xc2 && s[0] <= 0xdf )
+        n = 2, cp = s[0] & 0x1f;
+    else if ( s[0] >= 0xe0 && s[0] <= 0xef )
+        n = 3, cp = s[0] & 0x0f;
+    else if ( s[0] >= 0xf0 && s[0] <= 0xf4 )
+        n = 4, cp = s[0] & 0x07;
+    else
+        return 0;
+    for ( i = 1; i < n; i++ )
+    {
+        if ( (s[i] & 0xc0) != 0x80 )
+            return 0;
+        cp = cp << 6 | (s[i] & 0x3f);
+    }
+    /* Overlong forms, surrogates and past U+10FFFF are not UTF-8. */
+    if ( (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+         (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff )
+        return 0;
+    return n;
+}
+
+void cli_json_string(FILE *f, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    unsigned int n;
+
+    fputc('"', f);
+    while ( *p )
+    {
+        if ( *p == '"' || *p == '\\' )
+            fprintf(f, "\\%c", *p);
+        else if ( *p < 0x20 || *p == 0x7f )
+            fprintf(f, "\\u%04x", *p);
+        else if ( !(n = utf8_length(p)) )
+            fputs("\\ufffd", f);
+        else
+        {
+            fwrite(p, 1, n, f);
+            p += n;
+            continue;
+        }
+        p++;
+    }
+    fputc('"', f);
+}
+
+void cli_close_output(FILE *f, const char *name)
+{
+    bool failed = ferror(f);
+
+    if ( (f == stdout ? fflush(f) : fclose(f)) || failed )
+        err(CLI_EXIT_ERROR, "%s", name);
+}

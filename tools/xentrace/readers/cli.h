@@ -1,0 +1,164 @@
+/*
+ * The readers' front end: what xentrace-dump, -summary, -export, -plot and
+ * xentrace_format do alike, so that they do it the same way.
+ *
+ *   options    each reader lists its own in a table (letter, long name,
+ *              argument, one line of help); cli_getopt() adds the common
+ *              ones (-h/--help, -H/--cpu-hz), parses, checks the operands,
+ *              and prints the usage and --help from the same table;
+ *   errors     err(3)'s: "xentrace-dump: trace.bin: not a trace file", one
+ *              line, on the standard error;
+ *   statuses   0 read cleanly, 1 a usage or I/O error or not a trace,
+ *              2 read but damaged (every reader's EXIT STATUS);
+ *   input      cli_open() and cli_close(): the reader opened, refused with
+ *              one line, its damage reported in one line at the end;
+ *   output     a JSON string writer, the TSC frequency, the TSC range.
+ */
+#ifndef CLI_H
+#define CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "xtread.h"
+
+#define CLI_EXIT_OK         0
+#define CLI_EXIT_ERROR      1   /* usage, I/O, not a trace */
+#define CLI_EXIT_DAMAGED    2   /* read up to damage, reported on stderr */
+
+/* The TSC frequency when neither --cpu-hz nor the file gives one. */
+#define CLI_DEFAULT_HZ      2400000000ULL   /* xenalyze's default */
+#define CLI_MIN_HZ          1ULL
+#define CLI_MAX_HZ          1000000000000ULL    /* 1000G */
+
+/*
+ * One option of a reader.  @ch is the short letter, or from CLI_LONG_ONLY
+ * up for an option that has only @name; @arg names its argument (NULL: a
+ * flag); @help is its line in --help.
+ */
+struct cli_option {
+    int ch;
+    const char *name;
+    const char *arg;
+    const char *help;
+};
+
+#define CLI_LONG_ONLY   256
+
+/*
+ * --xen-version x.y, for the readers that decode payloads, which put it in
+ * their table: cli_getopt() parses it, cli_open() gives it to the reader.
+ */
+#define CLI_OPT_XEN_VERSION     (CLI_LONG_ONLY + 64)
+#define CLI_XEN_VERSION_OPTION \
+    { CLI_OPT_XEN_VERSION, "xen-version", "x.y", \
+      "decode in this Xen's event layouts (4.17, 4.20...): by default " \
+      "the file's, else 4.17's" }
+
+/* A reader's command line. */
+struct cli {
+    const struct cli_option *options;   /* its own, up to one with ch 0 */
+    const char *operands;               /* for the usage: "[file]" */
+    unsigned int min_operands, max_operands;
+
+    /* Filled in by cli_getopt(). */
+    uint64_t hz;                        /* -H/--cpu-hz; 0: not given */
+    uint32_t xen_version;               /* --xen-version; 0: not given */
+};
+
+/*
+ * getopt_long(3) over @c's options and the common ones: the next of @c's
+ * own, or -1 at the end, once the operands (argv[optind] on) are counted.
+ * It handles the common ones itself, and ends the program on a usage
+ * error (one line, status 1) and on --help (the usage and the options on
+ * the standard output, status 0).
+ */
+int cli_getopt(struct cli *c, int argc, char *argv[]);
+
+/* Say @fmt (a usage error) in one line, and exit 1. */
+void cli_usage_error(const char *fmt, ...)
+    __attribute__((noreturn, format(printf, 1, 2)));
+
+/*
+ * The --cpu-hz grammar: a decimal number with an optional fraction and an
+ * optional suffix K, M or G (either case), which must come to a whole
+ * number of Hz from CLI_MIN_HZ to CLI_MAX_HZ: "2.4G", "2400M",
+ * "2400000000".  @unit multiplies a number without a suffix (1 for Hz;
+ * xentrace_format's -c takes MHz).  NULL with *@hz set, or why not, as
+ * strtonum(3) says it: "invalid", "too small", "too large".
+ */
+const char *cli_parse_hz(const char *arg, uint64_t unit, uint64_t *hz);
+
+/*
+ * A number from @min to @max for option @opt ("-b"), or exit 1 with one
+ * line saying why.
+ */
+unsigned long long cli_number(const char *opt, const char *arg,
+                              unsigned long long min, unsigned long long max);
+
+/*
+ * Input
+ * =====
+ */
+
+/* The name of @path in messages: the path, or "stdin" for "-". */
+const char *cli_input_name(const char *path);
+
+/*
+ * Open @path ("-": the standard input) with xt_reader_open(), or exit 1
+ * with one line: "prog: trace.bin: not a trace file", and "no records" for
+ * an empty input.  @c's --xen-version, if given, overrides the file's.
+ */
+struct xt_reader *cli_open(const struct cli *c, const char *path,
+                           unsigned int flags);
+
+/*
+ * Report @r's damage, if any, in one line on the standard error (call it
+ * once the reader has read everything: a reader opened with
+ * XT_READ_BATCHES knows its damage only then), and close it.  Returns the
+ * exit status: CLI_EXIT_DAMAGED or CLI_EXIT_OK.
+ */
+int cli_close(struct xt_reader *r, const char *path);
+
+/*
+ * The TSC frequency for times: -H's, else the file's, else
+ * CLI_DEFAULT_HZ; *@assumed (if not NULL) says it is the last.
+ */
+uint64_t cli_tsc_hz(const struct cli *c, const struct xt_reader_info *info,
+                    bool *assumed);
+
+/*
+ * The index for xt_reader_cpu() of CPU @cpu (a CPU with a batch): per-CPU
+ * state goes in arrays of info->nr_cpus, never indexed by a CPU number,
+ * which can be anything up to 0xffffffff.
+ */
+unsigned int cli_cpu_index(struct xt_reader *r, unsigned int cpu);
+
+/*
+ * Output
+ * ======
+ */
+
+/*
+ * The first and the last TSC of @r over every CPU; false, and both 0,
+ * when no record carries one.
+ */
+bool cli_tsc_range(struct xt_reader *r, uint64_t *first, uint64_t *last);
+
+/* @ticks of a TSC at @hz, as seconds. */
+double cli_seconds(uint64_t ticks, uint64_t hz);
+
+/*
+ * @s as a JSON string, quotes included: '"' and '\\' escaped, control
+ * characters as \u00XX, bytes that are not UTF-8 as U+FFFD.
+ */
+void cli_json_string(FILE *f, const char *s);
+
+/*
+ * Flush @f (and close it unless it is stdout), or exit 1 naming @name: a
+ * full disk or a closed pipe is an error, not a short output.
+ */
+void cli_close_output(FILE *f, const char *name);
+
+#endif /* CLI_H */
