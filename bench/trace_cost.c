@@ -34,6 +34,7 @@
 
 #include <host.h>
 #include <asm/time.h>
+#include <xen/lib.h>
 #include <xen/trace.h>
 
 #include "timing.h"

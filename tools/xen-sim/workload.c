@@ -248,8 +248,8 @@ static unsigned int pick(struct wl_cpu *c, const struct wl_choice *mix,
  * Every trace call goes through one of these, which count it.
  */
 
-static void trace(struct wl_cpu *c, uint32_t event, bool tsc,
-                  const uint32_t *words, unsigned int nr)
+static void wl_trace(struct wl_cpu *c, uint32_t event, bool tsc,
+                     const uint32_t *words, unsigned int nr)
 {
     __trace_var(event, tsc, nr * sizeof(*words), words);
     c->calls++;
@@ -260,11 +260,11 @@ static void trace(struct wl_cpu *c, uint32_t event, bool tsc,
 
 /* A timed record of the 32-bit words given. */
 #define REC(c, ev, ...) \
-    trace(c, ev, true, WORDS(__VA_ARGS__), NR_WORDS(__VA_ARGS__))
+    wl_trace(c, ev, true, WORDS(__VA_ARGS__), NR_WORDS(__VA_ARGS__))
 /* The same without a TSC, as Xen writes HVM handler records. */
 #define REC_NOTSC(c, ev, ...) \
-    trace(c, ev, false, WORDS(__VA_ARGS__), NR_WORDS(__VA_ARGS__))
-#define REC0(c, ev) trace(c, ev, true, NULL, 0)
+    wl_trace(c, ev, false, WORDS(__VA_ARGS__), NR_WORDS(__VA_ARGS__))
+#define REC0(c, ev) wl_trace(c, ev, true, NULL, 0)
 
 static void hypercall(struct wl_cpu *c, uint32_t event, unsigned long op,
                       xen_ulong_t a0, xen_ulong_t a1, xen_ulong_t a2)
