@@ -1,0 +1,291 @@
+/*
+ * Our three files in real Xen trees, as tests/xen/build-tree.sh and
+ * build-xen.sh built them: one directory per tree under $XT_TREES, named
+ * by its version (see call-site.sh for what each holds).  `make check`
+ * gives it 4.20.4 and 4.22.0, `make check-xen` Debian's 4.17 and 4.20.4.
+ *
+ * Each tree builds warning-free with Xen's -Werror; trace.o defines what
+ * the tree links against, for the API the tree calls (4.17's only before
+ * 4.19); init_trace_bufs() is a constructor from 4.21, where no one calls
+ * it; tb_init_done is a bool, and a disabled trace point, TRACE_TIME() and
+ * in 4.17 TRACE_3D(), is one compare and one branch.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#define PATH_BYTES 512
+
+/* The trees this knows, and what each calls. */
+struct tree {
+    const char *version;
+    bool api_4_17;            /* calls __trace_var() and TRACE_nD() */
+    bool constructor;         /* runs init_trace_bufs() as a constructor */
+    bool present;             /* built, in $XT_TREES */
+};
+
+static struct tree trees[] = {
+    { "4.17",   true,  false, false },
+    { "4.20.4", false, false, false },
+    { "4.22.0", false, true,  false },
+};
+#define NTREES (sizeof(trees) / sizeof(trees[0]))
+
+static const char *results;
+
+static void path_of(char *path, const struct tree *t, const char *file)
+{
+    snprintf(path, PATH_BYTES, "%s/%s/%s", results, t->version, file);
+}
+
+/* The whole of @file of @t, NUL-terminated; the test fails without it. */
+static char *read_text(const struct tree *t, const char *file)
+{
+    char path[PATH_BYTES];
+    FILE *f;
+    char *text;
+    long len;
+
+    path_of(path, t, file);
+    if ( !(f = fopen(path, "r")) )
+        fail_msg("%s: missing (did the build of Xen %s succeed?)", path,
+                 t->version);
+    fseek(f, 0, SEEK_END);
+    len = ftell(f);
+    rewind(f);
+    text = calloc(1, len + 1);
+    assert_non_null(text);
+    assert_true(fread(text, 1, len, f) == (size_t)len);
+    fclose(f);
+    return text;
+}
+
+/* @symbol's line in nm -S output: "value size type name". */
+static bool find_symbol(const char *nm, const char *symbol,
+                        unsigned long *size, char *type)
+{
+    const char *line;
+    char name[128];
+    unsigned long value;
+
+    for ( line = nm; line && *line; line = strchr(line, '\n'), line += !!line )
+        if ( sscanf(line, "%lx %lx %c %127s", &value, size, type, name) == 4 &&
+             !strcmp(name, symbol) )
+            return true;
+    return false;
+}
+
+static void assert_defines(const struct tree *t, const char *nm,
+                           const char *symbol, char want_type)
+{
+    unsigned long size;
+    char type;
+
+    if ( !find_symbol(nm, symbol, &size, &type) )
+        fail_msg("Xen %s: trace.o does not define %s", t->version, symbol);
+    if ( type != want_type )
+        fail_msg("Xen %s: %s has type %c, not %c", t->version, symbol, type,
+                 want_type);
+}
+
+static void test_trees_built(void **state)
+{
+    unsigned int i, found = 0;
+
+    (void)state;
+    for ( i = 0; i < NTREES; i++ )
+    {
+        char path[PATH_BYTES];
+        FILE *f;
+
+        path_of(path, &trees[i], "build.rc");
+        if ( !(f = fopen(path, "r")) )
+            continue;
+        fclose(f);
+        trees[i].present = true;
+        found++;
+    }
+    assert_true(found > 0);
+}
+
+/* make exited 0, and Xen's build printed no warning. */
+static void test_builds_warning_free(void **state)
+{
+    unsigned int i;
+
+    (void)state;
+    for ( i = 0; i < NTREES; i++ )
+    {
+        char *rc, *log, *warning;
+
+        if ( !trees[i].present )
+            continue;
+        rc = read_text(&trees[i], "build.rc");
+        log = read_text(&trees[i], "build.log");
+        if ( atoi(rc) != 0 )
+            fail_msg("Xen %s: build failed:\n%s", trees[i].version,
+                     strlen(log) > 3000 ? log + strlen(log) - 3000 : log);
+        if ( (warning = strstr(log, "warning:")) )
+            fail_msg("Xen %s: %.300s", trees[i].version, warning);
+        free(rc);
+        free(log);
+    }
+}
+
+/* The symbols the tree links against, and none of the other API. */
+static void test_link_contract(void **state)
+{
+    static const char *const functions[] = {
+        "trace", "tb_control", "trace_will_trace_event", "__trace_hypercall",
+        "init_trace_bufs",
+    };
+    unsigned int i, f;
+
+    (void)state;
+    for ( i = 0; i < NTREES; i++ )
+    {
+        unsigned long size;
+        char *nm, type;
+
+        if ( !trees[i].present )
+            continue;
+        nm = read_text(&trees[i], "nm.txt");
+        for ( f = 0; f < sizeof(functions) / sizeof(functions[0]); f++ )
+            assert_defines(&trees[i], nm, functions[f], 'T');
+        if ( trees[i].api_4_17 )
+            assert_defines(&trees[i], nm, "__trace_var", 'T');
+        else if ( find_symbol(nm, "__trace_var", &size, &type) )
+            fail_msg("Xen %s: defines __trace_var, which 4.19 removed",
+                     trees[i].version);
+        free(nm);
+    }
+}
+
+/* A bool: one byte of initialised data. */
+static void test_tb_init_done_is_bool(void **state)
+{
+    unsigned int i;
+
+    (void)state;
+    for ( i = 0; i < NTREES; i++ )
+    {
+        unsigned long size;
+        char *nm, type;
+
+        if ( !trees[i].present )
+            continue;
+        nm = read_text(&trees[i], "nm.txt");
+        if ( !find_symbol(nm, "tb_init_done", &size, &type) )
+            fail_msg("Xen %s: no tb_init_done", trees[i].version);
+        assert_int_equal(size, 1);
+        free(nm);
+    }
+}
+
+/* A constructor (in .init_array) exactly where the tree wants one. */
+static void test_init_as_the_tree_wants(void **state)
+{
+    unsigned int i;
+
+    (void)state;
+    for ( i = 0; i < NTREES; i++ )
+    {
+        char *sections;
+        bool ctor;
+
+        if ( !trees[i].present )
+            continue;
+        sections = read_text(&trees[i], "sections.txt");
+        ctor = strstr(sections, " .init_array ") || strstr(sections, " .ctors ");
+        if ( ctor != trees[i].constructor )
+            fail_msg("Xen %s: trace.o %s a constructor", trees[i].version,
+                     ctor ? "has" : "lacks");
+        free(sections);
+    }
+}
+
+/*
+ * The first two instructions of @function in objdump -dr output: a
+ * compare of the byte tb_init_done (the relocation that follows it names
+ * it) and a conditional branch.  Relocation lines ("2: R_X86_64_PC32
+ * sym") are not instructions.
+ */
+static void assert_disabled_path(const struct tree *t, const char *dis,
+                                 const char *function)
+{
+    char label[96], insn[2][64] = { "", "" }, first_reloc[128] = "";
+    const char *line;
+    unsigned int n = 0;
+
+    snprintf(label, sizeof(label), "<%s>:", function);
+    if ( !(line = strstr(dis, label)) )
+        fail_msg("Xen %s: no %s in call-site.txt", t->version, function);
+    for ( line = strchr(line, '\n'); line && line[1] != '\n' && n < 2;
+          line = strchr(line + 1, '\n') )
+    {
+        char addr[32], word[64], sym[128] = "";
+
+        if ( sscanf(line + 1, " %31[0-9a-f]: %63s %127s", addr, word,
+                    sym) < 2 )
+            continue;
+        if ( !strncmp(word, "R_", 2) )
+        {
+            if ( n == 1 && !first_reloc[0] )
+                snprintf(first_reloc, sizeof(first_reloc), "%s", sym);
+            continue;
+        }
+        snprintf(insn[n++], sizeof(insn[0]), "%s", word);
+    }
+    assert_int_equal(n, 2);
+    print_message("Xen %-6s %s: %s %s; %s\n", t->version, function, insn[0],
+                  first_reloc, insn[1]);
+    if ( strcmp(insn[0], "cmpb") || strncmp(first_reloc, "tb_init_done", 12) )
+        fail_msg("Xen %s: %s starts with %s on %s, not cmpb on tb_init_done",
+                 t->version, function, insn[0], first_reloc);
+    if ( insn[1][0] != 'j' || !strcmp(insn[1], "jmp") )
+        fail_msg("Xen %s: %s's second instruction is %s, not a branch on it",
+                 t->version, function, insn[1]);
+}
+
+static void test_disabled_call_site(void **state)
+{
+    unsigned int i;
+
+    (void)state;
+    for ( i = 0; i < NTREES; i++ )
+    {
+        char *dis;
+
+        if ( !trees[i].present )
+            continue;
+        dis = read_text(&trees[i], "call-site.txt");
+        assert_disabled_path(&trees[i], dis, "call_site_trace_time");
+        if ( trees[i].api_4_17 )
+            assert_disabled_path(&trees[i], dis, "call_site_trace_3d");
+        free(dis);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_trees_built),
+        cmocka_unit_test(test_builds_warning_free),
+        cmocka_unit_test(test_link_contract),
+        cmocka_unit_test(test_tb_init_done_is_bool),
+        cmocka_unit_test(test_init_as_the_tree_wants),
+        cmocka_unit_test(test_disabled_call_site),
+    };
+
+    if ( !(results = getenv("XT_TREES")) )
+    {
+        fprintf(stderr, "test_xen_trees: XT_TREES names no directory\n");
+        return 1;
+    }
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
