@@ -323,8 +323,8 @@ read_insns(const char *path)
 }
 
 /*
- * Instructions per event for the table: of __trace_var with its callees
- * where the case calls it, else of the whole site_*() function.
+ * Instructions per event for the table: of trace() or __trace_var() with
+ * its callees where the case calls out, else of the whole site_*() function.
  */
 static double
 table_insns(const struct bench_case *c)
