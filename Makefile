@@ -63,8 +63,8 @@ include tools/xentrace/summary.mk
 include tests/sim/sim.mk
 include tests/sim/soak.mk
 include tests/tools/tools.mk
-include tests/xen/xen.mk
 include tests/xen/trees.mk
+include tests/xen/xen.mk
 include bench/bench.mk
 include bench/read.mk
 include tests/readers/export.mk
@@ -79,9 +79,9 @@ all: $(HOST_LIB) $(UNIT_TESTS) $(XEN_SIM) $(XEN_SIM_LIBS) $(LIBXT) $(LIBXT_SO) \
 TSAN_TESTS := $(addprefix build/tsan/tests/,$(notdir $(THREADED_TESTS)))
 
 check: all tsan-tests bench-smoke xen-trees $(XEN_TREES_TEST)
-	@XT_TREES=$(XEN_TREES_DIR) tests/run-tests $(UNIT_TESTS) $(TOOL_TESTS) \
-	    $(SIM_TESTS) $(READER_TESTS) $(FUZZ_TESTS) $(TSAN_TESTS) \
-	    $(XEN_TREES_TEST)
+	@XT_TREES=$(XEN_TREES_DIR) XT_TREE_VERSIONS="$(XEN_TREES)" \
+	    tests/run-tests $(UNIT_TESTS) $(TOOL_TESTS) $(SIM_TESTS) \
+	    $(READER_TESTS) $(FUZZ_TESTS) $(TSAN_TESTS) $(XEN_TREES_TEST)
 
 check-unit: all
 	@tests/run-tests $(UNIT_TESTS) $(TOOL_TESTS) $(SIM_TESTS) $(READER_TESTS) \

@@ -1,8 +1,9 @@
 /*
  * Our three files in real Xen trees, as tests/xen/build-tree.sh and
  * build-xen.sh built them: one directory per tree under $XT_TREES, named
- * by its version (see call-site.sh for what each holds).  `make check`
- * gives it 4.20.4 and 4.22.0, `make check-xen` Debian's 4.17 and 4.20.4.
+ * by its version (see call-site.sh for what each holds), for each version
+ * in $XT_TREE_VERSIONS.  `make check` gives it 4.20.4 and 4.22.0, `make
+ * check-xen` Debian's 4.17 and 4.20.4.
  *
  * Each tree builds warning-free with Xen's -Werror; trace.o defines what
  * the tree links against, for the API the tree calls (4.17's only before
@@ -26,13 +27,12 @@ struct tree {
     const char *version;
     bool api_4_17;            /* calls __trace_var() and TRACE_nD() */
     bool constructor;         /* runs init_trace_bufs() as a constructor */
-    bool present;             /* built, in $XT_TREES */
 };
 
-static struct tree trees[] = {
-    { "4.17",   true,  false, false },
-    { "4.20.4", false, false, false },
-    { "4.22.0", false, true,  false },
+static const struct tree trees[] = {
+    { "4.17",   true,  false },
+    { "4.20.4", false, false },
+    { "4.22.0", false, true  },
 };
 #define NTREES (sizeof(trees) / sizeof(trees[0]))
 
@@ -93,120 +93,68 @@ static void assert_defines(const struct tree *t, const char *nm,
                  want_type);
 }
 
-static void test_trees_built(void **state)
-{
-    unsigned int i, found = 0;
-
-    (void)state;
-    for ( i = 0; i < NTREES; i++ )
-    {
-        char path[PATH_BYTES];
-        FILE *f;
-
-        path_of(path, &trees[i], "build.rc");
-        if ( !(f = fopen(path, "r")) )
-            continue;
-        fclose(f);
-        trees[i].present = true;
-        found++;
-    }
-    assert_true(found > 0);
-}
-
 /* make exited 0, and Xen's build printed no warning. */
 static void test_builds_warning_free(void **state)
 {
-    unsigned int i;
+    const struct tree *t = *state;
+    char *rc = read_text(t, "build.rc"), *log = read_text(t, "build.log");
+    const char *line;
 
-    (void)state;
-    for ( i = 0; i < NTREES; i++ )
+    if ( atoi(rc) != 0 )
+        fail_msg("Xen %s: build failed:\n%s", t->version,
+                 strlen(log) > 3000 ? log + strlen(log) - 3000 : log);
+    /* The compiler's and the linker's, not make's own about jobs. */
+    for ( line = log; line; line = strchr(line, '\n'), line += !!line )
     {
-        char *rc, *log, *warning;
+        const char *warning = strstr(line, "warning:");
+        const char *end = strchr(line, '\n');
 
-        if ( !trees[i].present )
-            continue;
-        rc = read_text(&trees[i], "build.rc");
-        log = read_text(&trees[i], "build.log");
-        if ( atoi(rc) != 0 )
-            fail_msg("Xen %s: build failed:\n%s", trees[i].version,
-                     strlen(log) > 3000 ? log + strlen(log) - 3000 : log);
-        if ( (warning = strstr(log, "warning:")) )
-            fail_msg("Xen %s: %.300s", trees[i].version, warning);
-        free(rc);
-        free(log);
+        if ( warning && (!end || warning < end) && strncmp(line, "make", 4) )
+            fail_msg("Xen %s: %.*s", t->version,
+                     (int)(end ? end - line : 300), line);
     }
+    free(rc);
+    free(log);
 }
 
-/* The symbols the tree links against, and none of the other API. */
+/*
+ * The symbols the tree links against, and none of the other API;
+ * tb_init_done is a bool, one byte of data.
+ */
 static void test_link_contract(void **state)
 {
     static const char *const functions[] = {
         "trace", "tb_control", "trace_will_trace_event", "__trace_hypercall",
         "init_trace_bufs",
     };
-    unsigned int i, f;
+    const struct tree *t = *state;
+    char *nm = read_text(t, "nm.txt"), type;
+    unsigned long size;
+    unsigned int f;
 
-    (void)state;
-    for ( i = 0; i < NTREES; i++ )
-    {
-        unsigned long size;
-        char *nm, type;
-
-        if ( !trees[i].present )
-            continue;
-        nm = read_text(&trees[i], "nm.txt");
-        for ( f = 0; f < sizeof(functions) / sizeof(functions[0]); f++ )
-            assert_defines(&trees[i], nm, functions[f], 'T');
-        if ( trees[i].api_4_17 )
-            assert_defines(&trees[i], nm, "__trace_var", 'T');
-        else if ( find_symbol(nm, "__trace_var", &size, &type) )
-            fail_msg("Xen %s: defines __trace_var, which 4.19 removed",
-                     trees[i].version);
-        free(nm);
-    }
-}
-
-/* A bool: one byte of initialised data. */
-static void test_tb_init_done_is_bool(void **state)
-{
-    unsigned int i;
-
-    (void)state;
-    for ( i = 0; i < NTREES; i++ )
-    {
-        unsigned long size;
-        char *nm, type;
-
-        if ( !trees[i].present )
-            continue;
-        nm = read_text(&trees[i], "nm.txt");
-        if ( !find_symbol(nm, "tb_init_done", &size, &type) )
-            fail_msg("Xen %s: no tb_init_done", trees[i].version);
-        assert_int_equal(size, 1);
-        free(nm);
-    }
+    for ( f = 0; f < sizeof(functions) / sizeof(functions[0]); f++ )
+        assert_defines(t, nm, functions[f], 'T');
+    if ( t->api_4_17 )
+        assert_defines(t, nm, "__trace_var", 'T');
+    else if ( find_symbol(nm, "__trace_var", &size, &type) )
+        fail_msg("Xen %s: defines __trace_var, which 4.19 removed",
+                 t->version);
+    if ( !find_symbol(nm, "tb_init_done", &size, &type) || size != 1 )
+        fail_msg("Xen %s: tb_init_done is not one byte", t->version);
+    free(nm);
 }
 
 /* A constructor (in .init_array) exactly where the tree wants one. */
 static void test_init_as_the_tree_wants(void **state)
 {
-    unsigned int i;
+    const struct tree *t = *state;
+    char *sections = read_text(t, "sections.txt");
+    bool ctor = strstr(sections, " .init_array ") || strstr(sections, " .ctors ");
 
-    (void)state;
-    for ( i = 0; i < NTREES; i++ )
-    {
-        char *sections;
-        bool ctor;
-
-        if ( !trees[i].present )
-            continue;
-        sections = read_text(&trees[i], "sections.txt");
-        ctor = strstr(sections, " .init_array ") || strstr(sections, " .ctors ");
-        if ( ctor != trees[i].constructor )
-            fail_msg("Xen %s: trace.o %s a constructor", trees[i].version,
-                     ctor ? "has" : "lacks");
-        free(sections);
-    }
+    if ( ctor != t->constructor )
+        fail_msg("Xen %s: trace.o %s a constructor", t->version,
+                 ctor ? "has" : "lacks");
+    free(sections);
 }
 
 /*
@@ -254,38 +202,65 @@ static void assert_disabled_path(const struct tree *t, const char *dis,
 
 static void test_disabled_call_site(void **state)
 {
-    unsigned int i;
+    const struct tree *t = *state;
+    char *dis = read_text(t, "call-site.txt");
 
-    (void)state;
-    for ( i = 0; i < NTREES; i++ )
-    {
-        char *dis;
-
-        if ( !trees[i].present )
-            continue;
-        dis = read_text(&trees[i], "call-site.txt");
-        assert_disabled_path(&trees[i], dis, "call_site_trace_time");
-        if ( trees[i].api_4_17 )
-            assert_disabled_path(&trees[i], dis, "call_site_trace_3d");
-        free(dis);
-    }
+    assert_disabled_path(t, dis, "call_site_trace_time");
+    if ( t->api_4_17 )
+        assert_disabled_path(t, dis, "call_site_trace_3d");
+    free(dis);
 }
 
+static const struct tree *find_tree(const char *version)
+{
+    unsigned int i;
+
+    for ( i = 0; i < NTREES; i++ )
+        if ( !strcmp(trees[i].version, version) )
+            return &trees[i];
+    return NULL;
+}
+
+/* Every test on each tree of $XT_TREE_VERSIONS, named for both. */
 int main(void)
 {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_trees_built),
-        cmocka_unit_test(test_builds_warning_free),
-        cmocka_unit_test(test_link_contract),
-        cmocka_unit_test(test_tb_init_done_is_bool),
-        cmocka_unit_test(test_init_as_the_tree_wants),
-        cmocka_unit_test(test_disabled_call_site),
+    static const struct { const char *name; CMUnitTestFunction fn; } kinds[] = {
+        { "builds warning-free", test_builds_warning_free },
+        { "link contract", test_link_contract },
+        { "init_trace_bufs as the tree wants", test_init_as_the_tree_wants },
+        { "disabled call site", test_disabled_call_site },
     };
+    const unsigned int nkinds = sizeof(kinds) / sizeof(kinds[0]);
+    struct CMUnitTest tests[NTREES * sizeof(kinds) / sizeof(kinds[0])];
+    static char names[NTREES * sizeof(kinds) / sizeof(kinds[0])][96];
+    const char *versions = getenv("XT_TREE_VERSIONS");
+    char list[256], *version;
+    unsigned int n = 0, k;
 
-    if ( !(results = getenv("XT_TREES")) )
+    if ( !(results = getenv("XT_TREES")) || !versions )
     {
-        fprintf(stderr, "test_xen_trees: XT_TREES names no directory\n");
+        fprintf(stderr, "test_xen_trees: XT_TREES and XT_TREE_VERSIONS "
+                "name no trees\n");
         return 1;
     }
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    snprintf(list, sizeof(list), "%s", versions);
+    for ( version = strtok(list, " "); version; version = strtok(NULL, " ") )
+    {
+        const struct tree *t = find_tree(version);
+
+        if ( !t )
+        {
+            fprintf(stderr, "test_xen_trees: Xen %s: not a tree it knows\n",
+                    version);
+            return 1;
+        }
+        for ( k = 0; k < nkinds && n < NTREES * nkinds; k++, n++ )
+        {
+            snprintf(names[n], sizeof(names[n]), "Xen %s: %s", t->version,
+                     kinds[k].name);
+            tests[n] = (struct CMUnitTest){ names[n], kinds[k].fn, NULL,
+                                            NULL, (void *)t };
+        }
+    }
+    return _cmocka_run_group_tests("test_xen_trees", tests, n, NULL, NULL);
 }

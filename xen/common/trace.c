@@ -38,6 +38,11 @@
  * of prod).  A bad cons resets that one buffer to empty, is counted, and is
  * logged the first time; tracing goes on for that CPU and every other.
  *
+ * Entry points.  Every record comes through trace() (Xen 4.19's API, which
+ * takes the TSC flag in the event's bit 31 and only whole-word payloads)
+ * or, in trees older than 4.19, __trace_var() (4.17's, which pads a
+ * partial word); both run the same record path, put_trace().
+ *
  * Loss.  A record that does not fit is counted in lost_records, never
  * written in part.  Before the next record that fits, Xen writes one
  * TRC_LOST_RECORDS record: {count, domain, vcpu, TSC of the first loss}.
