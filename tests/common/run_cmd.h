@@ -1,4 +1,4 @@
-/* Test utility: run a command with its output in a file. */
+/* Test utilities: run a command with its output in a file; read a file. */
 #ifndef RUN_CMD_H
 #define RUN_CMD_H
 
@@ -8,5 +8,8 @@
  * it cannot be waited for.
  */
 int run_cmd(char *const argv[], const char *log);
+
+/* The whole of file @path, NUL-terminated, or NULL if it cannot be opened. */
+char *read_file(const char *path);
 
 #endif /* RUN_CMD_H */

@@ -60,22 +60,12 @@ static void path_of(char *path, const char *boot, const char *file)
 /* The whole of @boot/@file, NUL-terminated; the test fails without it. */
 static char *read_text(const char *boot, const char *file)
 {
-    char path[PATH_BYTES];
-    FILE *f;
-    char *text;
-    long len;
+    char path[PATH_BYTES], *text;
 
     path_of(path, boot, file);
-    if ( !(f = fopen(path, "r")) )
+    if ( !(text = read_file(path)) )
         fail_msg("%s: missing (did the boot finish? see %s/%s/serial.log)",
                  path, results, boot);
-    fseek(f, 0, SEEK_END);
-    len = ftell(f);
-    rewind(f);
-    text = calloc(1, len + 1);
-    assert_non_null(text);
-    assert_true(fread(text, 1, len, f) == (size_t)len);
-    fclose(f);
     return text;
 }
 

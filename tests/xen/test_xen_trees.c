@@ -20,6 +20,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "run_cmd.h"
+
 #define PATH_BYTES 512
 
 /* The trees this knows, and what each calls. */
@@ -46,22 +48,12 @@ static void path_of(char *path, const struct tree *t, const char *file)
 /* The whole of @file of @t, NUL-terminated; the test fails without it. */
 static char *read_text(const struct tree *t, const char *file)
 {
-    char path[PATH_BYTES];
-    FILE *f;
-    char *text;
-    long len;
+    char path[PATH_BYTES], *text;
 
     path_of(path, t, file);
-    if ( !(f = fopen(path, "r")) )
+    if ( !(text = read_file(path)) )
         fail_msg("%s: missing (did the build of Xen %s succeed?)", path,
                  t->version);
-    fseek(f, 0, SEEK_END);
-    len = ftell(f);
-    rewind(f);
-    text = calloc(1, len + 1);
-    assert_non_null(text);
-    assert_true(fread(text, 1, len, f) == (size_t)len);
-    fclose(f);
     return text;
 }
 

@@ -6,9 +6,11 @@
 XEN_TREES_DIR  := $(BUILD)/xen-trees
 XEN_TREES_TEST := $(BUILD)/tests/test_xen_trees
 
-$(XEN_TREES_TEST): tests/xen/test_xen_trees.c
+$(XEN_TREES_TEST): tests/xen/test_xen_trees.c tests/common/run_cmd.c \
+                   tests/common/run_cmd.h
 	@mkdir -p $(@D)
-	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ $< -lcmocka
+	$(CC) $(TOOL_CFLAGS) -Itests/common $(LDFLAGS) -o $@ \
+	    tests/xen/test_xen_trees.c tests/common/run_cmd.c -lcmocka
 
 xen-trees:
 	@rm -rf $(XEN_TREES_DIR)
