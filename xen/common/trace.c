@@ -697,8 +697,7 @@ static always_inline void put_trace(uint32_t event, unsigned int extra,
 {
     unsigned int cpu = smp_processor_id();
     bool cycles = event & TRC_HD_CYCLE_FLAG;
-    unsigned int words = DIV_ROUND_UP(extra, sizeof(uint32_t));
-    unsigned int size = sizeof(uint32_t) * (1 + (cycles ? 2 : 0) + words);
+    unsigned int words, size;
     struct tb_reservation res;
     struct t_cpu *tc;
     unsigned long flags;
@@ -709,6 +708,8 @@ static always_inline void put_trace(uint32_t event, unsigned int extra,
          !cpumask_test_cpu(cpu, &tb_cpu_mask) )
         return;
 
+    words = DIV_ROUND_UP(extra, sizeof(uint32_t));
+    size = sizeof(uint32_t) * (1 + (cycles ? 2 : 0) + words);
     tc = &this_cpu(t_cpu);
 
     spin_lock_irqsave(&tc->t_lock, flags);
