@@ -5,7 +5,7 @@
 # The Xen trees besides Debian's 4.17 that our files must fit: release
 # tarballs, unmodified, in XEN_SRC.  test_abi checks our public header
 # against theirs; make check builds our files in them (tests/xen/trees.mk).
-XEN_SRC   ?= /work/shared/xen-src
+XEN_SRC   ?= $(abspath ../shared/xen-src)
 XEN_TREES := 4.20.4 4.22.0
 
 HOST_SRCS := $(wildcard xen/arch/host/*.c)
@@ -21,8 +21,7 @@ $(BUILD)/xen/common/%.o: xen/common/%.c $(XEN_HDRS)
 
 $(BUILD)/xen/arch/host/%.o: xen/arch/host/%.c $(XEN_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(TOOL_CFLAGS) -Wno-unused-parameter -DCONFIG_TRACEBUFFER -include xen/config.h \
-	    -Ixen/arch/host/include -Ixen/include -c -o $@ $<
+	$(CC) $(TOOL_CFLAGS) -Wno-unused-parameter $(XEN_ENV) -c -o $@ $<
 
 $(HOST_LIB): $(XEN_OBJS) $(HOST_OBJS)
 	@rm -f $@

@@ -47,3 +47,17 @@ char *read_file(const char *path)
     fclose(f);
     return text;
 }
+
+int run_sh(const char *log, const char *fmt, ...)
+{
+    char cmd[8192];
+    char *argv[] = { "/bin/sh", "-c", cmd, NULL };
+    va_list ap;
+    int n;
+
+    va_start(ap, fmt);
+    n = vsnprintf(cmd, sizeof(cmd), fmt, ap);
+    va_end(ap);
+    assert_true(n >= 0 && (size_t)n < sizeof(cmd));
+    return run_cmd(argv, log);
+}

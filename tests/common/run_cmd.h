@@ -9,6 +9,10 @@
  */
 int run_cmd(char *const argv[], const char *log);
 
+/* The same for a shell command, made from printf's @fmt and what follows. */
+int run_sh(const char *log, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 /* The whole of file @path, NUL-terminated, or NULL if it cannot be opened. */
 char *read_file(const char *path);
 

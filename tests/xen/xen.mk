@@ -20,11 +20,14 @@ $(XEN_TEST): tests/xen/test_xen.c tests/sim/tracefile.c tests/sim/tracefile.h \
 	    -o $@ tests/xen/test_xen.c tests/sim/tracefile.c \
 	    tests/common/run_cmd.c -lcmocka
 
-check-xen: $(XENTRACE) $(TBUF_STATE) $(XEN_TEST) $(XEN_TREES_TEST)
+check-xen: $(XENTRACE) $(TBUF_STATE) $(XEN_TEST) $(XEN_TREES_TEST) \
+           $(XEN_EVENTS_TEST)
 	@tests/xen/check-xen.sh $(XEN_CACHE) $(XEN_SRC) $(XENTRACE) $(TBUF_STATE) \
 	    $(XEN_RESULTS)
 	@XT_RESULTS=$(XEN_RESULTS) XT_TREES=$(XEN_RESULTS)/trees \
-	    XT_TREE_VERSIONS="4.17 4.20.4" \
-	    tests/run-tests $(XEN_TEST) $(XEN_TREES_TEST)
+	    XT_TREE_VERSIONS="4.17 4.20.4" XEN_CACHE=$(XEN_CACHE) \
+	    XEN_EVENTS_TEST=$(XEN_EVENTS_TEST) \
+	    tests/run-tests $(XEN_TEST) $(XEN_TREES_TEST) \
+	    tests/xen-events/check-xen-events.sh
 
 .PHONY: check-xen

@@ -1,0 +1,285 @@
+/*
+ * libxtfile, the event catalogue: names and payloads of events
+ * (xtread.h), from the tables gen-trace-events makes out of
+ * tools/libxentrace/file/trace-events, and records formatted as text.
+ *
+ * Formatting is by hand, not printf: xentrace-dump formats every record
+ * of files of gigabytes.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalogue.h"
+#include "decimal.h"
+#include "xtread.h"
+
+/* The HVM class, without its sub-class bits. */
+#define HVM_CLASS           (TRC_HVM & 0x0fff0000u)
+
+/*
+ * A lookup per record formatted: hashed, not a binary search.  The hash
+ * leads to an id's first layout; the others follow it in the table.
+ */
+static const struct xt_event_desc *find_exact(uint32_t event,
+                                              uint32_t xen_version)
+{
+    unsigned int mask = (1u << xt_event_hash_bits) - 1;
+    unsigned int h = (event * XT_EVENT_HASH_MULT) >>
+                     (32 - xt_event_hash_bits);
+    const struct xt_event_desc *d, *end = xt_event_descs + xt_nr_event_descs;
+
+    for ( ; xt_event_hash[h]; h = (h + 1) & mask )
+        if ( xt_event_descs[xt_event_hash[h] - 1].id == event )
+            break;
+    if ( !xt_event_hash[h] )
+        return NULL;
+    for ( d = &xt_event_descs[xt_event_hash[h] - 1];
+          d < end && d->id == event; d++ )
+        if ( d->xen_min <= xen_version && xen_version <= d->xen_max )
+            return d;
+    return NULL;
+}
+
+static bool is_nested_hvm(uint32_t event)
+{
+    return (event & 0x0fff0000u) == HVM_CLASS && (event & TRC_HVM_NESTEDFLAG);
+}
+
+const struct xt_event_desc *xt_event_find_xen(uint32_t event,
+                                              uint32_t xen_version)
+{
+    const struct xt_event_desc *d;
+
+    if ( !xen_version )
+        xen_version = XT_XEN_DEFAULT;
+    if ( (d = find_exact(event, xen_version)) )
+        return d;
+    if ( xt_is_runstate_change(event) )
+        return find_exact(TRC_SCHED_RUNSTATE_CHANGE, xen_version);
+    if ( is_nested_hvm(event) )
+        return find_exact(event & ~TRC_HVM_NESTEDFLAG, xen_version);
+    return NULL;
+}
+
+const struct xt_event_desc *xt_event_find(uint32_t event)
+{
+    return xt_event_find_xen(event, XT_XEN_DEFAULT);
+}
+
+int xt_xen_version_parse(const char *s, uint32_t *version)
+{
+    char *end;
+    unsigned long major, minor;
+
+    errno = 0;
+    major = strtoul(s, &end, 10);
+    if ( end == s || *end != '.' || end[1] < '0' || end[1] > '9' )
+        goto bad;
+    minor = strtoul(end + 1, &end, 10);
+    if ( *end == '.' )
+    {
+        if ( end[1] < '0' || end[1] > '9' )
+            goto bad;
+        strtoul(end + 1, &end, 10);
+    }
+    if ( *end || errno || !major || major > 0xffff || minor > 0xffff )
+        goto bad;
+    *version = XT_XEN_VERSION(major, minor);
+    return 0;
+
+ bad:
+    errno = EINVAL;
+    return -1;
+}
+
+const struct xt_event_desc *xt_event_table(size_t *n)
+{
+    *n = xt_nr_event_descs;
+    return xt_event_descs;
+}
+
+/* The catalogue's classes (gen-trace-events --classes), "all" excluded. */
+static const struct {
+    const char *name;
+    uint32_t mask;
+} classes[] = {
+#define XT_CLASS(name, mask, what)  { name, mask },
+#include "trace-classes.h"
+#undef XT_CLASS
+};
+
+const char *xt_event_class(uint32_t event)
+{
+    uint32_t cls = event & 0x0fff0000u;
+    size_t i;
+
+    /* An event has one class bit; a mask with more (all) is no class. */
+    for ( i = 0; i < sizeof(classes) / sizeof(classes[0]); i++ )
+        if ( (classes[i].mask & 0x0fff0000u) == cls )
+            return classes[i].name;
+    return "?";
+}
+
+/*
+ * Writers into a buffer of at least XT_RECORD_FORMAT_MAX bytes: each
+ * returns the end of what it wrote.  Some write fixed-size blocks past
+ * that end (names with their padding, put_dec()'s 8 bytes), which later
+ * text overwrites: no record's text comes near the buffer's end even
+ * with them (gen-trace-events bounds the names).
+ */
+
+static char *put_mem(char *p, const char *s, size_t n)
+{
+    memcpy(p, s, n);
+    return p + n;
+}
+
+/* A string constant: its length is known at compile time. */
+#define put_lit(p, s)   put_mem(p, s, sizeof(s) - 1)
+
+static char *put_hex(char *p, uint64_t v)
+{
+    static const char digits[] = "0123456789abcdef";
+    /* Digits after the first, from the highest bit set. */
+    unsigned int n = (63 - __builtin_clzll(v | 1)) / 4;
+    char *end = p + 3 + n, *q = end;
+
+    p[0] = '0';
+    p[1] = 'x';
+    while ( q > p + 2 )
+    {
+        *--q = digits[v & 0xf];
+        v >>= 4;
+    }
+    return end;
+}
+
+static char *put_dv(char *p, uint32_t dom, uint32_t vcpu)
+{
+    *p++ = 'd';
+    p = put_dec(p, dom);
+    *p++ = 'v';
+    return put_dec(p, vcpu);
+}
+
+static char *put_runstate(char *p, unsigned int rs)
+{
+    const char *name = xt_runstate_name(rs);
+
+    return put_mem(p, name, strlen(name));
+}
+
+/* Field @f from the words at @w, of which @left remain. */
+static char *put_field(char *p, const struct xt_field *f, const uint32_t *w,
+                       unsigned int left)
+{
+    unsigned int need = f->kind == XT_FIELD_U64 || f->kind == XT_FIELD_X64 ?
+                        2 : 1;
+
+    *p++ = ' ';
+    memcpy(p, f->name, XT_FIELD_NAME_PAD);
+    p += f->name_len;
+    *p++ = '=';
+    if ( left < need )
+    {
+        *p++ = '?';
+        return p;
+    }
+    switch ( f->kind )
+    {
+    case XT_FIELD_U32:
+        return put_dec(p, w[0]);
+    case XT_FIELD_X32:
+        return put_hex(p, w[0]);
+    case XT_FIELD_S32:
+        if ( (int32_t)w[0] < 0 )
+        {
+            *p++ = '-';
+            return put_dec(p, -(int64_t)(int32_t)w[0]);
+        }
+        return put_dec(p, w[0]);
+    case XT_FIELD_U64:
+        return put_dec(p, w[0] | (uint64_t)w[1] << 32);
+    case XT_FIELD_X64:
+        return put_hex(p, w[0] | (uint64_t)w[1] << 32);
+    case XT_FIELD_DOMVCPU:
+        return put_dv(p, w[0] >> 16, w[0] & 0xffff);
+    case XT_FIELD_VCPUDOM:
+        return put_dv(p, w[0] & 0xffff, w[0] >> 16);
+    }
+    *p++ = '?';
+    return p;
+}
+
+/* Words from @from on, raw: " [ 0x1 0x2 ]". */
+static char *put_words(char *p, const struct xt_record *rec, unsigned int from)
+{
+    unsigned int i, n = rec->nr_extra < 7 ? rec->nr_extra : 7;
+
+    if ( from >= n )
+        return p;
+    p = put_lit(p, " [");
+    for ( i = from; i < n; i++ )
+    {
+        *p++ = ' ';
+        p = put_hex(p, rec->extra[i]);
+    }
+    return put_lit(p, " ]");
+}
+
+static char *put_record(char *p, const struct xt_record *rec)
+{
+    const struct xt_event_desc *d = xt_event_find_xen(rec->event,
+                                                      rec->xen_version);
+    unsigned int i, word = 0, n = rec->nr_extra < 7 ? rec->nr_extra : 7;
+
+    if ( !d )
+    {
+        p = put_lit(p, "event ");
+        p = put_hex(p, rec->event);
+        return put_words(p, rec, 0);
+    }
+    memcpy(p, d->name, XT_EVENT_NAME_PAD);
+    p += d->name_len;
+    if ( d->id != rec->event && is_nested_hvm(rec->event) )
+        p = put_lit(p, " nested");
+    for ( i = 0; i < d->nr_fields; i++ )
+    {
+        const struct xt_field *f = &d->fields[i];
+        unsigned int left = n > word ? n - word : 0;
+
+        p = put_field(p, f, rec->extra + word, left);
+        word += f->kind == XT_FIELD_U64 || f->kind == XT_FIELD_X64 ? 2 : 1;
+    }
+    if ( xt_is_runstate_change(rec->event) )
+    {
+        *p++ = ' ';
+        p = put_runstate(p, xt_runstate_old(rec->event));
+        p = put_lit(p, "->");
+        p = put_runstate(p, xt_runstate_new(rec->event));
+    }
+    return put_words(p, rec, word);
+}
+
+size_t xt_record_format(const struct xt_record *rec, char *buf, size_t size)
+{
+    char tmp[XT_RECORD_FORMAT_MAX];
+    size_t len;
+
+    if ( size >= XT_RECORD_FORMAT_MAX )
+    {
+        len = put_record(buf, rec) - buf;
+        buf[len] = '\0';
+        return len;
+    }
+    len = put_record(tmp, rec) - tmp;
+    if ( size )
+    {
+        size_t n = len < size - 1 ? len : size - 1;
+
+        memcpy(buf, tmp, n);
+        buf[n] = '\0';
+    }
+    return len;
+}

@@ -1,0 +1,288 @@
+/*
+ * libxtfile, the writer: batches laid out by the caller out to the file.
+ *
+ * The file (docs/trace-format.md) is a flat stream of t_rec records,
+ * without a file header, cut into batches:
+ *
+ *   offset 0      +-------------------------------------------------+
+ *                 | CPU_CHANGE {cpu 0, 4084}     (12 bytes, no TSC) |
+ *                 | the metadata records                            |
+ *                 | WRAP_BUFFER pads (<= 32 bytes each, no TSC)     |
+ *   4096          +-------------------------------------------------+
+ *                 | CPU_CHANGE {cpu a, bytes}                       |
+ *                 | CPU a's records, as Xen wrote them              |
+ *                 | WRAP_BUFFER pads                                |
+ *   k * 4096      +-------------------------------------------------+
+ *                 | CPU_CHANGE {cpu b, bytes}                       |
+ *                 | ...                                             |
+ *
+ * "bytes" counts everything after the CPU-change record up to the next
+ * page boundary, pads included, so readers that follow the byte counts
+ * and readers that read record after record both land on the next batch.
+ * The caller lays out each batch's records in page-aligned memory with
+ * room for the header before them and the pads after them; the writer
+ * fills both in place and writes the batch with one write(2).  Address,
+ * length and file offset are all multiples of the page, so O_DIRECT works.
+ *
+ * Failure.  The first error (a failed write, ENOSPC from the reserve
+ * check) fails the writer for good: a regular file is cut back to the end
+ * of its last complete batch, and every later call returns that error.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "xtfile.h"
+
+#define HDR_WORD        (TRC_TRACE_CPU_CHANGE | (2u << TRACE_EXTRA_SHIFT))
+/* Linux's largest write(2): a bigger batch could not go out in one. */
+#define MAX_BATCH       0x7ffff000u
+
+struct xt_writer {
+    int fd;
+    bool regular;               /* a regular file: reserve and truncate */
+    off_t end;                  /* offset after the last complete batch */
+    unsigned int nr_cpus;       /* the metadata's: CPUs are below it */
+    uint64_t reserve_bytes;
+    uint64_t bytes, padding;    /* see xt_writer_bytes() */
+    int error;                  /* the first error, or 0 */
+};
+
+static size_t page_up(size_t n)
+{
+    return (n + XT_PAGE - 1) & ~(size_t)(XT_PAGE - 1);
+}
+
+size_t xt_batch_size(size_t records)
+{
+    return page_up(XT_BATCH_HEAD + records);
+}
+
+static uint32_t *put_record(uint32_t *p, uint32_t event, unsigned int nr,
+                            const uint32_t *words)
+{
+    *p++ = event | (nr << TRACE_EXTRA_SHIFT);
+    memcpy(p, words, nr * 4);
+    return p + nr;
+}
+
+/* The metadata records, no TSC: XT_META_WORDS words at @m. */
+static void make_metadata(uint32_t *m, const struct xt_metadata *md)
+{
+    const uint32_t format[] = { XT_FORMAT_VERSION };
+    const uint32_t tool[] = { XT_VERSION_MAJOR, XT_VERSION_MINOR,
+                              XT_VERSION_PATCH };
+    const uint32_t hz[] = { (uint32_t)md->tsc_hz,
+                            (uint32_t)(md->tsc_hz >> 32) };
+    const uint32_t cpus[] = { md->nr_cpus };
+    const uint32_t xen[] = { md->xen_version };
+    const uint32_t start[] = {
+        (uint32_t)md->start_tsc, (uint32_t)(md->start_tsc >> 32),
+        (uint32_t)md->start_sec, (uint32_t)((uint64_t)md->start_sec >> 32),
+        md->start_nsec,
+    };
+
+    m = put_record(m, TRC_XT_FORMAT, 1, format);
+    m = put_record(m, TRC_XT_TOOL, 3, tool);
+    m = put_record(m, TRC_XT_TSC_HZ, 2, hz);
+    m = put_record(m, TRC_XT_CPUS, 1, cpus);
+    m = put_record(m, TRC_XT_START, 5, start);
+    put_record(m, TRC_XT_XEN_VERSION, 1, xen);
+}
+
+/* Fill @n bytes (a multiple of 4) with TRC_TRACE_WRAP_BUFFER pads. */
+static void pad(uint8_t *p, size_t n)
+{
+    while ( n )
+    {
+        size_t size = n < XT_PAD_MAX_BYTES ? n : XT_PAD_MAX_BYTES;
+        uint32_t hdr = TRC_TRACE_WRAP_BUFFER |
+                       (uint32_t)(size / 4 - 1) << TRACE_EXTRA_SHIFT;
+
+        memcpy(p, &hdr, 4);
+        memset(p + 4, 0, size - 4);
+        p += size;
+        n -= size;
+    }
+}
+
+/*
+ * Whether @size more bytes leave reserve_bytes free: 0, ENOSPC, or the
+ * error of fstatvfs().  Only for regular files: a pipe's file system
+ * says nothing about the space the reader has (Linux reports 0 free).
+ */
+static int check_reserve(const struct xt_writer *w, size_t size)
+{
+    struct statvfs s;
+    uint64_t avail;
+
+    if ( !w->reserve_bytes || !w->regular )
+        return 0;
+    if ( fstatvfs(w->fd, &s) )
+        return errno;
+    if ( __builtin_mul_overflow((uint64_t)s.f_bavail, (uint64_t)s.f_frsize,
+                                &avail) )
+        avail = UINT64_MAX;
+    /* Upstream computes avail - size unsigned and lets it wrap. */
+    if ( avail < size || avail - size < w->reserve_bytes )
+        return ENOSPC;
+    return 0;
+}
+
+/*
+ * Write all of @buf.  A short count is followed by a write of the rest:
+ * a pipe returns one when a signal arrives mid-write, and on a full file
+ * system the next write gives the reason (ENOSPC).  EINTR before anything
+ * was written is retried too: records are not dropped for a signal.
+ */
+static int write_all(int fd, const uint8_t *buf, size_t size)
+{
+    while ( size )
+    {
+        ssize_t n = write(fd, buf, size);
+
+        if ( n < 0 && errno == EINTR )
+            continue;
+        if ( n < 0 )
+            return errno;
+        if ( n == 0 )
+            return EIO;
+        buf += n;
+        size -= n;
+    }
+    return 0;
+}
+
+/* The writer fails with @error: cut the file back. */
+static int fail(struct xt_writer *w, int error)
+{
+    /* If this fails too, the caller still learns the first error. */
+    if ( w->regular && !ftruncate(w->fd, w->end) )
+        (void)lseek(w->fd, w->end, SEEK_SET);
+    w->error = error;
+    errno = error;
+    return -1;
+}
+
+/*
+ * CPU @cpu's batch of @records bytes at @buf + XT_BATCH_HEAD: header and
+ * pads in place, then out with one write(2).
+ */
+static int write_batch(struct xt_writer *w, unsigned int cpu, uint8_t *buf,
+                       size_t records)
+{
+    size_t used = XT_BATCH_HEAD + records, size = page_up(used);
+    uint32_t hdr[3] = { HDR_WORD, cpu, (uint32_t)(size - XT_BATCH_HEAD) };
+    int rc;
+
+    memcpy(buf, hdr, XT_BATCH_HEAD);
+    pad(buf + used, size - used);
+    rc = check_reserve(w, size);
+    if ( !rc )
+        rc = write_all(w->fd, buf, size);
+    if ( rc )
+        return fail(w, rc);
+    w->end += size;
+    w->bytes += size;
+    w->padding += size - used;
+    return 0;
+}
+
+int xt_writer_put(struct xt_writer *w, unsigned int cpu, void *batch,
+                  size_t records)
+{
+    if ( w->error )
+    {
+        errno = w->error;
+        return -1;
+    }
+    if ( cpu >= w->nr_cpus || records % 4 || (uintptr_t)batch % XT_PAGE ||
+         records > MAX_BATCH - XT_PAGE )
+    {
+        errno = EINVAL;
+        return -1;
+    }
+    return write_batch(w, cpu, batch, records);
+}
+
+/* The file's first batch: the metadata alone, as CPU 0's. */
+static int write_metadata(struct xt_writer *w, const struct xt_metadata *md)
+{
+    uint8_t *buf;
+    int rc = posix_memalign((void **)&buf, XT_PAGE, XT_PAGE);
+
+    if ( rc )
+    {
+        errno = rc;
+        return -1;
+    }
+    make_metadata((uint32_t *)(buf + XT_BATCH_HEAD), md);
+    rc = write_batch(w, 0, buf, XT_META_WORDS * 4);
+    free(buf);
+    return rc;
+}
+
+int xt_writer_close(struct xt_writer *w)
+{
+    int error = w->error;
+
+    free(w);
+    errno = error;
+    return error ? -1 : 0;
+}
+
+struct xt_writer *xt_writer_open(int fd, const struct xt_metadata *meta,
+                                 const struct xt_writer_opts *opts)
+{
+    static const struct xt_writer_opts defaults;
+    struct xt_writer *w;
+    struct stat st;
+
+    if ( !opts )
+        opts = &defaults;
+    if ( !meta || !meta->nr_cpus || meta->start_nsec >= 1000000000 )
+    {
+        errno = EINVAL;
+        return NULL;
+    }
+    if ( fstat(fd, &st) || !(w = calloc(1, sizeof(*w))) )
+        return NULL;
+    w->fd = fd;
+    w->regular = S_ISREG(st.st_mode);
+    w->nr_cpus = meta->nr_cpus;
+    w->reserve_bytes = opts->reserve_bytes;
+    if ( w->regular )
+    {
+        /* Batches must start at multiples of the page in the file. */
+        w->end = lseek(fd, 0, SEEK_CUR);
+        if ( w->end < 0 || w->end % XT_PAGE )
+        {
+            errno = w->end < 0 ? errno : EINVAL;
+            free(w);
+            return NULL;
+        }
+    }
+    if ( write_metadata(w, meta) )
+    {
+        int error = errno;
+
+        free(w);
+        errno = error;
+        return NULL;
+    }
+    return w;
+}
+
+uint64_t xt_writer_bytes(const struct xt_writer *w)
+{
+    return w->bytes;
+}
+
+uint64_t xt_writer_padding(const struct xt_writer *w)
+{
+    return w->padding;
+}

@@ -1,0 +1,333 @@
+/*
+ * xentrace-dump: print a trace file, one line per record.
+ *
+ *   xentrace-dump [-ahrs] [--cpu-hz HZ] [file]
+ *
+ * Records come in global TSC order (libxentrace's k-way merge), or with
+ * -r in the order of the file.  Each line is the time (TSC, or with -s
+ * seconds from the start of the capture), the CPU, and the record
+ * decoded with the event catalogue.  Lines are formatted by hand into a
+ * large buffer written with write(2): this is the tool to read files of
+ * gigabytes.  docs/man/xentrace-dump.1 describes the output.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "decimal.h"
+#include "xtread.h"
+
+#define OUT_BYTES   (1u << 20)
+/* Room for one line: time, CPU, the record. */
+#define LINE_MAX_BYTES  (64 + XT_RECORD_FORMAT_MAX)
+
+static const char *prog = "xentrace-dump";
+
+struct out {
+    char buf[OUT_BYTES];
+    size_t len;
+};
+
+struct dump {
+    bool raw;                   /* -r: file order */
+    bool all;                   /* -a: CPU-change and pad records too */
+    bool seconds;               /* -s */
+    uint64_t hz;                /* TSC ticks per second, for -s */
+    uint64_t base_tsc;          /* time 0 for -s */
+    uint32_t xen;               /* whose event layouts: XT_XEN_VERSION() */
+    const char *xen_from;       /* where that version comes from */
+    /* The last TSC's digits above the low 8, which seldom change. */
+    uint64_t tsc_high;          /* TSC / 10^8; UINT64_MAX: none yet */
+    uint64_t tsc_high_text;     /* as 8 columns (dec8_word_right()) */
+};
+
+static void usage(void)
+{
+    fprintf(stderr, "usage: %s [-ahrs] [--cpu-hz hz] [--xen-version x.y] "
+            "[file]\n", prog);
+    exit(1);
+}
+
+static void flush_out(struct out *o)
+{
+    size_t done = 0;
+
+    while ( done < o->len )
+    {
+        ssize_t n = write(STDOUT_FILENO, o->buf + done, o->len - done);
+
+        if ( n < 0 && errno == EINTR )
+            continue;
+        if ( n < 0 )
+        {
+            fprintf(stderr, "%s: write: %s\n", prog, strerror(errno));
+            exit(1);
+        }
+        done += n;
+    }
+    o->len = 0;
+}
+
+/* The TSC right-aligned in 16 columns, or in as many as it needs. */
+static char *put_tsc(char *p, struct dump *d, uint64_t tsc)
+{
+    uint64_t high = tsc / DEC_1E8, low;
+    uint32_t rest = tsc % DEC_1E8;
+
+    if ( high >= DEC_1E8 )
+        return put_dec(p, tsc);
+    if ( high != d->tsc_high )
+    {
+        d->tsc_high = high;
+        d->tsc_high_text = high ? dec8_word_right(high) : DEC_SPACES;
+    }
+    low = high ? dec8_word(rest) : dec8_word_right(rest);
+    memcpy(p, &d->tsc_high_text, 8);
+    memcpy(p + 8, &low, 8);
+    return p + 16;
+}
+
+/* Ticks from the base as seconds: "12.000345678", "-0.000000100". */
+static char *put_seconds(char *p, const struct dump *d, uint64_t tsc)
+{
+    bool before = tsc < d->base_tsc;
+    uint64_t ticks = before ? d->base_tsc - tsc : tsc - d->base_tsc;
+    uint64_t sec = ticks / d->hz;
+    uint64_t ns = (unsigned __int128)(ticks % d->hz) * 1000000000u / d->hz;
+
+    if ( before )
+        *p++ = '-';
+    p = put_dec(p, sec);
+    *p++ = '.';
+    p = put_dec9(p, ns);
+    return p;
+}
+
+static void put_line(struct out *o, struct dump *d,
+                     const struct xt_record *rec)
+{
+    char *p = o->buf + o->len, *time_start = p;
+
+    if ( d->seconds )
+    {
+        /* Right-aligned in 14 columns, as the TSC is in 16. */
+        char tmp[48];
+        /* No TSC yet on its CPU (the metadata): at the start. */
+        uint64_t tsc = rec->tsc || rec->has_tsc ? rec->tsc : d->base_tsc;
+        size_t len = put_seconds(tmp, d, tsc) - tmp;
+
+        while ( len + (p - time_start) < 14 )
+            *p++ = ' ';
+        memcpy(p, tmp, len);
+        p += len;
+    }
+    else
+        p = put_tsc(p, d, rec->tsc);
+    memcpy(p, " cpu", 4);
+    p = put_dec(p + 4, rec->cpu);
+    *p++ = rec->has_tsc ? ' ' : '*';
+    *p++ = ' ';
+    p += xt_record_format(rec, p, XT_RECORD_FORMAT_MAX);
+    *p++ = '\n';
+    o->len = p - o->buf;
+    if ( o->len > OUT_BYTES - LINE_MAX_BYTES )
+        flush_out(o);
+}
+
+static void put_text(struct out *o, const char *s)
+{
+    size_t n = strlen(s);
+
+    if ( o->len + n > OUT_BYTES )
+        flush_out(o);
+    memcpy(o->buf + o->len, s, n);
+    o->len += n;
+}
+
+/* "# ..." lines: what the file says about itself. */
+static void put_header(struct out *o, const struct xt_reader_info *in,
+                       const struct dump *d)
+{
+    char line[256];
+
+    if ( in->has_meta )
+    {
+        snprintf(line, sizeof(line), "# trace format %" PRIu32
+                 ", written by xentrace-ng %" PRIu32 ".%" PRIu32 ".%" PRIu32
+                 "\n", in->format_version, in->tool_version[0],
+                 in->tool_version[1], in->tool_version[2]);
+        put_text(o, line);
+    }
+    if ( in->has_start )
+    {
+        time_t t = in->meta.start_sec;
+        struct tm tm;
+        char when[64] = "?";
+
+        if ( gmtime_r(&t, &tm) )
+            strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+        snprintf(line, sizeof(line), "# started %s.%09" PRIu32
+                 " UTC at TSC %" PRIu64 "\n", when, in->meta.start_nsec,
+                 in->meta.start_tsc);
+        put_text(o, line);
+    }
+    snprintf(line, sizeof(line), "# %u CPUs with records (%s%" PRIu32
+             " possible), TSC %" PRIu64 " Hz%s\n", in->nr_cpus,
+             in->has_nr_cpus ? "" : "? ", in->meta.nr_cpus, d->hz,
+             in->has_tsc_hz ? "" : " (not in the file)");
+    put_text(o, line);
+    snprintf(line, sizeof(line), "# event layouts of Xen %" PRIu32 ".%" PRIu32
+             " (%s)\n", d->xen >> 16, d->xen & 0xffff, d->xen_from);
+    put_text(o, line);
+    snprintf(line, sizeof(line), "# %" PRIu64 " records, %" PRIu64
+             " lost in %" PRIu64 " gaps\n", in->records, in->lost_records,
+             in->lost_markers);
+    put_text(o, line);
+}
+
+/* Time 0 for -s: the capture's start, or the first TSC in the file. */
+static uint64_t base_tsc(const struct xt_reader *r)
+{
+    const struct xt_reader_info *in = xt_reader_info(r);
+    uint64_t base = UINT64_MAX;
+    unsigned int i;
+
+    if ( in->has_start )
+        return in->meta.start_tsc;
+    for ( i = 0; i < in->nr_cpus; i++ )
+    {
+        const struct xt_cpu_info *ci = xt_reader_cpu(r, i);
+
+        if ( ci->has_tsc && ci->first_tsc < base )
+            base = ci->first_tsc;
+    }
+    return base == UINT64_MAX ? 0 : base;
+}
+
+/* xenalyze's --cpu-hz syntax: a number with an optional G, M or K. */
+static bool parse_hz(const char *arg, uint64_t *hz)
+{
+    char *end;
+    double v;
+
+    errno = 0;
+    v = strtod(arg, &end);
+    if ( errno || end == arg )
+        return false;
+    switch ( *end )
+    {
+    case 'G': case 'g': v *= 1e9; end++; break;
+    case 'M': case 'm': v *= 1e6; end++; break;
+    case 'K': case 'k': v *= 1e3; end++; break;
+    }
+    if ( *end || !(v >= 1) || v > 1e15 )
+        return false;
+    *hz = v;
+    return true;
+}
+
+int main(int argc, char *argv[])
+{
+    enum { OPT_CPU_HZ = 256, OPT_XEN_VERSION };
+    static const struct option longopts[] = {
+        { "all",     no_argument,       NULL, 'a' },
+        { "cpu-hz",  required_argument, NULL, OPT_CPU_HZ },
+        { "help",    no_argument,       NULL, 'h' },
+        { "raw",     no_argument,       NULL, 'r' },
+        { "seconds", no_argument,       NULL, 's' },
+        { "xen-version", required_argument, NULL, OPT_XEN_VERSION },
+        { NULL, 0, NULL, 0 },
+    };
+    static struct out out;
+    struct dump d = { .tsc_high = UINT64_MAX };
+    const char *path = "-";
+    uint64_t cpu_hz = 0;
+    uint32_t xen_version = 0;
+    const struct xt_reader_info *in;
+    struct xt_reader *r;
+    struct xt_iter *it;
+    struct xt_record rec;
+    char warn[256];
+    int ch;
+
+    while ( (ch = getopt_long(argc, argv, "ahrs", longopts, NULL)) != -1 )
+        switch ( ch )
+        {
+        case 'a':
+            d.all = true;
+            break;
+        case 'r':
+            d.raw = true;
+            break;
+        case 's':
+            d.seconds = true;
+            break;
+        case OPT_CPU_HZ:
+            if ( !parse_hz(optarg, &cpu_hz) )
+            {
+                fprintf(stderr, "%s: --cpu-hz %s: not a frequency\n", prog,
+                        optarg);
+                return 1;
+            }
+            break;
+        case OPT_XEN_VERSION:
+            if ( xt_xen_version_parse(optarg, &xen_version) )
+            {
+                fprintf(stderr, "%s: --xen-version %s: not a Xen version "
+                        "(4.17, 4.20...)\n", prog, optarg);
+                return 1;
+            }
+            break;
+        default:
+            usage();
+        }
+    if ( argc - optind > 1 )
+        usage();
+    if ( optind < argc )
+        path = argv[optind];
+
+    r = xt_reader_open(path, 0);
+    if ( !r )
+    {
+        fprintf(stderr, "%s: %s: %s\n", prog,
+                strcmp(path, "-") ? path : "stdin", xt_reader_strerror(errno));
+        return 1;
+    }
+    xt_reader_set_xen_version(r, xen_version);
+    in = xt_reader_info(r);
+    d.xen = xt_reader_xen_version(r);
+    d.xen_from = xen_version ? "--xen-version" :
+                 in->meta.xen_version ? "the file's hypervisor" :
+                 "not in the file: the default";
+    d.hz = cpu_hz ? cpu_hz : in->meta.tsc_hz;
+    if ( d.seconds && !d.hz )
+    {
+        fprintf(stderr, "%s: %s: no TSC frequency in the file: give --cpu-hz\n",
+                prog, path);
+        return 1;
+    }
+    d.base_tsc = base_tsc(r);
+    if ( xt_reader_damage(r, warn, sizeof(warn)) )
+        fprintf(stderr, "%s: %s: %s\n", prog, path, warn);
+
+    it = xt_iter_new(r, d.raw ? XT_ORDER_FILE : XT_ORDER_TSC, 0,
+                     d.all ? XT_ITER_SPECIAL : 0);
+    if ( !it )
+    {
+        fprintf(stderr, "%s: %s\n", prog, strerror(errno));
+        return 1;
+    }
+    put_header(&out, in, &d);
+    while ( xt_iter_next(it, &rec) )
+        put_line(&out, &d, &rec);
+    flush_out(&out);
+    xt_iter_free(it);
+    xt_reader_close(r);
+    return 0;
+}
