@@ -3,11 +3,13 @@
 #   make               build the hypervisor-side objects and the tests
 #   make check         run every test, the multi-threaded ones also under
 #                      ThreadSanitizer, and each benchmark once at a tiny
-#                      size; the last line is "N passed, N failed"
+#                      size, and build our xen/ files into the hypervisor
+#                      of Xen 4.20.4 and 4.22.0; the last line is
+#                      "N passed, N failed"
 #   make check-asan    the same, built with AddressSanitizer + UBSan
 #   make check-tsan    the multi-threaded tests alone, with ThreadSanitizer
-#   make check-xen     boot the real Xen 4.17 in QEMU (Debian's and one
-#                      built with our trace.c) and trace it from dom0
+#   make check-xen     boot the real Xen 4.17 and 4.20.4 in QEMU (stock,
+#                      and built with our trace.c) and trace them from dom0
 #   make bench         run the benchmarks, each against its peer (tables,
 #                      JSON lines, bench/results/latest.{json,md,svg})
 #   make bench-publish put the latest results in docs/benchmarks.md and
@@ -73,6 +75,7 @@ include tests/sim/sim.mk
 include tests/readers/readers.mk
 include tests/fuzz/fuzz.mk
 include tests/xen-events/xen-events.mk
+include tests/xen/trees.mk
 include tests/xen/xen.mk
 include demo/demo.mk
 
@@ -86,8 +89,9 @@ all: $(HOST_LIB) $(XEN_SIM) $(XEN_SIM_LIBS) $(LIBXT) $(LIBXT_SO) $(XTFILE) \
 TSAN_BUILD := $(BUILD)/tsan
 TSAN_TESTS := $(addprefix $(TSAN_BUILD)/tests/,$(notdir $(THREADED_TESTS)))
 
-check: all tsan-tests bench-smoke
-	@tests/run-tests $(TESTS) $(TSAN_TESTS)
+check: all tsan-tests bench-smoke xen-trees $(XEN_TREES_TEST)
+	@XT_TREES=$(XEN_TREES_DIR) XT_TREE_VERSIONS="$(XEN_TREES)" \
+	    tests/run-tests $(TESTS) $(TSAN_TESTS) $(XEN_TREES_TEST)
 
 check-unit: all
 	@tests/run-tests $(TESTS)

@@ -180,20 +180,21 @@ static bool keep_record(struct gen_cpu *g)
  * Tracing is always on: its trc_*() calls test tb_init_done.
  */
 
-int tb_init_done = 1;
+bool tb_init_done = true;
 
-void __trace_var(uint32_t event, bool cycles, unsigned int extra,
-                 const void *extra_data)
+/* Xen's trace(): the TSC asked for by bit 31, a payload of whole words. */
+void trace(uint32_t event, unsigned int extra, const void *extra_data)
 {
     uint32_t words[TRACE_EXTRA_MAX] = { 0 };
-    unsigned int nr = (extra + 3) / 4;
+    unsigned int nr = extra / 4;
 
-    if ( nr > TRACE_EXTRA_MAX )
-        nr = TRACE_EXTRA_MAX;
+    if ( extra % 4 || nr > TRACE_EXTRA_MAX )
+        errx(1, "event %#x: bad size %u", event, extra);
     if ( nr )
-        memcpy(words, extra_data, extra < nr * 4 ? extra : nr * 4);
+        memcpy(words, extra_data, extra);
     if ( keep_record(this_cpu) )
-        stage(this_cpu, event & 0x0fffffff, cycles, words, nr);
+        stage(this_cpu, TRC_HD_TO_EVENT(event),
+              event & TRC_HD_CYCLE_FLAG, words, nr);
 }
 
 /* Xen's __trace_hypercall(): the scalar arguments as 32-bit words. */
@@ -221,7 +222,7 @@ void __trace_hypercall(uint32_t event, unsigned long op,
         d[0] |= TRC_PV_HYPERCALL_V2_ARG_32(i);
         d[n++] = args[i];
     }
-    __trace_var(event, true, n * sizeof(uint32_t), d);
+    trace_time(event, n * sizeof(uint32_t), d);
 }
 
 void host_set_current(struct vcpu *v)

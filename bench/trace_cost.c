@@ -34,6 +34,7 @@
 
 #include <host.h>
 #include <asm/time.h>
+#include <xen/lib.h>
 #include <xen/trace.h>
 #include <xen/trace-events.h>
 
@@ -338,8 +339,8 @@ read_insns(const char *path)
 }
 
 /*
- * Instructions per event for the table: of __trace_var with its callees
- * where the case calls it, else of the whole site_*() function.
+ * Instructions per event for the table: of trace() or __trace_var() with
+ * its callees where the case calls out, else of the whole site_*() function.
  */
 static double
 table_insns(const struct bench_case *c)

@@ -2,6 +2,12 @@
 # builds in the Xen tree, plus the host environment (xen/arch/host) that
 # provides the few Xen internal APIs it uses.
 
+# The Xen trees besides Debian's 4.17 that our files must fit: release
+# tarballs, unmodified, in XEN_SRC.  test_abi checks our public header
+# against theirs; make check builds our files in them (tests/xen/trees.mk).
+XEN_SRC   ?= $(abspath ../shared/xen-src)
+XEN_TREES := 4.20.4 4.22.0
+
 HOST_SRCS := $(wildcard xen/arch/host/*.c)
 HOST_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(HOST_SRCS))
 XEN_OBJS  := $(BUILD)/xen/common/trace.o

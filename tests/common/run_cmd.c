@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -27,6 +28,24 @@ int run_cmd(char *const argv[], const char *log)
     }
     assert_int_equal(waitpid(pid, &status, 0), pid);
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+char *read_file(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char *text;
+    long len;
+
+    if ( !f )
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    len = ftell(f);
+    rewind(f);
+    text = calloc(1, len + 1);
+    assert_non_null(text);
+    assert_true(fread(text, 1, len, f) == (size_t)len);
+    fclose(f);
+    return text;
 }
 
 int run_sh(const char *log, const char *fmt, ...)

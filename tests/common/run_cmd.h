@@ -1,4 +1,4 @@
-/* Test utility: run a command with its output in a file. */
+/* Test utilities: run a command with its output in a file; read a file. */
 #ifndef RUN_CMD_H
 #define RUN_CMD_H
 
@@ -12,5 +12,8 @@ int run_cmd(char *const argv[], const char *log);
 /* The same for a shell command, made from printf's @fmt and what follows. */
 int run_sh(const char *log, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* The whole of file @path, NUL-terminated, or NULL if it cannot be opened. */
+char *read_file(const char *path);
 
 #endif /* RUN_CMD_H */

@@ -77,18 +77,9 @@ void sim_show_file(const char *path, unsigned int max)
 
 char *sim_read_text(const char *path)
 {
-    FILE *f = fopen(path, "r");
-    char *text;
-    long len;
+    char *text = read_file(path);
 
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    len = ftell(f);
-    rewind(f);
-    text = calloc(1, len + 1);
     assert_non_null(text);
-    assert_true(fread(text, 1, len, f) == (size_t)len);
-    fclose(f);
     return text;
 }
 

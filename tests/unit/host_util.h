@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include <host.h>
+#include <xen/lib.h>
 #include <xen/trace.h>
 
 /* Boot with @nr_cpus CPUs (all online) and @cmdline; fails the test on error. */

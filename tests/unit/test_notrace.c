@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include <xen/lib.h>
 #include <xen/trace.h>
 
 #ifdef CONFIG_TRACEBUFFER
@@ -23,6 +24,11 @@ static void test_trace_points_evaluate_nothing(void **state)
     TRACE_6D(TRC_SCHED_SWITCH, evaluated++, 2, 3, 4, 5, evaluated++);
     TRACE_0D(TRC_HVM_HLT);
     trace_var(TRC_HVM_HLT, true, 0, NULL);
+    TRACE(TRC_SCHED_SWITCH, evaluated++, 2, 3, 4, 5, 6, evaluated++);
+    TRACE_TIME(TRC_SCHED_SWITCH, evaluated++);
+    TRACE_TIME(TRC_HVM_HLT);
+    trace(TRC_HVM_HLT, 0, NULL);
+    trace_time(TRC_HVM_HLT, 0, NULL);
     assert_int_equal(evaluated, 0);
     assert_false(tb_init_done);
     assert_int_equal(trace_will_trace_event(TRC_SCHED_SWITCH), 0);

@@ -157,6 +157,78 @@ static void test_oversized_payload_is_truncated(void **state)
 }
 
 /*
+ * Xen 4.19's API: trace() takes the TSC from the event's bit 31, which
+ * trace_time() sets; TRACE() and TRACE_TIME() pack their arguments.
+ */
+static void test_trace_every_size(void **state)
+{
+    static const uint32_t payload[7] = { 9, 8, 7, 6, 5, 4, 0xfeedface };
+    unsigned int words, tsc, i;
+
+    (void)state;
+    for ( tsc = 0; tsc < 2; tsc++ )
+        for ( words = 0; words <= 7; words++ )
+        {
+            if ( tsc )
+                trace_time(EV_TEST + words, words * 4, payload);
+            else
+                trace(EV_TEST + words, words * 4, payload);
+            assert_int_equal(tu_drain(&buf[0], recs, MAX_RECS), 1);
+            assert_int_equal(recs[0].event, EV_TEST + words);
+            assert_int_equal(recs[0].words, words);
+            assert_int_equal(recs[0].has_tsc, tsc);
+            for ( i = 0; i < words; i++ )
+                assert_int_equal(recs[0].data[i], payload[i]);
+        }
+}
+
+static void test_trace_macros(void **state)
+{
+    unsigned int i;
+
+    (void)state;
+    TRACE(EV_TEST);
+    TRACE(EV_TEST + 1, 1, 2, 3, 4, 5, 6, 7);
+    TRACE_TIME(EV_TEST + 2);
+    TRACE_TIME(EV_TEST + 3, 0xabc);
+    assert_int_equal(tu_drain(&buf[0], recs, MAX_RECS), 4);
+    for ( i = 0; i < 4; i++ )
+    {
+        assert_int_equal(recs[i].event, EV_TEST + i);
+        assert_int_equal(recs[i].has_tsc, i >= 2);
+    }
+    assert_int_equal(recs[0].words, 0);
+    assert_int_equal(recs[1].words, 7);
+    assert_int_equal(recs[1].data[6], 7);
+    assert_int_equal(recs[2].words, 0);
+    assert_int_equal(recs[3].words, 1);
+    assert_int_equal(recs[3].data[0], 0xabc);
+}
+
+/*
+ * Xen 4.18's rule for trace(): a size that is not whole words, or more
+ * than a record holds, is the caller's bug.  The record is dropped, not
+ * counted as lost, and said once; __trace_var() keeps 4.17's rule (above).
+ */
+static void test_trace_rejects_bad_sizes(void **state)
+{
+    static const unsigned int bad[] = { 1, 2, 3, 5, 27, 29, 32, 40 };
+    uint32_t d[10] = { 0 };
+    struct trace_cpu_stats before = stats_of(0);
+    unsigned int i;
+
+    (void)state;
+    for ( i = 0; i < sizeof(bad) / sizeof(bad[0]); i++ )
+        trace_time(EV_TEST, bad[i], d);
+    assert_int_equal(tu_drain(&buf[0], recs, MAX_RECS), 0);
+    assert_int_equal(stats_of(0).records, before.records);
+    assert_int_equal(stats_of(0).lost, before.lost);
+    assert_non_null(strstr(tu_console(), "Trace event 0x80082031 bad size 1, "
+                                         "discarding"));
+    assert_null(strstr(tu_console(), "bad size 2,"));
+}
+
+/*
  * With k bytes left before the end, a 40-byte record is preceded by a pad
  * of exactly k bytes (4-36) and lands at offset 0.
  */
@@ -548,8 +620,10 @@ static void test_disabled_records_nothing(void **state)
     (void)state;
     assert_int_equal(tu_disable(), 0);
     TRACE_3D(EV_TEST, 1, evaluated++, 3);
+    TRACE_TIME(EV_TEST, evaluated++);
     assert_int_equal(evaluated, 0);
     __trace_var(EV_TEST, true, 0, NULL);
+    trace_time(EV_TEST, 0, NULL);
     assert_int_equal(tu_drain(&buf[0], recs, MAX_RECS), 0);
     assert_int_equal(stats_of(0).records, records);
     assert_false(trace_will_trace_event(EV_TEST));
@@ -563,6 +637,9 @@ int main(void)
         T(test_header_word),
         T(test_odd_sized_payload),
         T(test_oversized_payload_is_truncated),
+        T(test_trace_every_size),
+        T(test_trace_macros),
+        T(test_trace_rejects_bad_sizes),
         T(test_wrap_pad_every_size),
         T(test_record_across_pages),
         T(test_random_sizes_never_straddle),

@@ -16,37 +16,53 @@ $(BUILD)/tests/%.o: tests/unit/%.c $(XEN_HDRS) tests/unit/host_util.h
 $(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(UNIT_HELPERS) $(HOST_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(TEST_LIBS)
 
-# test_abi compares two tables of ABI facts that tests/unit/gen-abi-probe
-# generates from the headers themselves: ours, and Debian's (libxen-dev).
-# The shims' constants to check are the ones our shims define, on both sides.
+# test_abi compares tables of ABI facts that tests/unit/gen-abi-probe
+# generates from the headers themselves: ours, Debian's (libxen-dev, 4.17),
+# and those of each tree of XEN_TREES, unpacked from its tarball into
+# $(BUILD)/xen-public/VERSION.  The shims' constants to check are the ones
+# our shims define, on every side.
 ABI_PROBE        := tests/unit/gen-abi-probe
 ABI_SHIM_ROOT    := xen/arch/host/include
 ABI_SHIM_HDRS    := $(ABI_SHIM_ROOT)/public/xen.h $(ABI_SHIM_ROOT)/public/sysctl.h
 ABI_FLAGS_ours   := -Ixen/include -I$(ABI_SHIM_ROOT)
 ABI_FLAGS_debian := -D__XEN_TOOLS__
+ABI_SIDE_ours    := ours
+ABI_SIDE_debian  := debian
+ABI_HDRS_ours    := public/trace.h public/sysctl.h
+ABI_HDRS_debian  := xen/trace.h xen/sysctl.h
 
-$(BUILD)/tests/abi_ours.c: $(ABI_PROBE) xen/include/public/trace.h \
-                           $(ABI_SHIM_HDRS)
+# A release's public headers, straight from its tarball.
+$(BUILD)/xen-public/%/.unpacked: $(XEN_SRC)/xen-%.tar.xz
+	@rm -rf $(@D)
 	@mkdir -p $(@D)
-	CC='$(CC)' $(ABI_PROBE) ours public/trace.h public/sysctl.h \
-	    $(ABI_SHIM_ROOT) $(TOOL_CFLAGS) $(ABI_FLAGS_ours) >$@.tmp
-	@mv $@.tmp $@
+	tar -xJf $< -C $(@D) --strip-components=3 xen-$*/xen/include/public
+	@touch $@
 
-$(BUILD)/tests/abi_debian.c: $(ABI_PROBE) /usr/include/xen/trace.h \
-                             /usr/include/xen/sysctl.h $(ABI_SHIM_HDRS)
+define abi_release
+ABI_FLAGS_$(1) := -D__XEN_TOOLS__ -I$(BUILD)/xen-public/$(1)
+ABI_SIDE_$(1)  := xen_$(subst .,_,$(1))
+ABI_HDRS_$(1)  := public/trace.h public/sysctl.h
+$(BUILD)/tests/abi_$(1).c: $(BUILD)/xen-public/$(1)/.unpacked
+endef
+$(foreach v,$(XEN_TREES),$(eval $(call abi_release,$(v))))
+
+$(BUILD)/tests/abi_ours.c: xen/include/public/trace.h
+$(BUILD)/tests/abi_debian.c: /usr/include/xen/trace.h /usr/include/xen/sysctl.h
+$(BUILD)/tests/abi_%.c: $(ABI_PROBE) $(ABI_SHIM_HDRS)
 	@mkdir -p $(@D)
-	CC='$(CC)' $(ABI_PROBE) debian xen/trace.h xen/sysctl.h \
-	    $(ABI_SHIM_ROOT) $(TOOL_CFLAGS) $(ABI_FLAGS_debian) >$@.tmp
+	CC='$(CC)' $(ABI_PROBE) $(ABI_SIDE_$*) $(ABI_HDRS_$*) \
+	    $(ABI_SHIM_ROOT) $(TOOL_CFLAGS) $(ABI_FLAGS_$*) >$@.tmp
 	@mv $@.tmp $@
 
 $(BUILD)/tests/abi_%.o: $(BUILD)/tests/abi_%.c
 	$(CC) $(TOOL_CFLAGS) $(ABI_FLAGS_$*) -c -o $@ $<
 
-$(BUILD)/tests/test_abi: $(BUILD)/tests/abi_ours.o $(BUILD)/tests/abi_debian.o
+ABI_SIDES := ours debian $(XEN_TREES)
+$(BUILD)/tests/test_abi: $(patsubst %,$(BUILD)/tests/abi_%.o,$(ABI_SIDES))
 
 # Kept for the next build: the objects and the probes' tables.
-.SECONDARY: $(UNIT_OBJS) $(addprefix $(BUILD)/tests/abi_,ours.c debian.c \
-                                     ours.o debian.o)
+.SECONDARY: $(UNIT_OBJS) $(foreach s,$(ABI_SIDES),$(BUILD)/tests/abi_$(s).c \
+                                                 $(BUILD)/tests/abi_$(s).o)
 
 # test_notrace checks the producer API of a Xen built without tracing.  Its
 # stubs name parameters they do not use, which Xen's -Wall allows.

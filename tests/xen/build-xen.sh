@@ -1,7 +1,8 @@
 #!/bin/bash
 # build-xen.sh CACHE-DIR: build the Xen 4.17 hypervisor from Debian's source
 # package with xentrace-ng's trace.c and trace headers, and print the path
-# of its multiboot image (xen/xen, a 32-bit ELF for QEMU -kernel).
+# of its multiboot image (xen/xen, a 32-bit ELF for QEMU -kernel).  IMAGE.d
+# next to it holds what tests/xen/call-site.sh found in the build.
 #
 # The source is the version of the installed libxen-dev, so the hypervisor
 # matches the dom0 libraries our xentrace links with.  It is configured as
@@ -21,7 +22,8 @@ die() { say "$*"; exit 1; }
 OURS=(xen/common/trace.c xen/include/public/trace.h xen/include/xen/trace.h)
 TOOLS_VER=$(dpkg-query -W -f='${Version}' libxen-dev) ||
     die "libxen-dev is not installed"
-KEY=$(cd "$REPO" && cat "${OURS[@]}" tests/xen/build-xen.sh | sha256sum | cut -c1-16)
+KEY=$(cd "$REPO" && cat "${OURS[@]}" tests/xen/build-xen.sh tests/xen/call-site.sh \
+      tests/xen/call-site.c | sha256sum | cut -c1-16)
 
 # Source versions to try: libxen-dev's first, then the other 4.17 ones
 # apt knows, newest first (a mirror may lack the security update's source;
@@ -120,9 +122,15 @@ start=$SECONDS
 make -C "$TREE/xen" XEN_TARGET_ARCH=x86_64 -j"$(nproc)" > "$SRC/build.log" 2>&1 ||
     { tail -n 40 "$SRC/build.log" >&2; die "hypervisor build failed"; }
 say "built in $((SECONDS - start)) s"
+mkdir -p "$CACHE/hv"
 [ "$(head -c 5 "$TREE/xen/xen" | od -An -tx1)" = " 7f 45 4c 46 01" ] ||
     die "$TREE/xen/xen is not a 32-bit ELF"
-mkdir -p "$CACHE/hv"
+# What test_xen_trees reads of the build, next to the image.
+rm -rf "$IMAGE.d"
+mkdir -p "$IMAGE.d"
+cp "$SRC/build.log" "$IMAGE.d/build.log"
+echo 0 > "$IMAGE.d/build.rc"
+"$REPO/tests/xen/call-site.sh" "$TREE/xen" "$IMAGE.d"
 cp "$TREE/xen/xen" "$IMAGE.tmp"
 mv "$IMAGE.tmp" "$IMAGE"
 echo "$IMAGE"

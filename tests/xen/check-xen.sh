@@ -1,19 +1,21 @@
 #!/bin/bash
-# check-xen.sh CACHE XENTRACE TBUF-STATE RESULTS: the boots of
+# check-xen.sh CACHE XEN-SRC XENTRACE TBUF-STATE RESULTS: the boots of
 # `make check-xen`.  Fetches the Debian packages (fetch-debs.sh), builds
-# Xen with our trace.c (build-xen.sh), both cached under CACHE, and boots
-# three times, dom0 running dom0-tests.sh with our XENTRACE, Debian's
-# xentrace and TBUF-STATE; each boot's results go to RESULTS/SCENARIO.
-# test_xen then checks them.  A boot that fails leaves its directory
-# without results, which fails its tests; only a failed fetch stops here.
-# RESULTS/timings.txt gets the seconds each phase took.
+# Debian's Xen 4.17 with our trace.c (build-xen.sh), and Xen 4.20.4 from
+# XEN-SRC both with ours and stock (build-tree.sh), all cached under CACHE,
+# and boots six times, dom0 running dom0-tests.sh with our XENTRACE,
+# Debian's xentrace and TBUF-STATE; each boot's results go to
+# RESULTS/SCENARIO, and what the builds of ours made to RESULTS/trees.
+# test_xen and test_xen_trees then check them.  A boot that fails leaves
+# its directory without results, which fails its tests; only a failed
+# fetch stops here.  RESULTS/timings.txt gets the seconds each phase took.
 set -uo pipefail
 
-[ $# -eq 4 ] || { echo "usage: check-xen.sh CACHE XENTRACE TBUF-STATE RESULTS" >&2; exit 2; }
-CACHE=$1 XENTRACE=$2 TBUF_STATE=$3 RESULTS=$4
+[ $# -eq 5 ] || { echo "usage: check-xen.sh CACHE XEN-SRC XENTRACE TBUF-STATE RESULTS" >&2; exit 2; }
+CACHE=$1 XEN_SRC=$2 XENTRACE=$3 TBUF_STATE=$4 RESULTS=$5
 HERE=$(dirname "$0")
 rm -rf "$RESULTS"
-mkdir -p "$RESULTS"
+mkdir -p "$RESULTS/trees"
 TIMES=$RESULTS/timings.txt
 : > "$TIMES"
 
@@ -33,6 +35,14 @@ exec 9> "$CACHE/.lock"
 flock 9
 ROOT=$(timed fetch "$HERE/fetch-debs.sh" "$CACHE") || exit 1
 OUR_XEN=$(timed build-xen "$HERE/build-xen.sh" "$CACHE") || OUR_XEN=
+[ -z "$OUR_XEN" ] || cp -r "$OUR_XEN.d" "$RESULTS/trees/4.17"
+# Xen 4.20.4: the newest release whose sysctl interface Debian's 4.17 dom0
+# libraries speak.  A failed build leaves no image, which fails the tests.
+OUT=$(timed build-4.20-ours "$HERE/build-tree.sh" "$XEN_SRC" "$CACHE" 4.20.4) &&
+    cp -r "$OUT" "$RESULTS/trees/4.20.4"
+OUR_XEN_420=$RESULTS/trees/4.20.4/xen
+OUT=$(timed build-4.20-stock "$HERE/build-tree.sh" --stock "$XEN_SRC" "$CACHE" 4.20.4)
+STOCK_XEN_420=$OUT/xen
 
 PROGS=(--prog "xentrace=$XENTRACE"
        --prog xentrace-debian=/usr/lib/xen-4.17/bin/xentrace
@@ -47,6 +57,18 @@ if [ -n "$OUR_XEN" ]; then
     timed boot-clamp "$HERE/boot.sh" "${PROGS[@]}" --mem 1536 \
         --dom0-mem 384M --xen-args tbuf_size=100000 \
         "$ROOT" "$OUR_XEN" clamp "$RESULTS/clamp"
+fi
+if [ -f "$STOCK_XEN_420" ]; then
+    timed boot-stock-4.20 "$HERE/boot.sh" "${PROGS[@]}" --xen-args tbuf_size=32 \
+        "$ROOT" "$STOCK_XEN_420" stock-4.20 "$RESULTS/stock-4.20"
+fi
+if [ -f "$OUR_XEN_420" ]; then
+    timed boot-our-xen-4.20 "$HERE/boot.sh" "${PROGS[@]}" \
+        --xen-args "tbuf_size=32 tevt_mask=0x0002f000" \
+        "$ROOT" "$OUR_XEN_420" our-xen-4.20 "$RESULTS/our-xen-4.20"
+    timed boot-clamp-4.20 "$HERE/boot.sh" "${PROGS[@]}" --mem 1536 \
+        --dom0-mem 384M --xen-args tbuf_size=100000 \
+        "$ROOT" "$OUR_XEN_420" clamp-4.20 "$RESULTS/clamp-4.20"
 fi
 echo "check-xen: seconds per phase: $(tr '\n' ' ' < "$TIMES")"
 exit 0

@@ -17,6 +17,8 @@
 #   debian-xen  Debian's hypervisor, tbuf_size=32
 #   our-xen     ours, tbuf_size=32 tevt_mask=0x0002f000 (sched only)
 #   clamp       ours, tbuf_size far above what t_info can describe
+# and the same on Xen 4.20.4: stock-4.20 (Xen's own trace.c) as
+# debian-xen, our-xen-4.20 and clamp-4.20.
 
 LOAD_PIDS=
 
@@ -76,7 +78,7 @@ sigint() {
 tbuf-state > boot.state
 cat boot.state
 case "$1" in
-debian-xen)
+debian-xen|stock-4.20)
     # First, as it also ends the tracing that tbuf_size= started at boot:
     # ours and Debian's then start alike, without the lost records of the
     # boot's overflow.
@@ -86,13 +88,13 @@ debian-xen)
     sigint sigint xentrace -D
     step keep xentrace -D -x -T 1
     ;;
-our-xen)
+our-xen|our-xen-4.20)
     step nomask xentrace -D -T 2
     step ours xentrace -D -e all -T 3
     step debian xentrace-debian -D -e 0x0ffff000 -T 3
     sigint sigint xentrace -D
     ;;
-clamp)
+clamp|clamp-4.20)
     step ours xentrace -D -e all -T 2
     ;;
 *)

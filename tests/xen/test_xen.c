@@ -1,11 +1,14 @@
 /*
  * The host half of `make check-xen`: what tests/xen/dom0-tests.sh left in
- * a real dom0 under Xen 4.17, one directory per boot under $XT_RESULTS:
+ * a real dom0 under Xen 4.17 and 4.20.4, one directory per boot under
+ * $XT_RESULTS:
  *
- *   debian-xen  Debian's hypervisor, tbuf_size=32
- *   our-xen     Debian's Xen built with our trace.c, tbuf_size=32
- *               tevt_mask=0x0002f000
- *   clamp       ours again, tbuf_size=100000
+ *   debian-xen    Debian's hypervisor, tbuf_size=32
+ *   our-xen       Debian's Xen built with our trace.c, tbuf_size=32
+ *                 tevt_mask=0x0002f000
+ *   clamp         ours again, tbuf_size=100000
+ *   stock-4.20, our-xen-4.20, clamp-4.20
+ *                 the same three on Xen 4.20.4 (stock: Xen's own trace.c)
  *
  * Our xentrace's files are well formed, page aligned and hold exactly the
  * per-CPU records and lost counts it reports; Debian's xenalyze reads
@@ -57,22 +60,12 @@ static void path_of(char *path, const char *boot, const char *file)
 /* The whole of @boot/@file, NUL-terminated; the test fails without it. */
 static char *read_text(const char *boot, const char *file)
 {
-    char path[PATH_BYTES];
-    FILE *f;
-    char *text;
-    long len;
+    char path[PATH_BYTES], *text;
 
     path_of(path, boot, file);
-    if ( !(f = fopen(path, "r")) )
+    if ( !(text = read_file(path)) )
         fail_msg("%s: missing (did the boot finish? see %s/%s/serial.log)",
                  path, results, boot);
-    fseek(f, 0, SEEK_END);
-    len = ftell(f);
-    rewind(f);
-    text = calloc(1, len + 1);
-    assert_non_null(text);
-    assert_true(fread(text, 1, len, f) == (size_t)len);
-    fclose(f);
     return text;
 }
 
@@ -240,6 +233,18 @@ static void read_cost(const char *boot, const char *step,
     *cpu_s = user + sys;
 }
 
+/* What @step captured on each CPU, for the record. */
+static void print_capture(const char *boot, const char *step,
+                          const struct tf_summary *file)
+{
+    unsigned int cpu;
+
+    for ( cpu = 0; cpu < NR_CPUS; cpu++ )
+        print_message("%s %-6s cpu %u: %8llu records %8llu lost\n", boot,
+                      step, cpu, (unsigned long long)file->cpu[cpu].records,
+                      (unsigned long long)file->cpu[cpu].lost);
+}
+
 /*
  * Ours and Debian's xentrace under the same load, one after the other:
  * what each captured, printed, not compared (the load varies with what
@@ -248,7 +253,7 @@ static void read_cost(const char *boot, const char *step,
 static void compare_tracers(const char *boot)
 {
     static const char *const steps[] = { "ours", "debian" };
-    unsigned int i, cpu;
+    unsigned int i;
 
     for ( i = 0; i < 2; i++ )
     {
@@ -258,91 +263,108 @@ static void compare_tracers(const char *boot)
 
         read_trace(boot, steps[i], &file);
         read_cost(boot, steps[i], &load, &cpu_s);
-        for ( cpu = 0; cpu < NR_CPUS; cpu++ )
-            print_message("%s %-6s cpu %u: %8llu records %8llu lost\n",
-                          boot, steps[i], cpu,
-                          (unsigned long long)file.cpu[cpu].records,
-                          (unsigned long long)file.cpu[cpu].lost);
+        print_capture(boot, steps[i], &file);
         print_message("%s %-6s load %lu processes, tracer %.2f CPU s, "
                       "%llu bytes\n", boot, steps[i], load, cpu_s,
                       (unsigned long long)file.bytes);
     }
 }
 
+/* The boot ran the Xen release it was given. */
+static void test_xen_version(void **state)
+{
+    const char *boot = *state;
+    char banner[64];
+
+    snprintf(banner, sizeof(banner), " Xen version %s",
+             strstr(boot, "-4.20") ? "4.20.4 " : "4.17.");
+    if ( !log_has(boot, "serial.log", banner) )
+        fail_msg("%s: no \"%s\" in its serial.log", boot, banner);
+}
+
 /*
- * Debian's hypervisor
+ * A stock hypervisor, with Xen's own trace.c: Debian's 4.17, 4.20.4
  */
 
-static void test_debian_xen_tbuf_size(void **state)
+/* It is Xen's trace.c that runs: ours would say how many pages it made. */
+static void test_stock_xen_runs_xens_trace_c(void **state)
 {
-    struct tbuf_state s = read_state("debian-xen", "boot");
+    const char *boot = *state;
 
-    (void)state;
+    assert_false(log_has(boot, "serial.log", "pages per CPU, t_info at mfn"));
+}
+
+static void test_stock_xen_tbuf_size(void **state)
+{
+    const char *boot = *state;
+    struct tbuf_state s = read_state(boot, "boot");
+
     assert_int_equal(s.pages, TBUF_PAGES);
     assert_int_equal(s.buffers, NR_CPUS);
     assert_true(s.on);          /* tbuf_size= starts tracing at boot */
 }
 
-static void test_debian_xen_our_capture(void **state)
+static void test_stock_xen_our_capture(void **state)
 {
+    const char *boot = *state;
     struct tf_summary file;
 
-    (void)state;
-    assert_our_capture("debian-xen", "ours", &file);
+    assert_our_capture(boot, "ours", &file);
     assert_both_cpus_traced(&file);
-    assert_xenalyze_reads("debian-xen", "ours");
+    assert_xenalyze_reads(boot, "ours");
 }
 
-static void test_debian_xen_debian_capture(void **state)
+static void test_stock_xen_debian_capture(void **state)
 {
+    const char *boot = *state;
     struct tf_summary file;
 
-    (void)state;
-    assert_int_equal(read_rc("debian-xen", "debian"), 0);
-    read_trace("debian-xen", "debian", &file);
+    assert_int_equal(read_rc(boot, "debian"), 0);
+    read_trace(boot, "debian", &file);
     assert_both_cpus_traced(&file);
-    assert_xenalyze_reads("debian-xen", "debian");
-    compare_tracers("debian-xen");
+    assert_xenalyze_reads(boot, "debian");
+    compare_tracers(boot);
 }
 
-static void test_debian_xen_masks(void **state)
+static void test_stock_xen_masks(void **state)
 {
+    const char *boot = *state;
     struct tf_summary file;
 
-    (void)state;
-    assert_our_capture("debian-xen", "masked", &file);     /* -e sched -c 1 */
+    assert_our_capture(boot, "masked", &file);     /* -e sched -c 1 */
     assert_int_equal(file.cpu[0].records, 0);
     assert_true(file.cpu[1].records > 0);
     assert_only_classes(&file, TRC_SCHED);
-    assert_int_equal(read_state("debian-xen", "masked").evt_mask,
-                     read_state("debian-xen", "boot").evt_mask);
+    assert_int_equal(read_state(boot, "masked").evt_mask,
+                     read_state(boot, "boot").evt_mask);
 }
 
-static void test_debian_xen_T_disables(void **state)
+static void test_stock_xen_T_disables(void **state)
 {
-    (void)state;
-    assert_tracing_off("debian-xen", "ours");
-    assert_tracing_off("debian-xen", "debian");
+    const char *boot = *state;
+
+    assert_tracing_off(boot, "ours");
+    assert_tracing_off(boot, "debian");
 }
 
-static void test_debian_xen_sigint_disables(void **state)
+static void test_stock_xen_sigint_disables(void **state)
 {
+    const char *boot = *state;
     struct tf_summary file;
 
-    (void)state;
-    assert_our_capture("debian-xen", "sigint", &file);
+    assert_our_capture(boot, "sigint", &file);
     assert_both_cpus_traced(&file);
-    assert_tracing_off("debian-xen", "sigint");
+    assert_tracing_off(boot, "sigint");
 }
 
 /* -x leaves tracing on, and tbuf-state sees it: the checks above can fail. */
-static void test_debian_xen_x_keeps_tracing(void **state)
+static void test_stock_xen_x_keeps_tracing(void **state)
 {
+    const char *boot = *state;
     struct tf_summary file;
 
-    (void)state;
-    assert_our_capture("debian-xen", "keep", &file);
-    assert_true(read_state("debian-xen", "keep").on);
+    assert_our_capture(boot, "keep", &file);
+    assert_true(read_state(boot, "keep").on);
 }
 
 /*
@@ -351,19 +373,19 @@ static void test_debian_xen_x_keeps_tracing(void **state)
 
 static void test_our_xen_runs_our_trace_c(void **state)
 {
+    const char *boot = *state;
     char banner[64];
 
-    (void)state;
     snprintf(banner, sizeof(banner), "xentrace: %u pages per CPU",
              TBUF_PAGES);
-    assert_true(log_has("our-xen", "serial.log", banner));
+    assert_true(log_has(boot, "serial.log", banner));
 }
 
 static void test_our_xen_tbuf_size(void **state)
 {
-    struct tbuf_state s = read_state("our-xen", "boot");
+    const char *boot = *state;
+    struct tbuf_state s = read_state(boot, "boot");
 
-    (void)state;
     assert_int_equal(s.pages, TBUF_PAGES);
     assert_int_equal(s.buffers, NR_CPUS);
     assert_true(s.tinfo_bytes >= 4096);
@@ -373,96 +395,107 @@ static void test_our_xen_tbuf_size(void **state)
 /* Without -e, the boot's mask selects; -e all is put back to it. */
 static void test_our_xen_tevt_mask(void **state)
 {
+    const char *boot = *state;
     struct tf_summary file;
 
-    (void)state;
-    assert_int_equal(read_state("our-xen", "boot").evt_mask, TEVT_MASK);
-    assert_our_capture("our-xen", "nomask", &file);
+    assert_int_equal(read_state(boot, "boot").evt_mask, TEVT_MASK);
+    assert_our_capture(boot, "nomask", &file);
     assert_true(file.cpu[0].records + file.cpu[1].records > 0);
     assert_only_classes(&file, TEVT_MASK);
-    assert_int_equal(read_state("our-xen", "nomask").evt_mask, TEVT_MASK);
-    assert_int_equal(read_state("our-xen", "ours").evt_mask, TEVT_MASK);
+    assert_int_equal(read_state(boot, "nomask").evt_mask, TEVT_MASK);
+    assert_int_equal(read_state(boot, "ours").evt_mask, TEVT_MASK);
 }
 
 static void test_our_xen_our_capture(void **state)
 {
+    const char *boot = *state;
     struct tf_summary file;
 
-    (void)state;
-    assert_our_capture("our-xen", "ours", &file);
+    assert_our_capture(boot, "ours", &file);
     assert_both_cpus_traced(&file);
-    assert_xenalyze_reads("our-xen", "ours");
-    assert_tracing_off("our-xen", "nomask");
-    assert_tracing_off("our-xen", "ours");
+    assert_xenalyze_reads(boot, "ours");
+    assert_tracing_off(boot, "nomask");
+    assert_tracing_off(boot, "ours");
 }
 
 static void test_our_xen_debian_capture(void **state)
 {
+    const char *boot = *state;
     struct tf_summary file;
 
-    (void)state;
-    assert_int_equal(read_rc("our-xen", "debian"), 0);
-    read_trace("our-xen", "debian", &file);
+    assert_int_equal(read_rc(boot, "debian"), 0);
+    read_trace(boot, "debian", &file);
     assert_both_cpus_traced(&file);
-    assert_xenalyze_reads("our-xen", "debian");
-    assert_tracing_off("our-xen", "debian");
-    compare_tracers("our-xen");
+    assert_xenalyze_reads(boot, "debian");
+    assert_tracing_off(boot, "debian");
+    compare_tracers(boot);
 }
 
 static void test_our_xen_sigint_disables(void **state)
 {
+    const char *boot = *state;
     struct tf_summary file;
 
-    (void)state;
-    assert_our_capture("our-xen", "sigint", &file);
-    assert_tracing_off("our-xen", "sigint");
+    assert_our_capture(boot, "sigint", &file);
+    assert_tracing_off(boot, "sigint");
 }
 
 /* tbuf_size= beyond what t_info can describe: clamped, and said so. */
 static void test_clamp(void **state)
 {
-    struct tbuf_state s = read_state("clamp", "boot");
+    const char *boot = *state;
+    struct tbuf_state s = read_state(boot, "boot");
     char message[96];
 
-    (void)state;
     assert_int_equal(s.buffers, NR_CPUS);
     assert_true(s.pages > 0 && s.pages < CLAMP_ASKED);
     snprintf(message, sizeof(message),
              "xentrace: requested number of %u pages reduced to %u",
              CLAMP_ASKED, s.pages);
-    if ( !log_has("clamp", "serial.log", message) )
-        fail_msg("no \"%s\" in %s/clamp/serial.log", message, results);
+    if ( !log_has(boot, "serial.log", message) )
+        fail_msg("no \"%s\" in %s/%s/serial.log", message, results, boot);
 }
 
 static void test_clamp_our_capture(void **state)
 {
+    const char *boot = *state;
     struct tf_summary file;
 
-    (void)state;
-    assert_our_capture("clamp", "ours", &file);
+    assert_our_capture(boot, "ours", &file);
     assert_both_cpus_traced(&file);
-    assert_xenalyze_reads("clamp", "ours");
-    assert_tracing_off("clamp", "ours");
+    assert_xenalyze_reads(boot, "ours");
+    assert_tracing_off(boot, "ours");
+    print_capture(boot, "ours", &file);
 }
+
+/* Each test on each boot it applies to, named for both. */
+#define ON(fn, boot) { #fn " " boot, fn, NULL, NULL, (void *)boot }
+#define ON_STOCK(fn) ON(fn, "debian-xen"), ON(fn, "stock-4.20")
+#define ON_OURS(fn)  ON(fn, "our-xen"), ON(fn, "our-xen-4.20")
+#define ON_CLAMP(fn) ON(fn, "clamp"), ON(fn, "clamp-4.20")
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_debian_xen_tbuf_size),
-        cmocka_unit_test(test_debian_xen_our_capture),
-        cmocka_unit_test(test_debian_xen_debian_capture),
-        cmocka_unit_test(test_debian_xen_masks),
-        cmocka_unit_test(test_debian_xen_T_disables),
-        cmocka_unit_test(test_debian_xen_sigint_disables),
-        cmocka_unit_test(test_debian_xen_x_keeps_tracing),
-        cmocka_unit_test(test_our_xen_runs_our_trace_c),
-        cmocka_unit_test(test_our_xen_tbuf_size),
-        cmocka_unit_test(test_our_xen_tevt_mask),
-        cmocka_unit_test(test_our_xen_our_capture),
-        cmocka_unit_test(test_our_xen_debian_capture),
-        cmocka_unit_test(test_our_xen_sigint_disables),
-        cmocka_unit_test(test_clamp),
-        cmocka_unit_test(test_clamp_our_capture),
+        ON_STOCK(test_xen_version),
+        ON_OURS(test_xen_version),
+        ON_CLAMP(test_xen_version),
+        ON_STOCK(test_stock_xen_runs_xens_trace_c),
+        ON_STOCK(test_stock_xen_tbuf_size),
+        ON_STOCK(test_stock_xen_our_capture),
+        ON_STOCK(test_stock_xen_debian_capture),
+        ON_STOCK(test_stock_xen_masks),
+        ON_STOCK(test_stock_xen_T_disables),
+        ON_STOCK(test_stock_xen_sigint_disables),
+        ON_STOCK(test_stock_xen_x_keeps_tracing),
+        ON_OURS(test_our_xen_runs_our_trace_c),
+        ON_OURS(test_our_xen_tbuf_size),
+        ON_OURS(test_our_xen_tevt_mask),
+        ON_OURS(test_our_xen_our_capture),
+        ON_OURS(test_our_xen_debian_capture),
+        ON_OURS(test_our_xen_sigint_disables),
+        ON_CLAMP(test_clamp),
+        ON_CLAMP(test_clamp_our_capture),
     };
 
     if ( !(results = getenv("XT_RESULTS")) )

@@ -1,6 +1,7 @@
 # make check-xen: our xentrace in a real dom0 and our trace.c in the real
-# Xen 4.17, booted in QEMU from Debian's packages (docs/real-xen.md).
-# XEN_CACHE keeps the packages and the hypervisor built between runs.
+# Xen 4.17 and 4.20.4, booted in QEMU with Debian's dom0 packages
+# (docs/real-xen.md).  XEN_CACHE keeps the packages and the hypervisors
+# built between runs.
 
 XEN_CACHE   ?= /var/cache/xentrace-ng
 XEN_RESULTS := $(BUILD)/xen-results
@@ -19,9 +20,14 @@ $(XEN_TEST): tests/xen/test_xen.c tests/sim/tracefile.c tests/sim/tracefile.h \
 	    -o $@ tests/xen/test_xen.c tests/sim/tracefile.c \
 	    tests/common/run_cmd.c -lcmocka
 
-check-xen: $(XENTRACE) $(TBUF_STATE) $(XEN_TEST) $(XEN_EVENTS_TEST)
-	@tests/xen/check-xen.sh $(XEN_CACHE) $(XENTRACE) $(TBUF_STATE) $(XEN_RESULTS)
-	@XT_RESULTS=$(XEN_RESULTS) XEN_CACHE=$(XEN_CACHE) XEN_EVENTS_TEST=$(XEN_EVENTS_TEST) \
-	    tests/run-tests $(XEN_TEST) tests/xen-events/check-xen-events.sh
+check-xen: $(XENTRACE) $(TBUF_STATE) $(XEN_TEST) $(XEN_TREES_TEST) \
+           $(XEN_EVENTS_TEST)
+	@tests/xen/check-xen.sh $(XEN_CACHE) $(XEN_SRC) $(XENTRACE) $(TBUF_STATE) \
+	    $(XEN_RESULTS)
+	@XT_RESULTS=$(XEN_RESULTS) XT_TREES=$(XEN_RESULTS)/trees \
+	    XT_TREE_VERSIONS="4.17 4.20.4" XEN_CACHE=$(XEN_CACHE) \
+	    XEN_EVENTS_TEST=$(XEN_EVENTS_TEST) \
+	    tests/run-tests $(XEN_TEST) $(XEN_TREES_TEST) \
+	    tests/xen-events/check-xen-events.sh
 
 .PHONY: check-xen

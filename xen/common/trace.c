@@ -38,6 +38,11 @@
  * of prod).  A bad cons resets that one buffer to empty, is counted, and is
  * logged the first time; tracing goes on for that CPU and every other.
  *
+ * Entry points.  Every record comes through trace() (Xen 4.19's API, which
+ * takes the TSC flag in the event's bit 31 and only whole-word payloads)
+ * or, in trees older than 4.19, __trace_var() (4.17's, which pads a
+ * partial word); both run the same record path, put_trace().
+ *
  * Loss.  A record that does not fit is counted in lost_records, never
  * written in part.  Before the next record that fits, Xen writes one
  * TRC_LOST_RECORDS record: {count, domain, vcpu, TSC of the first loss}.
@@ -117,8 +122,7 @@ struct t_cpu {
 };
 static DEFINE_PER_CPU(struct t_cpu, t_cpu);
 
-/* Tracing is on.  Set once buffers exist; read by every trace point. */
-int tb_init_done __read_mostly;
+bool tb_init_done __read_mostly;
 
 static cpumask_t tb_cpu_mask;            /* CPUs that may trace */
 static uint32_t tb_event_mask = TRC_ALL; /* classes that may trace */
@@ -268,7 +272,7 @@ static int alloc_trace_bufs(unsigned int pages)
            pages, virt_to_mfn(t_info));
 
     smp_wmb();    /* Buffers before tb_init_done; ordered for every CPU. */
-    tb_init_done = 1;
+    tb_init_done = true;
     return 0;
 
  free:
@@ -335,7 +339,16 @@ static struct notifier_block cpu_nfb = {
     .notifier_call = cpu_callback,
 };
 
+/*
+ * Xen 4.21 runs this as a constructor, from init_constructors() in
+ * start_xen(); older trees call it just before that.  The sysctl interface
+ * version, 0x16 since 4.21, tells them apart.
+ */
+#if XEN_SYSCTL_INTERFACE_VERSION < 0x00000016
 void __init init_trace_bufs(void)
+#else
+void __init __constructor init_trace_bufs(void)
+#endif
 {
     unsigned int cpu;
 
@@ -673,10 +686,17 @@ static void noinline note_unbuffered_record(struct t_cpu *tc,
                "its records are counted and dropped\n", cpu);
 }
 
-void __trace_var(uint32_t event, bool cycles, unsigned int extra,
-                 const void *extra_data)
+/*
+ * Write @event, with a TSC if its bit 31 is set, and @extra bytes of
+ * payload (a partial last word zero-filled; at most TRACE_EXTRA_MAX words)
+ * from @extra_data, if it passes the masks.  The body of trace() and
+ * __trace_var(), which differ only in what sizes they take.
+ */
+static always_inline void put_trace(uint32_t event, unsigned int extra,
+                                    const void *extra_data)
 {
     unsigned int cpu = smp_processor_id();
+    bool cycles = event & TRC_HD_CYCLE_FLAG;
     unsigned int words, size;
     struct tb_reservation res;
     struct t_cpu *tc;
@@ -689,13 +709,6 @@ void __trace_var(uint32_t event, bool cycles, unsigned int extra,
         return;
 
     words = DIV_ROUND_UP(extra, sizeof(uint32_t));
-    if ( unlikely(words > TRACE_EXTRA_MAX) )
-    {
-        printk_once(XENLOG_WARNING "Trace event %#x bad size %u, "
-                    "truncated\n", event, extra);
-        words = TRACE_EXTRA_MAX;
-        extra = sizeof(uint32_t) * TRACE_EXTRA_MAX;
-    }
     size = sizeof(uint32_t) * (1 + (cycles ? 2 : 0) + words);
     tc = &this_cpu(t_cpu);
 
@@ -726,6 +739,40 @@ void __trace_var(uint32_t event, bool cycles, unsigned int extra,
     if ( notify )
         tasklet_schedule(&trace_notify_dom0_tasklet);
 }
+
+/* Xen 4.18's rule: whole words only, and no more than a record holds. */
+void trace(uint32_t event, unsigned int extra, const void *extra_data)
+{
+    if ( unlikely(extra % sizeof(uint32_t) ||
+                  extra > sizeof(uint32_t) * TRACE_EXTRA_MAX) )
+    {
+        printk_once(XENLOG_WARNING "Trace event %#x bad size %u, "
+                    "discarding\n", event, extra);
+        return;
+    }
+
+    put_trace(event, extra, extra_data);
+}
+
+#if TRACE_API_4_17
+/*
+ * Xen 4.17's rule, which its callers rely on (HVMOP_xentrace passes the
+ * guest's byte count): a partial word is padded, and a longer payload cut.
+ */
+void __trace_var(uint32_t event, bool cycles, unsigned int extra,
+                 const void *extra_data)
+{
+    if ( unlikely(extra > sizeof(uint32_t) * TRACE_EXTRA_MAX) )
+    {
+        printk_once(XENLOG_WARNING "Trace event %#x bad size %u, "
+                    "truncated\n", event, extra);
+        extra = sizeof(uint32_t) * TRACE_EXTRA_MAX;
+    }
+
+    put_trace(TRC_HD_TO_EVENT(event) | (cycles ? TRC_HD_CYCLE_FLAG : 0),
+              extra, extra_data);
+}
+#endif
 
 /*
  * Control
@@ -794,11 +841,11 @@ int tb_control(struct xen_sysctl_tbuf_op *tbc)
             rc = -EINVAL;
             break;
         }
-        tb_init_done = 1;
+        tb_init_done = true;
         break;
 
     case XEN_SYSCTL_TBUFOP_disable:
-        tb_init_done = 0;
+        tb_init_done = false;
         /*
          * No barrier needed: each t_lock taken below orders the store
          * before any record path that takes that lock later.
@@ -851,7 +898,7 @@ void __trace_hypercall(uint32_t event, unsigned long op,
         d[n++] = args[i];
     }
 
-    __trace_var(event, true, n * sizeof(uint32_t), d);
+    trace_time(event, n * sizeof(uint32_t), d);
 }
 
 void trace_cpu_stats(unsigned int cpu, struct trace_cpu_stats *stats)

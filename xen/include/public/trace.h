@@ -4,7 +4,8 @@
  *
  * The trace buffer ABI shared by Xen and its dom0 consumers (xentrace,
  * xenalyze, xenbaked).  Every constant and layout here is identical to
- * Xen 4.17's; tests/unit/test_abi.c proves it against the installed header.
+ * those of Xen 4.17, 4.20 and 4.22, which differ only in names (see the HVM
+ * events); tests/unit/test_abi.c proves it against each release's header.
  *
  * Records
  * -------
@@ -111,7 +112,7 @@
 #define TRC_SCHED_CLASS_EVT(_c, _e) \
   ( ( TRC_SCHED_CLASS | \
       ((TRC_SCHED_##_c << TRC_SCHED_ID_SHIFT) & TRC_SCHED_ID_MASK) ) + \
-    (_e & TRC_SCHED_EVT_MASK) )
+    ((_e) & TRC_SCHED_EVT_MASK) )
 
 #define TRC_DOM0_DOMOPS     0x00041000   /* domain creation and removal */
 
@@ -212,11 +213,19 @@
 #define TRC_SHADOW_RESYNC_FULL                (TRC_SHADOW + 14)
 #define TRC_SHADOW_RESYNC_ONLY                (TRC_SHADOW + 15)
 
-/* HVM events.  The 64-bit variants carry 64-bit addresses. */
+/*
+ * HVM events.  The 64-bit variants carry 64-bit addresses.  Xen 4.19
+ * renamed the VM exit TRC_HVM_VMX_EXIT, as it gave SVM's its own event;
+ * both names are here, for the callers of either.
+ */
 #define TRC_HVM_NESTEDFLAG      (0x400)
 #define TRC_HVM_VMENTRY         (TRC_HVM_ENTRYEXIT + 0x01)
-#define TRC_HVM_VMEXIT          (TRC_HVM_ENTRYEXIT + 0x02)
-#define TRC_HVM_VMEXIT64        (TRC_HVM_ENTRYEXIT + TRC_64_FLAG + 0x02)
+#define TRC_HVM_VMX_EXIT        (TRC_HVM_ENTRYEXIT + 0x02)
+#define TRC_HVM_VMX_EXIT64      (TRC_HVM_ENTRYEXIT + TRC_64_FLAG + 0x02)
+#define TRC_HVM_SVM_EXIT        (TRC_HVM_ENTRYEXIT + 0x03)
+#define TRC_HVM_SVM_EXIT64      (TRC_HVM_ENTRYEXIT + TRC_64_FLAG + 0x03)
+#define TRC_HVM_VMEXIT          TRC_HVM_VMX_EXIT     /* Xen 4.17's name */
+#define TRC_HVM_VMEXIT64        TRC_HVM_VMX_EXIT64
 #define TRC_HVM_PF_XEN          (TRC_HVM_HANDLER + 0x01)
 #define TRC_HVM_PF_XEN64        (TRC_HVM_HANDLER + TRC_64_FLAG + 0x01)
 #define TRC_HVM_PF_INJECT       (TRC_HVM_HANDLER + 0x02)

@@ -9,6 +9,9 @@
 
 #include <stdint.h>
 
+/* Xen 4.17's guest interface version (xen-compat.h): xen/trace.h reads it. */
+#define __XEN_LATEST_INTERFACE_VERSION__ 0x00040e00
+
 typedef uint16_t domid_t;
 typedef unsigned long xen_ulong_t;
 typedef uint64_t uint64_aligned_t __attribute__((aligned(8)));

@@ -1,0 +1,23 @@
+# make check: our three files built into the hypervisor of each Xen tree of
+# XEN_TREES (tests/xen/build-tree.sh, cached under XEN_CACHE), and what
+# came out checked by test_xen_trees.  The results are copied to
+# $(BUILD)/xen-trees/VERSION.
+
+XEN_TREES_DIR  := $(BUILD)/xen-trees
+XEN_TREES_TEST := $(BUILD)/tests/test_xen_trees
+
+$(XEN_TREES_TEST): tests/xen/test_xen_trees.c tests/common/run_cmd.c \
+                   tests/common/run_cmd.h
+	@mkdir -p $(@D)
+	$(CC) $(TOOL_CFLAGS) -Itests/common $(LDFLAGS) -o $@ \
+	    tests/xen/test_xen_trees.c tests/common/run_cmd.c -lcmocka
+
+xen-trees:
+	@rm -rf $(XEN_TREES_DIR)
+	@mkdir -p $(XEN_TREES_DIR)
+	@for v in $(XEN_TREES); do \
+	    out=$$(tests/xen/build-tree.sh $(XEN_SRC) $(XEN_CACHE) $$v) && \
+	    cp -r "$$out" $(XEN_TREES_DIR)/$$v || exit 1; \
+	done
+
+.PHONY: xen-trees

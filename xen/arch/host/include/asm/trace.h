@@ -1,1 +1,0 @@
-/* Host environment: no arch trace helpers (Xen's x86 has none either). */
