@@ -77,11 +77,21 @@ static void assert_table_counts(const struct table *t,
     assert_int_equal(t->resyncs, 0);
 }
 
+/* Ours: whole pages, the metadata, and every CPU's stream ends once. */
 static void assert_aligned(const struct tf_summary *file)
 {
+    unsigned int cpu;
+
     assert_int_equal(file->unaligned, 0);
     assert_int_equal(file->bytes % 4096, 0);
     assert_int_equal(file->meta, 5);
+    for ( cpu = 0; cpu < TF_MAX_CPUS; cpu++ )
+    {
+        const struct tf_cpu *c = &file->cpu[cpu];
+
+        assert_int_equal(c->ends, c->records || c->markers);
+        assert_int_equal(c->after_end, 0);
+    }
 }
 
 /* -M: only the newest data, from an epoch boundary, readable. */

@@ -104,6 +104,7 @@ struct cpu_count {
     uint64_t records;
     uint64_t bytes;
     uint64_t lost;          /* the sum of its lost-records counts */
+    uint64_t last_tsc;      /* of its newest record with one; 0: none */
 };
 
 /* The capture thread's side. */
@@ -334,6 +335,8 @@ static void count_records(const uint8_t *p, size_t len, struct cpu_count *c)
         if ( size > len )       /* Xen writes whole records: not reached */
             break;
         event = TRC_HD_TO_EVENT(hdr);
+        if ( TRC_HD_INCLUDES_CYCLE_COUNT(hdr) )
+            memcpy(&c->last_tsc, p + 4, 8);
         if ( event == TRC_LOST_RECORDS && words )
         {
             memcpy(&lost, p + size - 4 * words, 4);
@@ -514,10 +517,47 @@ static void capture(struct capture *c)
         fputc('\n', stderr);
 }
 
+/*
+ * The last epoch: TRC_XT_END, with the newest TSC of the capture, for
+ * every CPU the file has records of.  A CPU's records can come a pass
+ * late for their TSCs (Xen's CPU stalled between reading the TSC and
+ * publishing the record: by an SMI on real hardware, by the host's
+ * scheduler in xen-sim), so a CPU's last batch can hold records older
+ * than batches of other CPUs written before it; without an end at the
+ * newest TSC, xenalyze finishes that CPU's stream early and then reads
+ * its last batch again (see TRC_XT_END).
+ */
+static void push_end(struct capture *c)
+{
+    uint64_t newest = 0;
+    unsigned int cpu;
+
+    for ( cpu = 0; cpu < c->nr_cpus; cpu++ )
+        if ( c->count[cpu].last_tsc > newest )
+            newest = c->count[cpu].last_tsc;
+    if ( !newest )
+        return;
+    for ( cpu = 0; cpu < c->nr_cpus; cpu++ )
+    {
+        uint32_t end[3] = { TRC_XT_END | TRC_HD_CYCLE_FLAG,
+                            (uint32_t)newest, (uint32_t)(newest >> 32) };
+        struct chunk *k;
+
+        if ( !c->count[cpu].bytes )
+            continue;
+        if ( !(k = output_take(c->out, cpu)) )
+            return;                     /* the writer failed: it says so */
+        memcpy(chunk_end(k), end, sizeof(end));
+        k->len += sizeof(end);
+        output_push(c->out, k);
+    }
+}
+
 /* Queue every chunk and wait for the file to be closed. */
 static int finish_capture(struct capture *c)
 {
     push_epoch(c);
+    push_end(c);
     return output_finish(c->out);
 }
 

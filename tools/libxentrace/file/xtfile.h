@@ -10,7 +10,8 @@
  * the CPU-change record up to the next batch.  The writer pads each batch
  * to the next 4 KiB boundary with TRC_TRACE_WRAP_BUFFER records, which
  * readers skip.  The file's first batch, 4 KiB, is CPU 0's and holds the
- * metadata records (TRC_XT_*) alone.
+ * metadata records (TRC_XT_*) alone; xentrace ends every CPU's stream
+ * with TRC_XT_END.
  *
  * The event numbers and the record header come from Xen's public ABI,
  * xen/include/public/trace.h, the same as Debian's <xen/trace.h> (either
@@ -108,6 +109,14 @@ static inline const char *xt_runstate_name(unsigned int state)
 #define TRC_XT_TSC_HZ      0x0001f012   /* {hz lo, hz hi} */
 #define TRC_XT_CPUS        0x0001f013   /* {possible CPUs} */
 #define TRC_XT_START       0x0001f014   /* {tsc lo, tsc hi, s lo, s hi, ns} */
+/*
+ * The end of the capture, the last record of every CPU's stream: no
+ * payload, and the TSC of the newest record of any CPU.  It keeps a
+ * CPU's stream open until every CPU's is done: xenalyze 4.17 takes a
+ * CPU whose stream ended early, seen again in the batch after another
+ * CPU's, for a CPU coming online, and reads its last batch twice.
+ */
+#define TRC_XT_END         0x0001f01f
 #define XT_FORMAT_VERSION  1
 #define XT_META_WORDS      17u          /* the five records */
 
