@@ -117,6 +117,18 @@ static inline const char *xt_runstate_name(unsigned int state)
  * CPU's, for a CPU coming online, and reads its last batch twice.
  */
 #define TRC_XT_END         0x0001f01f
+/*
+ * Bytes of a CPU's buffer that xentrace did not write, because they are
+ * not records Xen wrote (another dom0 process wrote over the shared
+ * pages): where they were in that CPU's stream, with the TSC of the CPU's
+ * last record before, if any.  {bytes, why: XT_SKIP_*}.  Not counted
+ * among the records, nor as lost: what was there is not known.
+ */
+#define TRC_XT_SKIPPED     0x0001f016
+#define XT_SKIP_CONS       1    /* cons moved back: taken already */
+#define XT_SKIP_TILE       2    /* a record runs past the window or wrap */
+#define XT_SKIP_EVENT      3    /* an event Xen does not write */
+#define XT_SKIP_TSC        4    /* a TSC older than the CPU's last */
 #define XT_FORMAT_VERSION  1
 #define XT_META_WORDS      17u          /* the five records */
 
