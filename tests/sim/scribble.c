@@ -3,10 +3,10 @@
  * as any process that maps the shared pages read-write can; on Debian's
  * Xen libraries and <xen/trace.h>, as such a process would be.
  *
- *   scribble before CPU SEED     make buffers if there are none and trace
- *                                for a while; then leave cons in the
- *                                middle of CPU's records, with random
- *                                bytes between it and prod
+ *   scribble before CPU SEED     make buffers if there are none, leaving
+ *                                tracing off; then move CPU's cons back
+ *                                from prod, with random bytes between
+ *                                them, as if records were there
  *   scribble during CPU SEED MS  for MS milliseconds, every few: cons
  *                                moved back or on, and random bytes
  *                                between it and prod
@@ -52,23 +52,18 @@ static void sleep_ms(unsigned int ms)
     nanosleep(&t, NULL);
 }
 
-/* Buffers, made and traced into for @ms if there were none. */
-static void make_buffers(unsigned int ms)
+/* Buffers, made if there are none; tracing stays off. */
+static void make_buffers(void)
 {
     struct xen_sysctl_tbuf_op op = { 0 };
 
     tbuf_op(XEN_SYSCTL_TBUFOP_get_info, &op);
     if ( op.buffer_mfn )
         return;
-    op = (struct xen_sysctl_tbuf_op){ .evt_mask = TRC_ALL };
-    tbuf_op(XEN_SYSCTL_TBUFOP_set_evt_mask, &op);
     op = (struct xen_sysctl_tbuf_op){ .size = TBUF_PAGES };
     tbuf_op(XEN_SYSCTL_TBUFOP_set_size, &op);
     op = (struct xen_sysctl_tbuf_op){ 0 };
-    tbuf_op(XEN_SYSCTL_TBUFOP_enable, &op);
-    sleep_ms(ms);
-    op = (struct xen_sysctl_tbuf_op){ 0 };
-    tbuf_op(XEN_SYSCTL_TBUFOP_disable, &op);
+    tbuf_op(XEN_SYSCTL_TBUFOP_disable, &op);      /* set_size enabled it */
 }
 
 /* CPU @cpu's buffer, mapped read-write; its data bytes in *@size. */
@@ -175,9 +170,9 @@ int main(int argc, char *argv[])
 
     if ( !during )
     {
-        make_buffers(200);
+        make_buffers();
         buf = map_buffer(cpu, &size);
-        move_cons(buf, size, false);
+        move_cons(buf, size, true);
         scribble_window(buf, size);
         return 0;
     }

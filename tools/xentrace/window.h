@@ -29,20 +29,22 @@ struct cpu_check {
     uint64_t floor_tsc;     /* no record's TSC may be older; 0: none */
     uint32_t next_cons;     /* where xentrace left cons, if known */
     bool knows_cons;
+    uint64_t gap_bytes;     /* skipped since the last record kept, not */
+    uint32_t gap_why;       /*   marked yet; why the first were */
+    uint32_t running_dom;   /* the vCPU its last context switch kept */
+    uint32_t running_vcpu;  /*   switched to, if knows_running */
+    bool knows_running;
 };
 
 /*
- * The records Xen wrote at the start of @p's @len bytes, a piece of a
- * window copied out of the CPU's buffer (the copy: another process can
- * change the buffer as it is read).  @proven: a record of Xen's starts
- * at @p (the piece starts where xentrace left cons, or at the start of
- * the buffer).  @at_wrap: the piece ends where the buffer wraps.  Counts
- * the records into @c and returns their bytes; if that is less than
- * @len, the rest is not Xen's, *@why says why (XT_SKIP_*, xtfile.h; 0
- * when all is), and the piece's end is where Xen's records resume.
+ * Whether the @len bytes at @p, a piece of a window copied out of the
+ * CPU's buffer (the copy: another process can change the buffer as it is
+ * read), are all records Xen wrote.  @at_wrap: the piece ends where the
+ * buffer wraps.  If so, counts them into @c; if not, counts the piece as
+ * skipped, and *@why says why (XT_SKIP_*, xtfile.h).
  */
-size_t check_piece(struct cpu_check *c, const uint8_t *p, size_t len,
-                   bool proven, bool at_wrap, uint32_t *why);
+bool check_piece(struct cpu_check *c, const uint8_t *p, size_t len,
+                 bool at_wrap, uint32_t *why);
 
 /*
  * A window from @cons, @len bytes in a buffer of @data_size, when cons is
@@ -54,5 +56,16 @@ size_t check_piece(struct cpu_check *c, const uint8_t *p, size_t len,
  */
 uint32_t cons_moved(const struct cpu_check *c, uint32_t cons, uint32_t len,
                     uint32_t data_size, bool *back);
+
+/*
+ * The vCPU running on the CPU when the @len bytes of checked records at
+ * @p start, as the first scheduler record to name it says: its domain and
+ * vCPU in *@dom and *@vcpu.  False if no record there names it.
+ */
+bool running_vcpu(const uint8_t *p, size_t len, uint32_t *dom,
+                  uint32_t *vcpu);
+
+/* The TSC of the first record with one in the @len bytes at @p; or 0. */
+uint64_t first_tsc(const uint8_t *p, size_t len);
 
 #endif /* WINDOW_H */
