@@ -3,6 +3,7 @@
 #   fuzz_reader        libxtfile's reader, and the readers' tally
 #   fuzz_options       xentrace's option parsers against a model of them
 #   fuzz_hostile_dom0  trace.c's buffers against a dom0 that writes anything
+#   fuzz_window        xentrace's check of what a CPU's buffer held
 # make fuzz-NAME runs one for FUZZ_SECONDS (new inputs go to a temporary
 # directory); make check runs each for FUZZ_CHECK_SECONDS as one test.
 # Inputs that crash one are kept in FUZZ_ARTIFACTS.
@@ -18,7 +19,8 @@ FUZZ_OBJ_FLAGS := -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
                   -fno-sanitize-recover=all
 FUZZ_TESTS     := $(BUILD)/tests/fuzz_reader_check \
                   $(BUILD)/tests/fuzz_options_check \
-                  $(BUILD)/tests/fuzz_hostile_dom0_check
+                  $(BUILD)/tests/fuzz_hostile_dom0_check \
+                  $(BUILD)/tests/fuzz_window_check
 
 FUZZ_READER_SRCS := tests/fuzz/fuzz_reader.c \
                     $(filter-out %/writer.c,$(XTFILE_SRCS)) $(XTFILE_EVENTS_C) \
@@ -35,6 +37,12 @@ $(BUILD)/tests/fuzz_options: tests/fuzz/fuzz_options.c \
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -Wall -Wextra -Werror -Itools/xentrace \
 	    -Ixen/include -o $@ tests/fuzz/fuzz_options.c tools/xentrace/options.c
+
+$(BUILD)/tests/fuzz_window: tests/fuzz/fuzz_window.c tools/xentrace/window.c \
+                            tools/xentrace/window.h $(XTFILE_HDRS)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -Wall -Wextra -Werror -Itools/xentrace \
+	    $(XTFILE_CFLAGS) -o $@ tests/fuzz/fuzz_window.c tools/xentrace/window.c
 
 # The host build of the hypervisor, instrumented for coverage: trace.c
 # through tests/unit/trace_inside.c, which lets the target see Xen's prod.
@@ -76,10 +84,14 @@ fuzz-options: $(BUILD)/tests/fuzz_options
 	tests/fuzz/run-fuzz $< $(FUZZ_SECONDS) tests/fuzz/corpus/options \
 	    $(FUZZ_ARTIFACTS)
 
+fuzz-window: $(BUILD)/tests/fuzz_window
+	tests/fuzz/run-fuzz $< $(FUZZ_SECONDS) tests/fuzz/corpus/window \
+	    $(FUZZ_ARTIFACTS)
+
 fuzz-hostile-dom0: $(BUILD)/tests/fuzz_hostile_dom0
 	tests/fuzz/run-fuzz $< $(FUZZ_SECONDS) tests/fuzz/corpus/hostile_dom0 \
 	    $(FUZZ_ARTIFACTS)
 
 FORCE:
 
-.PHONY: fuzz-reader fuzz-options fuzz-hostile-dom0 FORCE
+.PHONY: fuzz-reader fuzz-options fuzz-hostile-dom0 fuzz-window FORCE
