@@ -63,11 +63,12 @@ include tools/xentrace/readers/readers.mk
 include tests/unit/unit.mk
 include tests/file/file.mk
 include tests/xentrace/xentrace.mk
+# Before the tests of the readers, which run its gen-trace.
+include bench/bench.mk
 include tests/sim/sim.mk
 include tests/readers/readers.mk
 include tests/fuzz/fuzz.mk
 include tests/xen/xen.mk
-include bench/bench.mk
 include demo/demo.mk
 
 TESTS := $(UNIT_TESTS) $(FILE_TESTS) $(XENTRACE_TESTS) $(SIM_TESTS) \
