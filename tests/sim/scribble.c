@@ -66,36 +66,57 @@ static void make_buffers(void)
     tbuf_op(XEN_SYSCTL_TBUFOP_disable, &op);      /* set_size enabled it */
 }
 
+/* What map_buffer() mapped, for unmap_all(). */
+static xenforeignmemory_handle *fmem;
+static void *t_info, *buffer;
+static unsigned int t_info_pages, buffer_pages;
+
+/* @pages frames of DOMID_XEN from @mfns, mapped with @prot. */
+static void *map(int prot, const xen_pfn_t *mfns, unsigned int pages)
+{
+    return xenforeignmemory_map(fmem, DOMID_XEN, prot, pages, mfns, NULL);
+}
+
 /* CPU @cpu's buffer, mapped read-write; its data bytes in *@size. */
 static struct t_buf *map_buffer(unsigned int cpu, uint32_t *size)
 {
-    xenforeignmemory_handle *fmem = xenforeignmemory_open(NULL, 0);
     struct xen_sysctl_tbuf_op op = { 0 };
     const struct t_info *ti;
     xen_pfn_t *mfns;
-    struct t_buf *buf;
-    unsigned int i, pages;
+    unsigned int i;
 
-    if ( !fmem )
+    if ( !(fmem = xenforeignmemory_open(NULL, 0)) )
         err(1, "xenforeignmemory_open");
     tbuf_op(XEN_SYSCTL_TBUFOP_get_info, &op);
-    pages = (op.size + PAGE - 1) / PAGE;
-    mfns = calloc(pages, sizeof(*mfns));
-    for ( i = 0; i < pages; i++ )
+    t_info_pages = (op.size + PAGE - 1) / PAGE;
+    if ( !(mfns = calloc(t_info_pages, sizeof(*mfns))) )
+        err(1, "memory");
+    for ( i = 0; i < t_info_pages; i++ )
         mfns[i] = op.buffer_mfn + i;
-    ti = xenforeignmemory_map(fmem, DOMID_XEN, PROT_READ, pages, mfns, NULL);
+    ti = t_info = map(PROT_READ, mfns, t_info_pages);
+    free(mfns);
     if ( !ti || !ti->mfn_offset[cpu] )
         errx(1, "no trace buffer for CPU %u", cpu);
-    free(mfns);
-    mfns = calloc(ti->tbuf_size, sizeof(*mfns));
-    for ( i = 0; i < ti->tbuf_size; i++ )
+
+    buffer_pages = ti->tbuf_size;
+    if ( !(mfns = calloc(buffer_pages, sizeof(*mfns))) )
+        err(1, "memory");
+    for ( i = 0; i < buffer_pages; i++ )
         mfns[i] = ((const uint32_t *)ti)[ti->mfn_offset[cpu] + i];
-    buf = xenforeignmemory_map(fmem, DOMID_XEN, PROT_READ | PROT_WRITE,
-                               ti->tbuf_size, mfns, NULL);
-    if ( !buf )
+    buffer = map(PROT_READ | PROT_WRITE, mfns, buffer_pages);
+    free(mfns);
+    if ( !buffer )
         err(1, "mapping CPU %u's buffer", cpu);
-    *size = ti->tbuf_size * PAGE - sizeof(*buf);
-    return buf;
+    *size = buffer_pages * PAGE - sizeof(struct t_buf);
+    return buffer;
+}
+
+static void unmap_all(void)
+{
+    xenforeignmemory_unmap(fmem, buffer, buffer_pages);
+    xenforeignmemory_unmap(fmem, t_info, t_info_pages);
+    xenforeignmemory_close(fmem);
+    xc_interface_close(xch);
 }
 
 /* A random multiple of 4 below @n (at least 4). */
@@ -174,15 +195,17 @@ int main(int argc, char *argv[])
         buf = map_buffer(cpu, &size);
         move_cons(buf, size, true);
         scribble_window(buf, size);
-        return 0;
     }
-
-    buf = map_buffer(cpu, &size);
-    for ( ; ms > 0; ms -= ms < 3 ? ms : 3 )
+    else
     {
-        move_cons(buf, size, rand_r(&seed) % 2);
-        scribble_window(buf, size);
-        sleep_ms(3);
+        buf = map_buffer(cpu, &size);
+        for ( ; ms > 0; ms -= ms < 3 ? ms : 3 )
+        {
+            move_cons(buf, size, rand_r(&seed) % 2);
+            scribble_window(buf, size);
+            sleep_ms(3);
+        }
     }
+    unmap_all();
     return 0;
 }

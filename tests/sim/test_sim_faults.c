@@ -755,6 +755,7 @@ static void run_scribble(const char *when, const char *ms)
     if ( wait_exit(spawn(argv, log, true), "scribble") )
     {
         sim_show_file(log, 10);
+        unlink(log);
         fail_msg("scribble %s failed", when);
     }
     unlink(log);
