@@ -6,6 +6,7 @@
 #   fuzz_dump, fuzz_summary, fuzz_export, fuzz_plot, fuzz_format
 #                      each reader's own logic and output on any trace
 #                      (and for xentrace_format, any formats file)
+#   fuzz_window        xentrace's check of what a CPU's buffer held
 # make fuzz-NAME runs one for FUZZ_SECONDS (new inputs go to a temporary
 # directory); make check runs each for FUZZ_CHECK_SECONDS as one test.
 # Inputs that crash one are kept in FUZZ_ARTIFACTS.
@@ -23,6 +24,7 @@ FUZZ_PROGRAMS  := dump summary export plot format
 FUZZ_TESTS     := $(BUILD)/tests/fuzz_reader_check \
                   $(BUILD)/tests/fuzz_options_check \
                   $(BUILD)/tests/fuzz_hostile_dom0_check \
+                  $(BUILD)/tests/fuzz_window_check \
                   $(patsubst %,$(BUILD)/tests/fuzz_%_check,$(FUZZ_PROGRAMS))
 
 FUZZ_READER_SRCS := tests/fuzz/fuzz_reader.c \
@@ -71,6 +73,12 @@ $(patsubst %,$(BUILD)/tests/fuzz_%,$(FUZZ_PROGRAMS)): $(BUILD)/tests/fuzz_%: \
 	    -Itests/fuzz -o $@ $< $(filter %/tally.c,$^) $(FUZZ_READER_LIB) \
 	    -lz -lm
 
+$(BUILD)/tests/fuzz_window: tests/fuzz/fuzz_window.c tools/xentrace/window.c \
+                            tools/xentrace/window.h $(XTFILE_HDRS)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -Wall -Wextra -Werror -Itools/xentrace \
+	    $(XTFILE_CFLAGS) -o $@ tests/fuzz/fuzz_window.c tools/xentrace/window.c
+
 # The host build of the hypervisor, instrumented for coverage: trace.c
 # through tests/unit/trace_inside.c, which lets the target see Xen's prod.
 FUZZ_HOST_DIR  := $(BUILD)/tests/fuzz-host
@@ -111,6 +119,10 @@ fuzz-options: $(BUILD)/tests/fuzz_options
 	tests/fuzz/run-fuzz $< $(FUZZ_SECONDS) tests/fuzz/corpus/options \
 	    $(FUZZ_ARTIFACTS)
 
+fuzz-window: $(BUILD)/tests/fuzz_window
+	tests/fuzz/run-fuzz $< $(FUZZ_SECONDS) tests/fuzz/corpus/window \
+	    $(FUZZ_ARTIFACTS)
+
 fuzz-hostile-dom0: $(BUILD)/tests/fuzz_hostile_dom0
 	tests/fuzz/run-fuzz $< $(FUZZ_SECONDS) tests/fuzz/corpus/hostile_dom0 \
 	    $(FUZZ_ARTIFACTS)
@@ -121,5 +133,5 @@ $(patsubst %,fuzz-%,$(FUZZ_PROGRAMS)): fuzz-%: $(BUILD)/tests/fuzz_%
 
 FORCE:
 
-.PHONY: fuzz-reader fuzz-options fuzz-hostile-dom0 FORCE \
+.PHONY: fuzz-reader fuzz-options fuzz-hostile-dom0 fuzz-window FORCE \
         $(patsubst %,fuzz-%,$(FUZZ_PROGRAMS))

@@ -62,14 +62,25 @@ $(BUILD)/tests/test_sim_libxentrace: tests/sim/test_sim_libxentrace.c \
 	$(CC) $(SIM_TEST_CFLAGS) $(LIBXT_CFLAGS) $(LDFLAGS) -o $@ $< $(LIBXT) \
 	    $(LIBXT_LIBS) -lcmocka
 
+# A second dom0 process that writes over a CPU's buffer, on Debian's
+# libraries and <xen/trace.h> (test_sim_faults).
+SCRIBBLE := $(BUILD)/tests/scribble
+
+$(SCRIBBLE): tests/sim/scribble.c
+	@mkdir -p $(@D)
+	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ $< -lxenctrl -lxenforeignmemory
+
 # Faults: kill -9, a full disk, exit signals, a host that drops a call or
-# dies; tbuf-state (tests/xen) tells whether tracing was left on.
+# dies, a dom0 that scribbles (scribble, above); tbuf-state (tests/xen)
+# tells whether tracing was left on.
 $(BUILD)/tests/test_sim_faults: tests/sim/test_sim_faults.c $(SIM_UTIL) \
                                 $(SIM_UTIL_HDRS) | $(XEN_SIM) $(XEN_SIM_LIBS) \
-                                $(XENTRACE) $(BUILD)/tests/tbuf-state
+                                $(XENTRACE) $(BUILD)/tests/tbuf-state \
+                                $(SCRIBBLE)
 	@mkdir -p $(@D)
 	$(CC) $(SIM_TEST_CFLAGS) -DXENTRACE='"$(XENTRACE)"' \
-	    -DTBUF_STATE='"$(BUILD)/tests/tbuf-state"' $(LDFLAGS) -o $@ $< \
+	    -DTBUF_STATE='"$(BUILD)/tests/tbuf-state"' \
+	    -DSCRIBBLE='"$(SCRIBBLE)"' $(LDFLAGS) -o $@ $< \
 	    $(SIM_UTIL) -lcmocka
 
 # make soak: the accounting soak (tests/sim/soak.c), SOAK_RECORDS records
@@ -88,3 +99,4 @@ soak: $(SOAK)
 	@SOAK_RECORDS=$(SOAK_RECORDS) tests/run-tests $(SOAK)
 
 .PHONY: soak
+

@@ -25,7 +25,7 @@
 
 /* xentrace's exit table, as it printed it into sim_log. */
 struct table {
-    unsigned long long records, bytes, lost, resyncs;
+    unsigned long long records, bytes, lost, resyncs, skipped;
     unsigned long long file_bytes;      /* its line about the file */
     unsigned long long passed_bytes;    /* -M: what came through */
     bool has_header;
@@ -38,10 +38,11 @@ static void read_table(const char *trace, struct table *t)
 
     *t = (struct table){ 0 };
     t->has_header = strstr(text, "  cpu        records") &&
-                    strstr(text, "resyncs\n");
+                    strstr(text, "resyncs      skipped\n");
     line = strstr(text, "\n  all ");
-    if ( !line || sscanf(line, " all %llu %llu %llu %llu", &t->records,
-                         &t->bytes, &t->lost, &t->resyncs) != 4 )
+    if ( !line || sscanf(line, " all %llu %llu %llu %llu %llu", &t->records,
+                         &t->bytes, &t->lost, &t->resyncs,
+                         &t->skipped) != 5 )
     {
         sim_show_file(sim_log, 40);
         fail_msg("no exit table");
@@ -75,6 +76,7 @@ static void assert_table_counts(const struct table *t,
     assert_int_equal(t->records, records);
     assert_int_equal(t->lost, lost);
     assert_int_equal(t->resyncs, 0);
+    assert_int_equal(t->skipped, 0);
 }
 
 /* -M: only the newest data, from an epoch boundary, readable. */

@@ -1,8 +1,9 @@
-# Tests of xentrace that need no hypervisor: its option parsers, and its
-# output queue (the writer thread, -M's ring) on libxtfile's writer.
+# Tests of xentrace that need no hypervisor: its option parsers, its
+# check of what the buffers held, and its output queue (the writer
+# thread, -M's ring) on libxtfile's writer.
 
 XENTRACE_TESTS := $(BUILD)/tests/test_xentrace_options \
-                  $(BUILD)/tests/test_output
+                  $(BUILD)/tests/test_window $(BUILD)/tests/test_output
 
 $(BUILD)/tests/test_xentrace_options: tests/xentrace/test_xentrace_options.c \
                                       tools/xentrace/options.c \
@@ -13,6 +14,13 @@ $(BUILD)/tests/test_xentrace_options: tests/xentrace/test_xentrace_options.c \
 	    $(LDFLAGS) -o $@ \
 	    tests/xentrace/test_xentrace_options.c tools/xentrace/options.c \
 	    -lcmocka
+
+$(BUILD)/tests/test_window: tests/xentrace/test_window.c \
+                            tools/xentrace/window.c tools/xentrace/window.h \
+                            $(XTFILE_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(TOOL_CFLAGS) -Itools/xentrace $(XTFILE_CFLAGS) $(LDFLAGS) -o $@ \
+	    tests/xentrace/test_window.c tools/xentrace/window.c -lcmocka
 
 $(BUILD)/tests/test_output: tests/xentrace/test_output.c \
                             tools/xentrace/output.c tools/xentrace/output.h \

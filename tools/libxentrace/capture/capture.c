@@ -507,6 +507,7 @@ long xt_window(struct xt_host *h, unsigned int cpu, struct xt_window *w)
     data = (const char *)(buf + 1);
     off = cons < h->data_size ? cons : cons - h->data_size;
     w->cpu = cpu;
+    w->cons = cons;
     w->prod = prod;
     w->piece[0] = data + off;
     if ( len <= h->data_size - off )

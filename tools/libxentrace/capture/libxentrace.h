@@ -60,6 +60,7 @@ struct xt_window {
     unsigned int cpu;
     const void *piece[2];
     uint32_t len[2];            /* bytes; len[1] is 0 unless it wraps */
+    uint32_t cons;              /* where it starts, as found */
     uint32_t prod;              /* what xt_release() sets cons to */
 };
 

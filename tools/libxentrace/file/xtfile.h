@@ -10,7 +10,8 @@
  * the CPU-change record up to the next batch.  The writer pads each batch
  * to the next 4 KiB boundary with TRC_TRACE_WRAP_BUFFER records, which
  * readers skip.  The file's first batch, 4 KiB, is CPU 0's and holds the
- * metadata records (TRC_XT_*) alone.
+ * metadata records (TRC_XT_*) alone; xentrace ends every CPU's stream
+ * with TRC_XT_END.
  *
  * The event numbers and the record header come from Xen's public ABI,
  * xen/include/public/trace.h, the same as Debian's <xen/trace.h> (either
@@ -119,6 +120,18 @@ static inline const char *xt_runstate_name(unsigned int state)
  * the one metadata record outside the first batch, and has a TSC.
  */
 #define TRC_XT_END         0x0001f01f
+/*
+ * Bytes of a CPU's buffer that xentrace did not write, because they are
+ * not records Xen wrote (another dom0 process wrote over the shared
+ * pages): where they were in that CPU's stream, with the TSC of the CPU's
+ * last record before, if any.  {bytes, why: XT_SKIP_*}.  Not counted
+ * among the records, nor as lost: what was there is not known.
+ */
+#define TRC_XT_SKIPPED     0x0001f016
+#define XT_SKIP_CONS       1    /* cons moved back: taken already */
+#define XT_SKIP_TILE       2    /* a record runs past the window or wrap */
+#define XT_SKIP_EVENT      3    /* an event Xen does not write */
+#define XT_SKIP_TSC        4    /* a TSC older than the CPU's last */
 #define XT_FORMAT_VERSION  1
 #define XT_META_WORDS      19u          /* the six records of the first batch */
 

@@ -1,0 +1,101 @@
+/*
+ * libFuzzer target: xentrace's check of what a CPU's buffer held
+ * (tools/xentrace/window.c), on bytes as another dom0 process may leave
+ * them.
+ *
+ * Input: byte 0 says whether the piece ends at the wrap (bit 0), bytes
+ * 1-8 the TSC floor, 9-12 where xentrace left cons, 13-16 the cons found;
+ * the rest, cut to whole words, is the piece, in a buffer of exactly its
+ * size (so that ASan sees any read past it).  A piece that passes must
+ * be whole records, tiling it exactly, TSCs never below the floor or the
+ * one before, and be counted as such; one that fails must be counted as
+ * skipped, with a reason, and change nothing else.  The helpers that read
+ * checked records stay inside them, and cons_moved() never reports more
+ * than the window or a buffer.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "window.h"
+#include "xtfile.h"
+
+#define HEAD        17u
+#define DATA_SIZE   (32u * 4096 - 8)    /* -S 32's data bytes */
+
+/* Records in a piece that passed: walked again here, on its own. */
+static uint64_t walk(const uint8_t *p, size_t len, uint64_t floor)
+{
+    uint64_t records = 0, tsc;
+    size_t at = 0;
+    uint32_t hdr;
+
+    while ( at < len )
+    {
+        if ( len - at < 4 )
+            abort();
+        memcpy(&hdr, p + at, 4);
+        if ( at + 4 * xt_record_words(hdr) > len )
+            abort();                            /* does not tile */
+        if ( TRC_HD_INCLUDES_CYCLE_COUNT(hdr) )
+        {
+            memcpy(&tsc, p + at + 4, 8);
+            if ( tsc < floor )
+                abort();
+            floor = tsc;
+        }
+        records += TRC_HD_TO_EVENT(hdr) != TRC_TRACE_WRAP_BUFFER;
+        at += 4 * xt_record_words(hdr);
+    }
+    return records;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    struct cpu_check c = { .knows_cons = true }, before;
+    uint32_t why, dom, vcpu, moved, cons;
+    size_t len;
+    uint8_t *piece;
+    bool back;
+
+    if ( size < HEAD )
+        return 0;
+    memcpy(&c.floor_tsc, data + 1, 8);
+    memcpy(&c.next_cons, data + 9, 4);
+    memcpy(&cons, data + 13, 4);
+    c.next_cons %= 2 * DATA_SIZE;
+    cons %= 2 * DATA_SIZE;
+    len = (size - HEAD) & ~(size_t)3;
+    if ( !(piece = malloc(len ? len : 1)) )
+        return 0;
+    memcpy(piece, data + HEAD, len);
+    before = c;
+
+    if ( check_piece(&c, piece, len, data[0] & 1, &why) )
+    {
+        if ( c.count.records != walk(piece, len, before.floor_tsc) ||
+             c.count.bytes != len || c.count.skipped ||
+             c.floor_tsc < before.floor_tsc ||
+             c.count.last_tsc != (c.floor_tsc > before.count.last_tsc ?
+                                  c.floor_tsc : before.count.last_tsc) )
+            abort();
+        if ( running_vcpu(piece, len, &dom, &vcpu) && !len )
+            abort();
+        if ( first_tsc(piece, len) && first_tsc(piece, len) < before.floor_tsc )
+            abort();
+    }
+    else if ( why < XT_SKIP_TILE || why > XT_SKIP_TSC ||
+              c.count.skipped != len || c.count.records || c.count.bytes ||
+              c.floor_tsc != before.floor_tsc )
+        abort();
+
+    moved = cons_moved(&before, cons, len < DATA_SIZE ? len : DATA_SIZE,
+                       DATA_SIZE, &back);
+    if ( (back && moved > len) || moved > DATA_SIZE ||
+         (cons == before.next_cons && moved) )
+        abort();
+
+    free(piece);
+    return 0;
+}

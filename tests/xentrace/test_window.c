@@ -1,0 +1,209 @@
+/*
+ * xentrace's check of what a CPU's buffer held (tools/xentrace/window.c):
+ * Xen's records pass and are counted; a piece with anything else in it,
+ * what another dom0 process made of the records, fails and says why.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "window.h"
+#include "xtfile.h"
+
+
+/* Records built into a piece of a buffer. */
+struct piece {
+    uint32_t w[256];
+    unsigned int n;                         /* words */
+};
+
+static void put(struct piece *p, uint32_t event, uint64_t tsc,
+                unsigned int words)
+{
+    unsigned int i;
+
+    p->w[p->n++] = event | words << TRACE_EXTRA_SHIFT |
+                   (tsc ? TRC_HD_CYCLE_FLAG : 0);
+    if ( tsc )
+    {
+        p->w[p->n++] = tsc;
+        p->w[p->n++] = tsc >> 32;
+    }
+    for ( i = 0; i < words; i++ )
+        p->w[p->n++] = i + 1;
+}
+
+static void put_lost(struct piece *p, uint64_t tsc, uint32_t count)
+{
+    put(p, TRC_LOST_RECORDS, tsc, 4);
+    p->w[p->n - 4] = count;
+}
+
+static bool check(struct cpu_check *c, const struct piece *p, bool at_wrap,
+                  uint32_t *why)
+{
+    return check_piece(c, (const uint8_t *)p->w, 4 * p->n, at_wrap, why);
+}
+
+/* Records of every shape, a marker, a pad at the wrap: all Xen's. */
+static void test_xen_records_pass(void **state)
+{
+    struct cpu_check c = { 0 };
+    struct piece p = { .n = 0 };
+    uint32_t why;
+
+    (void)state;
+    put(&p, TRC_SCHED_SWITCH, 100, 4);      /* d1v2 to d3v4 */
+    put(&p, TRC_SCHED_SWITCH, 0, 7);        /* no TSC */
+    put(&p, TRC_SCHED_SWITCH, 100, 7);      /* the same TSC again */
+    put_lost(&p, 200, 5);
+    put(&p, TRC_GUEST | 0x12, 300, 2);
+    put(&p, TRC_TRACE_WRAP_BUFFER, 0, 3);
+    assert_true(check(&c, &p, true, &why));
+    assert_int_equal(c.count.records, 5);   /* the pad is not one */
+    assert_int_equal(c.count.lost, 5);
+    assert_int_equal(c.count.bytes, 4 * p.n);
+    assert_int_equal(c.count.last_tsc, 300);
+    assert_int_equal(c.count.skipped, 0);
+    assert_int_equal(c.floor_tsc, 300);
+    /* The last switch with its four words, to d3v4. */
+    assert_true(c.knows_running);
+    assert_int_equal(c.running_dom, 3);
+    assert_int_equal(c.running_vcpu, 4);
+}
+
+/*
+ * A record Xen does not write fails the piece, all of it: the records
+ * before may be garbage that looks right.
+ */
+static void test_bad_record_fails_the_piece(void **state)
+{
+    static const struct {
+        uint32_t bad;           /* a header Xen never writes */
+        uint32_t why;
+    } cases[] = {
+        { 0x00000003, XT_SKIP_EVENT },                  /* no class */
+        { 0x00030003, XT_SKIP_EVENT },                  /* two classes */
+        { 0x00100003, XT_SKIP_EVENT },                  /* class, no sub */
+        { 0x00023003, XT_SKIP_EVENT },                  /* not its sub */
+        { 0x01003003, XT_SKIP_EVENT },                  /* not Xen's class */
+        { 0x0800a003, XT_SKIP_EVENT },                  /* guest, not f */
+        { TRC_TRACE_CPU_CHANGE | 2 << TRACE_EXTRA_SHIFT, XT_SKIP_EVENT },
+        { TRC_XT_END, XT_SKIP_EVENT },                  /* the file's */
+        { TRC_LOST_RECORDS | 1 << TRACE_EXTRA_SHIFT, XT_SKIP_EVENT },
+        { TRC_TRACE_WRAP_BUFFER, XT_SKIP_EVENT },       /* not at the wrap */
+        { TRC_SCHED_SWITCH | 7u << TRACE_EXTRA_SHIFT, XT_SKIP_TILE },
+    };
+    unsigned int i;
+
+    (void)state;
+    for ( i = 0; i < sizeof(cases) / sizeof(cases[0]); i++ )
+    {
+        struct cpu_check c = { 0 };
+        struct piece p = { .n = 0 };
+        uint32_t why;
+
+        put(&p, TRC_SCHED_SWITCH, 100, 1);
+        p.w[p.n++] = cases[i].bad;
+        put(&p, TRC_SCHED_SWITCH, 200, 1);
+        assert_false(check(&c, &p, false, &why));
+        assert_int_equal(why, cases[i].why);
+        assert_int_equal(c.count.records, 0);
+        assert_int_equal(c.count.bytes, 0);
+        assert_int_equal(c.count.last_tsc, 0);
+        assert_int_equal(c.count.skipped, 4 * p.n);
+    }
+}
+
+/*
+ * TSCs must not run backwards: within a piece, and against the last piece
+ * that passed.
+ */
+static void test_tsc_backwards(void **state)
+{
+    struct cpu_check c = { 0 };
+    struct piece p = { .n = 0 };
+    uint32_t why;
+
+    (void)state;
+    put(&p, TRC_SCHED_SWITCH, 1000, 0);
+    put(&p, TRC_SCHED_SWITCH, 999, 0);
+    assert_false(check(&c, &p, false, &why));
+    assert_int_equal(why, XT_SKIP_TSC);
+    assert_int_equal(c.floor_tsc, 0);       /* a failed piece sets none */
+
+    p.n = 0;
+    put(&p, TRC_SCHED_SWITCH, 500, 0);
+    assert_true(check(&c, &p, false, &why));
+    assert_int_equal(c.floor_tsc, 500);
+
+    p.n = 0;
+    put(&p, TRC_SCHED_SWITCH, 0, 1);        /* no TSC: nothing to compare */
+    put(&p, TRC_SCHED_SWITCH, 499, 0);
+    assert_false(check(&c, &p, false, &why));
+    assert_int_equal(why, XT_SKIP_TSC);
+    assert_int_equal(c.count.records, 1);
+}
+
+/* The vCPU running where records resume, and their first TSC. */
+static void test_running_vcpu(void **state)
+{
+    struct piece p = { .n = 0 };
+    uint32_t dom = 0, vcpu = 0;
+
+    (void)state;
+    put(&p, TRC_HVM_VMENTRY, 0, 0);
+    assert_false(running_vcpu((uint8_t *)p.w, 4 * p.n, &dom, &vcpu));
+    assert_int_equal(first_tsc((uint8_t *)p.w, 4 * p.n), 0);
+    put(&p, TRC_HVM_VMENTRY, 700, 0);
+    /* A runstate change to running says nothing; off running, it does. */
+    put(&p, TRC_SCHED_RUNSTATE_CHANGE | 2 << 8 | 0 << 4, 800, 1);
+    put(&p, TRC_SCHED_RUNSTATE_CHANGE | 0 << 8 | 2 << 4, 900, 1);
+    p.w[p.n - 1] = 5 << 16 | 1;
+    put(&p, TRC_SCHED_SWITCH, 1000, 4);
+    assert_true(running_vcpu((uint8_t *)p.w, 4 * p.n, &dom, &vcpu));
+    assert_int_equal(dom, 5);
+    assert_int_equal(vcpu, 1);
+    assert_int_equal(first_tsc((uint8_t *)p.w, 4 * p.n), 700);
+}
+
+/* Where cons was found, against where xentrace left it. */
+static void test_cons_moved(void **state)
+{
+    const uint32_t size = 4096;
+    struct cpu_check c = { .next_cons = 1000, .knows_cons = true };
+    struct cpu_check unknown = { 0 };
+    bool back;
+
+    (void)state;
+    assert_int_equal(cons_moved(&c, 1000, 500, size, &back), 0);
+    assert_int_equal(cons_moved(&unknown, 40, 500, size, &back), 0);
+    /* Back over records taken: skip them in the window. */
+    assert_int_equal(cons_moved(&c, 960, 500, size, &back), 40);
+    assert_true(back);
+    /* Back across the end of the index range (2 * size). */
+    c.next_cons = 8;
+    assert_int_equal(cons_moved(&c, 2 * size - 8, 500, size, &back), 16);
+    assert_true(back);
+    /* On: the bytes passed over are gone. */
+    c.next_cons = 1000;
+    assert_int_equal(cons_moved(&c, 1200, 500, size, &back), 200);
+    assert_false(back);
+    /* Further than a buffer either way: no telling. */
+    assert_int_equal(cons_moved(&c, 1000 + size + 4, 500, size, &back), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_xen_records_pass),
+        cmocka_unit_test(test_bad_record_fails_the_piece),
+        cmocka_unit_test(test_tsc_backwards),
+        cmocka_unit_test(test_running_vcpu),
+        cmocka_unit_test(test_cons_moved),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

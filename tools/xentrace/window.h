@@ -1,0 +1,71 @@
+/*
+ * xentrace: checking and counting what a CPU's trace buffer held, in the
+ * pass that takes it (see window.c).
+ */
+#ifndef WINDOW_H
+#define WINDOW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * What was taken from one CPU's buffer.  "records" are those Xen wrote,
+ * lost-records markers included, its pads not: what every reader counts
+ * (docs/trace-format.md); the file's batch headers and metadata are not
+ * Xen's.  "skipped" bytes failed the checks and were not written.
+ */
+struct cpu_count {
+    uint64_t records;
+    uint64_t bytes;         /* written: records and pads */
+    uint64_t lost;          /* the sum of its lost-records counts */
+    uint64_t last_tsc;      /* of its newest record with one; 0: none */
+    uint64_t skipped;       /* bytes */
+};
+
+/* One CPU's: its counts, and what the next window is checked against. */
+struct cpu_check {
+    struct cpu_count count;
+    uint64_t floor_tsc;     /* no record's TSC may be older; 0: none */
+    uint32_t next_cons;     /* where xentrace left cons, if known */
+    bool knows_cons;
+    uint64_t gap_bytes;     /* skipped since the last record kept, not */
+    uint32_t gap_why;       /*   marked yet; why the first were */
+    uint32_t running_dom;   /* the vCPU its last context switch kept */
+    uint32_t running_vcpu;  /*   switched to, if knows_running */
+    bool knows_running;
+};
+
+/*
+ * Whether the @len bytes at @p, a piece of a window copied out of the
+ * CPU's buffer (the copy: another process can change the buffer as it is
+ * read), are all records Xen wrote.  @at_wrap: the piece ends where the
+ * buffer wraps.  If so, counts them into @c; if not, counts the piece as
+ * skipped, and *@why says why (XT_SKIP_*, xtfile.h).
+ */
+bool check_piece(struct cpu_check *c, const uint8_t *p, size_t len,
+                 bool at_wrap, uint32_t *why);
+
+/*
+ * A window from @cons, @len bytes in a buffer of @data_size, when cons is
+ * not where xentrace left it (XT_SKIP_CONS): the bytes at its start that
+ * xentrace took already, with *@back set (cons was moved back), or the
+ * bytes from where xentrace left it to @cons, gone (cons was moved on).
+ * 0 if cons is where xentrace left it, or that is not known, or the two
+ * are too far apart to tell which way it moved.
+ */
+uint32_t cons_moved(const struct cpu_check *c, uint32_t cons, uint32_t len,
+                    uint32_t data_size, bool *back);
+
+/*
+ * The vCPU running on the CPU when the @len bytes of checked records at
+ * @p start, as the first scheduler record to name it says: its domain and
+ * vCPU in *@dom and *@vcpu.  False if no record there names it.
+ */
+bool running_vcpu(const uint8_t *p, size_t len, uint32_t *dom,
+                  uint32_t *vcpu);
+
+/* The TSC of the first record with one in the @len bytes at @p; or 0. */
+uint64_t first_tsc(const uint8_t *p, size_t len);
+
+#endif /* WINDOW_H */
