@@ -105,7 +105,7 @@ static size_t collect(struct xt_reader *r, enum xt_order order,
     struct xt_record rec;
 
     assert_non_null(it);
-    while ( xt_iter_next(it, &rec) )
+    while ( xt_iter_next(it, &rec) > 0 )
     {
         if ( n < max )
             out[n] = rec;
@@ -115,6 +115,8 @@ static size_t collect(struct xt_reader *r, enum xt_order order,
     return n;
 }
 
+static void assert_stream_agrees(const void *data, size_t len);
+
 /*
  * Hand-built files
  * ================
@@ -122,15 +124,12 @@ static size_t collect(struct xt_reader *r, enum xt_order order,
 
 static void test_empty_input(void **state)
 {
-    struct xt_reader *r = xt_reader_open_mem("", 0, 0);
-    struct xt_record recs[1];
-
     (void)state;
-    assert_non_null(r);
-    assert_int_equal(xt_reader_info(r)->records, 0);
-    assert_int_equal(xt_reader_info(r)->damage, XT_DAMAGE_NONE);
-    assert_int_equal(collect(r, XT_ORDER_TSC, 0, 0, recs, 1), 0);
-    xt_reader_close(r);
+    assert_null(xt_reader_open_mem("", 0, 0));
+    assert_int_equal(errno, ENODATA);
+    assert_string_equal(xt_reader_strerror(ENODATA), "no records");
+    assert_null(xt_reader_open_mem("", 0, XT_READ_STREAM));
+    assert_int_equal(errno, ENODATA);
 }
 
 static void test_not_a_trace(void **state)
@@ -363,6 +362,13 @@ static void test_cut_anywhere(void **state)
         struct xt_record recs[8];
         char warn[256];
 
+        if ( cut < 4 )
+        {
+            /* Not even the first word: not a trace. */
+            assert_null(r);
+            assert_int_equal(errno, EILSEQ);
+            continue;
+        }
         assert_non_null(r);
         in = xt_reader_info(r);
         /* Complete up to the cut only if the cut is between batches. */
@@ -395,9 +401,10 @@ static void test_cut_mid_record(void **state)
     assert_int_equal(in->records, 6);
     assert_int_equal(in->end, f.n * 4 - 16);
     assert_int_equal(in->missing, 6);
+    assert_int_equal(xt_reader_status(r), XT_EXIT_DAMAGED);
     assert_string_equal(xt_reader_damage(r, warn, sizeof(warn)),
-                        "truncated: 10 bytes at offset 136 not read, "
-                        "the last batch lacks 6 bytes");
+                        "truncated at offset 136, the last batch lacks "
+                        "6 bytes");
     xt_reader_close(r);
     free(f.w);
 }
@@ -415,7 +422,12 @@ static void test_corrupt_batch_boundary(void **state)
     assert_non_null(r);
     assert_int_equal(xt_reader_info(r)->damage, XT_DAMAGE_CORRUPT);
     assert_int_equal(xt_reader_info(r)->records, 6);
+    /* Nothing plausible after it: the rest is skipped, and said. */
+    assert_int_equal(xt_reader_info(r)->damage_offset, f.n * 4 - 28);
+    assert_int_equal(xt_reader_info(r)->skipped, 28);
+    assert_int_equal(xt_reader_skip(r, 0)->why, XT_BAD_NO_BATCH);
     xt_reader_close(r);
+    assert_stream_agrees(f.w, f.n * 4);
     free(f.w);
 }
 
@@ -527,116 +539,173 @@ static void test_1024_cpus(void **state)
 }
 
 /*
- * Batches in place (XT_READ_BATCHES)
- * ==================================
+ * Walking batches, and streaming
+ * ==============================
  */
 
-/* Walk every batch of @r as xentrace-summary does; its records. */
+struct walked {
+    const struct xt_reader *r;
+    const uint32_t *base;       /* the input, to check batches lie in it */
+    uint64_t records, batches;
+};
+
+static int count_walked(void *arg, const struct xt_batch *b, size_t n)
+{
+    struct walked *w = arg;
+    size_t i, at;
+
+    assert_true(n >= 1);
+    for ( i = 0; i < n; i++ )
+    {
+        assert_int_equal((uintptr_t)b[i].words % 4, 0);
+        assert_int_equal(xt_reader_cpu(w->r, b[i].cpu_index)->cpu, b[i].cpu);
+        /* Whole records, exactly. */
+        for ( at = 0; at < b[i].len; at += xt_record_words(b[i].words[at]) )
+        {
+            uint32_t event = b[i].words[at] & 0x0fffffffu;
+
+            w->records += event != XT_EV_WRAP_BUFFER &&
+                          event != XT_EV_CPU_CHANGE;
+        }
+        assert_int_equal(at, b[i].len);
+        w->batches++;
+    }
+    return 0;
+}
+
+/* Walk every batch of @r; its records. */
 static uint64_t walk_batches(struct xt_reader *r)
 {
-    struct xt_batch b;
-    uint64_t i, n = 0;
+    struct walked w = { .r = r };
 
-    for ( i = 0; xt_reader_batch(r, i, &b) > 0; i++ )
+    assert_int_equal(xt_reader_walk(r, count_walked, &w), 0);
+    return w.records;
+}
+
+static void assert_same_records(const struct xt_record *a,
+                                const struct xt_record *b, size_t n)
+{
+    size_t i;
+
+    for ( i = 0; i < n; i++ )
     {
-        size_t w = 0;
-
-        assert_int_equal((uintptr_t)b.words % 4, 0);
-        assert_int_equal(xt_reader_cpu(r, b.cpu_index)->cpu, b.cpu);
-        while ( w < b.len && xt_record_words(b.words[w]) <= b.len - w )
-        {
-            uint32_t event = b.words[w] & 0x0fffffffu;
-
-            n += event != XT_EV_WRAP_BUFFER && event != XT_EV_CPU_CHANGE;
-            w += xt_record_words(b.words[w]);
-        }
-        xt_reader_walked(r, i, w);
+        assert_int_equal(a[i].offset, b[i].offset);
+        assert_int_equal(a[i].tsc, b[i].tsc);
+        assert_int_equal(a[i].event, b[i].event);
+        assert_int_equal(a[i].cpu, b[i].cpu);
+        assert_memory_equal(a[i].extra, b[i].extra, sizeof(a[i].extra));
     }
-    assert_int_equal(i, xt_reader_info(r)->batches);
-    return n;
 }
 
 /*
- * @len bytes at @data, opened with XT_READ_BATCHES and walked, say what
- * they say opened without it.
+ * @len bytes at @data, streamed, say what they say indexed: the same
+ * records in file and TSC order, the same counts, the same damage.
  */
-static void assert_batches_agree(const void *data, size_t len)
+static void assert_stream_agrees(const void *data, size_t len)
 {
-    struct xt_reader *r = xt_reader_open_mem(data, len, 0);
-    struct xt_reader *lazy = xt_reader_open_mem(data, len, XT_READ_BATCHES);
+    enum { MAX = 64 };
+    struct xt_reader *r = xt_reader_open_mem(data, len, 0), *st;
+    struct xt_record *want = calloc(MAX, sizeof(*want));
+    struct xt_record *got = calloc(MAX, sizeof(*got));
     const struct xt_reader_info *a, *b;
+    enum xt_order order;
     char wa[256], wb[256];
     const char *da, *db;
     unsigned int i;
+    size_t n;
 
-    assert_non_null(r);
-    assert_non_null(lazy);
-    a = xt_reader_info(r);
-    b = xt_reader_info(lazy);
-    assert_int_equal(b->records, 0);
-    assert_int_equal(walk_batches(lazy), a->records);
-    da = xt_reader_damage(r, wa, sizeof(wa));
-    db = xt_reader_damage(lazy, wb, sizeof(wb));
-    assert_true((da == NULL) == (db == NULL));
-    if ( da )
-        assert_string_equal(da, db);
-    assert_int_equal(a->damage, b->damage);
-    assert_int_equal(a->damage_offset, b->damage_offset);
-    assert_int_equal(a->end, b->end);
-    assert_int_equal(a->batches, b->batches);
-    assert_int_equal(a->nr_cpus, b->nr_cpus);
-    assert_int_equal(a->has_meta, b->has_meta);
-    for ( i = 0; i < a->nr_cpus; i++ )
+    if ( !r )
     {
-        const struct xt_cpu_info *ca = xt_reader_cpu(r, i);
-        const struct xt_cpu_info *cb = xt_reader_cpu(lazy, i);
+        int err = errno;
 
-        assert_int_equal(ca->cpu, cb->cpu);
-        assert_int_equal(ca->bytes, cb->bytes);
-        assert_int_equal(ca->has_tsc, cb->has_tsc);
-        assert_int_equal(ca->first_tsc, cb->first_tsc);
-        assert_int_equal(ca->last_tsc, cb->last_tsc);
+        assert_null(xt_reader_open_mem(data, len, XT_READ_STREAM));
+        assert_int_equal(errno, err);
+        free(want);
+        free(got);
+        return;
     }
-    xt_reader_close(lazy);
+    for ( order = XT_ORDER_FILE; order <= XT_ORDER_TSC; order++ )
+    {
+        if ( order == XT_ORDER_CPU )
+            continue;
+        st = xt_reader_open_mem(data, len, XT_READ_STREAM);
+        assert_non_null(st);
+        n = collect(r, order, 0, XT_ITER_SPECIAL, want, MAX);
+        assert_true(n <= MAX);
+        assert_int_equal(collect(st, order, 0, XT_ITER_SPECIAL, got, MAX), n);
+        assert_same_records(want, got, n);
+        a = xt_reader_info(r);
+        b = xt_reader_info(st);
+        assert_true(b->streamed);
+        assert_int_equal(b->late_batches, 0);
+        da = xt_reader_damage(r, wa, sizeof(wa));
+        db = xt_reader_damage(st, wb, sizeof(wb));
+        assert_true((da == NULL) == (db == NULL));
+        if ( da )
+            assert_string_equal(da, db);
+        assert_int_equal(xt_reader_status(r), xt_reader_status(st));
+        assert_int_equal(a->end, b->end);
+        assert_int_equal(a->skipped, b->skipped);
+        assert_int_equal(a->records, b->records);
+        assert_int_equal(a->pads, b->pads);
+        assert_int_equal(a->lost_records, b->lost_records);
+        assert_int_equal(a->batches, b->batches);
+        assert_int_equal(a->nr_cpus, b->nr_cpus);
+        assert_int_equal(a->has_meta, b->has_meta);
+        for ( i = 0; i < a->nr_cpus; i++ )
+        {
+            const struct xt_cpu_info *ca = xt_reader_cpu(r, i);
+            const struct xt_cpu_info *cb = xt_reader_cpu_by_id(st, ca->cpu);
+
+            assert_non_null(cb);
+            assert_int_equal(ca->bytes, cb->bytes);
+            assert_int_equal(ca->records, cb->records);
+            assert_int_equal(ca->has_tsc, cb->has_tsc);
+            assert_int_equal(ca->first_tsc, cb->first_tsc);
+            assert_int_equal(ca->last_tsc, cb->last_tsc);
+        }
+        /* One pass: no second iterator, no per-CPU order. */
+        assert_null(xt_iter_new(st, XT_ORDER_FILE, 0, 0));
+        assert_int_equal(errno, EBUSY);
+        xt_reader_close(st);
+    }
+    st = xt_reader_open_mem(data, len, XT_READ_STREAM);
+    assert_null(xt_iter_new(st, XT_ORDER_CPU, 0, 0));
+    assert_int_equal(errno, ESPIPE);
+    assert_int_equal(walk_batches(st), xt_reader_info(r)->records);
+    assert_int_equal(walk_batches(r), xt_reader_info(r)->records);
+    xt_reader_close(st);
     xt_reader_close(r);
+    free(want);
+    free(got);
 }
 
-static void test_batches_in_place(void **state)
+static void test_walk_batches(void **state)
 {
     struct file f;
     struct xt_reader *r;
-    struct xt_batch b;
+    struct walked w;
 
     (void)state;
     build_epochs(&f);
     end_batch(&f);
-    r = xt_reader_open_mem(f.w, f.n * 4, XT_READ_BATCHES);
+    r = xt_reader_open_mem(f.w, f.n * 4, 0);
     assert_non_null(r);
-    assert_int_equal(xt_reader_info(r)->batches, 4);
+    w = (struct walked){ .r = r };
+    assert_int_equal(xt_reader_walk(r, count_walked, &w), 0);
+    assert_int_equal(w.records, 7);
+    assert_int_equal(w.batches, 4);
     assert_int_equal(xt_reader_cpu_by_id(r, 1)->first_tsc, 200);
     assert_int_equal(xt_reader_cpu_by_id(r, 1)->last_tsc, 450);
-    /* Batch 1: CPU 1's three records, 16 + 8 + 16 bytes, not copied. */
-    assert_int_equal(xt_reader_batch(r, 1, &b), 1);
-    assert_int_equal(b.cpu, 1);
-    assert_int_equal(b.cpu_index, 1);
-    assert_ptr_equal(b.words, f.w + 11 + 3);
-    assert_int_equal(b.len, 10);
-    assert_int_equal(b.offset, 56);
-    assert_int_equal(b.words[4], HDR(0x0002800a, 1, 0));
-    assert_int_equal(xt_reader_batch(r, 4, &b), 0);
-    errno = 0;
-    assert_null(xt_iter_new(r, XT_ORDER_FILE, 0, 0));
-    assert_int_equal(errno, EINVAL);
     xt_reader_close(r);
-    assert_batches_agree(f.w, f.n * 4);
+    assert_stream_agrees(f.w, f.n * 4);
     free(f.w);
 }
 
-static void test_batches_damage(void **state)
+/* Every cut of the file, and an unaligned copy: streamed as indexed. */
+static void test_stream_agrees_cut_and_unaligned(void **state)
 {
     struct file f;
-    struct xt_reader *r;
-    char warn[256];
     uint8_t *odd;
     size_t cut;
 
@@ -644,32 +713,18 @@ static void test_batches_damage(void **state)
     build_epochs(&f);
     end_batch(&f);
     for ( cut = 0; cut <= f.n * 4; cut++ )
-        assert_batches_agree(f.w, cut);
+        assert_stream_agrees(f.w, cut);
 
-    /* Batch 1 says 36 bytes, not 40: its last record runs over. */
-    f.w[11 + 2] = 36;
-    r = xt_reader_open_mem(f.w, f.n * 4, XT_READ_BATCHES);
-    /* Batch 2 would start inside that record: open sees that first. */
-    assert_int_equal(xt_reader_info(r)->damage, XT_DAMAGE_CORRUPT);
-    assert_int_equal(xt_reader_info(r)->damage_offset, 92);
-    assert_int_equal(walk_batches(r), 4);
-    assert_int_equal(xt_reader_info(r)->damage_offset, 80);
-    assert_string_equal(xt_reader_damage(r, warn, sizeof(warn)),
-                        "corrupt at offset 80: 72 bytes not read");
-    xt_reader_close(r);
-    assert_batches_agree(f.w, f.n * 4);
-    f.w[11 + 2] = 40;
-
-    /* 42 bytes: the next batch is not aligned, and comes as a copy. */
+    /* 42 bytes: the next batch is not aligned. */
     odd = calloc(1, f.n * 4 + 2);
     assert_non_null(odd);
     memcpy(odd, f.w, 96);
     memcpy(odd + 98, f.w + 24, f.n * 4 - 96);
     memcpy(odd + 52, &(uint32_t){ 42 }, 4);
-    assert_batches_agree(odd, f.n * 4 + 2);
+    assert_stream_agrees(odd, f.n * 4 + 2);
     /* All of it unaligned in memory. */
     memmove(odd + 1, f.w, f.n * 4);
-    assert_batches_agree(odd + 1, f.n * 4);
+    assert_stream_agrees(odd + 1, f.n * 4);
     free(odd);
     free(f.w);
 }
@@ -678,9 +733,7 @@ static void test_batches_1024_cpus(void **state)
 {
     struct file f;
     struct xt_reader *r;
-    struct xt_batch b;
     unsigned int cpu, epoch;
-    uint64_t i;
 
     (void)state;
     init(&f);
@@ -692,20 +745,13 @@ static void test_batches_1024_cpus(void **state)
             rec1(&f, 0x00028004, 0, cpu);
         }
     end_batch(&f);
-    r = xt_reader_open_mem(f.w, f.n * 4, XT_READ_BATCHES);
+    r = xt_reader_open_mem(f.w, f.n * 4, 0);
     assert_int_equal(xt_reader_info(r)->nr_cpus, 1024);
     assert_int_equal(xt_reader_info(r)->max_cpu, 1023);
-    for ( i = 0; xt_reader_batch(r, i, &b) > 0; i++ )
-    {
-        assert_int_equal(b.cpu, 1023 - i % 1024);
-        assert_int_equal(b.cpu_index, b.cpu);
-        assert_int_equal(b.len, 6);
-    }
-    assert_int_equal(i, 2048);
+    assert_int_equal(walk_batches(r), 4096);
     assert_int_equal(xt_reader_cpu_by_id(r, 0)->first_tsc, 1000000 - 1023);
     assert_int_equal(xt_reader_cpu_by_id(r, 0)->last_tsc, 2000000 - 1023);
     xt_reader_close(r);
-    assert_batches_agree(f.w, f.n * 4);
     free(f.w);
 }
 
@@ -791,9 +837,11 @@ static void test_pipe_and_gzip(void **state)
     }
     close(fds[1]);
     r = xt_reader_open_fd(fds[0], 0);
+    assert_non_null(r);
+    assert_true(xt_reader_info(r)->streamed);
+    assert_int_equal(collect(r, XT_ORDER_TSC, 0, 0, NULL, 0), 7);
     close(fds[0]);
     waitpid(pid, NULL, 0);
-    assert_non_null(r);
     assert_int_equal(xt_reader_info(r)->records, 7);
     assert_false(xt_reader_info(r)->gzip);
     xt_reader_close(r);
@@ -806,6 +854,10 @@ static void test_pipe_and_gzip(void **state)
     r = xt_reader_open(path, 0);
     assert_non_null(r);
     assert_true(xt_reader_info(r)->gzip);
+    /* A gzip file is counted at open: it can be read again. */
+    assert_false(xt_reader_info(r)->streamed);
+    assert_int_equal(xt_reader_info(r)->records, 7);
+    assert_int_equal(collect(r, XT_ORDER_TSC, 0, 0, NULL, 0), 7);
     assert_int_equal(xt_reader_info(r)->records, 7);
     xt_reader_close(r);
     r = xt_reader_open(path, XT_READ_NO_GZIP);
@@ -1021,8 +1073,8 @@ int main(void)
         cmocka_unit_test(test_unknown_events_print),
         cmocka_unit_test(test_dump_tsc_column),
         cmocka_unit_test(test_1024_cpus),
-        cmocka_unit_test(test_batches_in_place),
-        cmocka_unit_test(test_batches_damage),
+        cmocka_unit_test(test_walk_batches),
+        cmocka_unit_test(test_stream_agrees_cut_and_unaligned),
         cmocka_unit_test(test_batches_1024_cpus),
         cmocka_unit_test(test_summary_batches_in_file_order),
         cmocka_unit_test(test_pipe_and_gzip),

@@ -1,10 +1,11 @@
 /*
  * xentrace-dump: print a trace file, one line per record.
  *
- *   xentrace-dump [-ahrs] [--cpu-hz HZ] [file]
+ *   xentrace-dump [-afhrs] [--cpu-hz HZ] [file]
  *
  * Records come in global TSC order (libxentrace's k-way merge), or with
- * -r in the order of the file.  Each line is the time (TSC, or with -s
+ * -r in the order of the file; -f follows a file being written.  A pipe
+ * is read as a stream: lines come out as its batches come in.  Each line is the time (TSC, or with -s
  * seconds from the start of the capture), the CPU, and the record
  * decoded with the event catalogue.  Lines are formatted by hand into a
  * large buffer written with write(2): this is the tool to read files of
@@ -47,7 +48,7 @@ struct dump {
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: %s [-ahrs] [--cpu-hz hz] [file]\n", prog);
+    fprintf(stderr, "usage: %s [-afhrs] [--cpu-hz hz] [file]\n", prog);
     exit(1);
 }
 
@@ -147,6 +148,23 @@ static void put_text(struct out *o, const char *s)
     o->len += n;
 }
 
+/* "# ..." lines of the counts: at the start, or streamed at the end. */
+static void put_counts(struct out *o, const struct xt_reader_info *in,
+                       const struct dump *d)
+{
+    char line[256];
+
+    snprintf(line, sizeof(line), "# %u CPUs with records (%s%" PRIu32
+             " possible), TSC %" PRIu64 " Hz%s\n", in->nr_cpus,
+             in->has_nr_cpus ? "" : "? ", in->meta.nr_cpus, d->hz,
+             in->has_tsc_hz ? "" : " (not in the file)");
+    put_text(o, line);
+    snprintf(line, sizeof(line), "# %" PRIu64 " records, %" PRIu64
+             " lost in %" PRIu64 " gaps\n", in->records, in->lost_records,
+             in->lost_markers);
+    put_text(o, line);
+}
+
 /* "# ..." lines: what the file says about itself. */
 static void put_header(struct out *o, const struct xt_reader_info *in,
                        const struct dump *d)
@@ -174,15 +192,9 @@ static void put_header(struct out *o, const struct xt_reader_info *in,
                  in->meta.start_tsc);
         put_text(o, line);
     }
-    snprintf(line, sizeof(line), "# %u CPUs with records (%s%" PRIu32
-             " possible), TSC %" PRIu64 " Hz%s\n", in->nr_cpus,
-             in->has_nr_cpus ? "" : "? ", in->meta.nr_cpus, d->hz,
-             in->has_tsc_hz ? "" : " (not in the file)");
-    put_text(o, line);
-    snprintf(line, sizeof(line), "# %" PRIu64 " records, %" PRIu64
-             " lost in %" PRIu64 " gaps\n", in->records, in->lost_records,
-             in->lost_markers);
-    put_text(o, line);
+    if ( in->streamed )
+        return;
+    put_counts(o, in, d);
 }
 
 /* Time 0 for -s: the capture's start, or the first TSC in the file. */
@@ -232,6 +244,7 @@ int main(int argc, char *argv[])
     static const struct option longopts[] = {
         { "all",     no_argument,       NULL, 'a' },
         { "cpu-hz",  required_argument, NULL, OPT_CPU_HZ },
+        { "follow",  no_argument,       NULL, 'f' },
         { "help",    no_argument,       NULL, 'h' },
         { "raw",     no_argument,       NULL, 'r' },
         { "seconds", no_argument,       NULL, 's' },
@@ -241,6 +254,8 @@ int main(int argc, char *argv[])
     struct dump d = { .tsc_high = UINT64_MAX };
     const char *path = "-";
     uint64_t cpu_hz = 0;
+    bool follow = false, first = true;
+    int got, status;
     const struct xt_reader_info *in;
     struct xt_reader *r;
     struct xt_iter *it;
@@ -248,11 +263,14 @@ int main(int argc, char *argv[])
     char warn[256];
     int ch;
 
-    while ( (ch = getopt_long(argc, argv, "ahrs", longopts, NULL)) != -1 )
+    while ( (ch = getopt_long(argc, argv, "afhrs", longopts, NULL)) != -1 )
         switch ( ch )
         {
         case 'a':
             d.all = true;
+            break;
+        case 'f':
+            follow = true;
             break;
         case 'r':
             d.raw = true;
@@ -276,7 +294,7 @@ int main(int argc, char *argv[])
     if ( optind < argc )
         path = argv[optind];
 
-    r = xt_reader_open(path, 0);
+    r = xt_reader_open(path, follow ? XT_READ_FOLLOW : 0);
     if ( !r )
     {
         fprintf(stderr, "%s: %s: %s\n", prog,
@@ -292,21 +310,45 @@ int main(int argc, char *argv[])
         return 1;
     }
     d.base_tsc = base_tsc(r);
-    if ( xt_reader_damage(r, warn, sizeof(warn)) )
-        fprintf(stderr, "%s: %s: %s\n", prog, path, warn);
 
     it = xt_iter_new(r, d.raw ? XT_ORDER_FILE : XT_ORDER_TSC, 0,
-                     d.all ? XT_ITER_SPECIAL : 0);
+                     (d.all ? XT_ITER_SPECIAL : 0) | XT_ITER_NOWAIT);
     if ( !it )
     {
         fprintf(stderr, "%s: %s\n", prog, strerror(errno));
         return 1;
     }
     put_header(&out, in, &d);
-    while ( xt_iter_next(it, &rec) )
+    while ( (got = xt_iter_next(it, &rec)) != 0 )
+    {
+        if ( got < 0 && errno == EAGAIN )
+        {
+            /* The input pauses: what came so far goes out now. */
+            flush_out(&out);
+            continue;
+        }
+        if ( got < 0 )
+        {
+            fprintf(stderr, "%s: %s\n", prog, strerror(errno));
+            return 1;
+        }
+        if ( first && in->streamed && !in->has_start && !d.base_tsc )
+            d.base_tsc = rec.tsc;
+        first = false;
         put_line(&out, &d, &rec);
+    }
+    if ( in->streamed )
+        put_counts(&out, in, &d);
     flush_out(&out);
     xt_iter_free(it);
+    if ( xt_reader_damage(r, warn, sizeof(warn)) )
+        fprintf(stderr, "%s: %s: %s\n", prog, path, warn);
+    if ( in->late_batches )
+        fprintf(stderr, "%s: %s: %" PRIu64 " batches came later than the "
+                "reorder window (%u MiB), the first at offset %" PRIu64
+                ": merged out of TSC order\n", prog, path, in->late_batches,
+                XT_MERGE_WINDOW >> 20, in->late_offset);
+    status = xt_reader_status(r);
     xt_reader_close(r);
-    return 0;
+    return status;
 }

@@ -184,6 +184,7 @@ int main(int argc, char **argv)
     const char *out = NULL;
     struct xt_reader *r;
     struct tally t;
+    int status;
     char damage[256];
     FILE *f = stdout;
     bool failed;
@@ -209,12 +210,11 @@ int main(int argc, char **argv)
     if ( optind != argc - 1 )
         usage();
 
-    r = xt_reader_open(argv[optind], XT_READ_BATCHES);
+    r = xt_reader_open(argv[optind], 0);
     if ( !r )
         errx(1, "%s: %s", argv[optind], xt_reader_strerror(errno));
     if ( tally_run(&t, r, bins, hz) )
-        err(1, "%s", argv[optind]);
-    /* Damage inside batches is known once tally_run() has read them. */
+        errx(1, "%s: %s", argv[optind], xt_reader_strerror(errno));
     if ( xt_reader_damage(r, damage, sizeof(damage)) )
         warnx("%s: %s", argv[optind], damage);
     if ( out && !(f = fopen(out, "w")) )
@@ -225,6 +225,7 @@ int main(int argc, char **argv)
     if ( (f == stdout ? fflush(f) : fclose(f)) || failed )
         err(1, "%s", out ? out : "stdout");
     tally_free(&t);
+    status = xt_reader_status(r);
     xt_reader_close(r);
-    return 0;
+    return status;
 }

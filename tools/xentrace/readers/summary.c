@@ -88,6 +88,9 @@ static void text_header(const struct tally *t, const char *path,
                info->tool_version[2], info->format_version);
     if ( damage )
         printf("damaged: %s\n", damage);
+    if ( info->skips )
+        printf("skipped: %" PRIu64 " bytes in %" PRIu64 " places\n",
+               info->skipped, info->skips);
 }
 
 static void text_cpus(const struct tally *t)
@@ -214,9 +217,11 @@ static void json_print(const struct tally *t, const char *path,
     printf("{\"file\":");
     json_string(path);
     printf(",\"size\":%" PRIu64 ",\"records\":%" PRIu64 ",\"bytes\":%" PRIu64
-           ",\"tsc_hz\":%" PRIu64 ",\"seconds\":%.9f,\"damage\":",
+           ",\"tsc_hz\":%" PRIu64 ",\"seconds\":%.9f,\"skipped\":%" PRIu64
+           ",\"skips\":%" PRIu64 ",\"damage\":",
            info->size, t->total.records, t->total.bytes, t->hz,
-           tally_seconds(t, t->last_tsc - t->first_tsc));
+           tally_seconds(t, t->last_tsc - t->first_tsc), info->skipped,
+           info->skips);
     if ( damage )
         json_string(damage);
     else
@@ -298,6 +303,7 @@ int main(int argc, char **argv)
     bool json = false;
     struct xt_reader *r;
     struct tally t;
+    int status;
     char damage_buf[256];
     const char *damage;
     int opt;
@@ -322,12 +328,11 @@ int main(int argc, char **argv)
     if ( optind != argc - 1 )
         usage();
 
-    r = xt_reader_open(argv[optind], XT_READ_BATCHES);
+    r = xt_reader_open(argv[optind], 0);
     if ( !r )
         errx(1, "%s: %s", argv[optind], xt_reader_strerror(errno));
     if ( tally_run(&t, r, bins, hz) )
-        err(1, "%s", argv[optind]);
-    /* Damage inside batches is known once tally_run() has read them. */
+        errx(1, "%s: %s", argv[optind], xt_reader_strerror(errno));
     damage = xt_reader_damage(r, damage_buf, sizeof(damage_buf));
     if ( damage )
         warnx("%s: %s", argv[optind], damage);
@@ -345,6 +350,7 @@ int main(int argc, char **argv)
     if ( fflush(stdout) || ferror(stdout) )
         err(1, "stdout");
     tally_free(&t);
+    status = xt_reader_status(r);
     xt_reader_close(r);
-    return 0;
+    return status;
 }
