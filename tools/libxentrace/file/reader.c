@@ -1723,7 +1723,8 @@ struct xt_iter {
     bool special;
     bool nowait;                /* XT_ITER_NOWAIT */
     /* Indexed */
-    uint64_t *last_tsc;         /* per slot */
+    uint64_t *last_tsc;         /* per slot, XT_ORDER_FILE and _TSC */
+    uint64_t cpu_tsc;           /* XT_ORDER_CPU's */
     struct cursor file;         /* XT_ORDER_FILE and _CPU */
     struct cursor *cursors;     /* XT_ORDER_TSC: one per slot */
     unsigned int leaves;        /* slots, up to a power of 2 */
@@ -1775,7 +1776,7 @@ static bool cursor_seek(const struct xt_iter *it, struct cursor *c)
 }
 
 /* Decode the record at the cursor (cursor_seek() found one), step on. */
-static void cursor_take(const struct xt_iter *it, struct cursor *c,
+static void cursor_take(struct xt_iter *it, struct cursor *c,
                         struct xt_record *rec)
 {
     const struct xt_reader *r = it->r;
@@ -1783,7 +1784,10 @@ static void cursor_take(const struct xt_iter *it, struct cursor *c,
     const uint8_t *p = r->data + c->pos;
 
     decode(p, r->data + r->size, c->pos, r->slots[b->slot].info.cpu,
-           &it->last_tsc[b->slot], rec);
+           c->chain && it->order == XT_ORDER_CPU ? &it->cpu_tsc
+                                                 : &it->last_tsc[b->slot],
+           rec);
+    rec->cpu_index = b->slot;
     c->pos += rec_size(rd32(p));
 }
 
@@ -1906,6 +1910,7 @@ static int stream_file_next(struct xt_iter *it, struct xt_record *rec)
             decode(p, sp->p + sp->len, sp->offset + it->span_pos,
                    r->slots[sp->slot].info.cpu, &r->slots[sp->slot].merge_tsc,
                    rec);
+            rec->cpu_index = sp->slot;
             it->span_pos += rec_size(rd32(p));
             if ( it->special || !is_special(rec->event) )
                 return 1;
@@ -2076,6 +2081,7 @@ static int stream_tsc_next(struct xt_iter *it, struct xt_record *rec)
         p = g->data + g->pos;
         decode(p, g->data + g->len, g->offset + g->pos, s->info.cpu,
                &s->merge_tsc, rec);
+        rec->cpu_index = slot;
         g->pos += rec_size(rd32(p));
         it->waiting -= rec_size(rd32(p));
         if ( g->pos == g->len )
@@ -2131,9 +2137,10 @@ struct xt_iter *xt_iter_new(struct xt_reader *r, enum xt_order order,
     it->nowait = flags & XT_ITER_NOWAIT;
     if ( r->s )
         return it;
-    it->last_tsc = calloc(r->nr_slots ? r->nr_slots : 1,
-                          sizeof(*it->last_tsc));
-    if ( !it->last_tsc )
+    /* One CPU's order needs one TSC: 10^5 of them cost no 10^10. */
+    it->last_tsc = order == XT_ORDER_CPU ? NULL :
+                   calloc(r->nr_slots ? r->nr_slots : 1, sizeof(*it->last_tsc));
+    if ( order != XT_ORDER_CPU && !it->last_tsc )
         goto fail;
     if ( order == XT_ORDER_FILE )
         cursor_enter(it, &it->file, r->nr_batches ? 0 : NO_BATCH);

@@ -246,6 +246,7 @@ struct xt_record {
     uint64_t tsc;               /* its own, or inherited (has_tsc false) */
     uint32_t event;             /* header bits 0-27 */
     unsigned int cpu;
+    unsigned int cpu_index;     /* of @cpu, for xt_reader_cpu() */
     unsigned int nr_extra;      /* 0-7 */
     bool has_tsc;               /* the record carries its TSC */
     uint32_t extra[7];          /* nr_extra words; the rest are 0 */

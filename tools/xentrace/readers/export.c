@@ -137,7 +137,7 @@ static void ctf_stream(struct xt_reader *r, const char *dir, unsigned int cpu)
     unsigned int i;
 
     if ( !it )
-        err(1, "%s", prog_input);
+        errx(1, "%s: %s", prog_input, xt_reader_strerror(errno));
     snprintf(path, sizeof(path), "%s/stream_%u", dir, cpu);
     f = fopen(path, "w");
     if ( !f )
@@ -305,7 +305,9 @@ struct json_out {
     const char *path;
     uint64_t hz;
     uint64_t t0;                /* TSC of time 0 */
-    struct run *runs;           /* by CPU number */
+    struct run *runs;           /* by CPU index (xt_record.cpu_index) */
+    size_t nr_runs;
+    uint64_t nr_records;
 };
 
 static double json_us(const struct json_out *j, uint64_t tsc)
@@ -328,10 +330,9 @@ static void json_string(FILE *f, const char *s)
     fputc('"', f);
 }
 
-static void json_slice(struct json_out *j, unsigned int cpu, uint64_t end)
+static void json_slice(struct json_out *j, struct run *run, unsigned int cpu,
+                       uint64_t end)
 {
-    struct run *run = &j->runs[cpu];
-
     fprintf(j->f, ",\n{\"ph\":\"X\",\"cat\":\"vcpu\",\"pid\":0,\"tid\":%u,"
             "\"name\":\"d%uv%u\",\"ts\":%.3f,\"dur\":%.3f}", cpu,
             run->domvcpu >> 16, run->domvcpu & 0xffff,
@@ -339,19 +340,40 @@ static void json_slice(struct json_out *j, unsigned int cpu, uint64_t end)
     run->open = false;
 }
 
+/*
+ * The run of CPU @index (xt_record.cpu_index): CPU numbers are any 32-bit
+ * value, their indexes dense.
+ */
+static struct run *run_of(struct json_out *j, unsigned int index)
+{
+    if ( index >= j->nr_runs )
+    {
+        size_t n = (size_t)index + 1 > 2 * j->nr_runs ? (size_t)index + 1
+                                                      : 2 * j->nr_runs;
+        struct run *more = realloc(j->runs, n * sizeof(*more));
+
+        if ( !more )
+            err(1, "realloc");
+        memset(more + j->nr_runs, 0, (n - j->nr_runs) * sizeof(*more));
+        j->runs = more;
+        j->nr_runs = n;
+    }
+    return &j->runs[index];
+}
+
 /* Slices: a vCPU runs on a CPU from its change to running to the next. */
 static void json_runstate(struct json_out *j, const struct xt_record *rec)
 {
-    struct run *run = &j->runs[rec->cpu];
+    struct run *run = run_of(j, rec->cpu_index);
     unsigned int old = (rec->event >> 8) & 0xf, new = (rec->event >> 4) & 0xf;
     uint32_t domvcpu = rec->extra[0];
 
     if ( old == RS_RUNNING && run->open && run->domvcpu == domvcpu )
-        json_slice(j, rec->cpu, rec->tsc);
+        json_slice(j, run, rec->cpu, rec->tsc);
     if ( new == RS_RUNNING && domvcpu >> 16 != DOMID_IDLE )
     {
         if ( run->open )
-            json_slice(j, rec->cpu, rec->tsc);
+            json_slice(j, run, rec->cpu, rec->tsc);
         *run = (struct run){ .domvcpu = domvcpu, .since = rec->tsc,
                              .open = true };
     }
@@ -426,27 +448,31 @@ static void export_json(struct xt_reader *r, const char *path, uint64_t hz)
     struct json_out j = { .path = path, .hz = tsc_hz(info, hz) };
     struct xt_iter *it = xt_iter_new(r, XT_ORDER_FILE, 0, 0);
     struct xt_record rec;
-    uint64_t end;
-    unsigned int cpu;
+    uint64_t end, first;
+    size_t i;
     bool failed;
 
     if ( !it )
-        err(1, "%s", prog_input);
+        errx(1, "%s: %s", prog_input, xt_reader_strerror(errno));
     j.f = strcmp(path, "-") ? fopen(path, "w") : stdout;
-    j.runs = calloc(info->max_cpu + 1, sizeof(*j.runs));
     if ( !j.f )
         err(1, "%s", path);
-    if ( !j.runs )
-        err(1, "calloc");
     tsc_range(r, &j.t0, &end);
 
     json_tracks(&j, r);
     while ( xt_iter_next(it, &rec) > 0 )
+    {
+        /* Streamed, the TSC range is known at the end: time 0 is here. */
+        if ( info->streamed && !j.nr_records++ )
+            j.t0 = rec.tsc;
         json_record(&j, &rec);
+    }
+    if ( info->streamed )
+        tsc_range(r, &first, &end);
     xt_iter_free(it);
-    for ( cpu = 0; cpu <= info->max_cpu; cpu++ )
-        if ( j.runs[cpu].open )
-            json_slice(&j, cpu, end);
+    for ( i = 0; i < j.nr_runs; i++ )
+        if ( j.runs[i].open )
+            json_slice(&j, &j.runs[i], xt_reader_cpu(r, i)->cpu, end);
     fprintf(j.f, "\n]}\n");
     failed = ferror(j.f);
     if ( (j.f == stdout ? fflush(j.f) : fclose(j.f)) || failed )
@@ -478,6 +504,7 @@ int main(int argc, char **argv)
     unsigned long long hz = 0;
     struct xt_reader *r;
     char damage[256];
+    int status;
     char *end;
     int opt;
 
@@ -508,12 +535,14 @@ int main(int argc, char **argv)
     r = xt_reader_open(prog_input, 0);
     if ( !r )
         errx(1, "%s: %s", prog_input, xt_reader_strerror(errno));
-    if ( xt_reader_damage(r, damage, sizeof(damage)) )
-        warnx("%s: %s", prog_input, damage);
     if ( ctf_dir )
         export_ctf(r, ctf_dir, hz);
     if ( json_path )
         export_json(r, json_path, hz);
+    /* Streamed, the damage is known once read. */
+    if ( xt_reader_damage(r, damage, sizeof(damage)) )
+        warnx("%s: %s", prog_input, damage);
+    status = xt_reader_status(r);
     xt_reader_close(r);
-    return 0;
+    return status;
 }

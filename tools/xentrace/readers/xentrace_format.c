@@ -409,28 +409,55 @@ static bool read_all(void *buf, size_t len, size_t *got)
     return *got == len;
 }
 
+/* A CPU's last TSC, in a hash by CPU number: any 32-bit value. */
+struct cpu_tsc {
+    uint32_t cpu;
+    bool used;
+    uint64_t tsc;
+};
+
 struct state {
     uint32_t cpu;
-    uint64_t *last_tsc;         /* per CPU */
-    size_t nr_last;
+    struct cpu_tsc *cpus;       /* open addressing, a power of 2 */
+    size_t nr_cpus, cap_cpus;
     uint64_t irq_count, irq_total, irq_max;     /* TRC_TRACE_IRQ */
 };
 
+static struct cpu_tsc *cpu_slot(struct cpu_tsc *cpus, size_t cap, uint32_t cpu)
+{
+    size_t h = (cpu * 2654435761u) & (cap - 1);
+
+    while ( cpus[h].used && cpus[h].cpu != cpu )
+        h = (h + 1) & (cap - 1);
+    return &cpus[h];
+}
+
 static uint64_t *last_tsc_of(struct state *st, uint32_t cpu, bool *new_cpu)
 {
-    *new_cpu = cpu >= st->nr_last;
-    if ( *new_cpu )
-    {
-        size_t n = (size_t)cpu + 1;
+    struct cpu_tsc *c;
 
-        st->last_tsc = realloc(st->last_tsc, n * sizeof(*st->last_tsc));
-        if ( !st->last_tsc )
+    if ( 2 * (st->nr_cpus + 1) > st->cap_cpus )
+    {
+        size_t cap = st->cap_cpus ? 2 * st->cap_cpus : 64, i;
+        struct cpu_tsc *bigger = calloc(cap, sizeof(*bigger));
+
+        if ( !bigger )
             oom();
-        memset(st->last_tsc + st->nr_last, 0,
-               (n - st->nr_last) * sizeof(*st->last_tsc));
-        st->nr_last = n;
+        for ( i = 0; i < st->cap_cpus; i++ )
+            if ( st->cpus[i].used )
+                *cpu_slot(bigger, cap, st->cpus[i].cpu) = st->cpus[i];
+        free(st->cpus);
+        st->cpus = bigger;
+        st->cap_cpus = cap;
     }
-    return &st->last_tsc[cpu];
+    c = cpu_slot(st->cpus, st->cap_cpus, cpu);
+    *new_cpu = !c->used;
+    if ( !c->used )
+    {
+        *c = (struct cpu_tsc){ .cpu = cpu, .used = true };
+        st->nr_cpus++;
+    }
+    return &c->tsc;
 }
 
 /* One record: false to stop (upstream's TRC_TRACE_IRQ with tsc_out < tsc_in). */
@@ -567,7 +594,7 @@ int main(int argc, char *argv[])
     for ( size_t i = 0; i < rules.n; i++ )
         free_rule(&rules.r[i]);
     free(rules.r);
-    free(st.last_tsc);
+    free(st.cpus);
     if ( fflush(stdout) == EOF )
     {
         fprintf(stderr, "%s: write: %s\n", prog, strerror(errno));
