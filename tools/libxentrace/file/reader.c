@@ -1740,6 +1740,7 @@ struct xt_iter {
     uint64_t last_out;          /* the TSC of the last record handed out */
     uint64_t late_batch;        /* the end of the last batch found late */
     bool draining;              /* input paused: hand out what waits */
+    bool said_eagain;           /* XT_ITER_NOWAIT: now wait for input */
 };
 
 static void cursor_enter(const struct xt_iter *it, struct cursor *c,
@@ -1888,10 +1889,23 @@ static int indexed_next(struct xt_iter *it, struct xt_record *rec)
     return 1;
 }
 
-/* How long a streamed iterator waits before it says EAGAIN, or -1. */
+/*
+ * How long a streamed iterator waits for input before it says EAGAIN: not
+ * at all, with XT_ITER_NOWAIT, so that the caller can flush its output;
+ * then, having said it, until input comes (-1).
+ */
 static int wait_of(const struct xt_iter *it)
 {
-    return it->nowait ? HOLD_MS : -1;
+    return it->nowait && !it->said_eagain ? 0 : -1;
+}
+
+/* What stream_next() said, for the caller: EAGAIN for FILL_WAIT. */
+static int said(struct xt_iter *it, int got)
+{
+    it->said_eagain = got == FILL_WAIT;
+    if ( got == FILL_WAIT )
+        errno = EAGAIN;
+    return got;
 }
 
 static int stream_file_next(struct xt_iter *it, struct xt_record *rec)
@@ -1915,12 +1929,9 @@ static int stream_file_next(struct xt_iter *it, struct xt_record *rec)
             if ( it->special || !is_special(rec->event) )
                 return 1;
         }
-        got = stream_next(r, sp, wait_of(it));
+        got = said(it, stream_next(r, sp, wait_of(it)));
         if ( got == FILL_WAIT )
-        {
-            errno = EAGAIN;
             return -1;
-        }
         if ( got != FILL_OK )
             return got == FILL_END ? 0 : -1;
         it->span_pos = 0;
@@ -2062,17 +2073,14 @@ static int stream_tsc_next(struct xt_iter *it, struct xt_record *rec)
 
     for ( ;; )
     {
-        int got = merge_fill(it);
+        int got = said(it, merge_fill(it));
         uint32_t slot;
         struct slot *s;
         struct seg *g;
         const uint8_t *p;
 
         if ( got == FILL_WAIT )
-        {
-            errno = EAGAIN;
             return -1;
-        }
         if ( got != FILL_OK )
             return got == FILL_END ? 0 : -1;
         slot = it->heap[0];

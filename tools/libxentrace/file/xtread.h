@@ -280,11 +280,14 @@ struct xt_iter *xt_iter_new(struct xt_reader *r, enum xt_order order,
                             unsigned int cpu, unsigned int flags);
 
 /*
- * The next record into @rec: 1, or 0 at the end.  Streamed, with
- * XT_ITER_NOWAIT: -1 with EAGAIN when no record came in 100 ms (flush
- * your output; call again); -1 with ENOMEM.  A streamed XT_ORDER_TSC
- * hands out what it holds once the input pauses for 100 ms, so a live
- * capture's records come out within that of their batch.
+ * The next record into @rec: 1, or 0 at the end; -1 with ENOMEM.
+ * Streamed, with XT_ITER_NOWAIT: -1 with EAGAIN where the next record is
+ * not in yet (flush your output, and call again: that call waits).
+ * Streamed XT_ORDER_FILE hands out records as their bytes come in; TSC
+ * order holds them until the input pauses for 100 ms (the other CPUs'
+ * batches of the same moment come together), so a live capture's records
+ * come out within that of their batch.  A followed file is looked at
+ * every 100 ms.
  */
 int xt_iter_next(struct xt_iter *it, struct xt_record *rec);
 
