@@ -14,6 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -755,6 +759,538 @@ static void test_batches_1024_cpus(void **state)
     free(f.w);
 }
 
+/*
+ * Damage inside batches
+ * =====================
+ */
+
+/*
+ * Four batches: CPU 0 (good), CPU 1 with damage @kind at its second
+ * record, CPU 2 (good), CPU 0 (good).  *@bad gets the damage's offset,
+ * *@next that of the batch after it.
+ */
+enum damage_kind { BAD_CLASS, BAD_TSC, BAD_FILL };
+
+static void build_damaged(struct file *f, enum damage_kind kind,
+                          uint64_t *bad, uint64_t *next)
+{
+    init(f);
+    batch(f, 0);
+    rec1(f, 0x0002800a, 100, 1);
+    rec1(f, 0x0002800a, 110, 2);
+    batch(f, 1);
+    rec1(f, 0x0002800a, 120, 3);
+    *bad = f->n * 4;
+    rec1(f, kind == BAD_CLASS ? 0x0000800a : 0x0002800a,
+         kind == BAD_TSC ? 119 : 121, 4);
+    rec1(f, 0x0002800a, 130, 5);
+    batch(f, 2);
+    *next = f->batch * 4;
+    if ( kind == BAD_FILL )
+    {
+        /*
+         * CPU 1's byte count says 4 bytes more than its records fill:
+         * the damage is where its records end, and CPU 2's batch starts
+         * right there, nothing skipped.
+         */
+        f->w[11 + 2] += 4;
+        *bad = *next;
+    }
+    rec1(f, 0x0002800a, 140, 6);
+    batch(f, 0);
+    rec1(f, 0x0002800a, 150, 7);
+    end_batch(f);
+}
+
+static void test_damage_offsets(void **state)
+{
+    static const struct {
+        enum damage_kind kind;
+        enum xt_bad why;
+        uint64_t records;       /* the good ones */
+    } cases[] = {
+        { BAD_CLASS, XT_BAD_CLASS, 5 },
+        { BAD_TSC, XT_BAD_TSC, 5 },
+        { BAD_FILL, XT_BAD_FILL, 7 },
+    };
+    unsigned int i;
+
+    (void)state;
+    for ( i = 0; i < sizeof(cases) / sizeof(cases[0]); i++ )
+    {
+        struct file f;
+        uint64_t bad, next;
+        struct xt_reader *r;
+        const struct xt_reader_info *in;
+        const struct xt_skip *sk;
+        char warn[256], want[256];
+
+        build_damaged(&f, cases[i].kind, &bad, &next);
+        /* CPU 1's batch starts at word 11 (2 + 3 + 3 + 3). */
+        assert_int_equal(f.w[11], HDR(TRC_TRACE_CPU_CHANGE, 2, 0));
+        assert_int_equal(f.w[12], 1);
+        r = xt_reader_open_mem(f.w, f.n * 4, 0);
+        assert_non_null(r);
+        in = xt_reader_info(r);
+        assert_int_equal(in->damage, XT_DAMAGE_CORRUPT);
+        assert_int_equal(in->damage_offset, bad);
+        assert_int_equal(in->skips, 1);
+        sk = xt_reader_skip(r, 0);
+        assert_non_null(sk);
+        assert_null(xt_reader_skip(r, 1));
+        assert_int_equal(sk->why, cases[i].why);
+        assert_int_equal(sk->offset, bad);
+        assert_int_equal(sk->bytes, next - bad);
+        assert_int_equal(in->skipped, next - bad);
+        /* Read on at the next batch: the CPUs after the damage are whole. */
+        assert_int_equal(in->records, cases[i].records);
+        assert_int_equal(xt_reader_cpu_by_id(r, 2)->records, 1);
+        assert_int_equal(xt_reader_cpu_by_id(r, 0)->records, 3);
+        assert_int_equal(xt_reader_status(r), XT_EXIT_DAMAGED);
+        snprintf(want, sizeof(want), "corrupt at offset %" PRIu64 " (%s): %"
+                 PRIu64 " bytes skipped in 1 place", bad,
+                 xt_bad_text(cases[i].why), next - bad);
+        assert_string_equal(xt_reader_damage(r, warn, sizeof(warn)), want);
+        assert_int_equal(walk_batches(r), cases[i].records);
+        xt_reader_close(r);
+        assert_stream_agrees(f.w, f.n * 4);
+        free(f.w);
+    }
+}
+
+/* A byte count that lies: the scan finds the next batch, not the said end. */
+static void test_resync_scans(void **state)
+{
+    struct file f;
+    struct xt_reader *r;
+    const struct xt_reader_info *in;
+    size_t hdr1;
+
+    (void)state;
+    init(&f);
+    batch(&f, 0);
+    rec1(&f, 0x0002800a, 100, 1);
+    batch(&f, 1);
+    hdr1 = f.batch;
+    rec1(&f, 0x0002800a, 120, 2);
+    put(&f, 0);                                 /* zeros in a batch */
+    put(&f, 0);
+    batch(&f, 2);
+    rec1(&f, 0x0002800a, 140, 3);
+    end_batch(&f);
+    f.w[hdr1 + 2] = 1000;                       /* far past the end */
+    r = xt_reader_open_mem(f.w, f.n * 4, 0);
+    in = xt_reader_info(r);
+    assert_int_equal(in->records, 3);
+    assert_int_equal(in->skipped, 8);
+    assert_int_equal(xt_reader_skip(r, 0)->why, XT_BAD_CLASS);
+    assert_int_equal(xt_reader_skip(r, 0)->offset, (hdr1 + 3 + 3 + 1) * 4);
+    assert_false(in->truncated);
+    xt_reader_close(r);
+    assert_stream_agrees(f.w, f.n * 4);
+    free(f.w);
+}
+
+/* Zeros, random bytes, text in gzip: refused from the first bytes. */
+static void test_first_word(void **state)
+{
+    char path[] = "/tmp/test_readers.gz.XXXXXX";
+    uint8_t *junk = malloc(1 << 20);
+    struct xt_reader *r;
+    unsigned int i, seed = 12;
+    gzFile gz;
+    int fd;
+
+    (void)state;
+    assert_non_null(junk);
+    memset(junk, 0, 1 << 20);
+    assert_null(xt_reader_open_mem(junk, 1 << 20, XT_READ_STREAM));
+    assert_int_equal(errno, EILSEQ);
+    for ( i = 0; i < 1 << 20; i++ )
+        junk[i] = rand_r(&seed);
+    assert_null(xt_reader_open_mem(junk, 1 << 20, 0));
+    assert_int_equal(errno, EILSEQ);
+    fd = mkstemp(path);
+    assert_true(fd >= 0);
+    gz = gzdopen(fd, "wb");
+    for ( i = 0; i < 1000; i++ )
+        gzputs(gz, "hello, this is not a trace\n");
+    gzclose(gz);
+    r = xt_reader_open(path, 0);
+    assert_null(r);
+    assert_int_equal(errno, EILSEQ);
+    unlink(path);
+    free(junk);
+}
+
+/*
+ * Hostile values
+ * ==============
+ */
+
+static void test_hostile_cpus_and_tscs(void **state)
+{
+    struct file f;
+    struct xt_reader *r;
+    struct xt_record recs[8];
+    struct xt_lost lost;
+
+    (void)state;
+    init(&f);
+    batch(&f, 0xffffffffu);
+    rec1(&f, 0x0002800a, 0, 1);
+    rec1(&f, 0x0002800a, UINT64_MAX, 2);        /* a 2^64-1 span */
+    batch(&f, 0x80000000u);
+    rec(&f, XT_EV_LOST_RECORDS, 5, 4, (uint32_t[]){ 0xffffffffu,
+        0xffffffffu, 0xffffffffu, 0xffffffffu });
+    batch(&f, 7);                               /* ends before 0 starts */
+    rec1(&f, 0x0002800a, 3, 3);
+    r = open_file(&f, SIZE_MAX);
+    assert_non_null(r);
+    assert_int_equal(xt_reader_info(r)->damage, XT_DAMAGE_NONE);
+    assert_int_equal(xt_reader_info(r)->max_cpu, 0xffffffffu);
+    assert_int_equal(xt_reader_info(r)->lost_records, 0xffffffffu);
+    assert_int_equal(collect(r, XT_ORDER_TSC, 0, 0, recs, 8), 4);
+    assert_int_equal(recs[0].tsc, 0);
+    assert_int_equal(recs[3].tsc, UINT64_MAX);
+    assert_int_equal(recs[3].cpu, 0xffffffffu);
+    assert_int_equal(xt_reader_cpu(r, recs[3].cpu_index)->cpu, 0xffffffffu);
+    assert_true(xt_record_lost(&recs[2], &lost));
+    assert_int_equal(lost.count, 0xffffffffu);
+    assert_int_equal(collect(r, XT_ORDER_CPU, 0xffffffffu, 0, recs, 8), 2);
+    xt_reader_close(r);
+    assert_stream_agrees(f.w, f.n * 4);
+    free(f.w);
+}
+
+/* 10^5 CPUs: every order, in time that does not grow as CPUs squared. */
+static void test_100000_cpus(void **state)
+{
+    enum { CPUS = 100000 };
+    struct file f;
+    struct xt_reader *r, *st;
+    unsigned int cpu;
+
+    (void)state;
+    init(&f);
+    for ( cpu = 0; cpu < CPUS; cpu++ )
+    {
+        batch(&f, cpu * 40503u);                /* scattered numbers */
+        rec1(&f, 0x0002800a, 2 * CPUS - cpu, cpu);
+    }
+    r = open_file(&f, SIZE_MAX);
+    assert_int_equal(xt_reader_info(r)->nr_cpus, CPUS);
+    assert_int_equal(collect(r, XT_ORDER_TSC, 0, 0, NULL, 0), CPUS);
+    /* One iterator per CPU, as xentrace-export --ctf makes them. */
+    for ( cpu = 0; cpu < CPUS; cpu++ )
+        assert_int_equal(collect(r, XT_ORDER_CPU, xt_reader_cpu(r, cpu)->cpu,
+                                 0, NULL, 0), 1);
+    st = xt_reader_open_mem(f.w, f.n * 4, XT_READ_STREAM);
+    assert_int_equal(collect(st, XT_ORDER_TSC, 0, 0, NULL, 0), CPUS);
+    assert_int_equal(xt_reader_info(st)->nr_cpus, CPUS);
+    xt_reader_close(st);
+    xt_reader_close(r);
+    free(f.w);
+}
+
+/*
+ * Streaming
+ * =========
+ */
+
+/*
+ * A CPU whose batch comes more than the reorder window after the records
+ * it precedes: merged anyway, out of order, and counted.
+ */
+static void test_late_batch_merged(void **state)
+{
+    struct file f;
+    struct xt_reader *st;
+    struct xt_iter *it;
+    struct xt_record rec;
+    uint64_t n = 0, late_at, tsc = 1000;
+
+    (void)state;
+    init(&f);
+    batch(&f, 0);
+    rec1(&f, 0x0002800a, 500, 0);
+    while ( f.n * 4 < XT_MERGE_WINDOW + (4u << 20) )
+    {
+        unsigned int i;
+
+        batch(&f, 1);
+        for ( i = 0; i < 1000; i++ )
+            rec1(&f, 0x0002800a, tsc++, i);
+    }
+    batch(&f, 2);
+    late_at = f.n * 4;
+    rec1(&f, 0x0002800a, 600, 0);               /* long gone by */
+    end_batch(&f);
+    st = xt_reader_open_mem(f.w, f.n * 4, XT_READ_STREAM);
+    it = xt_iter_new(st, XT_ORDER_TSC, 0, 0);
+    while ( xt_iter_next(it, &rec) > 0 )
+        n++;
+    xt_iter_free(it);
+    assert_int_equal(n, 2 + tsc - 1000);
+    assert_int_equal(xt_reader_info(st)->late_batches, 1);
+    assert_int_equal(xt_reader_info(st)->late_offset, late_at);
+    assert_int_equal(xt_reader_status(st), 0);
+    xt_reader_close(st);
+    free(f.w);
+}
+
+/*
+ * A child reads @bytes of generated batches from a pipe in TSC order,
+ * under an address-space limit: memory does not grow with the input.
+ */
+static void test_bounded_memory(void **state)
+{
+#ifdef __SANITIZE_ADDRESS__
+    const uint64_t bytes = 256ull << 20;        /* ASan: no RLIMIT_AS */
+#else
+    const uint64_t bytes = 3ull << 30;
+#endif
+    enum { BATCH_WORDS = 3 + 256 * 10 };
+    struct rlimit lim = { 192u << 20, 192u << 20 };
+    struct rusage ru;
+    uint32_t *b = calloc(BATCH_WORDS, 4);
+    uint64_t sent = 0, tsc = 1;
+    int fds[2], status;
+    pid_t pid;
+
+    (void)state;
+    assert_non_null(b);
+    assert_int_equal(pipe(fds), 0);
+    pid = fork();
+    if ( pid == 0 )
+    {
+        struct xt_reader *r;
+        struct xt_iter *it;
+        struct xt_record rec;
+        uint64_t n = 0, last = 0;
+
+        close(fds[1]);
+#ifndef __SANITIZE_ADDRESS__
+        if ( setrlimit(RLIMIT_AS, &lim) )
+            _exit(3);
+#endif
+        r = xt_reader_open_fd(fds[0], 0);
+        it = r ? xt_iter_new(r, XT_ORDER_TSC, 0, 0) : NULL;
+        if ( !it )
+            _exit(4);
+        while ( xt_iter_next(it, &rec) > 0 )
+        {
+            if ( rec.tsc < last )
+                _exit(5);
+            last = rec.tsc;
+            n++;
+        }
+        _exit(n == bytes / (BATCH_WORDS * 4) * 256 &&
+              !xt_reader_info(r)->damage ? 0 : 6);
+    }
+    close(fds[0]);
+    while ( sent + BATCH_WORDS * 4 <= bytes )
+    {
+        unsigned int i;
+
+        b[0] = HDR(TRC_TRACE_CPU_CHANGE, 2, 0);
+        b[1] = (sent / (BATCH_WORDS * 4)) % 8;
+        b[2] = (BATCH_WORDS - 3) * 4;
+        for ( i = 0; i < 256; i++ )
+        {
+            uint32_t *w = b + 3 + 10 * i;
+
+            w[0] = HDR(TRC_SCHED_SWITCH, 7, 1);
+            w[1] = (uint32_t)tsc;
+            w[2] = tsc++ >> 32;
+        }
+        assert_int_equal(write(fds[1], b, BATCH_WORDS * 4), BATCH_WORDS * 4);
+        sent += BATCH_WORDS * 4;
+    }
+    close(fds[1]);
+    assert_int_equal(wait4(pid, &status, 0, &ru), pid);
+    print_message("%llu MiB through a pipe: peak RSS %ld KiB\n",
+                  (unsigned long long)(bytes >> 20), ru.ru_maxrss);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    (void)lim;
+    free(b);
+}
+
+/* Read a line with @want from @fd within 10 s (a hang fails the test). */
+static bool line_comes(int fd, const char *want, char *buf, size_t size)
+{
+    size_t len = strlen(buf);
+
+    while ( !strstr(buf, want) )
+    {
+        struct pollfd pfd = { .fd = fd, .events = POLLIN };
+        ssize_t n;
+
+        if ( poll(&pfd, 1, 10000) != 1 || len + 1 >= size )
+            return false;
+        n = read(fd, buf + len, size - 1 - len);
+        if ( n <= 0 )
+            return false;
+        len += n;
+        buf[len] = '\0';
+    }
+    return true;
+}
+
+/* Start @argv with its stdin from *@in (a new pipe if -1), stdout a pipe. */
+static pid_t start_dump(char *const argv[], int *in, int *out)
+{
+    int o[2], i[2] = { -1, -1 };
+    pid_t pid;
+
+    assert_int_equal(pipe(o), 0);
+    if ( *in < 0 )
+        assert_int_equal(pipe(i), 0);
+    pid = fork();
+    assert_true(pid >= 0);
+    if ( pid == 0 )
+    {
+        dup2(o[1], STDOUT_FILENO);
+        if ( i[0] >= 0 )
+            dup2(i[0], STDIN_FILENO);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    close(o[1]);
+    if ( i[0] >= 0 )
+    {
+        close(i[0]);
+        *in = i[1];
+    }
+    *out = o[0];
+    return pid;
+}
+
+/* A batch of one record on @cpu: TRC_SCHED_SWITCH at @tsc. */
+static void one_batch(struct file *f, uint32_t cpu, uint64_t tsc)
+{
+    f->n = 0;
+    f->batch = SIZE_MAX;
+    batch(f, cpu);
+    rec1(f, TRC_SCHED_SWITCH, tsc, 0);
+    end_batch(f);
+}
+
+/*
+ * xentrace-dump prints each batch while its input stays open: a pipe in
+ * both orders, and a file being written (-f).
+ */
+static void test_dump_live(void **state)
+{
+    static const char *const modes[][3] = {
+        { "", "", "pipe" }, { "-r", "", "pipe" },
+        { "-f", "", "file" }, { "-f", "-r", "file" },
+    };
+    unsigned int m, i;
+
+    (void)state;
+    for ( m = 0; m < 4; m++ )
+    {
+        char path[] = "/tmp/test_readers.live.XXXXXX", want[32];
+        char *buf = calloc(1, 1 << 16);
+        char *argv[5] = { (char *)XT_DUMP };
+        bool file = !strcmp(modes[m][2], "file");
+        int in = -1, out, status, argc = 1, fd = -1;
+        struct file f = { 0 };
+        pid_t pid;
+
+        if ( modes[m][0][0] )
+            argv[argc++] = (char *)modes[m][0];
+        if ( modes[m][1][0] )
+            argv[argc++] = (char *)modes[m][1];
+        if ( file )
+        {
+            fd = mkstemp(path);
+            assert_true(fd >= 0);
+            one_batch(&f, 0, 1000);
+            assert_int_equal(write(fd, f.w, f.n * 4), (ssize_t)(f.n * 4));
+            argv[argc++] = path;
+            in = open("/dev/null", O_RDONLY);
+        }
+        pid = start_dump(argv, &in, &out);
+        for ( i = 0; i < 5; i++ )
+        {
+            one_batch(&f, i % 2, 2000 + i);
+            assert_int_equal(write(file ? fd : in, f.w, f.n * 4),
+                             (ssize_t)(f.n * 4));
+            snprintf(want, sizeof(want), "%u cpu%u", 2000 + i, i % 2);
+            if ( !line_comes(out, want, buf, 1 << 16) )
+                fail_msg("xentrace-dump %s %s: no \"%s\" while its input "
+                         "stays open", modes[m][0], modes[m][1], want);
+        }
+        kill(pid, SIGTERM);
+        waitpid(pid, &status, 0);
+        close(in);
+        close(out);
+        if ( file )
+        {
+            close(fd);
+            unlink(path);
+        }
+        free(f.w);
+        free(buf);
+    }
+}
+
+/* The library's follow mode: records written later come out. */
+static void test_follow_file(void **state)
+{
+    char path[] = "/tmp/test_readers.follow.XXXXXX";
+    struct file f = { 0 };
+    struct xt_reader *r;
+    struct xt_iter *it;
+    struct xt_record rec;
+    int fd;
+    unsigned int i;
+
+    (void)state;
+    fd = mkstemp(path);
+    assert_true(fd >= 0);
+    one_batch(&f, 0, 10);
+    assert_int_equal(write(fd, f.w, f.n * 4), (ssize_t)(f.n * 4));
+    r = xt_reader_open(path, XT_READ_FOLLOW);
+    assert_non_null(r);
+    assert_true(xt_reader_info(r)->streamed);
+    it = xt_iter_new(r, XT_ORDER_FILE, 0, XT_ITER_NOWAIT);
+    assert_int_equal(xt_iter_next(it, &rec), 1);
+    assert_int_equal(rec.tsc, 10);
+    /* The end of the file is not the end of the trace. */
+    errno = 0;
+    assert_int_equal(xt_iter_next(it, &rec), -1);
+    assert_int_equal(errno, EAGAIN);
+    for ( i = 1; i <= 3; i++ )
+    {
+        /* A whole batch: the call after EAGAIN waits for it. */
+        one_batch(&f, i, 10 + 2 * i);
+        assert_int_equal(write(fd, f.w, f.n * 4), (ssize_t)(f.n * 4));
+        assert_int_equal(xt_iter_next(it, &rec), 1);
+        assert_int_equal(rec.tsc, 10 + 2 * i);
+        /* Half a batch: EAGAIN, and its record once the rest is in. */
+        one_batch(&f, i, 11 + 2 * i);
+        assert_int_equal(write(fd, f.w, 8), 8);
+        assert_int_equal(xt_iter_next(it, &rec), -1);
+        assert_int_equal(errno, EAGAIN);
+        assert_int_equal(write(fd, f.w + 2, f.n * 4 - 8),
+                         (ssize_t)(f.n * 4 - 8));
+        assert_int_equal(xt_iter_next(it, &rec), 1);
+        assert_int_equal(rec.tsc, 11 + 2 * i);
+        assert_int_equal(rec.cpu, i);
+    }
+    assert_int_equal(xt_reader_info(r)->records, 6);
+    assert_int_equal(xt_reader_info(r)->damage, XT_DAMAGE_NONE);
+    xt_iter_free(it);
+    xt_reader_close(r);
+    close(fd);
+    unlink(path);
+    free(f.w);
+}
+
 /* Run @cmd with "%s" the path of @f written to a file; its output. */
 static char *run_on_file(struct file *f, const char *cmd_fmt)
 {
@@ -1074,6 +1610,15 @@ int main(void)
         cmocka_unit_test(test_dump_tsc_column),
         cmocka_unit_test(test_1024_cpus),
         cmocka_unit_test(test_walk_batches),
+        cmocka_unit_test(test_damage_offsets),
+        cmocka_unit_test(test_resync_scans),
+        cmocka_unit_test(test_first_word),
+        cmocka_unit_test(test_hostile_cpus_and_tscs),
+        cmocka_unit_test(test_100000_cpus),
+        cmocka_unit_test(test_late_batch_merged),
+        cmocka_unit_test(test_bounded_memory),
+        cmocka_unit_test(test_dump_live),
+        cmocka_unit_test(test_follow_file),
         cmocka_unit_test(test_stream_agrees_cut_and_unaligned),
         cmocka_unit_test(test_batches_1024_cpus),
         cmocka_unit_test(test_summary_batches_in_file_order),

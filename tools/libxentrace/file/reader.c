@@ -646,26 +646,22 @@ static bool plausible_batch(const uint8_t *p, size_t len)
 
 /*
  * Where reading goes on after damage at @from: the first plausible batch
- * after it, in 4-byte steps, the damaged batch's own end (@said_end, 0 if
- * none) being one of the places tried.  A stream tries them in the same
- * order (stream_resync()).
+ * from there on, in 4-byte steps, the damaged batch's own end (@said_end,
+ * 0 if none) being one of the places tried.  A stream tries them in the
+ * same order (stream_resync()).
  */
 static uint64_t resync(const struct xt_reader *r, uint64_t from,
                        uint64_t said_end)
 {
     uint64_t off;
 
-    for ( off = from + 4; off < r->size; off += 4 )
+    for ( off = from; off < r->size; off += 4 )
     {
-        if ( said_end > from && said_end < off )
-        {
-            if ( said_end < r->size &&
-                 plausible_batch(r->data + said_end, r->size - said_end) )
-                return said_end;
-            said_end = 0;
-        }
         if ( plausible_batch(r->data + off, r->size - off) )
             return off;
+        if ( said_end > off && said_end - off < 4 && said_end < r->size &&
+             plausible_batch(r->data + said_end, r->size - said_end) )
+            return said_end;
     }
     return r->size;
 }
@@ -1143,6 +1139,11 @@ static int stream_resync(struct xt_reader *r, int wait_ms)
 
         if ( got == FILL_WAIT )
             return got;
+        if ( plausible_batch(s->buf + s->head, have) )
+        {
+            r->state = PARSE_HEADER;
+            return FILL_WAIT + 1;
+        }
         if ( r->batch_end > s->pos && r->batch_end - s->pos < 4 )
         {
             size_t at = r->batch_end - s->pos;
@@ -1164,11 +1165,6 @@ static int stream_resync(struct xt_reader *r, int wait_ms)
         }
         consume(s, 4);
         skip_more(r, 4);
-        if ( plausible_batch(s->buf + s->head, have - 4) )
-        {
-            r->state = PARSE_HEADER;
-            return FILL_WAIT + 1;
-        }
     }
 }
 
