@@ -1316,6 +1316,28 @@ static char *run_on_file(struct file *f, const char *cmd_fmt)
     return out;
 }
 
+/* xentrace_format keeps a TSC per CPU: by hash, not an array to 2^32. */
+static void test_format_big_cpu_numbers(void **state)
+{
+    struct file f;
+    char *out;
+
+    (void)state;
+    init(&f);
+    batch(&f, 0xffffffffu);
+    rec1(&f, TRC_SCHED_SWITCH, 100, 0);
+    batch(&f, 0);
+    rec1(&f, TRC_SCHED_SWITCH, 50, 0);
+    batch(&f, 0xffffffffu);
+    rec1(&f, TRC_SCHED_SWITCH, 90, 0);
+    out = run_on_file(&f, "ulimit -v 200000; " XT_FORMAT " " XT_FORMATS
+                      " < '%s'");
+    assert_non_null(strstr(out, "CPU4294967295"));
+    assert_non_null(strstr(out, "TSC stepped backward cpu 4294967295"));
+    free(out);
+    free(f.w);
+}
+
 #define RUNSTATE(old, new)  (0x00021001u | (old) << 8 | (new) << 4)
 
 /*
@@ -1614,6 +1636,7 @@ int main(void)
         cmocka_unit_test(test_resync_scans),
         cmocka_unit_test(test_first_word),
         cmocka_unit_test(test_hostile_cpus_and_tscs),
+        cmocka_unit_test(test_format_big_cpu_numbers),
         cmocka_unit_test(test_100000_cpus),
         cmocka_unit_test(test_late_batch_merged),
         cmocka_unit_test(test_bounded_memory),
