@@ -10,7 +10,7 @@
  * Two ways of reading, chosen by xt_reader_open*():
  *
  *   indexed   a regular file (mapped) or memory (xt_reader_open_mem()):
- *             walked and checked once at open, every batch indexed (48
+ *             walked and checked once at open, every batch indexed (40
  *             bytes a batch, 200 a CPU).  Everything in xt_reader_info()
  *             is known at open; every order, any number of iterators.
  *   streamed  a pipe, a terminal, gzip, XT_READ_FOLLOW or XT_READ_STREAM:
@@ -24,7 +24,7 @@
  *             is set and the counts are whole only at the end.
  *
  * The first word is checked at open: input that does not start with a
- * CPU-change record is refused before more than 1 MiB is read.
+ * CPU-change record is refused before more than 64 KiB is read.
  *
  * Records come through iterators, in three orders:
  *   XT_ORDER_FILE  the order of the file (batch after batch);
