@@ -980,7 +980,8 @@ static int fill(struct xt_reader *r, size_t need, int wait_ms)
             s->tail += got;
             continue;
         }
-        if ( got == 0 && s->follow )
+        /* A pipe's end is the end; a followed file's is for now. */
+        if ( got == 0 && s->follow && s->seekable )
         {
             nap(wait_ms >= 0 && wait_ms < FOLLOW_MS ? wait_ms : FOLLOW_MS);
             if ( wait_ms >= 0 )
