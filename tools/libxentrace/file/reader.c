@@ -23,7 +23,7 @@
  * Checks.  Inside a batch, records must fill its byte count exactly, have
  * an event class Xen writes, and carry TSCs that do not go backwards.
  * Where one fails, the batch ends at the record before; the bytes from
- * there to the next plausible CPU-change record (struct skip) are counted,
+ * there to the next plausible CPU-change record (struct xt_skip) are counted,
  * and reading goes on there.
  *
  * CPUs.  CPU numbers are any 32-bit value, so they are mapped to dense
@@ -312,9 +312,17 @@ static int64_t slot_of(struct xt_reader *r, uint32_t cpu)
     unsigned int h;
     struct slot *s;
 
-    if ( (r->nr_slots + 1) * 2 > r->hash_cap &&
-         rehash(r, r->hash_cap ? r->hash_cap * 2 : 64) )
-        return -1;
+    if ( (r->nr_slots + 1) * 2 > r->hash_cap )
+    {
+        /* 2^30 CPUs are more than memory holds: no wrapped size. */
+        if ( r->hash_cap >= 1u << 31 )
+        {
+            errno = ENOMEM;
+            return -1;
+        }
+        if ( rehash(r, r->hash_cap ? r->hash_cap * 2 : 64) )
+            return -1;
+    }
     for ( h = hash_of(cpu, r->hash_cap); r->hash_slot[h];
           h = (h + 1) & (r->hash_cap - 1) )
         if ( r->hash_cpu[h] == cpu )
