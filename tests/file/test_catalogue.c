@@ -228,7 +228,7 @@ static void test_formats_runstates_and_signed(void **state)
         "offline_to_running", "offline_to_runnable", "offline_to_blocked",
     };
     /* CPU change, then TSC'd records: header, TSC (low, high), words. */
-    static const uint32_t cpu[] = { 0x0001f003 | 2u << 28, 1, 4096 };
+    static const uint32_t cpu[] = { 0x0001f003 | 2u << 28, 1, (7 + 4) * 4 };
     static const uint32_t burn[] = {
         0x00022203 | 4u << 28 | 1u << 31, 1000, 0,
         0x00030001, (uint32_t)-250, (uint32_t)INT32_MIN, 750,

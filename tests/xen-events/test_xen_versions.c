@@ -284,11 +284,14 @@ static void test_readers(void **state)
         assert_string_equal(out, "xentrace-dump: --xen-version 4: not a Xen "
                                  "version (4.17, 4.20...)\n");
         free(out);
+        /* The readers' one front end says it the same way. */
         assert_int_equal(run(summary, &out), 1);
-        assert_non_null(strstr(out, "bad Xen version: x"));
+        assert_string_equal(out, "xentrace-summary: --xen-version x: not a "
+                                 "Xen version (4.17, 4.20...)\n");
         free(out);
         assert_int_equal(run(export, &out), 1);
-        assert_non_null(strstr(out, "bad Xen version: 4."));
+        assert_string_equal(out, "xentrace-export: --xen-version 4.: not a "
+                                 "Xen version (4.17, 4.20...)\n");
         free(out);
     }
 }
