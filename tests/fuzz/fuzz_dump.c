@@ -38,7 +38,7 @@ static void dump(struct xt_reader *r, bool seconds, bool raw, uint64_t hz)
         abort();
     d.base_tsc = base_tsc(r);
     put_header(&out, xt_reader_info(r), &d);
-    while ( xt_iter_next(it, &rec) )
+    while ( xt_iter_next(it, &rec) > 0 )
     {
         size_t from = out.len;
 

@@ -63,8 +63,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fflush(out);
         xt_reader_close(st.r);
     }
-    free(st.last_tsc);
-    free(st.seen);
+    free(st.cpus);
     free_rules(&rules);
     return 0;
 }

@@ -1,10 +1,10 @@
 /*
  * libFuzzer target: any bytes as a trace file.  The reader must neither
  * crash nor read out of bounds (ASan, UBSan), and what it says must hold
- * together: every iterator gives the records the index counted, and a
- * reader opened with XT_READ_BATCHES, once its batches are walked, says
- * what the indexing reader says; so does xentrace-summary's tally, which
- * walks two batches at once, and counts every record.
+ * together: every iterator and xt_reader_walk() give the records the
+ * index counted, a streamed reader of the same bytes says what the
+ * indexed one says, and so does xentrace-summary's tally, which walks two
+ * batches at once, and counts every record.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -24,7 +24,7 @@ static uint64_t walk(struct xt_reader *r, enum xt_order order,
 
     if ( !it )
         abort();
-    while ( xt_iter_next(it, &rec) )
+    while ( xt_iter_next(it, &rec) > 0 )
     {
         xt_record_format(&rec, text, sizeof(text));
         xt_record_format(&rec, text, 16);
@@ -35,79 +35,84 @@ static uint64_t walk(struct xt_reader *r, enum xt_order order,
     return n;
 }
 
-/* Walk every batch of @r as xentrace-summary does; its records. */
+static int count_walked(void *arg, const struct xt_batch *b, size_t n)
+{
+    uint64_t *records = arg;
+    size_t i, at;
+
+    for ( i = 0; i < n; i++ )
+    {
+        for ( at = 0; at < b[i].len; at += xt_record_words(b[i].words[at]) )
+        {
+            uint32_t event = TRC_HD_TO_EVENT(b[i].words[at]);
+
+            *records += event != TRC_TRACE_WRAP_BUFFER &&
+                        event != TRC_TRACE_CPU_CHANGE;
+        }
+        if ( at != b[i].len || ((uintptr_t)b[i].words & 3) )
+            abort();
+    }
+    return 0;
+}
+
+/* Every batch of @r walked; its records. */
 static uint64_t walk_batches(struct xt_reader *r)
 {
-    struct xt_batch b;
-    uint64_t i, n = 0;
-    int got;
+    uint64_t n = 0;
 
-    for ( i = 0; (got = xt_reader_batch(r, i, &b)) > 0; i++ )
-    {
-        size_t w = 0;
-
-        if ( xt_reader_cpu(r, b.cpu_index)->cpu != b.cpu )
-            abort();
-        while ( w < b.len && xt_record_words(b.words[w]) <= b.len - w )
-        {
-            uint32_t event = b.words[w] & 0x0fffffffu;
-
-            n += event != TRC_TRACE_WRAP_BUFFER && event != TRC_TRACE_CPU_CHANGE;
-            w += xt_record_words(b.words[w]);
-        }
-        xt_reader_walked(r, i, w);
-        xt_reader_walked(r, i, 0);      /* once per batch counts */
-    }
-    if ( got < 0 || i != xt_reader_info(r)->batches )
+    if ( xt_reader_walk(r, count_walked, &n) )
         abort();
     return n;
 }
 
-/* @lazy, opened with XT_READ_BATCHES and walked, against @r. */
-static void compare(struct xt_reader *r, struct xt_reader *lazy)
+/* @data streamed in @order, against @r indexed. */
+static void compare_stream(struct xt_reader *r, const uint8_t *data,
+                           size_t size, enum xt_order order)
 {
-    const struct xt_reader_info *a = xt_reader_info(r);
-    const struct xt_reader_info *b = xt_reader_info(lazy);
+    struct xt_reader *st = xt_reader_open_mem(data, size, XT_READ_STREAM);
+    const struct xt_reader_info *a = xt_reader_info(r), *b;
     char wa[256], wb[256];
     const char *da, *db;
     unsigned int i;
 
-    if ( walk_batches(lazy) != a->records )
+    if ( !st )
+        abort();
+    b = xt_reader_info(st);
+    if ( walk(st, order, 0, 0) != a->records )
         abort();
     da = xt_reader_damage(r, wa, sizeof(wa));
-    db = xt_reader_damage(lazy, wb, sizeof(wb));
+    db = xt_reader_damage(st, wb, sizeof(wb));
     if ( (da == NULL) != (db == NULL) || (da && strcmp(da, db)) ||
-         a->size != b->size || a->end != b->end || a->damage != b->damage ||
+         a->end != b->end || a->damage != b->damage ||
          a->damage_offset != b->damage_offset || a->missing != b->missing ||
-         a->batches != b->batches || a->nr_cpus != b->nr_cpus ||
-         a->max_cpu != b->max_cpu || b->records || b->pads )
+         a->skipped != b->skipped || a->batches != b->batches ||
+         a->nr_cpus != b->nr_cpus || a->max_cpu != b->max_cpu ||
+         a->records != b->records || a->pads != b->pads ||
+         a->lost_records != b->lost_records )
         abort();
     for ( i = 0; i < a->nr_cpus; i++ )
     {
         const struct xt_cpu_info *ca = xt_reader_cpu(r, i);
-        const struct xt_cpu_info *cb = xt_reader_cpu(lazy, i);
+        const struct xt_cpu_info *cb = xt_reader_cpu_by_id(st, ca->cpu);
 
-        if ( ca->cpu != cb->cpu || ca->batches != cb->batches ||
-             ca->bytes != cb->bytes || ca->has_tsc != cb->has_tsc ||
-             ca->first_tsc != cb->first_tsc || ca->last_tsc != cb->last_tsc )
+        if ( !cb || ca->batches != cb->batches || ca->bytes != cb->bytes ||
+             ca->has_tsc != cb->has_tsc || ca->first_tsc != cb->first_tsc ||
+             ca->last_tsc != cb->last_tsc )
             abort();
     }
-    if ( xt_iter_new(lazy, XT_ORDER_FILE, 0, 0) )
-        abort();
+    xt_reader_close(st);
 }
 
-/* The tally of @lazy, opened with XT_READ_BATCHES, against @r. */
-static void compare_tally(struct xt_reader *r, struct xt_reader *lazy)
+/* The tally of @r against its counts. */
+static void compare_tally(struct xt_reader *r)
 {
     const struct xt_reader_info *a = xt_reader_info(r);
-    const struct xt_reader_info *b = xt_reader_info(lazy);
     struct tally t;
     unsigned int i;
 
-    if ( tally_run(&t, lazy, 7, 0) )
+    if ( tally_run(&t, r, 7, 0) )
         abort();
-    if ( t.total.records != a->records || t.nr_cpus != a->nr_cpus ||
-         b->damage != a->damage || b->damage_offset != a->damage_offset )
+    if ( t.total.records != a->records || t.nr_cpus != a->nr_cpus )
         abort();
     for ( i = 0; i < t.nr_cpus; i++ )
         if ( t.cpus[i].total.records != xt_reader_cpu(r, i)->records )
@@ -117,14 +122,19 @@ static void compare_tally(struct xt_reader *r, struct xt_reader *lazy)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    struct xt_reader *r = xt_reader_open_mem(data, size, 0), *lazy;
+    struct xt_reader *r = xt_reader_open_mem(data, size, 0);
     const struct xt_reader_info *in;
     char warn[256];
     uint64_t per_cpu = 0;
     unsigned int i;
 
     if ( !r )
+    {
+        /* Refused indexed, refused streamed. */
+        if ( xt_reader_open_mem(data, size, XT_READ_STREAM) )
+            abort();
         return 0;
+    }
     in = xt_reader_info(r);
     xt_reader_damage(r, warn, sizeof(warn));
     if ( walk(r, XT_ORDER_TSC, 0, 0) != in->records ||
@@ -138,20 +148,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
         if ( xt_reader_cpu_by_id(r, ci->cpu) != ci )
             abort();
-        per_cpu += walk(r, XT_ORDER_CPU, ci->cpu, 0);
+        /* gzip is streamed: no per-CPU order. */
+        if ( !in->gzip )
+            per_cpu += walk(r, XT_ORDER_CPU, ci->cpu, 0);
     }
-    if ( per_cpu != in->records )
+    if ( !in->gzip && per_cpu != in->records )
         abort();
-    lazy = xt_reader_open_mem(data, size, XT_READ_BATCHES);
-    if ( !lazy )
+    if ( walk_batches(r) != in->records )
         abort();
-    compare(r, lazy);
-    xt_reader_close(lazy);
-    lazy = xt_reader_open_mem(data, size, XT_READ_BATCHES);
-    if ( !lazy )
-        abort();
-    compare_tally(r, lazy);
-    xt_reader_close(lazy);
+    compare_stream(r, data, size, XT_ORDER_FILE);
+    compare_stream(r, data, size, XT_ORDER_TSC);
+    compare_tally(r);
     xt_reader_close(r);
     return 0;
 }

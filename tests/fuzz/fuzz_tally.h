@@ -15,7 +15,7 @@
 static inline struct xt_reader *tally_input(struct tally *t,
                                             const uint8_t *data, size_t size)
 {
-    struct xt_reader *r = xt_reader_open_mem(data, size, XT_READ_BATCHES);
+    struct xt_reader *r = xt_reader_open_mem(data, size, 0);
 
     /* Out of memory is a finding: over -rss_limit_mb. */
     if ( r && tally_run(t, r, fuzz_bins(data, size), fuzz_hz(r, data, size)) )

@@ -91,7 +91,10 @@ static unsigned long long summary_losses(const char *name)
     return read_number(name, ".losses");
 }
 
-/* The exit status of the readers on file @name: 2 if it is damaged. */
+/*
+ * The exit status of every reader on @name.bin: "cut" is truncated, read
+ * but damaged.
+ */
 static int status_of(const char *name)
 {
     return strcmp(name, "cut") ? 0 : 2;
@@ -302,6 +305,38 @@ static void test_empty_file(void **state)
     }
 }
 
+/*
+ * CPU 0xffffffff beside CPU 0, a TSC span of 2^64 - 1, a lost count of
+ * 0xffffffff: every reader reads it (export once indexed an array by CPU
+ * number, sized by the highest plus one).
+ */
+static void test_hostile_values(void **state)
+{
+    (void)state;
+    assert_int_equal(sh("python3 -c 'import struct, sys\n"
+                        "def rec(ev, tsc, x):\n"
+                        "    return struct.pack(\"<IQ\", ev | len(x) << 28 | 1 << 31, tsc) + "
+                        "b\"\".join(struct.pack(\"<I\", v) for v in x)\n"
+                        "def batch(cpu, body):\n"
+                        "    return struct.pack(\"<III\", 0x2001f003, cpu, len(body)) + body\n"
+                        "sys.stdout.buffer.write("
+                        "batch(0xffffffff, rec(0x00021011, 0, (1 << 16,)) + "
+                        "rec(0x00021021, 2**64 - 1, (1 << 16,))) + "
+                        "batch(0, rec(0x0001f001, 7, (0xffffffff, 0, 0, 0))))'"
+                        " > %s/hostile.bin", dir), 0);
+    summarise("hostile");
+    assert_int_equal(summary_records("hostile"), 3);
+    assert_int_equal(sh("%s --json %s/hostile.trace.json %s/hostile.bin",
+                        EXPORT, dir, dir), 0);
+    assert_int_equal(sh("python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "
+                        "%s/hostile.trace.json", dir), 0);
+    assert_int_equal(sh("rm -rf %s/hostile.ctf && %s --ctf %s/hostile.ctf "
+                        "%s/hostile.bin", dir, EXPORT, dir, dir), 0);
+    assert_int_equal(sh("test -f %s/hostile.ctf/stream_4294967295", dir), 0);
+    assert_int_equal(sh("%s -o %s/hostile.svg %s/hostile.bin", PLOT, dir,
+                        dir), 0);
+}
+
 static void test_not_a_trace(void **state)
 {
     static const char *const tools[] = { SUMMARY, PLOT, EXPORT " --json -" };
@@ -348,6 +383,7 @@ int main(void)
         cmocka_unit_test(test_svg_1024),
         cmocka_unit_test(test_truncated),
         cmocka_unit_test(test_empty_file),
+        cmocka_unit_test(test_hostile_values),
         cmocka_unit_test(test_not_a_trace),
         cmocka_unit_test(test_bad_options),
     };

@@ -1,98 +1,66 @@
 /*
- * libxtfile, reading trace files (xtread.h, docs/trace-format.md).
+ * libxentrace, reading trace files (xtread.h, docs/trace-format.md).
  *
- * Loading.  The whole input is in memory at @data: a regular file is
- * mapped, a pipe is read into a growing buffer, and a gzip stream is
- * inflated into one.  Nothing in it is trusted.
+ * Two ways in, one set of checks.
  *
- * Indexing.  xt_reader_open*() walks the input once, batch by batch: a
- * CPU-change record {cpu, bytes}, then records up to @bytes further.  For
- * each batch it keeps where its records start and where the last complete
- * one ends, so that the iterators never check a bound again: whatever lies
- * between a batch's @start and @end is whole records.  The same pass
- * counts records per CPU and picks up the metadata.  It stops:
- *   - at the end of the input;
- *   - where a batch should start and there is no CPU-change record
- *     (XT_DAMAGE_CORRUPT);
- *   - inside a batch that runs past the end (XT_DAMAGE_TRUNCATED), after
- *     its last complete record.
- * A batch whose last record runs over its @bytes is kept up to the record
- * before, marked CORRUPT, and the walk goes on at the next batch.
+ * Indexed.  A regular file is mapped (xt_reader_open_mem(): the caller's
+ * memory), and xt_reader_open*() walks it once, batch by batch: a
+ * CPU-change record {cpu, bytes}, then records up to @bytes further.
+ * Each batch keeps where its records start and where the last good one
+ * ends, so that the iterators never check a bound again.  The walk checks
+ * four batches at once (check_lanes()), as walking a batch is a chain of
+ * loads, each header giving where the next record is, and four chains run
+ * in the time of one.
  *
- * With XT_READ_BATCHES the walk jumps from CPU-change record to CPU-change
- * record, and walks the records of only the batches that hold what
- * xt_reader_info() and xt_cpu_info need: a batch's @end is what its
- * CPU-change record says until the caller has walked it
- * (xt_reader_walked()).  Summing up takes one pass over the records, not
- * two.
+ * Streamed.  Pipes, gzip and followed files are read through a buffer of
+ * STREAM_BUF bytes (struct stream), record after record: the same checks
+ * on what is buffered, and the same resynchronisation.  File order hands
+ * out what is buffered; TSC order keeps up to MERGE_WINDOW bytes of
+ * records per CPU (struct seg) and merges them through a heap.  A seekable
+ * gzip file is read twice, once to count and once for the caller, so that
+ * its xt_reader_info() is whole at open as a mapped file's is.
+ *
+ * Checks.  Inside a batch, records must fill its byte count exactly, have
+ * an event class Xen writes, and carry TSCs that do not go backwards.
+ * Where one fails, the batch ends at the record before; the bytes from
+ * there to the next plausible CPU-change record (struct xt_skip) are counted,
+ * and reading goes on there.
  *
  * CPUs.  CPU numbers are any 32-bit value, so they are mapped to dense
- * "slots" through a hash table while indexing, then the slots are sorted
- * by CPU number (slot order is CPU order).  Each CPU's batches form a
- * chain through the batch array, in file order.
+ * "slots" through a hash table; an indexed reader then sorts the slots by
+ * CPU number (slot order is CPU order).  Each CPU's batches form a chain
+ * through the batch array, in file order.
  *
- * Merging.  XT_ORDER_TSC keeps one cursor per CPU, each walking its
- * CPU's chain, in a tournament (loser tree) keyed by (TSC, slot):
- * O(log nCPU) compares without branches per record, where xenalyze's
- * sorted array costs O(nCPU).  Records are decoded only when they are
- * returned; the merge reads just their TSCs.
+ * Merging.  An indexed XT_ORDER_TSC keeps one cursor per CPU, each walking
+ * its CPU's chain, in a tournament (loser tree) keyed by (TSC, slot):
+ * O(log nCPU) compares without branches per record.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 
 #include "xtread.h"
 
+#define CPU_CHANGE_HDR  (TRC_TRACE_CPU_CHANGE | 2u << TRACE_EXTRA_SHIFT)
 #define NO_BATCH        UINT64_MAX
-#define READ_CHUNK      (1u << 20)
-
-struct batch {
-    uint64_t hdr;               /* offset of its CPU-change record */
-    uint64_t start;             /* of its first record */
-    uint64_t end;               /* of the end of its last complete record */
-    uint64_t next;              /* the CPU's next batch, or NO_BATCH */
-    uint32_t slot;
-    bool checked;               /* @end is known to end whole records */
-};
-
-struct slot {
-    struct xt_cpu_info info;
-    uint64_t first_batch, last_batch;
-    bool last_tsc_found;        /* XT_READ_BATCHES, while opening */
-};
-
-struct xt_reader {
-    const uint8_t *data;
-    size_t size;
-    void *map;                  /* to munmap, or NULL */
-    size_t map_len;
-    void *heap_copy;            /* to free, or NULL */
-
-    struct batch *batches;
-    uint64_t nr_batches, cap_batches;
-    struct slot *slots;
-    unsigned int nr_slots, cap_slots;
-
-    /* CPU number -> slot + 1 (0: empty), open addressing, while indexing */
-    uint32_t *hash_cpu, *hash_slot;
-    unsigned int hash_cap;
-
-    struct xt_reader_info info;
-    uint64_t skipped;           /* bytes of damage not read as records */
-
-    uint32_t xen_version;       /* xt_reader_set_xen_version(), or 0 */
-    bool batches_only;          /* XT_READ_BATCHES */
-    uint32_t *copy;             /* xt_reader_batch()'s unaligned batches */
-    uint64_t copy_cap;          /* words */
-};
+#define MAX_RECORD      40              /* bytes: 1 + 2 + 7 words */
+#define LANES           4
+#define RUN_BATCHES     16              /* xt_reader_walk()'s runs */
+#define STREAM_BUF      (1u << 20)
+#define GZIP_BUF        (1u << 16)
+#define MERGE_WINDOW    XT_MERGE_WINDOW
+#define HOLD_MS         100             /* wait for more before handing out */
+#define FOLLOW_MS       100             /* poll a followed file this often */
 
 /* Loads, as records are 4-byte aligned in the file but @data may not be. */
 static inline uint32_t rd32(const uint8_t *p)
@@ -113,6 +81,12 @@ static inline unsigned int rec_size(uint32_t hdr)
     return 4 * xt_record_words(hdr);
 }
 
+/* Where the payload words of the record whose header is @hdr start. */
+static inline unsigned int words_at(uint32_t hdr)
+{
+    return TRC_HD_INCLUDES_CYCLE_COUNT(hdr) ? 12 : 4;
+}
+
 static inline bool is_cpu_change(uint32_t hdr)
 {
     return TRC_HD_TO_EVENT(hdr) == TRC_TRACE_CPU_CHANGE &&
@@ -124,6 +98,15 @@ static inline bool is_special(uint32_t event)
 {
     return event == TRC_TRACE_WRAP_BUFFER || event == TRC_TRACE_CPU_CHANGE;
 }
+
+/*
+ * The classes Xen writes (bits 16-27 of an event, public/trace.h: one bit
+ * each), TRC_GUEST's included; xentrace-ng's metadata is TRC_GEN.
+ */
+static const uint8_t class_ok[1u << 12] = {
+    [0x001] = 1, [0x002] = 1, [0x004] = 1, [0x008] = 1, [0x010] = 1,
+    [0x020] = 1, [0x040] = 1, [0x080] = 1, [0x800] = 1,
+};
 
 /*
  * Decode the record at @p (known to be whole) for CPU @cpu; the input
@@ -164,134 +147,107 @@ static inline void decode(const uint8_t *p, const uint8_t *lim,
 }
 
 /*
- * Loading
- * =======
+ * The reader
+ * ==========
  */
 
-static bool is_gzip(const uint8_t *p, size_t len)
-{
-    return len >= 2 && p[0] == 0x1f && p[1] == 0x8b;
-}
+struct batch {
+    uint64_t hdr;               /* offset of its CPU-change record */
+    uint64_t start;             /* of its first record */
+    uint64_t end;               /* of the end of its last good record */
+    uint64_t next;              /* the CPU's next batch, or NO_BATCH */
+    uint32_t slot;
+};
 
-/* Inflate @len bytes of gzip (concatenated members too) into r->heap_copy. */
-static int inflate_input(struct xt_reader *r, const uint8_t *in, size_t len)
-{
-    z_stream zs;
-    size_t cap = len < SIZE_MAX / 8 ? len * 4 + 4096 : len, used = 0;
-    uint8_t *out = malloc(cap);
+/* Streamed, XT_ORDER_TSC: records of one CPU waiting to be merged. */
+struct seg {
+    struct seg *next;
+    uint64_t offset;            /* of data[0] in the input */
+    size_t len, pos;            /* bytes, and the next record */
+    bool late;                  /* its batch came after the window */
+    uint8_t data[];
+};
 
-    if ( !out )
-        return -1;
-    memset(&zs, 0, sizeof(zs));
-    if ( inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK )
-    {
-        free(out);
-        errno = ENOMEM;
-        return -1;
-    }
-    zs.next_in = (Bytef *)in;
-    for ( ;; )
-    {
-        size_t in_chunk = len > UINT32_MAX ? UINT32_MAX : len;
-        size_t out_chunk;
-        int ret;
-
-        if ( used == cap )
-        {
-            uint8_t *bigger = cap * 2 > cap ? realloc(out, cap * 2) : NULL;
-
-            if ( !bigger )
-            {
-                errno = cap * 2 > cap ? ENOMEM : EFBIG;
-                goto fail;
-            }
-            out = bigger;
-            cap *= 2;
-        }
-        out_chunk = cap - used > UINT32_MAX ? UINT32_MAX : cap - used;
-        zs.avail_in = in_chunk;
-        zs.next_out = out + used;
-        zs.avail_out = out_chunk;
-        ret = inflate(&zs, Z_NO_FLUSH);
-        len -= in_chunk - zs.avail_in;
-        used += out_chunk - zs.avail_out;
-        if ( ret == Z_STREAM_END )
-        {
-            /* Another member may follow; anything else ends the input. */
-            if ( !is_gzip(zs.next_in, len) )
-                break;
-            inflateReset(&zs);
-            continue;
-        }
-        if ( ret != Z_OK && ret != Z_BUF_ERROR )
-        {
-            errno = EIO;
-            goto fail;
-        }
-        /* Room left and nothing more to give: the stream was cut short. */
-        if ( zs.avail_out != 0 && (ret == Z_BUF_ERROR || len == 0) )
-            break;
-    }
-    inflateEnd(&zs);
-    r->heap_copy = out;
-    r->data = out;
-    r->size = used;
-    r->info.gzip = true;
-    return 0;
-
- fail:
-    inflateEnd(&zs);
-    free(out);
-    return -1;
-}
-
-/* Read all of @fd (a pipe, a terminal...) into r->heap_copy. */
-static int slurp(struct xt_reader *r, int fd)
-{
-    size_t cap = READ_CHUNK, used = 0;
-    uint8_t *buf = malloc(cap);
-
-    if ( !buf )
-        return -1;
-    for ( ;; )
-    {
-        ssize_t n;
-
-        if ( used == cap )
-        {
-            uint8_t *bigger = cap * 2 > cap ? realloc(buf, cap * 2) : NULL;
-
-            if ( !bigger )
-            {
-                free(buf);
-                errno = cap * 2 > cap ? ENOMEM : EFBIG;
-                return -1;
-            }
-            buf = bigger;
-            cap *= 2;
-        }
-        n = read(fd, buf + used, cap - used);
-        if ( n < 0 && errno == EINTR )
-            continue;
-        if ( n < 0 )
-        {
-            free(buf);
-            return -1;
-        }
-        if ( n == 0 )
-            break;
-        used += n;
-    }
-    r->heap_copy = buf;
-    r->data = buf;
-    r->size = used;
-    return 0;
-}
+struct slot {
+    struct xt_cpu_info info;
+    uint64_t first_batch, last_batch;
+    uint64_t merge_tsc;         /* streamed merge: its last record's TSC */
+    struct seg *head, *tail;    /* streamed merge: waiting records */
+    unsigned int heap_pos;      /* in the merge heap + 1; 0: not in it */
+};
 
 /*
- * Indexing
- * ========
+ * What a lane's check steps on with every record, kept in registers
+ * (check_lanes()).
  */
+struct fast {
+    uint64_t pos, lim;          /* the next record; the end of what's there */
+    uint64_t tsc;               /* the batch's last TSC */
+    uint64_t records;
+    uint64_t first_tsc;         /* its first TSC, if @has_tsc */
+    bool has_tsc;
+};
+
+/* What one batch's check found (check_lanes()). */
+struct lane {
+    const uint8_t *base;        /* the input, at offset 0 */
+    struct fast f;              /* position, TSC, records */
+    uint64_t pads, lost_markers, lost_records;
+    enum xt_bad bad;            /* XT_BAD_NONE: stopped at f.lim or at a
+                                   record that does not fit */
+    bool meta;                  /* take metadata records */
+};
+
+/* The input as a stream (pipes, gzip, followed files). */
+struct stream {
+    int fd;                     /* -1: @mem */
+    const uint8_t *mem;         /* xt_reader_open_mem(): the input */
+    size_t mem_len, mem_pos;
+    bool follow, pollable, seekable;
+    bool own_fd;                /* close it with the reader */
+    bool gz, gz_end;
+    z_stream zs;
+    uint8_t *zin;
+    uint8_t *buf;               /* input bytes [pos, pos + tail - head) */
+    size_t head, tail;
+    uint64_t pos;
+    bool eof;
+};
+
+enum parse { PARSE_HEADER, PARSE_RECORDS, PARSE_RESYNC, PARSE_END };
+
+struct xt_reader {
+    const uint8_t *data;        /* indexed: the input */
+    size_t size;
+    void *map;                  /* to munmap, or NULL */
+    size_t map_len;
+
+    struct batch *batches;
+    uint64_t nr_batches, cap_batches;
+    struct slot *slots;
+    uint64_t nr_slots, cap_slots;
+
+    /* CPU number -> slot + 1 (0: empty), open addressing */
+    uint32_t *hash_cpu, *hash_slot;
+    unsigned int hash_cap;
+
+    struct xt_reader_info info;
+    struct xt_skip skips[XT_SKIPS_KEPT];
+    enum xt_bad first_bad;
+    bool counted;               /* a second pass: the counts are in */
+    uint32_t xen_version;       /* xt_reader_set_xen_version(), or 0 */
+
+    /* Streamed */
+    struct stream *s;
+    enum parse state;
+    uint64_t batch_end;         /* of the batch being read */
+    struct lane lane;           /* its check so far */
+    uint32_t slot;              /* its slot */
+    bool started;               /* streamed: read from its start */
+    bool busy;                  /* streamed: an iterator or walk is on */
+    uint32_t *copy;             /* xt_reader_walk()'s unaligned batches */
+    uint64_t copy_cap;          /* words */
+};
 
 static int grow(void **arr, size_t elem, uint64_t *cap, uint64_t need)
 {
@@ -320,11 +276,23 @@ static inline unsigned int hash_of(uint32_t cpu, unsigned int cap)
     return (cpu * 2654435761u) & (cap - 1);
 }
 
-static int rehash(struct xt_reader *r)
+static void hash_put(uint32_t *cpus, uint32_t *slots, unsigned int cap,
+                     uint32_t cpu, uint32_t slot1)
 {
-    unsigned int cap = r->hash_cap ? r->hash_cap * 2 : 64, i;
+    unsigned int h;
+
+    for ( h = hash_of(cpu, cap); slots[h]; h = (h + 1) & (cap - 1) )
+        ;
+    cpus[h] = cpu;
+    slots[h] = slot1;
+}
+
+/* Make the hash @cap big, from the slots. */
+static int rehash(struct xt_reader *r, unsigned int cap)
+{
     uint32_t *cpus = calloc(cap, sizeof(*cpus));
     uint32_t *slots = calloc(cap, sizeof(*slots));
+    uint64_t i;
 
     if ( !cpus || !slots )
     {
@@ -332,18 +300,8 @@ static int rehash(struct xt_reader *r)
         free(slots);
         return -1;
     }
-    for ( i = 0; i < r->hash_cap; i++ )
-    {
-        unsigned int h;
-
-        if ( !r->hash_slot[i] )
-            continue;
-        for ( h = hash_of(r->hash_cpu[i], cap); slots[h];
-              h = (h + 1) & (cap - 1) )
-            ;
-        cpus[h] = r->hash_cpu[i];
-        slots[h] = r->hash_slot[i];
-    }
+    for ( i = 0; i < r->nr_slots; i++ )
+        hash_put(cpus, slots, cap, r->slots[i].info.cpu, i + 1);
     free(r->hash_cpu);
     free(r->hash_slot);
     r->hash_cpu = cpus;
@@ -358,22 +316,25 @@ static int64_t slot_of(struct xt_reader *r, uint32_t cpu)
     unsigned int h;
     struct slot *s;
 
-    if ( (r->nr_slots + 1) * 2 > r->hash_cap && rehash(r) )
-        return -1;
+    if ( (r->nr_slots + 1) * 2 > r->hash_cap )
+    {
+        /* 2^30 CPUs are more than memory holds: no wrapped size. */
+        if ( r->hash_cap >= 1u << 31 )
+        {
+            errno = ENOMEM;
+            return -1;
+        }
+        if ( rehash(r, r->hash_cap ? r->hash_cap * 2 : 64) )
+            return -1;
+    }
     for ( h = hash_of(cpu, r->hash_cap); r->hash_slot[h];
           h = (h + 1) & (r->hash_cap - 1) )
         if ( r->hash_cpu[h] == cpu )
             return r->hash_slot[h] - 1;
 
-    if ( r->nr_slots == r->cap_slots )
-    {
-        uint64_t cap = r->cap_slots;
-
-        if ( grow((void **)&r->slots, sizeof(*r->slots), &cap,
-                  (uint64_t)r->nr_slots + 1) )
-            return -1;
-        r->cap_slots = cap;
-    }
+    if ( grow((void **)&r->slots, sizeof(*r->slots), &r->cap_slots,
+              r->nr_slots + 1) )
+        return -1;
     s = &r->slots[r->nr_slots];
     memset(s, 0, sizeof(*s));
     s->info.cpu = cpu;
@@ -383,16 +344,67 @@ static int64_t slot_of(struct xt_reader *r, uint32_t cpu)
     return r->nr_slots - 1;
 }
 
-/*
- * The first damage in the file is the one: indexing finds it in file
- * order, xt_reader_walked() may find an earlier one later.
- */
-static void note_damage(struct xt_reader *r, enum xt_damage d, uint64_t at)
+static const char *const bad_text[] = {
+    [XT_BAD_NONE] = "damaged",
+    [XT_BAD_NO_BATCH] = "no CPU-change record where a batch starts",
+    [XT_BAD_FILL] = "records do not fill the batch's byte count",
+    [XT_BAD_CLASS] = "an event class no Xen writes",
+    [XT_BAD_TSC] = "a TSC going backwards on its CPU",
+    [XT_BAD_GZIP] = "broken gzip stream",
+    [XT_BAD_READ] = "read error",
+};
+
+const char *xt_bad_text(enum xt_bad why)
 {
-    if ( r->info.damage == XT_DAMAGE_NONE || at < r->info.damage_offset )
+    return (unsigned int)why < sizeof(bad_text) / sizeof(bad_text[0]) &&
+           bad_text[why] ? bad_text[why] : "damaged";
+}
+
+/* Bytes from @at are skipped, for @why, up to where skip_more() says. */
+static void skip_start(struct xt_reader *r, uint64_t at, enum xt_bad why)
+{
+    struct xt_reader_info *in = &r->info;
+
+    if ( r->counted )
+        return;
+    if ( in->damage == XT_DAMAGE_NONE )
     {
-        r->info.damage = d;
-        r->info.damage_offset = at;
+        in->damage = XT_DAMAGE_CORRUPT;
+        in->damage_offset = at;
+        r->first_bad = why;
+    }
+    if ( in->skips < XT_SKIPS_KEPT )
+        r->skips[in->skips] = (struct xt_skip){ .offset = at, .why = why };
+    in->skips++;
+}
+
+static void skip_more(struct xt_reader *r, uint64_t bytes)
+{
+    struct xt_reader_info *in = &r->info;
+
+    if ( r->counted )
+        return;
+    in->skipped += bytes;
+    if ( in->skips && in->skips <= XT_SKIPS_KEPT )
+        r->skips[in->skips - 1].bytes += bytes;
+}
+
+/* The input ends inside a batch at @at, which lacks @missing bytes. */
+static void truncated(struct xt_reader *r, uint64_t at, uint64_t missing,
+                      enum xt_bad why)
+{
+    struct xt_reader_info *in = &r->info;
+
+    if ( r->counted || in->truncated )
+        return;
+    in->truncated = true;
+    in->truncated_at = at;
+    in->missing = missing;
+    in->truncated_why = why;
+    if ( in->damage == XT_DAMAGE_NONE )
+    {
+        in->damage = XT_DAMAGE_TRUNCATED;
+        in->damage_offset = at;
     }
 }
 
@@ -447,94 +459,246 @@ static void take_metadata(struct xt_reader *r, const struct xt_record *rec)
 }
 
 /*
- * Count the whole records of a batch, from @p to @lim, into @s, and take
- * the metadata if @meta; where they end.
+ * Checking records
+ * ================
  */
-static uint64_t walk_batch(struct xt_reader *r, struct slot *s, uint64_t p,
-                           uint64_t lim, bool meta)
+
+/*
+ * Check and count an ordinary record (no TRC_GEN) at @f: false at one it
+ * does not take, which lane_slow() then looks at.
+ */
+static inline __attribute__((always_inline)) bool
+fast_step(const uint8_t *base, struct fast *f)
 {
-    struct xt_cpu_info *ci = &s->info;
-    uint64_t last_tsc = ci->last_tsc;
+    const uint8_t *p = base + f->pos;
+    uint32_t hdr, cls;
+    unsigned int size;
 
-    while ( lim - p >= 4 )
+    if ( f->lim - f->pos < 4 )
+        return false;
+    hdr = rd32(p);
+    size = rec_size(hdr);
+    cls = (hdr >> 16) & 0xfff;
+    if ( f->lim - f->pos < size || !class_ok[cls] ||
+         cls == TRC_GEN >> 16 )
+        return false;
+    if ( TRC_HD_INCLUDES_CYCLE_COUNT(hdr) )
     {
-        uint32_t hdr = rd32(r->data + p);
-        unsigned int size = rec_size(hdr);
-        uint32_t event = TRC_HD_TO_EVENT(hdr);
+        uint64_t tsc = rd64(p + 4);
 
-        if ( lim - p < size )
-            break;
-        if ( event == TRC_TRACE_WRAP_BUFFER )
-            ci->pads++;
-        else if ( event != TRC_TRACE_CPU_CHANGE )
-        {
-            ci->records++;
-            if ( TRC_HD_INCLUDES_CYCLE_COUNT(hdr) )
-            {
-                last_tsc = rd64(r->data + p + 4);
-                if ( !ci->has_tsc )
-                {
-                    ci->has_tsc = true;
-                    ci->first_tsc = last_tsc;
-                }
-                ci->last_tsc = last_tsc;
-            }
-            if ( event == TRC_LOST_RECORDS )
-            {
-                unsigned int n = TRC_HD_EXTRA(hdr);
-
-                ci->lost_markers++;
-                if ( n >= 1 )
-                    ci->lost_records += rd32(r->data + p + size - 4 * n);
-            }
-            else if ( meta && xt_is_metadata(event) )
-            {
-                struct xt_record rec;
-
-                decode(r->data + p, r->data + r->size, p, ci->cpu, &last_tsc,
-                       &rec);
-                take_metadata(r, &rec);
-            }
-        }
-        p += size;
+        if ( tsc < f->tsc )
+            return false;
+        f->tsc = tsc;
+        if ( !f->has_tsc )
+            f->first_tsc = tsc;
+        f->has_tsc = true;
     }
-    return p;
+    f->records++;
+    f->pos += size;
+    return true;
 }
 
-/* Add the batch whose CPU-change record is at @off; where reading goes on. */
-static int add_batch(struct xt_reader *r, uint64_t off, uint64_t *next)
+/*
+ * The record at @l that fast_step() did not take: a TRC_GEN one (pads,
+ * CPU changes, losses, metadata), or where the lane stops (its end, a
+ * record that does not fit, or a bad one: @l->bad).  False if it stops.
+ */
+static bool __attribute__((noinline))
+lane_slow(struct xt_reader *r, struct lane *l)
+{
+    struct fast *f = &l->f;
+    const uint8_t *p = l->base + f->pos;
+    uint32_t hdr, event;
+    struct xt_record rec;
+    uint64_t tsc;
+
+    if ( f->lim - f->pos < 4 || f->lim - f->pos < rec_size(rd32(p)) )
+        return false;
+    hdr = rd32(p);
+    event = TRC_HD_TO_EVENT(hdr);
+    if ( !class_ok[(hdr >> 16) & 0xfff] )
+    {
+        l->bad = XT_BAD_CLASS;
+        return false;
+    }
+    if ( TRC_HD_INCLUDES_CYCLE_COUNT(hdr) )
+    {
+        tsc = rd64(p + 4);
+        if ( tsc < f->tsc )
+        {
+            l->bad = XT_BAD_TSC;
+            return false;
+        }
+        f->tsc = tsc;
+        if ( !f->has_tsc )
+            f->first_tsc = tsc;
+        f->has_tsc = true;
+    }
+    f->pos += rec_size(hdr);
+    if ( (event >> 16) != TRC_GEN >> 16 )
+    {
+        f->records++;
+        return true;
+    }
+    if ( event == TRC_TRACE_WRAP_BUFFER )
+        l->pads++;
+    if ( is_special(event) )
+        return true;
+    f->records++;
+    tsc = f->tsc;
+    decode(p, l->base + f->lim, 0, 0, &tsc, &rec);
+    if ( event == TRC_LOST_RECORDS )
+    {
+        l->lost_markers++;
+        l->lost_records += rec.nr_extra ? rec.extra[0] : 0;
+    }
+    else if ( l->meta )
+        take_metadata(r, &rec);
+    return true;
+}
+
+static inline bool lane_step(struct xt_reader *r, struct lane *l)
+{
+    return fast_step(l->base, &l->f) || lane_slow(r, l);
+}
+
+/*
+ * Check @n lanes (batches) side by side until each stops: walking a batch
+ * is a chain of loads, each header giving where the next record is, and
+ * four chains run in the time of one.
+ */
+static void check_lanes(struct xt_reader *r, struct lane *l, unsigned int n)
+{
+    unsigned int i;
+
+    if ( n == LANES )
+    {
+        struct fast f0 = l[0].f, f1 = l[1].f, f2 = l[2].f, f3 = l[3].f;
+
+        for ( ;; )
+        {
+            bool a = fast_step(l[0].base, &f0), b = fast_step(l[1].base, &f1);
+            bool c = fast_step(l[2].base, &f2), d = fast_step(l[3].base, &f3);
+
+            if ( a & b & c & d )
+                continue;
+            l[0].f = f0;
+            l[1].f = f1;
+            l[2].f = f2;
+            l[3].f = f3;
+            if ( (!a && !lane_slow(r, &l[0])) || (!b && !lane_slow(r, &l[1])) ||
+                 (!c && !lane_slow(r, &l[2])) || (!d && !lane_slow(r, &l[3])) )
+                break;
+            f0 = l[0].f;
+            f1 = l[1].f;
+            f2 = l[2].f;
+            f3 = l[3].f;
+        }
+    }
+    /* The rest, one by one; a lane that stopped stops again at once. */
+    for ( i = 0; i < n; i++ )
+        while ( lane_step(r, &l[i]) )
+            ;
+}
+
+/* Add a batch's records, checked by @l, to its CPU's counts and the totals. */
+static void count_lane(struct xt_reader *r, struct slot *s,
+                       const struct lane *l)
+{
+    struct xt_cpu_info *ci = &s->info;
+    struct xt_reader_info *in = &r->info;
+
+    if ( r->counted )
+        return;
+    ci->records += l->f.records;
+    ci->pads += l->pads;
+    ci->lost_markers += l->lost_markers;
+    ci->lost_records += l->lost_records;
+    in->records += l->f.records;
+    in->pads += l->pads;
+    in->lost_markers += l->lost_markers;
+    in->lost_records += l->lost_records;
+    if ( l->f.has_tsc )
+    {
+        if ( !ci->has_tsc )
+            ci->first_tsc = l->f.first_tsc;
+        ci->has_tsc = true;
+        ci->last_tsc = l->f.tsc;
+    }
+}
+
+/* A new batch of @s, @bytes of it read so far. */
+static void count_batch(struct xt_reader *r, struct slot *s, uint64_t bytes)
+{
+    if ( r->counted )
+        return;
+    if ( !s->info.batches++ )
+    {
+        r->info.nr_cpus++;
+        if ( s->info.cpu > r->info.max_cpu )
+            r->info.max_cpu = s->info.cpu;
+    }
+    s->info.bytes += bytes;
+    r->info.batches++;
+}
+
+/*
+ * A plausible start of a batch at @p, @len bytes there: a CPU-change
+ * record as xentrace writes it, whose byte count whole records can fill.
+ */
+static bool plausible_batch(const uint8_t *p, size_t len)
+{
+    uint32_t hdr = len >= 4 ? rd32(p) : 0;
+    unsigned int at = words_at(hdr) + 4;
+
+    return (hdr & ~TRC_HD_CYCLE_FLAG) == CPU_CHANGE_HDR && len >= at + 4 &&
+           rd32(p + at) % 4 == 0;
+}
+
+/*
+ * Indexed
+ * =======
+ */
+
+/*
+ * Where reading goes on after damage at @from: the first plausible batch
+ * from there on, in 4-byte steps, the damaged batch's own end (@said_end,
+ * 0 if none) being one of the places tried.  A stream tries them in the
+ * same order (stream_resync()).
+ */
+static uint64_t resync(const struct xt_reader *r, uint64_t from,
+                       uint64_t said_end)
+{
+    uint64_t off;
+
+    for ( off = from; off < r->size; off += 4 )
+    {
+        if ( plausible_batch(r->data + off, r->size - off) )
+            return off;
+        if ( said_end > off && said_end - off < 4 && said_end < r->size &&
+             plausible_batch(r->data + said_end, r->size - said_end) )
+            return said_end;
+    }
+    return r->size;
+}
+
+/* Add the batch whose CPU-change record is at @off, checked by @l. */
+static int add_batch(struct xt_reader *r, uint64_t off, const struct lane *l)
 {
     uint32_t hdr = rd32(r->data + off);
-    uint64_t start = off + rec_size(hdr);
-    const uint8_t *words = r->data + off +
-                           (TRC_HD_INCLUDES_CYCLE_COUNT(hdr) ? 12 : 4);
-    uint32_t cpu = rd32(words), bytes = rd32(words + 4);
-    uint64_t end = start + bytes;
-    uint64_t lim = end < r->size ? end : r->size;
-    int64_t si = slot_of(r, cpu);
-    struct slot *s, scratch = { .info.cpu = cpu };
+    const uint8_t *words = r->data + off + words_at(hdr);
+    int64_t si = slot_of(r, rd32(words));
+    struct slot *s;
     struct batch *b;
 
-    if ( si < 0 )
-        return -1;
-    if ( grow((void **)&r->batches, sizeof(*r->batches), &r->cap_batches,
-              r->nr_batches + 1) )
+    if ( si < 0 || grow((void **)&r->batches, sizeof(*r->batches),
+                        &r->cap_batches, r->nr_batches + 1) )
         return -1;
     s = &r->slots[si];
     b = &r->batches[r->nr_batches];
     b->hdr = off;
-    b->start = start;
-    if ( r->batches_only && end <= r->size )
-    {
-        b->end = end;
-        b->checked = false;
-    }
-    else
-    {
-        b->end = walk_batch(r, r->batches_only ? &scratch : s, start, lim,
-                            !r->batches_only);
-        b->checked = true;
-    }
+    b->start = off + rec_size(hdr);
+    b->end = l->f.pos;
     b->next = NO_BATCH;
     b->slot = si;
     if ( s->last_batch == NO_BATCH )
@@ -542,24 +706,113 @@ static int add_batch(struct xt_reader *r, uint64_t off, uint64_t *next)
     else
         r->batches[s->last_batch].next = r->nr_batches;
     s->last_batch = r->nr_batches++;
-    s->info.batches++;
-    s->info.bytes += b->end - off;
+    count_batch(r, s, b->end - off);
+    count_lane(r, s, l);
+    return 0;
+}
 
-    if ( end > r->size )
+/*
+ * Up to LANES batches from @off, hopping by their byte counts; false
+ * where no batch can start (damage or the end).  @ends gets where each
+ * batch says it ends.
+ */
+static unsigned int gather(struct xt_reader *r, uint64_t off, bool first,
+                           struct lane *l, uint64_t *ends)
+{
+    unsigned int n = 0;
+
+    while ( n < LANES && r->size - off >= 4 && is_cpu_change(rd32(r->data + off)) &&
+            r->size - off >= rec_size(rd32(r->data + off)) )
     {
-        note_damage(r, XT_DAMAGE_TRUNCATED, b->end);
-        r->info.missing = end - r->size;
-        *next = r->size;
-        r->info.end = b->end;
-        return 1;
+        uint32_t hdr = rd32(r->data + off);
+        uint64_t start = off + rec_size(hdr);
+        uint32_t bytes = rd32(r->data + off + words_at(hdr) + 4);
+
+        ends[n] = start + bytes;
+        l[n] = (struct lane){
+            .base = r->data, .f.pos = start,
+            .f.lim = ends[n] < r->size ? ends[n] : r->size,
+            .meta = first && n == 0,
+        };
+        n++;
+        if ( ends[n - 1] >= r->size )
+            break;
+        off = ends[n - 1];
     }
-    if ( b->end != end )
+    return n;
+}
+
+/* Skip from @from, the start of damage, to the next plausible batch. */
+static uint64_t skip_to_batch(struct xt_reader *r, uint64_t from,
+                              uint64_t said_end, enum xt_bad why)
+{
+    uint64_t to = resync(r, from, said_end);
+
+    skip_start(r, from, why);
+    skip_more(r, to - from);
+    return to;
+}
+
+/*
+ * Whether the record at @pos runs over its batch's end @end, as far as
+ * the input shows: else, where the input ends first, it is truncated.  A
+ * stream tells the same from the same bytes (stream_records()).
+ */
+static bool overruns(const struct xt_reader *r, uint64_t pos, uint64_t end)
+{
+    uint64_t left = end - pos;
+
+    if ( r->size - pos < (left < 4 ? left : 4) )
+        return false;
+    return left < 4 || rec_size(rd32(r->data + pos)) > left;
+}
+
+static int index_input(struct xt_reader *r)
+{
+    uint64_t off = 0, ends[LANES];
+    struct lane l[LANES];
+
+    while ( off < r->size )
     {
-        note_damage(r, XT_DAMAGE_CORRUPT, b->end);
-        r->skipped += end - b->end;
+        unsigned int n = gather(r, off, off == 0, l, ends), i;
+
+        if ( n == 0 )
+        {
+            uint32_t hdr = r->size - off >= 4 ? rd32(r->data + off) : 0;
+
+            if ( r->size - off < 4 ||
+                 (is_cpu_change(hdr) && r->size - off < rec_size(hdr)) )
+            {
+                truncated(r, off, 0, XT_BAD_NONE);
+                break;
+            }
+            off = skip_to_batch(r, off, 0, XT_BAD_NO_BATCH);
+            continue;
+        }
+        check_lanes(r, l, n);
+        for ( i = 0; i < n; i++ )
+        {
+            if ( add_batch(r, off, &l[i]) )
+                return -1;
+            r->info.end = l[i].f.pos;
+            if ( l[i].f.pos == ends[i] )
+            {
+                off = ends[i];
+                continue;
+            }
+            if ( l[i].bad == XT_BAD_NONE && ends[i] > r->size &&
+                 !overruns(r, l[i].f.pos, ends[i]) )
+            {
+                /* What is left of the input is less than a record. */
+                truncated(r, l[i].f.pos, ends[i] - r->size, XT_BAD_NONE);
+                off = r->size;
+                break;
+            }
+            off = skip_to_batch(r, l[i].f.pos, ends[i],
+                                l[i].bad ? l[i].bad : XT_BAD_FILL);
+            break;
+        }
     }
-    *next = end;
-    r->info.end = end;
     return 0;
 }
 
@@ -571,162 +824,513 @@ static int cmp_slot_cpu(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Sort the slots by CPU, and renumber the batches' slots to match. */
+/*
+ * Sort the slots by CPU, renumber the batches' slots to match, and hash
+ * the CPUs again.
+ */
 static int sort_slots(struct xt_reader *r)
 {
-    uint32_t *new_of = malloc((r->nr_slots + 1) * sizeof(*new_of));
-    unsigned int i;
-    uint64_t b;
+    uint32_t *new_of;
+    uint64_t i, b;
 
+    if ( !r->nr_slots )
+        return 0;
+    new_of = malloc(r->nr_slots * sizeof(*new_of));
     if ( !new_of )
         return -1;
-    if ( !r->nr_slots )
-    {
-        free(new_of);
-        return 0;
-    }
-    /* first_batch identifies a slot: its batch knows the old number. */
+    for ( i = 0; i < r->nr_slots; i++ )
+        r->slots[i].heap_pos = i;       /* the old number, for a moment */
     qsort(r->slots, r->nr_slots, sizeof(*r->slots), cmp_slot_cpu);
     for ( i = 0; i < r->nr_slots; i++ )
-        new_of[r->batches[r->slots[i].first_batch].slot] = i;
+    {
+        new_of[r->slots[i].heap_pos] = i;
+        r->slots[i].heap_pos = 0;
+    }
     for ( b = 0; b < r->nr_batches; b++ )
         r->batches[b].slot = new_of[r->batches[b].slot];
     free(new_of);
-    return 0;
-}
-
-static void total_up(struct xt_reader *r)
-{
-    struct xt_reader_info *in = &r->info;
-    unsigned int i;
-
-    in->batches = r->nr_batches;
-    in->nr_cpus = r->nr_slots;
-    for ( i = 0; i < r->nr_slots; i++ )
-    {
-        const struct xt_cpu_info *ci = &r->slots[i].info;
-
-        in->records += ci->records;
-        in->pads += ci->pads;
-        in->lost_markers += ci->lost_markers;
-        in->lost_records += ci->lost_records;
-        in->max_cpu = ci->cpu;
-    }
-}
-
-/* Walk batch @i into a slot of its own: its TSCs, and metadata if @meta. */
-static struct xt_cpu_info walk_alone(struct xt_reader *r, uint64_t i,
-                                     bool meta)
-{
-    const struct batch *b = &r->batches[i];
-    struct slot scratch = { .info.cpu = r->slots[b->slot].info.cpu };
-
-    walk_batch(r, &scratch, b->start, b->end, meta);
-    return scratch.info;
-}
-
-/* The TSC of batch @i's first record that has one, if any: *@tsc. */
-static bool first_tsc_in(const struct xt_reader *r, uint64_t i, uint64_t *tsc)
-{
-    const struct batch *b = &r->batches[i];
-    uint64_t p;
-
-    for ( p = b->start; b->end - p >= 4; )
-    {
-        uint32_t hdr = rd32(r->data + p);
-
-        if ( b->end - p < rec_size(hdr) )
-            break;
-        if ( TRC_HD_INCLUDES_CYCLE_COUNT(hdr) &&
-             !is_special(TRC_HD_TO_EVENT(hdr)) )
-        {
-            *tsc = rd64(r->data + p + 4);
-            return true;
-        }
-        p += rec_size(hdr);
-    }
-    return false;
+    return rehash(r, r->hash_cap);
 }
 
 /*
- * XT_READ_BATCHES: the metadata, from the first batch; each CPU's first
- * TSC, from the start of its first batch that has one; and its last TSC,
- * from all of its last batch that has one (a walk goes forwards only).
+ * Streamed
+ * ========
  */
-static void find_tsc_range(struct xt_reader *r)
+
+static ssize_t src_read(struct stream *s, uint8_t *p, size_t n)
 {
-    unsigned int left = r->nr_slots, with_tsc = 0;
-    uint64_t i;
+    ssize_t got;
 
-    if ( r->nr_batches )
-        walk_alone(r, 0, true);
-    for ( i = 0; i < r->nr_batches && left; i++ )
+    if ( s->fd < 0 )
     {
-        struct slot *s = &r->slots[r->batches[i].slot];
-
-        if ( s->info.has_tsc || !first_tsc_in(r, i, &s->info.first_tsc) )
-            continue;
-        s->info.has_tsc = true;
-        left--;
-        with_tsc++;
+        got = n < s->mem_len - s->mem_pos ? n : s->mem_len - s->mem_pos;
+        memcpy(p, s->mem + s->mem_pos, got);
+        s->mem_pos += got;
+        return got;
     }
-    for ( i = r->nr_batches; i-- > 0 && with_tsc; )
-    {
-        struct slot *s = &r->slots[r->batches[i].slot];
-        struct xt_cpu_info found;
+    do
+        got = read(s->fd, p, n);
+    while ( got < 0 && errno == EINTR );
+    return got;
+}
 
-        if ( !s->info.has_tsc || s->last_tsc_found )
-            continue;
-        found = walk_alone(r, i, false);
-        if ( !found.has_tsc )
-            continue;
-        s->info.last_tsc = found.last_tsc;
-        s->last_tsc_found = true;
-        with_tsc--;
+static bool starts_gzip(const uint8_t *p, size_t len)
+{
+    return len >= 2 && p[0] == 0x1f && p[1] == 0x8b;
+}
+
+/*
+ * Up to @n bytes of input (inflated) at @p: how many, 0 at its end (for
+ * now, if followed), -1 with errno, or -2 for a broken gzip stream.
+ */
+static ssize_t raw_read(struct stream *s, uint8_t *p, size_t n)
+{
+    z_stream *zs = &s->zs;
+
+    if ( !s->gz )
+        return src_read(s, p, n);
+    for ( ;; )
+    {
+        ssize_t got;
+        int ret;
+
+        if ( s->gz_end )
+            return 0;
+        if ( zs->avail_in < 2 )
+        {
+            /* Keep a byte left over: a next member's magic may straddle. */
+            memmove(s->zin, zs->next_in, zs->avail_in);
+            got = src_read(s, s->zin + zs->avail_in, GZIP_BUF - zs->avail_in);
+            if ( got < 0 )
+                return -1;
+            zs->next_in = s->zin;
+            zs->avail_in += got;
+            if ( !zs->avail_in )
+                return 0;
+        }
+        zs->next_out = p;
+        zs->avail_out = n;
+        ret = inflate(zs, Z_NO_FLUSH);
+        got = n - zs->avail_out;
+        if ( ret == Z_STREAM_END )
+        {
+            /* Another member may follow; anything else ends the input. */
+            if ( starts_gzip(zs->next_in, zs->avail_in) )
+                inflateReset(zs);
+            else if ( zs->avail_in >= 2 )
+                s->gz_end = true;
+            else
+            {
+                /* Too little to tell: more input decides, or its end. */
+                uint8_t tail[2];
+                size_t have = zs->avail_in;
+                ssize_t more;
+
+                memcpy(tail, zs->next_in, have);
+                more = src_read(s, tail + have, 2 - have);
+                if ( more > 0 && starts_gzip(tail, have + more) )
+                {
+                    memcpy(s->zin, tail, have + more);
+                    zs->next_in = s->zin;
+                    zs->avail_in = have + more;
+                    inflateReset(zs);
+                }
+                else
+                    s->gz_end = true;
+            }
+        }
+        else if ( ret != Z_OK && ret != Z_BUF_ERROR )
+            return -2;
+        if ( got )
+            return got;
     }
 }
 
-static int index_input(struct xt_reader *r)
+/* Whether input can be had at once, waiting up to @ms for it. */
+static bool src_ready(struct stream *s, int ms)
 {
-    uint64_t off = 0;
+    struct pollfd pfd = { .fd = s->fd, .events = POLLIN };
 
-    r->info.size = r->size;
-    if ( r->size >= 4 && !is_cpu_change(rd32(r->data)) )
+    if ( !s->pollable || (s->gz && s->zs.avail_in) )
+        return true;
+    return poll(&pfd, 1, ms) != 0;
+}
+
+static void nap(int ms)
+{
+    struct timespec ts = { .tv_sec = ms / 1000,
+                           .tv_nsec = (ms % 1000) * 1000000L };
+
+    nanosleep(&ts, NULL);
+}
+
+/* Fill results. */
+enum { FILL_END, FILL_OK, FILL_WAIT };
+
+/*
+ * Have @need bytes buffered.  FILL_END where the input ends first,
+ * FILL_WAIT where @wait_ms >= 0 and nothing came in that time.  Reads
+ * hand over what they get at once: nothing waits for more than @need.
+ */
+static int fill(struct xt_reader *r, size_t need, int wait_ms)
+{
+    struct stream *s = r->s;
+
+    while ( s->tail - s->head < need )
     {
-        errno = is_cpu_change(__builtin_bswap32(rd32(r->data))) ?
-                EBADMSG : EILSEQ;
-        return -1;
+        ssize_t got;
+
+        if ( s->eof )
+            return FILL_END;
+        if ( s->head && STREAM_BUF - s->head < need + MAX_RECORD )
+        {
+            memmove(s->buf, s->buf + s->head, s->tail - s->head);
+            s->tail -= s->head;
+            s->head = 0;
+        }
+        if ( wait_ms >= 0 && !src_ready(s, wait_ms) )
+            return FILL_WAIT;
+        got = raw_read(s, s->buf + s->tail, STREAM_BUF - s->tail);
+        if ( got > 0 )
+        {
+            s->tail += got;
+            continue;
+        }
+        /* A pipe's end is the end; a followed file's is for now. */
+        if ( got == 0 && s->follow && s->seekable )
+        {
+            nap(wait_ms >= 0 && wait_ms < FOLLOW_MS ? wait_ms : FOLLOW_MS);
+            if ( wait_ms >= 0 )
+                return FILL_WAIT;
+            continue;
+        }
+        s->eof = true;
+        if ( got < 0 )
+            truncated(r, s->pos + (s->tail - s->head), 0,
+                      got == -2 ? XT_BAD_GZIP : XT_BAD_READ);
     }
-    while ( off < r->size )
-    {
-        int ret;
+    return FILL_OK;
+}
 
-        if ( r->size - off < 4 ||
-             (is_cpu_change(rd32(r->data + off)) &&
-              r->size - off < rec_size(rd32(r->data + off))) )
+static void consume(struct stream *s, size_t n)
+{
+    s->head += n;
+    s->pos += n;
+}
+
+/* What stream_next() hands out: bytes in the stream's buffer. */
+struct span {
+    const uint8_t *p;
+    size_t len;
+    uint64_t offset;
+    uint32_t slot;
+    bool cpu_change;            /* the batch's CPU-change record */
+};
+
+/* The batch being read stops here: its counts go in. */
+static void end_batch(struct xt_reader *r)
+{
+    count_lane(r, &r->slots[r->slot], &r->lane);
+    r->lane = (struct lane){ 0 };
+}
+
+static int stream_header(struct xt_reader *r, struct span *sp, int wait_ms)
+{
+    struct stream *s = r->s;
+    uint32_t hdr;
+    unsigned int size;
+    int64_t si;
+    int got = fill(r, 4, wait_ms);
+
+    if ( got != FILL_OK )
+    {
+        if ( got == FILL_END )
         {
-            note_damage(r, XT_DAMAGE_TRUNCATED, off);
-            break;
+            if ( s->tail > s->head )
+                truncated(r, s->pos, 0, XT_BAD_NONE);
+            r->state = PARSE_END;
         }
-        if ( !is_cpu_change(rd32(r->data + off)) )
+        return got;
+    }
+    hdr = rd32(s->buf + s->head);
+    if ( !is_cpu_change(hdr) )
+    {
+        skip_start(r, s->pos, XT_BAD_NO_BATCH);
+        r->batch_end = 0;
+        r->state = PARSE_RESYNC;
+        return FILL_WAIT + 1;
+    }
+    size = rec_size(hdr);
+    got = fill(r, size, wait_ms);
+    if ( got != FILL_OK )
+    {
+        if ( got == FILL_END )
         {
-            note_damage(r, XT_DAMAGE_CORRUPT, off);
-            break;
+            truncated(r, s->pos, 0, XT_BAD_NONE);
+            r->state = PARSE_END;
         }
-        ret = add_batch(r, off, &off);
-        if ( ret < 0 )
+        return got;
+    }
+    si = slot_of(r, rd32(s->buf + s->head + words_at(hdr)));
+    if ( si < 0 )
+        return -1;
+    r->slot = si;
+    r->batch_end = s->pos + size +
+                   rd32(s->buf + s->head + words_at(hdr) + 4);
+    r->lane = (struct lane){ .meta = s->pos == 0 };
+    count_batch(r, &r->slots[si], size);
+    *sp = (struct span){ .p = s->buf + s->head, .len = size,
+                         .offset = s->pos, .slot = si, .cpu_change = true };
+    consume(s, size);
+    r->info.end = s->pos;
+    r->state = PARSE_RECORDS;
+    return FILL_OK;
+}
+
+/* Damage at the stream's position: read on at the next batch. */
+static void stream_damage(struct xt_reader *r, enum xt_bad why)
+{
+    end_batch(r);
+    skip_start(r, r->s->pos, why);
+    r->state = PARSE_RESYNC;
+}
+
+static int stream_records(struct xt_reader *r, struct span *sp, int wait_ms)
+{
+    struct stream *s = r->s;
+    uint64_t left = r->batch_end - s->pos;
+    struct lane *l = &r->lane;
+    unsigned int size;
+    int got;
+
+    if ( left == 0 )
+    {
+        end_batch(r);
+        r->state = PARSE_HEADER;
+        return FILL_WAIT + 1;
+    }
+    got = fill(r, left < 4 ? left : 4, wait_ms);
+    if ( got == FILL_OK && left >= 4 )
+    {
+        size = rec_size(rd32(s->buf + s->head));
+        if ( size <= left )
+            got = fill(r, size, wait_ms);
+    }
+    if ( got == FILL_WAIT )
+        return got;
+    if ( got == FILL_END )
+    {
+        end_batch(r);
+        truncated(r, s->pos, left - (s->tail - s->head), XT_BAD_NONE);
+        r->state = PARSE_END;
+        return got;
+    }
+    l->base = s->buf + s->head;
+    l->f.pos = 0;
+    l->f.lim = s->tail - s->head < left ? s->tail - s->head : left;
+    l->bad = XT_BAD_NONE;
+    check_lanes(r, l, 1);
+    if ( l->f.pos == 0 )
+    {
+        stream_damage(r, l->bad ? l->bad : XT_BAD_FILL);
+        return FILL_WAIT + 1;
+    }
+    *sp = (struct span){ .p = s->buf + s->head, .len = l->f.pos,
+                         .offset = s->pos, .slot = r->slot };
+    if ( !r->counted )
+        r->slots[r->slot].info.bytes += l->f.pos;
+    consume(s, l->f.pos);
+    r->info.end = s->pos;
+    return FILL_OK;
+}
+
+/* Scan for the next plausible batch, trying places as resync() does. */
+static int stream_resync(struct xt_reader *r, int wait_ms)
+{
+    struct stream *s = r->s;
+
+    for ( ;; )
+    {
+        int got = fill(r, 24, wait_ms);
+        size_t have = s->tail - s->head;
+
+        if ( got == FILL_WAIT )
+            return got;
+        if ( plausible_batch(s->buf + s->head, have) )
+        {
+            r->state = PARSE_HEADER;
+            return FILL_WAIT + 1;
+        }
+        if ( r->batch_end > s->pos && r->batch_end - s->pos < 4 )
+        {
+            size_t at = r->batch_end - s->pos;
+
+            if ( have > at && plausible_batch(s->buf + s->head + at, have - at) )
+            {
+                consume(s, at);
+                skip_more(r, at);
+                r->state = PARSE_HEADER;
+                return FILL_WAIT + 1;
+            }
+        }
+        if ( have <= 4 )
+        {
+            consume(s, have);
+            skip_more(r, have);
+            r->state = PARSE_END;
+            return FILL_END;
+        }
+        consume(s, 4);
+        skip_more(r, 4);
+    }
+}
+
+/*
+ * The next span of the stream into @sp (valid until the next call):
+ * FILL_OK, FILL_END at its end, FILL_WAIT (@wait_ms >= 0: nothing came in
+ * that time), or -1 with ENOMEM.
+ */
+static int stream_next(struct xt_reader *r, struct span *sp, int wait_ms)
+{
+    for ( ;; )
+    {
+        int got;
+
+        switch ( r->state )
+        {
+        case PARSE_HEADER:
+            got = stream_header(r, sp, wait_ms);
+            break;
+        case PARSE_RECORDS:
+            got = stream_records(r, sp, wait_ms);
+            break;
+        case PARSE_RESYNC:
+            got = stream_resync(r, wait_ms);
+            break;
+        default:
+            return FILL_END;
+        }
+        if ( got <= FILL_WAIT )
+            return got;
+    }
+}
+
+static void stream_free(struct stream *s)
+{
+    if ( !s )
+        return;
+    if ( s->gz )
+        inflateEnd(&s->zs);
+    free(s->zin);
+    free(s->buf);
+    free(s);
+}
+
+/* Read from the start again (a seekable gzip file, once counted). */
+static int stream_rewind(struct xt_reader *r)
+{
+    struct stream *s = r->s;
+
+    if ( s->fd >= 0 && lseek(s->fd, 0, SEEK_SET) < 0 )
+        return -1;
+    s->mem_pos = 0;
+    s->head = s->tail = 0;
+    s->pos = 0;
+    s->eof = s->gz_end = false;
+    s->zs.avail_in = 0;
+    s->zs.next_in = s->zin;
+    inflateReset(&s->zs);
+    r->state = PARSE_HEADER;
+    r->batch_end = 0;
+    r->lane = (struct lane){ 0 };
+    return 0;
+}
+
+/*
+ * The metadata of the first batch, before it is handed out: xentrace
+ * writes it first, 4 KiB; a longer first batch waits to be read.
+ */
+static void peek_metadata(struct xt_reader *r)
+{
+    struct stream *s = r->s;
+    unsigned int size = rec_size(rd32(s->buf + s->head));
+    struct lane l = { .base = s->buf + s->head, .meta = true };
+    uint32_t bytes;
+
+    if ( fill(r, size, -1) != FILL_OK )
+        return;
+    bytes = rd32(s->buf + s->head + words_at(rd32(s->buf + s->head)) + 4);
+    if ( bytes > STREAM_BUF / 2 )
+        return;
+    fill(r, size + bytes, -1);
+    l.base = s->buf + s->head;
+    l.f.pos = size;
+    l.f.lim = s->tail - s->head < size + bytes ? s->tail - s->head : size + bytes;
+    check_lanes(r, &l, 1);
+}
+
+/*
+ * Start reading @s: undo gzip, check the first word, and, for a seekable
+ * gzip file, count it all.
+ */
+static int stream_open(struct xt_reader *r, struct stream *s,
+                       unsigned int flags)
+{
+    uint32_t first;
+    struct span sp;
+    ssize_t read;
+    int got;
+
+    r->s = s;
+    s->buf = malloc(STREAM_BUF);
+    if ( !s->buf )
+        return -1;
+    /* What a first read gives: enough to tell gzip and a trace. */
+    do
+        read = src_read(s, s->buf + s->tail, GZIP_BUF - s->tail);
+    while ( read > 0 && s->tail + read < 4 && (s->tail += read) );
+    if ( read > 0 )
+        s->tail += read;
+    if ( !(flags & XT_READ_NO_GZIP) && starts_gzip(s->buf, s->tail) )
+    {
+        s->zin = malloc(GZIP_BUF);
+        if ( !s->zin || inflateInit2(&s->zs, 16 + MAX_WBITS) != Z_OK )
+        {
+            errno = ENOMEM;
             return -1;
-        if ( ret > 0 )
-            break;
+        }
+        s->gz = true;
+        memcpy(s->zin, s->buf, s->tail);
+        s->zs.next_in = s->zin;
+        s->zs.avail_in = s->tail;
+        s->head = s->tail = 0;
+        r->info.gzip = true;
     }
-    free(r->hash_cpu);
-    free(r->hash_slot);
-    r->hash_cpu = r->hash_slot = NULL;
-    if ( sort_slots(r) )
+    got = fill(r, 4, -1);
+    if ( got != FILL_OK )
+    {
+        errno = s->tail == 0 && !r->info.truncated ? ENODATA :
+                r->info.truncated_why == XT_BAD_GZIP ? EIO : EILSEQ;
         return -1;
-    if ( r->batches_only )
-        find_tsc_range(r);
-    total_up(r);
+    }
+    first = rd32(s->buf);
+    if ( !is_cpu_change(first) )
+    {
+        errno = is_cpu_change(__builtin_bswap32(first)) ? EBADMSG : EILSEQ;
+        return -1;
+    }
+    if ( !s->seekable || !s->gz || s->follow )
+    {
+        r->info.streamed = true;
+        peek_metadata(r);
+        return 0;
+    }
+    while ( (got = stream_next(r, &sp, -1)) == FILL_OK )
+        ;
+    if ( got < 0 || sort_slots(r) || stream_rewind(r) )
+        return -1;
+    r->info.size = r->info.end;
+    r->counted = true;
     return 0;
 }
 
@@ -735,38 +1339,62 @@ static int index_input(struct xt_reader *r)
  * =======
  */
 
-static struct xt_reader *finish_open(struct xt_reader *r, unsigned int flags)
+static struct xt_reader *open_fail(struct xt_reader *r)
 {
-    r->batches_only = flags & XT_READ_BATCHES;
-    if ( !(flags & XT_READ_NO_GZIP) && is_gzip(r->data, r->size) )
-    {
-        void *old_copy = r->heap_copy;
+    int err = errno;
 
-        r->heap_copy = NULL;
-        if ( inflate_input(r, r->data, r->size) )
-        {
-            r->heap_copy = old_copy;
-            goto fail;
-        }
-        free(old_copy);
-        if ( r->map )
-        {
-            munmap(r->map, r->map_len);
-            r->map = NULL;
-        }
-    }
-    if ( index_input(r) )
-        goto fail;
-    return r;
-
- fail:
-    {
-        int err = errno;
-
-        xt_reader_close(r);
-        errno = err;
-    }
+    xt_reader_close(r);
+    errno = err;
     return NULL;
+}
+
+/* An indexed reader of @r->data. */
+static struct xt_reader *open_indexed(struct xt_reader *r)
+{
+    uint32_t first;
+
+    r->info.size = r->size;
+    if ( r->size == 0 )
+    {
+        errno = ENODATA;
+        return open_fail(r);
+    }
+    first = r->size >= 4 ? rd32(r->data) : 0;
+    if ( !is_cpu_change(first) )
+    {
+        errno = is_cpu_change(__builtin_bswap32(first)) ? EBADMSG : EILSEQ;
+        return open_fail(r);
+    }
+    if ( index_input(r) || sort_slots(r) )
+        return open_fail(r);
+    return r;
+}
+
+static struct xt_reader *open_stream(struct xt_reader *r, int fd,
+                                     const void *mem, size_t len,
+                                     unsigned int flags)
+{
+    struct stream *s = calloc(1, sizeof(*s));
+    struct stat st;
+
+    if ( !s )
+        return open_fail(r);
+    s->fd = fd;
+    s->mem = mem;
+    s->mem_len = len;
+    s->follow = flags & XT_READ_FOLLOW;
+    if ( fd >= 0 && fstat(fd, &st) == 0 )
+    {
+        s->seekable = S_ISREG(st.st_mode);
+        s->pollable = !s->seekable;
+    }
+    else if ( fd < 0 )
+        s->seekable = !(flags & XT_READ_STREAM);
+    if ( stream_open(r, s, flags) )
+        return open_fail(r);
+    if ( r->info.streamed )
+        r->info.size = 0;
+    return r;
 }
 
 struct xt_reader *xt_reader_open_mem(const void *data, size_t len,
@@ -776,50 +1404,47 @@ struct xt_reader *xt_reader_open_mem(const void *data, size_t len,
 
     if ( !r )
         return NULL;
+    if ( (flags & XT_READ_STREAM) ||
+         (!(flags & XT_READ_NO_GZIP) && starts_gzip(data, len)) )
+        return open_stream(r, -1, data, len, flags);
     r->data = data;
     r->size = len;
-    return finish_open(r, flags);
+    return open_indexed(r);
 }
 
 struct xt_reader *xt_reader_open_fd(int fd, unsigned int flags)
 {
     struct xt_reader *r = calloc(1, sizeof(*r));
     struct stat st;
+    uint8_t magic[2];
 
     if ( !r )
         return NULL;
     if ( fstat(fd, &st) )
-        goto fail;
-    if ( S_ISREG(st.st_mode) && st.st_size > 0 )
+        return open_fail(r);
+    if ( !S_ISREG(st.st_mode) || (flags & (XT_READ_FOLLOW | XT_READ_STREAM)) ||
+         (!(flags & XT_READ_NO_GZIP) && pread(fd, magic, 2, 0) == 2 &&
+          starts_gzip(magic, 2)) )
+        return open_stream(r, fd, NULL, 0, flags);
+    if ( (uint64_t)st.st_size > SIZE_MAX )
     {
-        if ( (uint64_t)st.st_size > SIZE_MAX )
-        {
-            errno = EFBIG;
-            goto fail;
-        }
+        errno = EFBIG;
+        return open_fail(r);
+    }
+    if ( st.st_size > 0 )
+    {
         r->map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
         if ( r->map == MAP_FAILED )
         {
             r->map = NULL;
-            goto fail;
+            return open_fail(r);
         }
         r->map_len = st.st_size;
         madvise(r->map, r->map_len, MADV_SEQUENTIAL);
         r->data = r->map;
         r->size = r->map_len;
     }
-    else if ( slurp(r, fd) )
-        goto fail;
-    return finish_open(r, flags);
-
- fail:
-    {
-        int err = errno;
-
-        xt_reader_close(r);
-        errno = err;
-    }
-    return NULL;
+    return open_indexed(r);
 }
 
 struct xt_reader *xt_reader_open(const char *path, unsigned int flags)
@@ -834,18 +1459,40 @@ struct xt_reader *xt_reader_open(const char *path, unsigned int flags)
         return NULL;
     r = xt_reader_open_fd(fd, flags);
     err = errno;
-    close(fd);
+    if ( r && r->s )
+        r->s->own_fd = true;    /* the reader's now: closed with it */
+    else
+        close(fd);
     errno = err;
     return r;
 }
 
+static void free_segs(struct slot *s)
+{
+    struct seg *g, *next;
+
+    for ( g = s->head; g; g = next )
+    {
+        next = g->next;
+        free(g);
+    }
+    s->head = s->tail = NULL;
+    s->heap_pos = 0;
+}
+
 void xt_reader_close(struct xt_reader *r)
 {
+    uint64_t i;
+
     if ( !r )
         return;
+    if ( r->s && r->s->own_fd )
+        close(r->s->fd);
+    stream_free(r->s);
     if ( r->map )
         munmap(r->map, r->map_len);
-    free(r->heap_copy);
+    for ( i = 0; i < r->nr_slots; i++ )
+        free_segs(&r->slots[i]);
     free(r->batches);
     free(r->slots);
     free(r->hash_cpu);
@@ -860,6 +1507,12 @@ const char *xt_reader_strerror(int err)
         return "not a trace file";
     if ( err == EBADMSG )
         return "trace file of the other byte order";
+    if ( err == ENODATA )
+        return "no records";
+    if ( err == ESPIPE )
+        return "needs a seekable input (a file, not a pipe)";
+    if ( err == EIO )
+        return "broken gzip stream";
     return strerror(err);
 }
 
@@ -890,18 +1543,35 @@ const char *xt_reader_damage(const struct xt_reader *r, char *buf,
                              size_t size)
 {
     const struct xt_reader_info *in = &r->info;
-    uint64_t unread = in->size - in->end;
+    size_t len = 0;
 
     if ( in->damage == XT_DAMAGE_NONE )
         return NULL;
-    if ( in->damage == XT_DAMAGE_TRUNCATED )
-        snprintf(buf, size, "truncated: %" PRIu64 " bytes at offset %" PRIu64
-                 " not read, the last batch lacks %" PRIu64 " bytes",
-                 unread, in->end, in->missing);
-    else
-        snprintf(buf, size, "corrupt at offset %" PRIu64 ": %" PRIu64
-                 " bytes not read", in->damage_offset, r->skipped + unread);
+    buf[0] = '\0';
+    if ( in->skips )
+        len = snprintf(buf, size, "corrupt at offset %" PRIu64 " (%s): %"
+                       PRIu64 " bytes skipped in %" PRIu64 " place%s",
+                       in->damage_offset, xt_bad_text(r->first_bad),
+                       in->skipped, in->skips, in->skips == 1 ? "" : "s");
+    if ( in->truncated && len < size )
+        snprintf(buf + len, size - len, "%struncated at offset %" PRIu64
+                 "%s%s%s, the last batch lacks %" PRIu64 " bytes",
+                 len ? "; " : "", in->truncated_at,
+                 in->truncated_why ? " (" : "",
+                 in->truncated_why ? xt_bad_text(in->truncated_why) : "",
+                 in->truncated_why ? ")" : "", in->missing);
     return buf;
+}
+
+int xt_reader_status(const struct xt_reader *r)
+{
+    return r->info.damage == XT_DAMAGE_NONE ? 0 : XT_EXIT_DAMAGED;
+}
+
+const struct xt_skip *xt_reader_skip(const struct xt_reader *r,
+                                     unsigned int i)
+{
+    return i < r->info.skips && i < XT_SKIPS_KEPT ? &r->skips[i] : NULL;
 }
 
 const struct xt_cpu_info *xt_reader_cpu(const struct xt_reader *r,
@@ -912,18 +1582,15 @@ const struct xt_cpu_info *xt_reader_cpu(const struct xt_reader *r,
 
 static int64_t find_slot(const struct xt_reader *r, unsigned int cpu)
 {
-    unsigned int lo = 0, hi = r->nr_slots;
+    unsigned int h;
 
-    while ( lo < hi )
-    {
-        unsigned int mid = lo + (hi - lo) / 2;
-
-        if ( r->slots[mid].info.cpu < cpu )
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < r->nr_slots && r->slots[lo].info.cpu == cpu ? (int64_t)lo : -1;
+    if ( !r->hash_cap )
+        return -1;
+    for ( h = hash_of(cpu, r->hash_cap); r->hash_slot[h];
+          h = (h + 1) & (r->hash_cap - 1) )
+        if ( r->hash_cpu[h] == cpu )
+            return r->hash_slot[h] - 1;
+    return -1;
 }
 
 const struct xt_cpu_info *xt_reader_cpu_by_id(const struct xt_reader *r,
@@ -946,23 +1613,15 @@ bool xt_record_lost(const struct xt_record *rec, struct xt_lost *lost)
 }
 
 /*
- * Batches
- * =======
+ * Walking batches
+ * ===============
  */
 
-int xt_reader_batch(struct xt_reader *r, uint64_t i, struct xt_batch *out)
+/* @b's words, 4-byte aligned: in place, or copied into r->copy. */
+static int batch_words(struct xt_reader *r, const uint8_t *p, size_t len,
+                       struct xt_batch *b)
 {
-    const struct batch *b;
-    const uint8_t *p;
-    size_t len;
-
-    if ( i >= r->nr_batches )
-        return 0;
-    b = &r->batches[i];
-    p = r->data + b->start;
-    len = (b->end - b->start) / 4;
-    out->in_place = !((uintptr_t)p & 3);
-    if ( !out->in_place )
+    if ( (uintptr_t)p & 3 )
     {
         if ( grow((void **)&r->copy, sizeof(*r->copy), &r->copy_cap,
                   len ? len : 1) )
@@ -970,32 +1629,98 @@ int xt_reader_batch(struct xt_reader *r, uint64_t i, struct xt_batch *out)
         memcpy(r->copy, p, len * 4);
         p = (const uint8_t *)r->copy;
     }
-    out->cpu = r->slots[b->slot].info.cpu;
-    out->cpu_index = b->slot;
-    out->words = (const uint32_t *)p;
-    out->len = len;
-    out->offset = b->start;
-    return 1;
+    b->words = (const uint32_t *)p;
+    b->len = len;
+    return 0;
 }
 
-void xt_reader_walked(struct xt_reader *r, uint64_t i, size_t len)
+static int walk_indexed(struct xt_reader *r, xt_walk_fn *fn, void *arg)
 {
-    struct batch *b;
-    uint64_t end;
+    struct xt_batch run[RUN_BATCHES];
+    uint64_t i = 0;
 
-    if ( i >= r->nr_batches || r->batches[i].checked )
-        return;
-    b = &r->batches[i];
-    b->checked = true;
-    if ( len >= (b->end - b->start) / 4 && (b->end - b->start) % 4 == 0 )
-        return;
-    if ( len > (b->end - b->start) / 4 )
-        len = (b->end - b->start) / 4;
-    end = b->start + 4 * (uint64_t)len;
-    note_damage(r, XT_DAMAGE_CORRUPT, end);
-    r->skipped += b->end - end;
-    r->slots[b->slot].info.bytes -= b->end - end;
-    b->end = end;
+    while ( i < r->nr_batches )
+    {
+        size_t n = 0;
+        int ret;
+
+        do
+        {
+            const struct batch *b = &r->batches[i++];
+
+            run[n] = (struct xt_batch){
+                .cpu = r->slots[b->slot].info.cpu, .cpu_index = b->slot,
+                .offset = b->start,
+            };
+            if ( batch_words(r, r->data + b->start, (b->end - b->start) / 4,
+                             &run[n]) )
+                return -1;
+            /* A copy ends the run: the next one would overwrite it. */
+        } while ( run[n++].words != r->copy && n < RUN_BATCHES &&
+                  i < r->nr_batches );
+        ret = fn(arg, run, n);
+        if ( ret )
+            return ret;
+    }
+    return 0;
+}
+
+static int walk_stream(struct xt_reader *r, xt_walk_fn *fn, void *arg)
+{
+    struct span sp;
+    int got;
+
+    while ( (got = stream_next(r, &sp, -1)) == FILL_OK )
+    {
+        struct xt_batch b = {
+            .cpu = r->slots[sp.slot].info.cpu, .cpu_index = sp.slot,
+            .offset = sp.offset,
+        };
+        int ret;
+
+        if ( sp.cpu_change )
+            continue;
+        if ( batch_words(r, sp.p, sp.len / 4, &b) )
+            return -1;
+        ret = fn(arg, &b, 1);
+        if ( ret )
+            return ret;
+    }
+    return got < 0 ? -1 : 0;
+}
+
+/*
+ * A stream to be read from its start: once, or again where it was
+ * counted at open (a seekable gzip file).  -1 with EBUSY otherwise.
+ */
+static int stream_start(struct xt_reader *r)
+{
+    uint64_t i;
+
+    if ( r->busy || (r->started && !r->counted) )
+    {
+        errno = EBUSY;
+        return -1;
+    }
+    if ( r->started && stream_rewind(r) )
+        return -1;
+    for ( i = 0; i < r->nr_slots; i++ )
+        r->slots[i].merge_tsc = 0;
+    r->started = r->busy = true;
+    return 0;
+}
+
+int xt_reader_walk(struct xt_reader *r, xt_walk_fn *fn, void *arg)
+{
+    int ret;
+
+    if ( !r->s )
+        return walk_indexed(r, fn, arg);
+    if ( stream_start(r) )
+        return -1;
+    ret = walk_stream(r, fn, arg);
+    r->busy = false;
+    return ret;
 }
 
 /*
@@ -1011,22 +1736,37 @@ struct cursor {
 };
 
 /*
- * XT_ORDER_TSC's merge key of a slot: its next record's TSC, ties broken
- * by slot; KEY_DONE when it has no more.  One integer compare orders two.
+ * XT_ORDER_TSC's merge key: the next record's TSC, ties broken by slot
+ * (indexed: slots are in CPU order) or CPU (streamed); KEY_DONE when the
+ * slot has no more.  One integer compare orders two.
  */
 typedef unsigned __int128 merge_key;
 #define KEY_DONE        ((merge_key)1 << 96)
 
 struct xt_iter {
-    const struct xt_reader *r;
+    struct xt_reader *r;
     enum xt_order order;
     bool special;
-    uint64_t *last_tsc;         /* per slot */
+    bool nowait;                /* XT_ITER_NOWAIT */
+    /* Indexed */
+    uint64_t *last_tsc;         /* per slot, XT_ORDER_FILE and _TSC */
+    uint64_t cpu_tsc;           /* XT_ORDER_CPU's */
     struct cursor file;         /* XT_ORDER_FILE and _CPU */
     struct cursor *cursors;     /* XT_ORDER_TSC: one per slot */
     unsigned int leaves;        /* slots, up to a power of 2 */
     merge_key *losers;          /* [1, leaves): who lost each match */
     merge_key winner;
+    /* Streamed */
+    struct span span;           /* XT_ORDER_FILE: what is being handed out */
+    size_t span_pos;
+    uint32_t *heap;             /* XT_ORDER_TSC: slots with records waiting */
+    merge_key *heap_key;
+    uint64_t heap_len, heap_cap, keys_cap;
+    uint64_t waiting;           /* bytes of records in segs */
+    uint64_t last_out;          /* the TSC of the last record handed out */
+    uint64_t late_batch;        /* the end of the last batch found late */
+    bool draining;              /* input paused: hand out what waits */
+    bool said_eagain;           /* XT_ITER_NOWAIT: now wait for input */
 };
 
 static void cursor_enter(const struct xt_iter *it, struct cursor *c,
@@ -1063,7 +1803,7 @@ static bool cursor_seek(const struct xt_iter *it, struct cursor *c)
 }
 
 /* Decode the record at the cursor (cursor_seek() found one), step on. */
-static void cursor_take(const struct xt_iter *it, struct cursor *c,
+static void cursor_take(struct xt_iter *it, struct cursor *c,
                         struct xt_record *rec)
 {
     const struct xt_reader *r = it->r;
@@ -1071,7 +1811,10 @@ static void cursor_take(const struct xt_iter *it, struct cursor *c,
     const uint8_t *p = r->data + c->pos;
 
     decode(p, r->data + r->size, c->pos, r->slots[b->slot].info.cpu,
-           &it->last_tsc[b->slot], rec);
+           c->chain && it->order == XT_ORDER_CPU ? &it->cpu_tsc
+                                                 : &it->last_tsc[b->slot],
+           rec);
+    rec->cpu_index = b->slot;
     rec->xen_version = xt_reader_xen_version(r);
     c->pos += rec_size(rd32(p));
 }
@@ -1155,55 +1898,7 @@ static int start_merge(struct xt_iter *it)
     return 0;
 }
 
-struct xt_iter *xt_iter_new(struct xt_reader *r, enum xt_order order,
-                            unsigned int cpu, unsigned int flags)
-{
-    struct xt_iter *it = calloc(1, sizeof(*it));
-
-    if ( !it )
-        return NULL;
-    if ( r->batches_only )
-    {
-        free(it);
-        errno = EINVAL;
-        return NULL;
-    }
-    it->r = r;
-    it->order = order;
-    it->special = flags & XT_ITER_SPECIAL;
-    it->last_tsc = calloc(r->nr_slots ? r->nr_slots : 1,
-                          sizeof(*it->last_tsc));
-    if ( !it->last_tsc )
-        goto fail;
-    switch ( order )
-    {
-    case XT_ORDER_FILE:
-        cursor_enter(it, &it->file, r->nr_batches ? 0 : NO_BATCH);
-        break;
-    case XT_ORDER_CPU:
-    {
-        int64_t s = find_slot(r, cpu);
-
-        it->file.chain = true;
-        cursor_enter(it, &it->file, s < 0 ? NO_BATCH : r->slots[s].first_batch);
-        break;
-    }
-    case XT_ORDER_TSC:
-        if ( start_merge(it) )
-            goto fail;
-        break;
-    default:
-        errno = EINVAL;
-        goto fail;
-    }
-    return it;
-
- fail:
-    xt_iter_free(it);
-    return NULL;
-}
-
-int xt_iter_next(struct xt_iter *it, struct xt_record *rec)
+static int indexed_next(struct xt_iter *it, struct xt_record *rec)
 {
     unsigned int slot;
 
@@ -1222,12 +1917,314 @@ int xt_iter_next(struct xt_iter *it, struct xt_record *rec)
     return 1;
 }
 
+/*
+ * How long a streamed iterator waits for input before it says EAGAIN: not
+ * at all, with XT_ITER_NOWAIT, so that the caller can flush its output;
+ * then, having said it, until input comes (-1).
+ */
+static int wait_of(const struct xt_iter *it)
+{
+    return it->nowait && !it->said_eagain ? 0 : -1;
+}
+
+/* What stream_next() said, for the caller: EAGAIN for FILL_WAIT. */
+static int said(struct xt_iter *it, int got)
+{
+    it->said_eagain = got == FILL_WAIT;
+    if ( got == FILL_WAIT )
+        errno = EAGAIN;
+    return got;
+}
+
+static int stream_file_next(struct xt_iter *it, struct xt_record *rec)
+{
+    struct xt_reader *r = it->r;
+
+    for ( ;; )
+    {
+        struct span *sp = &it->span;
+        int got;
+
+        while ( it->span_pos < sp->len )
+        {
+            const uint8_t *p = sp->p + it->span_pos;
+
+            decode(p, sp->p + sp->len, sp->offset + it->span_pos,
+                   r->slots[sp->slot].info.cpu, &r->slots[sp->slot].merge_tsc,
+                   rec);
+            rec->cpu_index = sp->slot;
+            rec->xen_version = xt_reader_xen_version(r);
+            it->span_pos += rec_size(rd32(p));
+            if ( it->special || !is_special(rec->event) )
+                return 1;
+        }
+        got = said(it, stream_next(r, sp, wait_of(it)));
+        if ( got == FILL_WAIT )
+            return -1;
+        if ( got != FILL_OK )
+            return got == FILL_END ? 0 : -1;
+        it->span_pos = 0;
+        if ( sp->cpu_change && !it->special )
+            sp->len = 0;
+    }
+}
+
+/*
+ * Streamed XT_ORDER_TSC: a binary heap of the slots that have records
+ * waiting, by the key of the first; new CPUs join as they come.
+ */
+static merge_key seg_key(const struct xt_reader *r, uint32_t slot)
+{
+    const struct slot *s = &r->slots[slot];
+    const uint8_t *p = s->head->data + s->head->pos;
+    uint64_t tsc = TRC_HD_INCLUDES_CYCLE_COUNT(rd32(p)) ? rd64(p + 4)
+                                                        : s->merge_tsc;
+
+    return (merge_key)tsc << 32 | s->info.cpu;
+}
+
+static void heap_set(struct xt_iter *it, uint64_t i, uint32_t slot,
+                     merge_key key)
+{
+    it->heap[i] = slot;
+    it->heap_key[i] = key;
+    it->r->slots[slot].heap_pos = i + 1;
+}
+
+static void sift_up(struct xt_iter *it, uint64_t i)
+{
+    uint32_t slot = it->heap[i];
+    merge_key key = it->heap_key[i];
+
+    while ( i && it->heap_key[(i - 1) / 2] > key )
+    {
+        heap_set(it, i, it->heap[(i - 1) / 2], it->heap_key[(i - 1) / 2]);
+        i = (i - 1) / 2;
+    }
+    heap_set(it, i, slot, key);
+}
+
+static void sift_down(struct xt_iter *it, uint64_t i)
+{
+    uint32_t slot = it->heap[i];
+    merge_key key = it->heap_key[i];
+
+    for ( ;; )
+    {
+        uint64_t c = 2 * i + 1;
+
+        if ( c >= it->heap_len )
+            break;
+        if ( c + 1 < it->heap_len && it->heap_key[c + 1] < it->heap_key[c] )
+            c++;
+        if ( it->heap_key[c] >= key )
+            break;
+        heap_set(it, i, it->heap[c], it->heap_key[c]);
+        i = c;
+    }
+    heap_set(it, i, slot, key);
+}
+
+/* Queue a span's records on its CPU for the merge. */
+static int merge_add(struct xt_iter *it, const struct span *sp)
+{
+    struct xt_reader *r = it->r;
+    struct slot *s = &r->slots[sp->slot];
+    struct seg *g;
+    uint32_t hdr = rd32(sp->p);
+
+    if ( sp->cpu_change && !it->special )
+        return 0;
+    g = malloc(sizeof(*g) + sp->len);
+    if ( !g )
+        return -1;
+    g->next = NULL;
+    g->offset = sp->offset;
+    g->len = sp->len;
+    g->pos = 0;
+    memcpy(g->data, sp->p, sp->len);
+    /* A batch whose records are older than what has gone out is late. */
+    if ( TRC_HD_INCLUDES_CYCLE_COUNT(hdr) && !sp->cpu_change &&
+         rd64(sp->p + 4) < it->last_out &&
+         it->late_batch != r->batch_end && !r->counted )
+    {
+        it->late_batch = r->batch_end;
+        if ( !r->info.late_batches++ )
+            r->info.late_offset = sp->offset;
+    }
+    if ( s->tail )
+        s->tail->next = g;
+    else
+        s->head = g;
+    s->tail = g;
+    it->waiting += sp->len;
+    if ( s->heap_pos )
+        return 0;
+    if ( grow((void **)&it->heap, sizeof(*it->heap), &it->heap_cap,
+              it->heap_len + 1) ||
+         grow((void **)&it->heap_key, sizeof(*it->heap_key), &it->keys_cap,
+              it->heap_len + 1) )
+        return -1;
+    it->heap[it->heap_len] = sp->slot;
+    it->heap_key[it->heap_len] = seg_key(r, sp->slot);
+    sift_up(it, it->heap_len++);
+    return 0;
+}
+
+/*
+ * Read until MERGE_WINDOW bytes of records wait, the input ends, or
+ * (records waiting) nothing more comes in HOLD_MS: a live capture's
+ * batches are handed out within that of their coming in.  FILL_WAIT with
+ * nothing waiting.
+ */
+static int merge_fill(struct xt_iter *it)
+{
+    struct span sp;
+
+    while ( it->waiting < MERGE_WINDOW )
+    {
+        int got = stream_next(it->r, &sp, !it->heap_len ? wait_of(it)
+                                          : it->draining ? 0 : HOLD_MS);
+
+        if ( got < 0 )
+            return -1;
+        if ( got == FILL_WAIT && it->heap_len )
+            it->draining = true;
+        if ( got != FILL_OK )
+            return it->heap_len ? FILL_OK : got;
+        if ( merge_add(it, &sp) )
+            return -1;
+    }
+    return FILL_OK;
+}
+
+static int stream_tsc_next(struct xt_iter *it, struct xt_record *rec)
+{
+    struct xt_reader *r = it->r;
+
+    for ( ;; )
+    {
+        int got = said(it, merge_fill(it));
+        uint32_t slot;
+        struct slot *s;
+        struct seg *g;
+        const uint8_t *p;
+
+        if ( got == FILL_WAIT )
+            return -1;
+        if ( got != FILL_OK )
+            return got == FILL_END ? 0 : -1;
+        slot = it->heap[0];
+        s = &r->slots[slot];
+        g = s->head;
+        p = g->data + g->pos;
+        decode(p, g->data + g->len, g->offset + g->pos, s->info.cpu,
+               &s->merge_tsc, rec);
+        rec->cpu_index = slot;
+        rec->xen_version = xt_reader_xen_version(r);
+        g->pos += rec_size(rd32(p));
+        it->waiting -= rec_size(rd32(p));
+        if ( g->pos == g->len )
+        {
+            s->head = g->next;
+            if ( !s->head )
+                s->tail = NULL;
+            free(g);
+        }
+        if ( s->head )
+            it->heap_key[0] = seg_key(r, slot);
+        else
+        {
+            s->heap_pos = 0;
+            it->draining = it->heap_len > 1 && it->draining;
+            if ( --it->heap_len )
+                heap_set(it, 0, it->heap[it->heap_len],
+                         it->heap_key[it->heap_len]);
+        }
+        if ( it->heap_len )
+            sift_down(it, 0);
+        if ( rec->tsc > it->last_out )
+            it->last_out = rec->tsc;
+        if ( it->special || !is_special(rec->event) )
+            return 1;
+    }
+}
+
+struct xt_iter *xt_iter_new(struct xt_reader *r, enum xt_order order,
+                            unsigned int cpu, unsigned int flags)
+{
+    struct xt_iter *it;
+
+    if ( order != XT_ORDER_FILE && order != XT_ORDER_CPU &&
+         order != XT_ORDER_TSC )
+    {
+        errno = EINVAL;
+        return NULL;
+    }
+    if ( r->s && order == XT_ORDER_CPU )
+    {
+        errno = ESPIPE;
+        return NULL;
+    }
+    if ( r->s && stream_start(r) )
+        return NULL;
+    it = calloc(1, sizeof(*it));
+    if ( !it )
+        return NULL;
+    it->r = r;
+    it->order = order;
+    it->special = flags & XT_ITER_SPECIAL;
+    it->nowait = flags & XT_ITER_NOWAIT;
+    if ( r->s )
+        return it;
+    /* One CPU's order needs one TSC: 10^5 of them cost no 10^10. */
+    it->last_tsc = order == XT_ORDER_CPU ? NULL :
+                   calloc(r->nr_slots ? r->nr_slots : 1, sizeof(*it->last_tsc));
+    if ( order != XT_ORDER_CPU && !it->last_tsc )
+        goto fail;
+    if ( order == XT_ORDER_FILE )
+        cursor_enter(it, &it->file, r->nr_batches ? 0 : NO_BATCH);
+    else if ( order == XT_ORDER_CPU )
+    {
+        int64_t s = find_slot(r, cpu);
+
+        it->file.chain = true;
+        cursor_enter(it, &it->file, s < 0 ? NO_BATCH : r->slots[s].first_batch);
+    }
+    else if ( start_merge(it) )
+        goto fail;
+    return it;
+
+ fail:
+    xt_iter_free(it);
+    return NULL;
+}
+
+int xt_iter_next(struct xt_iter *it, struct xt_record *rec)
+{
+    if ( !it->r->s )
+        return indexed_next(it, rec);
+    return it->order == XT_ORDER_TSC ? stream_tsc_next(it, rec)
+                                     : stream_file_next(it, rec);
+}
+
 void xt_iter_free(struct xt_iter *it)
 {
+    uint64_t i;
+
     if ( !it )
         return;
+    if ( it->r->s )
+    {
+        /* What waits for the merge goes: the next reading starts anew. */
+        for ( i = 0; i < it->r->nr_slots; i++ )
+            free_segs(&it->r->slots[i]);
+        it->r->busy = false;
+    }
     free(it->last_tsc);
     free(it->cursors);
     free(it->losers);
+    free(it->heap);
+    free(it->heap_key);
     free(it);
 }

@@ -4,18 +4,48 @@
  *
  * A trace file is a flat stream of t_rec records in batches: each batch is
  * a TRC_TRACE_CPU_CHANGE {cpu, bytes} record and the @bytes of one CPU's
- * records that follow it.  xt_reader_open() takes the whole input into
- * memory (mmap for regular files, read for pipes; gzip is undone), walks
- * every batch and record once to index them and count (only the batches
- * with XT_READ_BATCHES), and stops at the last complete record: the input
- * is never trusted, any bytes are safe.
+ * records that follow it.  Nothing in the input is trusted; any bytes are
+ * safe.
  *
- * Records then come through iterators, in three orders:
+ * Two ways of reading, chosen by xt_reader_open*():
+ *
+ *   indexed   a regular file (mapped) or memory (xt_reader_open_mem()):
+ *             walked and checked once at open, every batch indexed (40
+ *             bytes a batch, 200 a CPU).  Everything in xt_reader_info()
+ *             is known at open; every order, any number of iterators.
+ *   streamed  a pipe, a terminal, gzip, XT_READ_FOLLOW or XT_READ_STREAM:
+ *             read once, front to back, through a buffer of 1 MiB (and
+ *             64 KiB for gzip).  Memory stays within that, 200 bytes per
+ *             CPU, and for XT_ORDER_TSC the reorder window: it does not
+ *             grow with the input.  One iterator or one walk, once;
+ *             XT_ORDER_CPU needs an indexed reader (ESPIPE).  A seekable
+ *             gzip file is read twice, to count and to hand out, so its
+ *             xt_reader_info() is whole at open; otherwise info->streamed
+ *             is set and the counts are whole only at the end.
+ *
+ * The first word is checked at open: input that does not start with a
+ * CPU-change record is refused before more than 64 KiB is read.
+ *
+ * Records come through iterators, in three orders:
  *   XT_ORDER_FILE  the order of the file (batch after batch);
- *   XT_ORDER_CPU   one CPU's records, its batches in file order;
- *   XT_ORDER_TSC   every CPU merged by TSC (a k-way merge).
+ *   XT_ORDER_CPU   one CPU's records, its batches in file order (indexed);
+ *   XT_ORDER_TSC   every CPU merged by TSC.  Indexed: a k-way merge of
+ *                  the whole file.  Streamed: the records of the last
+ *                  XT_MERGE_WINDOW bytes are merged; a batch whose records
+ *                  are older than what has already gone out (it came
+ *                  later than the window) is merged anyway, out of order,
+ *                  and counted in info->late_batches for a warning.
  * A record without a TSC has the TSC of the last record of its CPU that
- * had one (0 before the first), as xenalyze does.
+ * had one (0 before the first), as xenalyze does.  Readers that take every
+ * record once, in file order, walk the batches instead (xt_reader_walk()).
+ *
+ * Damage.  Inside a batch, records must fill its byte count exactly, be
+ * of an event class Xen writes, and carry TSCs that do not go backwards.
+ * Where one does not, or where a batch should start and none does, the
+ * reader keeps the good records before it, skips to the next plausible
+ * CPU-change record, and counts what it skipped (xt_reader_skip()); an
+ * input that ends inside a batch is truncated.  xt_reader_damage() says it
+ * in one line, xt_reader_status() is the readers' exit status.
  *
  * Functions that can fail return NULL or -1 with errno set, like the rest
  * of libxtfile.  Everything a reader returns stays valid until
@@ -39,30 +69,40 @@ struct xt_reader;
 
 /* Flags for xt_reader_open*(). */
 #define XT_READ_NO_GZIP      (1u << 0)  /* take gzip input as it is */
-#define XT_READ_BATCHES      (1u << 1)  /* index the batches only: see
-                                           "Batches" below */
+#define XT_READ_STREAM       (1u << 1)  /* stream even a file or memory */
+#define XT_READ_FOLLOW       (1u << 2)  /* streamed; at the end of the
+                                           input, wait for more (tail -f):
+                                           it never ends */
+
+/* Streamed XT_ORDER_TSC keeps this many bytes of records to merge. */
+#define XT_MERGE_WINDOW      (32u << 20)
+
+/* The exit status of a reader whose input was read, but damaged. */
+#define XT_EXIT_DAMAGED      2
 
 /*
  * Open @path ("-" or NULL: standard input).  Fails with errno:
  *   ENOENT, EACCES...  from open(2)/read(2);
+ *   ENODATA  the input is empty: "no records";
  *   EILSEQ   the input does not start with a CPU-change record: not a
  *            trace file;
  *   EBADMSG  it does, in the other byte order (a file from a host of the
  *            other endianness: not supported);
- *   EFBIG    the input does not fit in memory / size_t;
- *   ENOMEM, or EIO for a broken gzip stream.
- * An empty input is a valid trace with no records (upstream's empty
- * capture).
+ *   EFBIG    a regular file too big to map;
+ *   ENOMEM, or EIO for a gzip stream broken before its first record.
  */
 struct xt_reader *xt_reader_open(const char *path, unsigned int flags);
 
-/* The same on an open fd (not closed by the reader). */
+/*
+ * The same on an open fd (not closed by the reader; a seekable gzip file
+ * is read from offset 0, twice).
+ */
 struct xt_reader *xt_reader_open_fd(int fd, unsigned int flags);
 
 /*
  * The same on @len bytes at @data, which are not copied: they must stay
- * valid and unchanged until xt_reader_close() (gzip input is inflated into
- * memory of the reader's own).  For tests and fuzzing.
+ * valid and unchanged until xt_reader_close().  Indexed, unless gzip or
+ * XT_READ_STREAM.  For tests and fuzzing.
  */
 struct xt_reader *xt_reader_open_mem(const void *data, size_t len,
                                      unsigned int flags);
@@ -70,8 +110,9 @@ struct xt_reader *xt_reader_open_mem(const void *data, size_t len,
 void xt_reader_close(struct xt_reader *r);
 
 /*
- * strerror() for xt_reader_open*()'s errors: "not a trace file" for
- * EILSEQ, "trace file of the other byte order" for EBADMSG.
+ * strerror() for the reader's errors: "not a trace file" for EILSEQ,
+ * "trace file of the other byte order" for EBADMSG, "no records" for
+ * ENODATA, "needs a seekable input..." for ESPIPE.
  */
 const char *xt_reader_strerror(int err);
 
@@ -80,25 +121,56 @@ const char *xt_reader_strerror(int err);
  * ===================
  */
 
-/* How the input ends, when it is not where the last batch ends. */
+/* Whether the input was damaged, and the first damage's kind. */
 enum xt_damage {
     XT_DAMAGE_NONE = 0,
     XT_DAMAGE_TRUNCATED,        /* it ends inside a batch */
-    XT_DAMAGE_CORRUPT,          /* bytes where a batch should start are not
-                                   a CPU-change record, or a record runs
-                                   over the end of its batch */
+    XT_DAMAGE_CORRUPT,          /* bytes were skipped (xt_reader_skip()) */
 };
 
+/* Why bytes were skipped, or a read stopped. */
+enum xt_bad {
+    XT_BAD_NONE = 0,
+    XT_BAD_NO_BATCH,            /* no CPU-change record where a batch starts */
+    XT_BAD_FILL,                /* records do not fill the batch's bytes */
+    XT_BAD_CLASS,               /* an event class no Xen writes */
+    XT_BAD_TSC,                 /* a TSC going backwards within a batch */
+    XT_BAD_GZIP,                /* the gzip stream breaks */
+    XT_BAD_READ,                /* read(2) failed */
+};
+
+/* "an event class no Xen writes"... */
+const char *xt_bad_text(enum xt_bad why);
+
+/* One place where bytes were skipped. */
+struct xt_skip {
+    uint64_t offset;            /* of the damage: the first bad byte */
+    uint64_t bytes;             /* skipped from there to the next batch */
+    enum xt_bad why;
+};
+
+#define XT_SKIPS_KEPT   16      /* xt_reader_skip() keeps the first ones */
+
 struct xt_reader_info {
-    uint64_t size;              /* bytes of input (after gzip) */
-    uint64_t end;               /* bytes read: the end of the last complete
-                                   record; the rest was not read */
-    enum xt_damage damage;
-    uint64_t damage_offset;     /* where it starts (== end for truncation) */
-    uint64_t missing;           /* TRUNCATED: bytes the cut batch lacks */
+    uint64_t size;              /* bytes of input (after gzip); streamed: 0 */
+    uint64_t end;               /* bytes read: the end of the last good
+                                   record or CPU-change record */
+    bool streamed;              /* counts are whole only once every record
+                                   is read (a pipe, XT_READ_FOLLOW) */
+    enum xt_damage damage;      /* the first damage's kind, */
+    uint64_t damage_offset;     /* and where it is */
+    uint64_t skips;             /* places where bytes were skipped */
+    uint64_t skipped;           /* bytes skipped in all */
+    bool truncated;             /* the input ends inside a batch: */
+    uint64_t truncated_at;      /* the end of its last good record */
+    uint64_t missing;           /* bytes the cut batch lacks (0: unknown) */
+    enum xt_bad truncated_why;  /* XT_BAD_NONE: the input just ends */
+    uint64_t late_batches;      /* streamed XT_ORDER_TSC: batches merged
+                                   out of order, the first at: */
+    uint64_t late_offset;
     bool gzip;                  /* the input was gzip */
 
-    /* Metadata records (TRC_XT_*), xentrace-ng's files only. */
+    /* Metadata records (TRC_XT_*) of the first batch, xentrace-ng's. */
     bool has_meta;              /* at least TRC_XT_FORMAT was found */
     uint32_t format_version;    /* 0: none */
     uint32_t tool_version[3];   /* major, minor, patch; 0s: unknown */
@@ -106,7 +178,7 @@ struct xt_reader_info {
     struct xt_metadata meta;    /* fields 0 where not present; xen_version
                                    from TRC_XT_XEN_VERSION */
 
-    /* Totals over all CPUs. */
+    /* Totals over all CPUs, of the good records. */
     uint64_t batches;           /* CPU-change records */
     uint64_t records;           /* records, without CPU-change and pads */
     uint64_t pads;              /* TRC_TRACE_WRAP_BUFFER records */
@@ -129,14 +201,25 @@ uint32_t xt_reader_xen_version(const struct xt_reader *r);
 
 /*
  * One line (no newline) that tools print as a warning when the input was
- * damaged, e.g. "truncated: 100 bytes at offset 8192 not read, the last
+ * damaged, e.g. "corrupt at offset 8292 (an event class no Xen writes):
+ * 3900 bytes skipped in 1 place" or "truncated at offset 8192, the last
  * batch lacks 3996 bytes"; NULL when info->damage is XT_DAMAGE_NONE.
  * Written into @buf of @size bytes, which it returns.
  */
 const char *xt_reader_damage(const struct xt_reader *r, char *buf,
                              size_t size);
 
-/* Per CPU, for the CPUs that have at least one batch, ascending. */
+/* 0 for an input read cleanly (so far), XT_EXIT_DAMAGED if damaged. */
+int xt_reader_status(const struct xt_reader *r);
+
+/* The @i-th place bytes were skipped (of info->skips), NULL past them. */
+const struct xt_skip *xt_reader_skip(const struct xt_reader *r,
+                                     unsigned int i);
+
+/*
+ * Per CPU, for the CPUs that have at least one batch: ascending, or
+ * streamed, in order of appearance.
+ */
 struct xt_cpu_info {
     unsigned int cpu;
     uint64_t batches;
@@ -168,6 +251,7 @@ struct xt_record {
     uint64_t tsc;               /* its own, or inherited (has_tsc false) */
     uint32_t event;             /* header bits 0-27 */
     unsigned int cpu;
+    unsigned int cpu_index;     /* of @cpu, for xt_reader_cpu() */
     unsigned int nr_extra;      /* 0-7 */
     bool has_tsc;               /* the record carries its TSC */
     uint32_t extra[7];          /* nr_extra words; the rest are 0 */
@@ -183,25 +267,35 @@ enum xt_order {
 
 /* Flags for xt_iter_new(). */
 #define XT_ITER_SPECIAL     (1u << 0)   /* also CPU-change and pad records */
+#define XT_ITER_NOWAIT      (1u << 1)   /* streamed: see xt_iter_next() */
 
 struct xt_iter;
 
 /*
  * An iterator over @r's records in @order; @cpu is the CPU number for
- * XT_ORDER_CPU and ignored otherwise.  Any number of iterators can be used
- * at once.  NULL with ENOMEM.
+ * XT_ORDER_CPU and ignored otherwise.  Indexed, any number of iterators
+ * can be used at once; streamed, one (EBUSY), and not XT_ORDER_CPU
+ * (ESPIPE).  NULL with ENOMEM.
  *
  * Without XT_ITER_SPECIAL, iterators give every record except
  * TRC_TRACE_CPU_CHANGE and TRC_TRACE_WRAP_BUFFER: the metadata and
  * TRC_LOST_RECORDS records come through as records.  With it, in
  * XT_ORDER_TSC the CPU-change records have the TSC of their CPU's last
- * record before the batch.  EINVAL for a reader opened with
- * XT_READ_BATCHES.
+ * record before the batch.
  */
 struct xt_iter *xt_iter_new(struct xt_reader *r, enum xt_order order,
                             unsigned int cpu, unsigned int flags);
 
-/* The next record into @rec: 1, or 0 at the end. */
+/*
+ * The next record into @rec: 1, or 0 at the end; -1 with ENOMEM.
+ * Streamed, with XT_ITER_NOWAIT: -1 with EAGAIN where the next record is
+ * not in yet (flush your output, and call again: that call waits).
+ * Streamed XT_ORDER_FILE hands out records as their bytes come in; TSC
+ * order holds them until the input pauses for 100 ms (the other CPUs'
+ * batches of the same moment come together), so a live capture's records
+ * come out within that of their batch.  A followed file is looked at
+ * every 100 ms.
+ */
 int xt_iter_next(struct xt_iter *it, struct xt_record *rec);
 
 void xt_iter_free(struct xt_iter *it);
@@ -219,52 +313,34 @@ struct xt_lost {
 bool xt_record_lost(const struct xt_record *rec, struct xt_lost *lost);
 
 /*
- * Batches
- * =======
+ * Walking batches
+ * ===============
  *
- * A batch's records as they lie in the input, for readers that take every
- * record once (xentrace-summary): no record is copied or decoded.
- *
- * Opened with XT_READ_BATCHES, a reader walks only the CPU-change records
- * at open, jumping from batch to batch, and the records of the few batches
- * it needs for the rest of xt_reader_info() and xt_cpu_info: the metadata
- * (of the first batch, where xentrace puts it), each CPU's first and last
- * TSC, and the end of a truncated last batch.  It does not count records:
- * records, pads, lost_markers and lost_records are 0, in xt_reader_info and
- * xt_cpu_info.  Whether each batch holds whole records is learnt as the
- * caller walks it and tells xt_reader_walked(): once every batch is told,
- * xt_reader_info(), xt_cpu_info's bytes and xt_reader_damage() say what a
- * reader opened without the flag says at open.  Record iterators need the index: xt_iter_new() fails on such a
- * reader with EINVAL.  Without the flag, batches come checked: words[0,
- * len) are whole records.
+ * A batch's good records as they lie in the input, for readers that take
+ * every record once, in file order (xentrace-summary): no record is
+ * copied or decoded.  Streamed, a long batch comes in parts.
  */
 
 struct xt_batch {
     unsigned int cpu;
     unsigned int cpu_index;     /* for xt_reader_cpu() */
-    const uint32_t *words;      /* its records, after its CPU-change record */
+    const uint32_t *words;      /* whole, checked records; 4-byte aligned */
     size_t len;                 /* words */
     uint64_t offset;            /* of words[0] in the input */
-    bool in_place;              /* @words is in the input, not a copy */
 };
 
 /*
- * Batch @i (0 to info->batches - 1, in file order) into @b: 1, 0 past the
- * last, -1 with ENOMEM.  @b->words is 4-byte aligned: in the input itself
- * (@b->in_place), or, where the input is not aligned (damage, or
- * xt_reader_open_mem() on unaligned memory), a copy valid until the next
- * call.  With
- * XT_READ_BATCHES the last record may run past @b->len (damage): stop at
- * a record that does not fit, and tell xt_reader_walked().
+ * Called with @n >= 1 batches, consecutive in the file, valid until it
+ * returns; non-zero stops the walk.
  */
-int xt_reader_batch(struct xt_reader *r, uint64_t i, struct xt_batch *b);
+typedef int xt_walk_fn(void *arg, const struct xt_batch *b, size_t n);
 
 /*
- * Batch @i's whole records end after @len words: the first record that
- * did not fit in xt_batch.len starts there (@len == xt_batch.len: it had
- * none).  Once per batch counts; more calls change nothing.
+ * Call @fn on every batch, in file order: 0, @fn's non-zero return, or
+ * -1 with errno (ENOMEM; EBUSY streamed, once read).  Streamed, the
+ * counts are whole once it returns.
  */
-void xt_reader_walked(struct xt_reader *r, uint64_t i, size_t len);
+int xt_reader_walk(struct xt_reader *r, xt_walk_fn *fn, void *arg);
 
 /*
  * Event catalogue

@@ -5,6 +5,7 @@
 #include <err.h>
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -313,25 +314,23 @@ struct xt_reader *cli_open(const struct cli *c, const char *path,
     if ( !r )
         errx(CLI_EXIT_ERROR, "%s: %s", cli_input_name(path),
              xt_reader_strerror(errno));
-    if ( !xt_reader_info(r)->size )
-    {
-        xt_reader_close(r);
-        errx(CLI_EXIT_ERROR, "%s: no records", cli_input_name(path));
-    }
     xt_reader_set_xen_version(r, c->xen_version);
     return r;
 }
 
 int cli_close(struct xt_reader *r, const char *path)
 {
+    const struct xt_reader_info *info = xt_reader_info(r);
     char damage[256];
-    int status = CLI_EXIT_OK;
+    int status = xt_reader_status(r);
 
     if ( xt_reader_damage(r, damage, sizeof(damage)) )
-    {
         warnx("%s: %s", cli_input_name(path), damage);
-        status = CLI_EXIT_DAMAGED;
-    }
+    if ( info->late_batches )
+        warnx("%s: %" PRIu64 " batches came later than the reorder window "
+              "(%u MiB), the first at offset %" PRIu64 ": merged out of TSC "
+              "order", cli_input_name(path), info->late_batches,
+              XT_MERGE_WINDOW >> 20, info->late_offset);
     xt_reader_close(r);
     return status;
 }
@@ -345,22 +344,6 @@ uint64_t cli_tsc_hz(const struct cli *c, const struct xt_reader_info *info,
     if ( assumed )
         *assumed = !hz;
     return hz ? hz : CLI_DEFAULT_HZ;
-}
-
-unsigned int cli_cpu_index(struct xt_reader *r, unsigned int cpu)
-{
-    unsigned int lo = 0, hi = xt_reader_info(r)->nr_cpus;
-
-    while ( hi - lo > 1 )
-    {
-        unsigned int mid = lo + (hi - lo) / 2;
-
-        if ( xt_reader_cpu(r, mid)->cpu <= cpu )
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return lo;
 }
 
 /*

@@ -25,7 +25,7 @@
 
 #define CLI_EXIT_OK         0
 #define CLI_EXIT_ERROR      1   /* usage, I/O, not a trace */
-#define CLI_EXIT_DAMAGED    2   /* read up to damage, reported on stderr */
+#define CLI_EXIT_DAMAGED    XT_EXIT_DAMAGED /* read up to damage, said on stderr */
 
 /* The TSC frequency when neither --cpu-hz nor the file gives one. */
 #define CLI_DEFAULT_HZ      2400000000ULL   /* xenalyze's default */
@@ -114,10 +114,11 @@ struct xt_reader *cli_open(const struct cli *c, const char *path,
                            unsigned int flags);
 
 /*
- * Report @r's damage, if any, in one line on the standard error (call it
- * once the reader has read everything: a reader opened with
- * XT_READ_BATCHES knows its damage only then), and close it.  Returns the
- * exit status: CLI_EXIT_DAMAGED or CLI_EXIT_OK.
+ * Report @r's damage, if any, in one line on the standard error, and
+ * batches a streamed TSC merge took out of order in another (call it once
+ * the reader has read everything: a stream knows both only at its end),
+ * and close it.  Returns the exit status, xt_reader_status():
+ * CLI_EXIT_DAMAGED or CLI_EXIT_OK.
  */
 int cli_close(struct xt_reader *r, const char *path);
 
@@ -127,13 +128,6 @@ int cli_close(struct xt_reader *r, const char *path);
  */
 uint64_t cli_tsc_hz(const struct cli *c, const struct xt_reader_info *info,
                     bool *assumed);
-
-/*
- * The index for xt_reader_cpu() of CPU @cpu (a CPU with a batch): per-CPU
- * state goes in arrays of info->nr_cpus, never indexed by a CPU number,
- * which can be anything up to 0xffffffff.
- */
-unsigned int cli_cpu_index(struct xt_reader *r, unsigned int cpu);
 
 /*
  * Output

@@ -1,11 +1,13 @@
 /*
  * xentrace-dump: print a trace file, one line per record.
  *
- *   xentrace-dump [-ahrs] [-H hz] [file]
+ *   xentrace-dump [-afhrs] [-H hz] [--xen-version x.y] [file]
  *
  * Records come in global TSC order (libxentrace's k-way merge), or with
- * -r in the order of the file.  Each line is the time (TSC, or with -s
- * seconds from the start of the capture), the CPU, and the record
+ * -r in the order of the file; -f follows a file being written.  A pipe
+ * is read as a stream: lines come out as its batches come in.  Each line
+ * is the time (TSC, or with -s seconds from the start of the capture),
+ * the CPU, and the record
  * decoded with the event catalogue.  Lines are formatted by hand into a
  * large buffer written with write(2): this is the tool to read files of
  * gigabytes.  docs/man/xentrace-dump.1 describes the output.
@@ -140,6 +142,23 @@ static void put_text(struct out *o, const char *s)
     o->len += n;
 }
 
+/* "# ..." lines of the counts: at the start, or streamed at the end. */
+static void put_counts(struct out *o, const struct xt_reader_info *in,
+                       const struct dump *d)
+{
+    char line[256];
+
+    snprintf(line, sizeof(line), "# %u CPUs with records (%s%" PRIu32
+             " possible), TSC %" PRIu64 " Hz%s\n", in->nr_cpus,
+             in->has_nr_cpus ? "" : "? ", in->meta.nr_cpus, d->hz,
+             d->hz_assumed ? " (assumed)" : "");
+    put_text(o, line);
+    snprintf(line, sizeof(line), "# %" PRIu64 " records, %" PRIu64
+             " lost in %" PRIu64 " gaps\n", in->records, in->lost_records,
+             in->lost_markers);
+    put_text(o, line);
+}
+
 /* "# ..." lines: what the file says about itself. */
 static void put_header(struct out *o, const struct xt_reader_info *in,
                        const struct dump *d)
@@ -167,18 +186,12 @@ static void put_header(struct out *o, const struct xt_reader_info *in,
                  in->meta.start_tsc);
         put_text(o, line);
     }
-    snprintf(line, sizeof(line), "# %u CPUs with records (%s%" PRIu32
-             " possible), TSC %" PRIu64 " Hz%s\n", in->nr_cpus,
-             in->has_nr_cpus ? "" : "? ", in->meta.nr_cpus, d->hz,
-             d->hz_assumed ? " (assumed)" : "");
-    put_text(o, line);
     snprintf(line, sizeof(line), "# event layouts of Xen %" PRIu32 ".%" PRIu32
              " (%s)\n", d->xen >> 16, d->xen & 0xffff, d->xen_from);
     put_text(o, line);
-    snprintf(line, sizeof(line), "# %" PRIu64 " records, %" PRIu64
-             " lost in %" PRIu64 " gaps\n", in->records, in->lost_records,
-             in->lost_markers);
-    put_text(o, line);
+    if ( in->streamed )
+        return;
+    put_counts(o, in, d);
 }
 
 /* Time 0 for -s: the capture's start, or the first TSC in the file. */
@@ -197,6 +210,7 @@ int main(int argc, char *argv[])
 {
     static const struct cli_option options[] = {
         { 'a', "all", NULL, "also the CPU-change and padding records" },
+        { 'f', "follow", NULL, "follow a file being written, as tail -f" },
         { 'r', "raw", NULL, "in the order of the file, not merged by TSC" },
         { 's', "seconds", NULL, "the time in seconds from the start" },
         CLI_XEN_VERSION_OPTION,
@@ -207,7 +221,10 @@ int main(int argc, char *argv[])
     };
     static struct out out;
     struct dump d = { .tsc_high = UINT64_MAX };
+    const struct xt_reader_info *in;
     const char *path;
+    bool follow = false, first = true;
+    int got;
     struct xt_reader *r;
     struct xt_iter *it;
     struct xt_record rec;
@@ -219,6 +236,9 @@ int main(int argc, char *argv[])
         case 'a':
             d.all = true;
             break;
+        case 'f':
+            follow = true;
+            break;
         case 'r':
             d.raw = true;
             break;
@@ -228,20 +248,36 @@ int main(int argc, char *argv[])
         }
     path = optind < argc ? argv[optind] : "-";
 
-    r = cli_open(&cli, path, 0);
-    d.hz = cli_tsc_hz(&cli, xt_reader_info(r), &d.hz_assumed);
+    r = cli_open(&cli, path, follow ? XT_READ_FOLLOW : 0);
+    in = xt_reader_info(r);
+    d.hz = cli_tsc_hz(&cli, in, &d.hz_assumed);
     d.xen = xt_reader_xen_version(r);
     d.xen_from = cli.xen_version ? "--xen-version" :
-                 xt_reader_info(r)->meta.xen_version ? "the file's hypervisor" :
+                 in->meta.xen_version ? "the file's hypervisor" :
                  "not in the file: the default";
     d.base_tsc = base_tsc(r);
     it = xt_iter_new(r, d.raw ? XT_ORDER_FILE : XT_ORDER_TSC, 0,
-                     d.all ? XT_ITER_SPECIAL : 0);
+                     (d.all ? XT_ITER_SPECIAL : 0) | XT_ITER_NOWAIT);
     if ( !it )
         err(CLI_EXIT_ERROR, "%s", cli_input_name(path));
-    put_header(&out, xt_reader_info(r), &d);
-    while ( xt_iter_next(it, &rec) )
+    put_header(&out, in, &d);
+    while ( (got = xt_iter_next(it, &rec)) != 0 )
+    {
+        if ( got < 0 && errno == EAGAIN )
+        {
+            /* The input pauses: what came so far goes out now. */
+            flush_out(&out);
+            continue;
+        }
+        if ( got < 0 )
+            err(CLI_EXIT_ERROR, "%s", cli_input_name(path));
+        if ( first && in->streamed && !in->has_start && !d.base_tsc )
+            d.base_tsc = rec.tsc;
+        first = false;
         put_line(&out, &d, &rec);
+    }
+    if ( in->streamed )
+        put_counts(&out, in, &d);
     flush_out(&out);
     xt_iter_free(it);
     return cli_close(r, path);

@@ -134,7 +134,7 @@ static void ctf_stream(struct xt_reader *r, const char *dir, unsigned int cpu)
     unsigned int i;
 
     if ( !it )
-        err(1, "%s", prog_input);
+        errx(1, "%s: %s", prog_input, xt_reader_strerror(errno));
     snprintf(path, sizeof(path), "%s/stream_%u", dir, cpu);
     f = fopen(path, "w");
     if ( !f )
@@ -339,8 +339,9 @@ struct json_out {
     const char *path;
     uint64_t hz;
     uint64_t t0;                /* TSC of time 0 */
-    struct xt_reader *r;
-    struct run *runs;           /* by cli_cpu_index() */
+    struct run *runs;           /* by CPU index (xt_record.cpu_index) */
+    size_t nr_runs;
+    uint64_t nr_records;
 };
 
 static double json_us(const struct json_out *j, uint64_t tsc)
@@ -348,10 +349,9 @@ static double json_us(const struct json_out *j, uint64_t tsc)
     return tsc > j->t0 ? (double)(tsc - j->t0) * 1e6 / j->hz : 0;
 }
 
-static void json_slice(struct json_out *j, unsigned int cpu, uint64_t end)
+static void json_slice(struct json_out *j, struct run *run, unsigned int cpu,
+                       uint64_t end)
 {
-    struct run *run = &j->runs[cli_cpu_index(j->r, cpu)];
-
     fprintf(j->f, ",\n{\"ph\":\"X\",\"cat\":\"vcpu\",\"pid\":0,\"tid\":%u,"
             "\"name\":\"d%uv%u\",\"ts\":%.3f,\"dur\":%.3f}", cpu,
             run->domvcpu >> 16, run->domvcpu & 0xffff,
@@ -359,20 +359,41 @@ static void json_slice(struct json_out *j, unsigned int cpu, uint64_t end)
     run->open = false;
 }
 
+/*
+ * The run of CPU @index (xt_record.cpu_index): CPU numbers are any 32-bit
+ * value, their indexes dense.
+ */
+static struct run *run_of(struct json_out *j, unsigned int index)
+{
+    if ( index >= j->nr_runs )
+    {
+        size_t n = (size_t)index + 1 > 2 * j->nr_runs ? (size_t)index + 1
+                                                      : 2 * j->nr_runs;
+        struct run *more = realloc(j->runs, n * sizeof(*more));
+
+        if ( !more )
+            err(1, "realloc");
+        memset(more + j->nr_runs, 0, (n - j->nr_runs) * sizeof(*more));
+        j->runs = more;
+        j->nr_runs = n;
+    }
+    return &j->runs[index];
+}
+
 /* Slices: a vCPU runs on a CPU from its change to running to the next. */
 static void json_runstate(struct json_out *j, const struct xt_record *rec)
 {
-    struct run *run = &j->runs[cli_cpu_index(j->r, rec->cpu)];
+    struct run *run = run_of(j, rec->cpu_index);
     unsigned int old = xt_runstate_old(rec->event);
     unsigned int new = xt_runstate_new(rec->event);
     uint32_t domvcpu = rec->extra[0];
 
     if ( old == XT_RUNSTATE_RUNNING && run->open && run->domvcpu == domvcpu )
-        json_slice(j, rec->cpu, rec->tsc);
+        json_slice(j, run, rec->cpu, rec->tsc);
     if ( new == XT_RUNSTATE_RUNNING && domvcpu >> 16 != XT_DOMID_IDLE )
     {
         if ( run->open )
-            json_slice(j, rec->cpu, rec->tsc);
+            json_slice(j, run, rec->cpu, rec->tsc);
         *run = (struct run){ .domvcpu = domvcpu, .since = rec->tsc,
                              .open = true };
     }
@@ -489,26 +510,30 @@ static void export_json(struct xt_reader *r, FILE *f, const char *path,
                         uint64_t hz)
 {
     const struct xt_reader_info *info = xt_reader_info(r);
-    struct json_out j = { .f = f, .path = path, .hz = hz, .r = r };
+    struct json_out j = { .f = f, .path = path, .hz = hz };
     struct xt_iter *it = xt_iter_new(r, XT_ORDER_FILE, 0, 0);
     struct xt_record rec;
-    uint64_t end;
-    unsigned int i;
+    uint64_t end, first;
+    size_t i;
 
     if ( !it )
-        err(1, "%s", prog_input);
-    j.runs = calloc(info->nr_cpus + 1, sizeof(*j.runs));
-    if ( !j.runs )
-        err(1, "calloc");
+        errx(1, "%s: %s", prog_input, xt_reader_strerror(errno));
     cli_tsc_range(r, &j.t0, &end);
 
     json_tracks(&j, r);
     while ( xt_iter_next(it, &rec) > 0 )
+    {
+        /* Streamed, the TSC range is known at the end: time 0 is here. */
+        if ( info->streamed && !j.nr_records++ )
+            j.t0 = rec.tsc;
         json_record(&j, &rec);
+    }
+    if ( info->streamed )
+        cli_tsc_range(r, &first, &end);
     xt_iter_free(it);
-    for ( i = 0; i < info->nr_cpus; i++ )
+    for ( i = 0; i < j.nr_runs; i++ )
         if ( j.runs[i].open )
-            json_slice(&j, xt_reader_cpu(r, i)->cpu, end);
+            json_slice(&j, &j.runs[i], xt_reader_cpu(r, i)->cpu, end);
     fprintf(j.f, "\n]}\n");
     free(j.runs);
 }

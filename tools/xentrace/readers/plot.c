@@ -8,6 +8,7 @@
  * records in.  Plain SVG 1.1 written by hand.  See xentrace-plot(1).
  */
 #include <err.h>
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -185,9 +186,10 @@ int main(int argc, char **argv)
         }
     path = optind < argc ? argv[optind] : "-";
 
-    r = cli_open(&cli, path, XT_READ_BATCHES);
+    r = cli_open(&cli, path, 0);
     if ( tally_run(&t, r, bins, cli_tsc_hz(&cli, xt_reader_info(r), NULL)) )
-        err(CLI_EXIT_ERROR, "%s", cli_input_name(path));
+        errx(CLI_EXIT_ERROR, "%s: %s", cli_input_name(path),
+             xt_reader_strerror(errno));
     if ( out && !(f = fopen(out, "w")) )
         err(CLI_EXIT_ERROR, "%s", out);
     plot(f, &t, cli_input_name(path));

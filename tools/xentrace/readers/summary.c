@@ -9,6 +9,7 @@
  * JSON object with --json.  See xentrace-summary(1).
  */
 #include <err.h>
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -90,6 +91,9 @@ static void text_header(FILE *f, const struct tally *t, const char *path,
                 info->tool_version[2], info->format_version);
     if ( damage )
         fprintf(f, "damaged: %s\n", damage);
+    if ( info->skips )
+        fprintf(f, "skipped: %" PRIu64 " bytes in %" PRIu64 " places\n",
+                info->skipped, info->skips);
 }
 
 static void text_cpus(FILE *f, const struct tally *t)
@@ -203,9 +207,10 @@ static void json_print(FILE *f, const struct tally *t, const char *path,
     cli_json_string(f, path);
     fprintf(f, ",\"size\":%" PRIu64 ",\"records\":%" PRIu64
             ",\"bytes\":%" PRIu64 ",\"tsc_hz\":%" PRIu64
-            ",\"seconds\":%.9f,\"damage\":", info->size, t->total.records,
-            t->total.bytes, t->hz,
-            tally_seconds(t, t->last_tsc - t->first_tsc));
+            ",\"seconds\":%.9f,\"skipped\":%" PRIu64 ",\"skips\":%" PRIu64
+            ",\"damage\":", info->size, t->total.records, t->total.bytes,
+            t->hz, tally_seconds(t, t->last_tsc - t->first_tsc),
+            info->skipped, info->skips);
     if ( damage )
         cli_json_string(f, damage);
     else
@@ -282,11 +287,11 @@ int main(int argc, char **argv)
     path = optind < argc ? argv[optind] : "-";
     name = cli_input_name(path);
 
-    r = cli_open(&cli, path, XT_READ_BATCHES);
+    r = cli_open(&cli, path, 0);
     xen_version = xt_reader_xen_version(r);
     if ( tally_run(&t, r, bins, cli_tsc_hz(&cli, xt_reader_info(r),
                                            &assumed)) )
-        err(CLI_EXIT_ERROR, "%s", name);
+        errx(CLI_EXIT_ERROR, "%s: %s", name, xt_reader_strerror(errno));
     /* Damage inside batches is known once tally_run() has read them. */
     damage = xt_reader_damage(r, damage_buf, sizeof(damage_buf));
     if ( json )

@@ -468,35 +468,29 @@ static void lane_start(struct tally *t, struct lane *l, const struct xt_batch *b
 }
 
 /*
- * Every batch, two by two where the first is in place (fetching the second
- * would overwrite a copy) and the two are of different CPUs.
+ * A run of batches from xt_reader_walk(), two by two where the two are of
+ * different CPUs.
  */
-static int count_batches(struct tally *t, struct xt_reader *r)
+static int count_run(void *arg, const struct xt_batch *run, size_t n)
 {
-    struct xt_batch ba, bb;
+    struct tally *t = arg;
     struct lane a, b;
-    uint64_t i = 0;
-    int got;
+    size_t i = 0;
 
-    while ( (got = xt_reader_batch(r, i, &ba)) > 0 )
+    while ( i < n )
     {
-        bool pair;
+        bool pair = i + 1 < n && run[i + 1].cpu_index != run[i].cpu_index;
 
-        lane_start(t, &a, &ba);
-        pair = ba.in_place && xt_reader_batch(r, i + 1, &bb) > 0 &&
-               bb.cpu_index != ba.cpu_index;
+        lane_start(t, &a, &run[i++]);
         if ( pair )
         {
-            lane_start(t, &b, &bb);
+            lane_start(t, &b, &run[i++]);
             b.first = false;
         }
         if ( count_lanes(t, &a, pair ? &b : NULL) )
             return -1;
-        xt_reader_walked(r, i++, a.i);
-        if ( pair )
-            xt_reader_walked(r, i++, b.i);
     }
-    return got;
+    return 0;
 }
 
 int tally_run(struct tally *t, struct xt_reader *r, unsigned int nr_bins,
@@ -504,7 +498,13 @@ int tally_run(struct tally *t, struct xt_reader *r, unsigned int nr_bins,
 {
     unsigned int i, e;
 
-    if ( setup(t, r, nr_bins, hz) || count_batches(t, r) )
+    if ( xt_reader_info(r)->streamed )
+    {
+        /* The time bins need the trace's TSC range first. */
+        errno = ESPIPE;
+        return -1;
+    }
+    if ( setup(t, r, nr_bins, hz) || xt_reader_walk(r, count_run, t) )
     {
         errno = ENOMEM;
         return -1;

@@ -9,7 +9,7 @@
  *
  * Memory grows only when an event, vCPU or loss is seen for the first
  * time, never per record.  The records are read in place, batch by batch
- * (xt_reader_batch()): the reader is opened with XT_READ_BATCHES.
+ * (xt_reader_walk()).
  */
 #ifndef TALLY_H
 #define TALLY_H
@@ -118,9 +118,8 @@ struct tally {
 /*
  * Count every record of @r into @t, with the TSC range cut into @nr_bins
  * bins, with times at @hz TSC ticks per second (cli_tsc_hz(); 0 takes
- * CLI_DEFAULT_HZ).
- * @r may be opened with XT_READ_BATCHES or not; its damage is known
- * afterwards.  Returns 0, or -1 with errno ENOMEM.
+ * CLI_DEFAULT_HZ).  Returns 0, or -1 with errno ENOMEM, or ESPIPE for a
+ * streamed reader (a pipe): the bins need the TSC range before the records.
  */
 int tally_run(struct tally *t, struct xt_reader *r, unsigned int nr_bins,
               uint64_t hz);

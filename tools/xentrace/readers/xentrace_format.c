@@ -433,12 +433,36 @@ static void print_rule(FILE *out, const struct rule *rule,
     fputc('\n', out);
 }
 
+/* What upstream keeps of a CPU. */
+struct cpu_state {
+    uint64_t last_tsc;
+    bool seen;                  /* the CPU has had a record */
+};
+
 struct state {
     struct xt_reader *r;
-    uint64_t *last_tsc;         /* per CPU, as xt_reader_cpu() numbers them */
-    bool *seen;                 /* the CPU has had a record */
+    struct cpu_state *cpus;     /* by xt_record.cpu_index, grown as they come */
+    size_t nr_cpus;
     uint64_t irq_count, irq_total, irq_max;     /* TRC_TRACE_IRQ */
 };
+
+/* The state of CPU @index (a stream learns its CPUs as it reads). */
+static struct cpu_state *cpu_state(struct state *st, unsigned int index)
+{
+    if ( index >= st->nr_cpus )
+    {
+        size_t n = 2 * st->nr_cpus > (size_t)index + 1 ? 2 * st->nr_cpus
+                                                       : (size_t)index + 1;
+        struct cpu_state *more = realloc(st->cpus, n * sizeof(*more));
+
+        if ( !more )
+            oom();
+        memset(more + st->nr_cpus, 0, (n - st->nr_cpus) * sizeof(*more));
+        st->cpus = more;
+        st->nr_cpus = n;
+    }
+    return &st->cpus[index];
+}
 
 /*
  * One record: false to stop (upstream's TRC_TRACE_IRQ with tsc_out <
@@ -453,9 +477,10 @@ static bool format_record(FILE *out, const struct rules *rules,
     uint64_t tsc = rec->has_tsc ? rec->tsc : 0;
     struct value vals[NR_KEYS] = { 0 };
     const struct rule *rule;
-    unsigned int i = cli_cpu_index(st->r, rec->cpu);
-    uint64_t *last = &st->last_tsc[i];
-    bool new_cpu = !st->seen[i];
+    struct cpu_state *c = cpu_state(st, rec->cpu_index);
+    uint64_t *last = &c->last_tsc;
+    bool new_cpu = !c->seen;
+    unsigned int i;
 
     memcpy(d, rec->extra, sizeof(d));
     if ( event == TRACE_IRQ )
@@ -473,7 +498,7 @@ static bool format_record(FILE *out, const struct rules *rules,
     if ( event == TRC_PV_HYPERCALL_V2 || event == TRC_PV_HYPERCALL_SUBCALL )
         d[0] &= ~TRC_PV_HYPERCALL_V2_ARG_MASK;
 
-    st->seen[i] = true;
+    c->seen = true;
     if ( !new_cpu && rec->has_tsc && tsc < *last )
         fprintf(out, "TSC stepped backward cpu %u !  %" PRIu64 " %" PRIu64
                 "\n", rec->cpu, tsc, *last);
@@ -508,23 +533,18 @@ static bool format_record(FILE *out, const struct rules *rules,
 static bool format_trace(FILE *out, const struct rules *rules,
                          struct state *st, uint64_t hz)
 {
-    unsigned int nr_cpus = xt_reader_info(st->r)->nr_cpus;
     struct xt_iter *it = xt_iter_new(st->r, XT_ORDER_FILE, 0,
                                      XT_ITER_SPECIAL);
     struct xt_record rec;
+    int got = 0;
 
-    st->last_tsc = calloc(nr_cpus + 1, sizeof(*st->last_tsc));
-    st->seen = calloc(nr_cpus + 1, sizeof(*st->seen));
-    if ( !it || !st->last_tsc || !st->seen )
-    {
-        xt_iter_free(it);
+    if ( !it )
         return false;
-    }
-    while ( !interrupted && xt_iter_next(it, &rec) )
+    while ( !interrupted && (got = xt_iter_next(it, &rec)) > 0 )
         if ( !format_record(out, rules, st, &rec, hz) )
             break;
     xt_iter_free(it);
-    return true;
+    return got >= 0;
 }
 
 int main(int argc, char *argv[])
@@ -567,8 +587,7 @@ int main(int argc, char *argv[])
         oom();
     cli_close_output(stdout, "stdout");
     free_rules(&rules);
-    free(st.last_tsc);
-    free(st.seen);
+    free(st.cpus);
     status = cli_close(st.r, path);
     return interrupted ? CLI_EXIT_OK : status;
 }
