@@ -344,7 +344,9 @@ static void test_metadata(void **state)
     assert_int_equal(in->meta.start_tsc, 0x2540be400ULL);
     assert_int_equal(in->meta.start_sec, 1764480000);
     assert_int_equal(in->meta.start_nsec, 500000000);
-    assert_int_equal(in->records, 5);
+    /* Metadata are not "records": those are Xen's. */
+    assert_int_equal(in->records, 0);
+    assert_int_equal(in->metadata, 5);
     xt_reader_close(r);
     free(f.w);
 }
@@ -391,6 +393,8 @@ static void test_end_records_are_clean(void **state)
             assert_int_equal(got.xen_version, 4 << 16 | 20);
         assert_int_equal(n, 8);
         xt_iter_free(it);
+        assert_int_equal(xt_reader_info(r)->records, 4);
+        assert_int_equal(xt_reader_info(r)->metadata, 4);
         assert_int_equal(xt_reader_status(r), 0);
         assert_int_equal(xt_reader_info(r)->damage, XT_DAMAGE_NONE);
         assert_int_equal(xt_reader_info(r)->skips, 0);
@@ -727,8 +731,9 @@ static void assert_stream_agrees(const void *data, size_t len)
     st = xt_reader_open_mem(data, len, XT_READ_STREAM);
     assert_null(xt_iter_new(st, XT_ORDER_CPU, 0, 0));
     assert_int_equal(errno, ESPIPE);
-    assert_int_equal(walk_batches(st), xt_reader_info(r)->records);
-    assert_int_equal(walk_batches(r), xt_reader_info(r)->records);
+    a = xt_reader_info(r);
+    assert_int_equal(walk_batches(st), a->records + a->metadata);
+    assert_int_equal(walk_batches(r), a->records + a->metadata);
     xt_reader_close(st);
     xt_reader_close(r);
     free(want);
@@ -1600,7 +1605,8 @@ static unsigned long count_lines(const char *pipeline)
 
 /*
  * xenalyze --dump-raw-reads logs each record it reads, "R p CPU offset
- * event ...": without CPU changes and pads, per CPU, they must be ours.
+ * event ...": without CPU changes and pads, per CPU, they must be ours,
+ * with our metadata (xenalyze reads it as any TRC_GEN record).
  */
 static void test_counts_agree_with_xenalyze(void **state)
 {
@@ -1626,7 +1632,7 @@ static void test_counts_agree_with_xenalyze(void **state)
         print_message("cpu %u: %llu records\n", ci->cpu,
                       (unsigned long long)ci->records);
         assert_true(ci->records > 1000);
-        assert_int_equal(count_lines(cmd), ci->records);
+        assert_int_equal(count_lines(cmd), ci->records + ci->metadata);
     }
     xt_reader_close(r);
 }
@@ -1635,15 +1641,16 @@ static void test_counts_agree_with_xenalyze(void **state)
 static void test_dump_lines(void **state)
 {
     struct xt_reader *r = xt_reader_open(capture, 0);
+    const struct xt_reader_info *in = xt_reader_info(r);
+    uint64_t lines = in->records + in->metadata;
     char cmd[512];
 
     (void)state;
     snprintf(cmd, sizeof(cmd), "%s '%s' | grep -v '^#'", XT_DUMP, capture);
-    assert_int_equal(count_lines(cmd), xt_reader_info(r)->records);
+    assert_int_equal(count_lines(cmd), lines);
     snprintf(cmd, sizeof(cmd), "%s -a -r '%s' | grep -v '^#'", XT_DUMP,
              capture);
-    assert_int_equal(count_lines(cmd), xt_reader_info(r)->records +
-                     xt_reader_info(r)->pads + xt_reader_info(r)->batches);
+    assert_int_equal(count_lines(cmd), lines + in->pads + in->batches);
     /* Sorted by TSC: the first column never goes down. */
     snprintf(cmd, sizeof(cmd), "%s '%s' | grep -v '^#' | "
              "awk '$1 < last { print } { last = $1 }'", XT_DUMP, capture);
@@ -1651,8 +1658,7 @@ static void test_dump_lines(void **state)
     /* Seconds, from the metadata's TSC Hz; and from standard input. */
     snprintf(cmd, sizeof(cmd), "%s -s < '%s' | grep -v '^#' | grep -c "
              "'^ *-\\?[0-9]*\\.[0-9]\\{9\\} *cpu[01]' | grep -qx %llu",
-             XT_DUMP, capture,
-             (unsigned long long)xt_reader_info(r)->records);
+             XT_DUMP, capture, (unsigned long long)lines);
     assert_int_equal(system(cmd), 0);
     xt_reader_close(r);
 }
@@ -1667,7 +1673,8 @@ static void test_xentrace_format_lines(void **state)
     (void)state;
     snprintf(cmd, sizeof(cmd), "%s %s < '%s'", XT_FORMAT, XT_FORMATS,
              capture);
-    assert_int_equal(count_lines(cmd), in->records + in->pads + in->batches);
+    assert_int_equal(count_lines(cmd),
+                     in->records + in->metadata + in->pads + in->batches);
     snprintf(cmd, sizeof(cmd), "%s %s < '%s' | grep -c '^CPU1 .* "
              "sched_switch  \\[ prev_dom = ' >/dev/null", XT_FORMAT, XT_FORMATS,
              capture);

@@ -192,7 +192,7 @@ struct fast {
 struct lane {
     const uint8_t *base;        /* the input, at offset 0 */
     struct fast f;              /* position, TSC, records */
-    uint64_t pads, lost_markers, lost_records;
+    uint64_t pads, lost_markers, lost_records, metadata;
     enum xt_bad bad;            /* XT_BAD_NONE: stopped at f.lim or at a
                                    record that does not fit */
     bool meta;                  /* take metadata records */
@@ -544,7 +544,10 @@ lane_slow(struct xt_reader *r, struct lane *l)
         l->pads++;
     if ( is_special(event) )
         return true;
-    f->records++;
+    if ( xt_is_metadata(event) )        /* "records" are Xen's */
+        l->metadata++;
+    else
+        f->records++;
     tsc = f->tsc;
     decode(p, l->base + f->lim, 0, 0, &tsc, &rec);
     if ( event == TRC_LOST_RECORDS )
@@ -614,10 +617,12 @@ static void count_lane(struct xt_reader *r, struct slot *s,
     ci->pads += l->pads;
     ci->lost_markers += l->lost_markers;
     ci->lost_records += l->lost_records;
+    ci->metadata += l->metadata;
     in->records += l->f.records;
     in->pads += l->pads;
     in->lost_markers += l->lost_markers;
     in->lost_records += l->lost_records;
+    in->metadata += l->metadata;
     if ( l->f.has_tsc )
     {
         if ( !ci->has_tsc )

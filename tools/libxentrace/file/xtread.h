@@ -180,10 +180,13 @@ struct xt_reader_info {
 
     /* Totals over all CPUs, of the good records. */
     uint64_t batches;           /* CPU-change records */
-    uint64_t records;           /* records, without CPU-change and pads */
+    uint64_t records;           /* Xen's records, lost-records markers
+                                   included: not CPU-change, pads or
+                                   metadata (TRC_XT_*) */
     uint64_t pads;              /* TRC_TRACE_WRAP_BUFFER records */
     uint64_t lost_markers;      /* TRC_LOST_RECORDS records */
     uint64_t lost_records;      /* the sum of their counts */
+    uint64_t metadata;          /* xentrace-ng's TRC_XT_* records */
     unsigned int nr_cpus;       /* CPUs with at least one batch */
     unsigned int max_cpu;       /* the highest CPU number seen (0 if none) */
 };
@@ -228,6 +231,7 @@ struct xt_cpu_info {
     uint64_t pads;
     uint64_t lost_markers;
     uint64_t lost_records;
+    uint64_t metadata;
     bool has_tsc;               /* some record carries a TSC; then: */
     uint64_t first_tsc;         /* the first TSC in its stream */
     uint64_t last_tsc;          /* the last */
