@@ -143,8 +143,9 @@ static void read_trace(const char *boot, const char *step,
 
 /*
  * A capture by our xentrace: exit 0, a well-formed file of page-aligned
- * batches after the five metadata records, with every CPU's records and
- * lost count exactly as reported.
+ * batches after the six metadata records, every CPU's stream ended by
+ * TRC_XT_END, and every CPU's records (Xen's, lost-records markers
+ * included, as xentrace counts them) and lost count exactly as reported.
  */
 static void assert_our_capture(const char *boot, const char *step,
                                struct tf_summary *file)
@@ -160,7 +161,11 @@ static void assert_our_capture(const char *boot, const char *step,
     assert_int_equal(file->meta, 6);
     for ( cpu = 0; cpu < NR_CPUS; cpu++ )
     {
-        assert_int_equal(file->cpu[cpu].records, said.records[cpu]);
+        assert_int_equal(file->cpu[cpu].records + file->cpu[cpu].markers,
+                         said.records[cpu]);
+        assert_int_equal(file->cpu[cpu].ends,
+                         file->cpu[cpu].records || file->cpu[cpu].markers);
+        assert_int_equal(file->cpu[cpu].after_end, 0);
         assert_int_equal(file->cpu[cpu].lost, said.lost[cpu]);
     }
 }
