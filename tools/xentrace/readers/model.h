@@ -39,17 +39,21 @@
  *              RIP) on the pCPU running it, with the handler records
  *              (TRC_HVM_* of the handler class, 0x00082000) that follow on
  *              that pCPU, closed by TRC_HVM_VMENTRY on whichever pCPU runs
- *              it then (an exit that blocks, HLT, spans the time the vCPU
- *              is descheduled, as in xenalyze).  An exit open when its
- *              vCPU is lost is dropped, and counted.
+ *              it then, or as the vCPU becomes runnable (woken or
+ *              preempted) if that is earlier: an exit that blocks, HLT,
+ *              costs the time blocked, not the wait for a pCPU after the
+ *              wake, as in xenalyze.  An exit open when its vCPU is lost
+ *              is dropped, and counted; one open at the end is not
+ *              emitted.
  *
  * and says what it learns as an event stream: a consumer gets, through
  * one callback, typed events in the order of the records that produce
  * them (TSC order); an interval is emitted when the record that closes it
  * is read, with start <= end <= that record's TSC (a loss closes intervals
- * at its first lost TSC, earlier than the marker).  Intervals still open
- * at the end of the trace are closed at its last TSC, with
- * MODEL_END_TRACE.  A second callback gets every record, after the model
+ * at its first lost TSC, earlier than the marker).  Runstate intervals
+ * still open at the end of the trace are closed with MODEL_END_TRACE: a
+ * running vCPU's at its pCPU's last record (after which nothing proves
+ * it runs: UNKNOWN to the end), every other at the trace's last TSC.  A second callback gets every record, after the model
  * has taken it, with what the model knows about it (struct model_record):
  * the dump prints from it.
  *
