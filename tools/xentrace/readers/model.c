@@ -48,12 +48,15 @@ struct vstate {
 };
 
 struct pstate {
+    uint32_t cpu;
     uint32_t current;           /* index in vcpus, or NO_INDEX */
     uint64_t last_tsc;          /* of its last record in the whole trace */
     bool has_tsc;
     bool in_cstate;
     uint32_t cstate;
     uint64_t cstate_since;
+    bool switching;             /* @sw waits for prev's runstate change */
+    struct model_event sw;
 };
 
 struct model {
@@ -63,8 +66,15 @@ struct model {
     uint64_t trace_first, trace_last;   /* the whole trace's TSCs */
     uint64_t first, last;               /* the window's */
 
-    unsigned int nr_pcpus;      /* max CPU number + 1 */
+    /*
+     * The pCPUs with a batch, ascending, found by CPU number through
+     * @by_cpu (index + 1, for numbers below @nr_by_cpu), or a binary
+     * search above: a hostile file's CPU numbers can be anything.
+     */
+    unsigned int nr_pcpus;
     struct pstate *pcpus;
+    uint32_t *by_cpu;
+    unsigned int nr_by_cpu;
 
     unsigned int nr_vcpus;
     size_t vcpus_cap;
@@ -132,14 +142,31 @@ static uint32_t vcpu_index(struct model *m, uint32_t domvcpu)
     return m->nr_vcpus - 1;
 }
 
-static struct pstate *pcpu_of(struct model *m, uint32_t cpu)
+#define DENSE_CPUS  4096
+
+static struct pstate *pcpu_find(const struct model *m, uint32_t cpu)
 {
-    return cpu < m->nr_pcpus ? &m->pcpus[cpu] : NULL;
+    unsigned int lo = 0, hi = m->nr_pcpus;
+
+    if ( cpu < m->nr_by_cpu )
+        return m->by_cpu[cpu] ? &m->pcpus[m->by_cpu[cpu] - 1] : NULL;
+    while ( lo < hi )
+    {
+        unsigned int mid = lo + (hi - lo) / 2;
+
+        if ( m->pcpus[mid].cpu == cpu )
+            return &m->pcpus[mid];
+        if ( m->pcpus[mid].cpu < cpu )
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
 }
 
 static struct vstate *current_of(struct model *m, uint32_t cpu)
 {
-    struct pstate *p = pcpu_of(m, cpu);
+    struct pstate *p = pcpu_find(m, cpu);
 
     return p && p->current != NO_INDEX ? &m->vcpus[p->current] : NULL;
 }
@@ -231,11 +258,13 @@ static void lose(struct model *m, struct vstate *v, uint64_t tsc)
  * Scheduler records
  */
 
+static void switch_done(struct model *m, struct pstate *p);
+
 /* @v runs on @cpu from @tsc (it was proven running there). */
 static void set_running(struct model *m, uint32_t index, uint32_t cpu)
 {
     struct vstate *v = &m->vcpus[index];
-    struct pstate *p = pcpu_of(m, cpu), *q = pcpu_of(m, v->pcpu);
+    struct pstate *p = pcpu_find(m, cpu), *q = pcpu_find(m, v->pcpu);
 
     if ( q && q->current == index )
         q->current = NO_INDEX;
@@ -248,6 +277,7 @@ static int runstate_change(struct model *m, const struct xt_record *rec)
 {
     enum model_state old = (rec->event >> 8) & 0xf, new = (rec->event >> 4) & 0xf;
     enum model_state from;
+    struct pstate *p;
     uint32_t i;
     struct vstate *v;
 
@@ -266,16 +296,24 @@ static int runstate_change(struct model *m, const struct xt_record *rec)
     }
     v->state = from;
 
+    p = pcpu_find(m, rec->cpu);
+    if ( p && p->switching && p->sw.u.sw.prev == v->domvcpu &&
+         old == MODEL_RUNNING )
+    {
+        p->sw.u.sw.prev_state = new;
+        switch_done(m, p);
+    }
+
     /* Waiting for a pCPU is no part of an exit's cost (xenalyze too). */
     if ( new == MODEL_RUNNABLE && v->exit_open )
         close_exit(m, v, rec->tsc, rec->cpu);
 
     if ( old == MODEL_RUNNING )
     {
-        struct pstate *p = pcpu_of(m, v->pcpu);
+        struct pstate *q = pcpu_find(m, v->pcpu);
 
-        if ( p && p->current == i )
-            p->current = NO_INDEX;
+        if ( q && q->current == i )
+            q->current = NO_INDEX;
     }
     enter(m, v, rec->tsc, new,
           new != MODEL_RUNNABLE ? MODEL_CAUSE_NONE :
@@ -286,11 +324,10 @@ static int runstate_change(struct model *m, const struct xt_record *rec)
     return 0;
 }
 
-/* A record proves @domvcpu running on its pCPU (a switch, a continue). */
-static int proven_running(struct model *m, const struct xt_record *rec,
-                          uint32_t domvcpu)
+/* TRC_SCHED_CONTINUE_RUNNING: @domvcpu goes on running on its pCPU. */
+static int continue_running(struct model *m, const struct xt_record *rec)
 {
-    uint32_t i = vcpu_index(m, domvcpu);
+    uint32_t i = vcpu_index(m, rec->extra[0]);
     struct vstate *v;
 
     if ( i == NO_INDEX )
@@ -303,28 +340,47 @@ static int proven_running(struct model *m, const struct xt_record *rec,
     return 0;
 }
 
+/*
+ * A switch says which vCPU runs on its pCPU from now: the one HVM and PV
+ * records there are of.  Runstates change only by their own records, which
+ * Xen writes just after the switch.
+ */
 static int sched_switch(struct model *m, const struct xt_record *rec)
 {
     struct model_event ev = { .type = MODEL_EV_SWITCH };
-    uint32_t prev, next, pi;
+    struct pstate *p;
+    uint32_t pi, ni;
 
     if ( rec->nr_extra < 4 )
         return 0;
-    prev = model_domvcpu(rec->extra[0], rec->extra[1]);
-    next = model_domvcpu(rec->extra[2], rec->extra[3]);
-    if ( (pi = vcpu_index(m, prev)) == NO_INDEX )
+    pi = vcpu_index(m, model_domvcpu(rec->extra[0], rec->extra[1]));
+    ni = pi == NO_INDEX ? NO_INDEX :
+         vcpu_index(m, model_domvcpu(rec->extra[2], rec->extra[3]));
+    if ( ni == NO_INDEX )
         return -1;
-    /* A prev still held running here missed its runstate change. */
-    if ( m->vcpus[pi].state == MODEL_RUNNING &&
-         m->vcpus[pi].pcpu == rec->cpu && prev != next )
-        lose(m, &m->vcpus[pi], rec->tsc);
-    ev.u.sw.prev = prev;
-    ev.u.sw.next = next;
+    ev.u.sw.prev = m->vcpus[pi].domvcpu;
+    ev.u.sw.next = m->vcpus[ni].domvcpu;
     ev.u.sw.prev_state = m->vcpus[pi].state;
-    if ( proven_running(m, rec, next) )
-        return -1;
-    emit_point(m, &ev, rec, next);
+    set_running(m, ni, rec->cpu);
+    if ( !(p = pcpu_find(m, rec->cpu)) )
+        return 0;
+    ev.pcpu = rec->cpu;
+    ev.domvcpu = ev.u.sw.next;
+    ev.start = ev.end = rec->tsc;
+    p->sw = ev;
+    p->switching = true;
     return 0;
+}
+
+/*
+ * The switch on @p, once its prev's runstate change has said where prev
+ * went (it follows the switch), or once another record shows it will not.
+ */
+static void switch_done(struct model *m, struct pstate *p)
+{
+    p->switching = false;
+    if ( p->sw.start >= m->first && p->sw.start <= m->last )
+        m->ops.event(m->arg, &p->sw);
 }
 
 static int sched_wake(struct model *m, const struct xt_record *rec)
@@ -351,7 +407,7 @@ static void lost_records(struct model *m, const struct xt_record *rec)
 {
     struct model_event ev = { .type = MODEL_EV_LOST, .pcpu = rec->cpu,
                               .domvcpu = MODEL_VCPU_NONE };
-    struct pstate *p = pcpu_of(m, rec->cpu);
+    struct pstate *p = pcpu_find(m, rec->cpu);
     struct xt_lost lost;
     unsigned int i;
 
@@ -506,7 +562,7 @@ static void irq_record(struct model *m, const struct xt_record *rec,
 
 static void pm_record(struct model *m, const struct xt_record *rec)
 {
-    struct pstate *p = pcpu_of(m, rec->cpu);
+    struct pstate *p = pcpu_find(m, rec->cpu);
     unsigned int i;
 
     if ( !p || !rec->nr_extra )
@@ -543,18 +599,22 @@ static void pm_record(struct model *m, const struct xt_record *rec)
 int model_feed(struct model *m, const struct xt_record *rec)
 {
     uint32_t ev = rec->event;
+    struct pstate *p;
     struct vstate *v;
     int ret = 0;
 
     m->stats.records++;
     m->what = (struct model_record){ .domvcpu = MODEL_VCPU_NONE };
+    if ( (p = pcpu_find(m, rec->cpu)) && p->switching &&
+         (ev & EV_RUNSTATE_MASK) != EV_RUNSTATE_CHANGE )
+        switch_done(m, p);
     switch ( ev >> 16 )
     {
     case 0x0002:                /* TRC_SCHED_MIN, _CLASS, _VERBOSE */
         if ( (ev & EV_RUNSTATE_MASK) == EV_RUNSTATE_CHANGE )
             ret = runstate_change(m, rec);
         else if ( ev == EV_CONTINUE_RUNNING && rec->nr_extra )
-            ret = proven_running(m, rec, rec->extra[0]);
+            ret = continue_running(m, rec);
         else if ( ev == EV_SCHED_SWITCH )
             ret = sched_switch(m, rec);
         else if ( ev == EV_SCHED_WAKE )
@@ -598,10 +658,14 @@ int model_finish(struct model *m)
 {
     unsigned int i;
 
+    for ( i = 0; i < m->nr_pcpus; i++ )
+        if ( m->pcpus[i].switching )
+            switch_done(m, &m->pcpus[i]);
+
     for ( i = 0; i < m->nr_vcpus; i++ )
     {
         struct vstate *v = &m->vcpus[i];
-        struct pstate *p = pcpu_of(m, v->pcpu);
+        struct pstate *p = pcpu_find(m, v->pcpu);
         uint64_t end = m->trace_last;
 
         if ( v->state == MODEL_RUNNING && p && p->has_tsc &&
@@ -647,21 +711,26 @@ struct model *model_new(struct xt_reader *r, const struct model_options *o,
     m->reader = r;
     m->ops = *ops;
     m->arg = arg;
-    m->nr_pcpus = info->nr_cpus ? info->max_cpu + 1 : 0;
+    m->nr_pcpus = info->nr_cpus;
+    m->nr_by_cpu = info->nr_cpus && info->max_cpu < DENSE_CPUS ?
+                   info->max_cpu + 1 : 0;
     m->pcpus = calloc(m->nr_pcpus ? m->nr_pcpus : 1, sizeof(*m->pcpus));
-    if ( !m->pcpus || rehash(m) )
+    m->by_cpu = calloc(m->nr_by_cpu ? m->nr_by_cpu : 1, sizeof(*m->by_cpu));
+    if ( !m->pcpus || !m->by_cpu || rehash(m) )
     {
         model_free(m);
         return NULL;
     }
-    for ( i = 0; i < m->nr_pcpus; i++ )
-        m->pcpus[i].current = NO_INDEX;
     for ( i = 0; i < info->nr_cpus; i++ )
     {
         const struct xt_cpu_info *ci = xt_reader_cpu(r, i);
-        struct pstate *p = pcpu_of(m, ci->cpu);
+        struct pstate *p = &m->pcpus[i];
 
-        if ( !ci->has_tsc || !p )
+        p->cpu = ci->cpu;
+        p->current = NO_INDEX;
+        if ( ci->cpu < m->nr_by_cpu )
+            m->by_cpu[ci->cpu] = i + 1;
+        if ( !ci->has_tsc )
             continue;
         p->has_tsc = true;
         p->last_tsc = ci->last_tsc;
@@ -690,6 +759,7 @@ void model_free(struct model *m)
     if ( !m )
         return;
     free(m->pcpus);
+    free(m->by_cpu);
     free(m->vcpus);
     free(m->slot);
     free(m);
@@ -712,8 +782,10 @@ double model_seconds(uint64_t ticks, uint64_t hz)
 
 uint32_t model_pcpu_current(const struct model *m, uint32_t pcpu)
 {
-    return pcpu < m->nr_pcpus && m->pcpus[pcpu].current != NO_INDEX ?
-           m->vcpus[m->pcpus[pcpu].current].domvcpu : MODEL_VCPU_NONE;
+    const struct pstate *p = pcpu_find(m, pcpu);
+
+    return p && p->current != NO_INDEX ? m->vcpus[p->current].domvcpu
+                                       : MODEL_VCPU_NONE;
 }
 
 bool model_vcpu(const struct model *m, unsigned int i,

@@ -136,7 +136,9 @@ struct model_event {
         struct {
             uint32_t prev, next;        /* vCPUs; MODEL_VCPU_NONE: unknown */
             enum model_state prev_state;    /* what prev went to */
-        } sw;
+        } sw;                           /* emitted once prev's runstate
+                                           change (Xen writes it after the
+                                           switch) says where it went */
         struct {
             uint32_t target_pcpu;       /* the pCPU it last ran on */
         } wake;                         /* @pcpu: the one that woke it */

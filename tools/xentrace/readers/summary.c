@@ -1,12 +1,15 @@
 /*
  * xentrace-summary: what a trace file holds, in one pass.
  *
- *   xentrace-summary [--json] [-b bins] [-H hz] file
+ *   xentrace-summary [--json] [--svm] [-b bins] [-H hz] [--top n]
+ *                    [--domain d] [--cpu c] [--from t] [--to t] file
  *
  * Records and bytes per CPU and per event, losses per CPU with the time
- * they cover, per vCPU the time in each runstate (from the scheduler's
- * runstate changes), and the event rate over time; as text, or as one
- * JSON object with --json.  See xentrace-summary(1).
+ * they cover, and the event rate over time (tally.c); and what the model
+ * of the machine (model.c) says of it: per domain and vCPU their
+ * runstates, runnable latency, placement, HVM exits, hypercalls, I/O and
+ * interrupts, per pCPU interrupts and C-states (analysis.c).  As text, or
+ * as one JSON object with --json.  See xentrace-summary(1).
  */
 #include <err.h>
 #include <errno.h>
@@ -16,11 +19,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis.h"
 #include "tally.h"
 
 #define DEFAULT_BINS    20
 #define MAX_BINS        100000
-#define DOMID_IDLE      0x7fff
 
 static const char *event_name(uint32_t id)
 {
@@ -57,16 +60,6 @@ static unsigned int cpu_classes(const struct tally *t,
         out[k].count.bytes += c->by_event[e].bytes;
     }
     return n;
-}
-
-/* "d1v0", or "idle-v3" for pCPU 3's idle vCPU. */
-static const char *vcpu_name(char *buf, size_t size, uint32_t domvcpu)
-{
-    if ( domvcpu >> 16 == DOMID_IDLE )
-        snprintf(buf, size, "idle-v%u", domvcpu & 0xffff);
-    else
-        snprintf(buf, size, "d%uv%u", domvcpu >> 16, domvcpu & 0xffff);
-    return buf;
 }
 
 /*
@@ -118,25 +111,6 @@ static void text_events(const struct tally *t)
                t->events[e].id, event_name(t->events[e].id),
                t->events[e].class, t->events[e].total.records,
                t->events[e].total.bytes);
-}
-
-static void text_vcpus(const struct tally *t)
-{
-    unsigned int i, s;
-
-    if ( !t->nr_vcpus )
-        return;
-    printf("\n%-12s %12s %12s %12s %12s %10s\n", "vcpu", "running-s",
-           "runnable-s", "blocked-s", "offline-s", "changes");
-    for ( i = 0; i < t->nr_vcpus; i++ )
-    {
-        char name[32];
-
-        printf("%-12s", vcpu_name(name, sizeof(name), t->vcpus[i].domvcpu));
-        for ( s = 0; s < TALLY_RUNSTATES; s++ )
-            printf(" %12.6f", tally_seconds(t, t->vcpus[i].ticks[s]));
-        printf(" %10" PRIu64 "\n", t->vcpus[i].changes);
-    }
 }
 
 static uint64_t bin_records(const struct tally *t, unsigned int b)
@@ -205,11 +179,11 @@ static void json_cpu(const struct tally *t, const struct tally_cpu *c)
     printf("}}");
 }
 
-static void json_print(const struct tally *t, const char *path,
-                       const char *damage)
+static void json_print(const struct tally *t, const struct analysis *a,
+                       const char *path, const char *damage)
 {
     const struct xt_reader_info *info = t->info;
-    unsigned int i, s;
+    unsigned int i;
 
     printf("{\"file\":");
     json_string(path);
@@ -240,20 +214,10 @@ static void json_print(const struct tally *t, const char *path,
                t->events[i].total.bytes);
     }
 
-    printf("],\"vcpus\":[");
-    for ( i = 0; i < t->nr_vcpus; i++ )
-    {
-        const struct tally_vcpu *v = &t->vcpus[i];
-
-        printf("%s{\"domain\":%u,\"vcpu\":%u", i ? "," : "", v->domvcpu >> 16,
-               v->domvcpu & 0xffff);
-        for ( s = 0; s < TALLY_RUNSTATES; s++ )
-            printf(",\"%s\":%.9f", tally_runstate_name(s),
-                   tally_seconds(t, v->ticks[s]));
-        printf(",\"changes\":%" PRIu64 "}", v->changes);
-    }
-
-    printf("],\"rate\":{\"bin_seconds\":%.9f,\"events_per_second\":[",
+    printf("],");
+    fflush(stdout);
+    analysis_json(stdout, a);
+    printf(",\"rate\":{\"bin_seconds\":%.9f,\"events_per_second\":[",
            tally_seconds(t, t->bin_ticks));
     for ( i = 0; i < t->nr_bins; i++ )
         printf("%s%.0f", i ? "," : "",
@@ -267,12 +231,15 @@ static void json_print(const struct tally *t, const char *path,
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: xentrace-summary [--json] [-b bins] [-H hz] "
-            "file\n");
+    fprintf(stderr, "usage: xentrace-summary [--json] [--svm] [-b bins] "
+            "[-H hz] [--top n]\n"
+            "                        [--domain d] [--cpu c] [--from t] "
+            "[--to t] file\n");
     exit(1);
 }
 
 static unsigned long long number(const char *s, const char *what,
+                                 unsigned long long min,
                                  unsigned long long max)
 {
     unsigned long long n;
@@ -280,22 +247,84 @@ static unsigned long long number(const char *s, const char *what,
 
     errno = 0;
     n = strtoull(s, &end, 10);
-    if ( errno || end == s || *end || s[0] == '-' || !n || n > max )
+    if ( errno || end == s || *end || s[0] == '-' || n < min || n > max )
         errx(1, "bad %s: %s", what, s);
     return n;
 }
+
+/*
+ * A --from or --to: seconds from the trace's first TSC ("1.5"), or a TSC
+ * ("tsc:10000000000").
+ */
+struct when {
+    bool given, tsc;
+    double seconds;
+    uint64_t at;
+};
+
+static struct when when(const char *s, const char *what)
+{
+    struct when w = { .given = true };
+    char *end;
+
+    errno = 0;
+    if ( !strncmp(s, "tsc:", 4) )
+    {
+        w.tsc = true;
+        w.at = number(s + 4, what, 0, UINT64_MAX);
+        return w;
+    }
+    w.seconds = strtod(s, &end);
+    if ( errno || end == s || *end || !(w.seconds >= 0) )
+        errx(1, "bad %s: %s", what, s);
+    return w;
+}
+
+static uint64_t when_tsc(const struct when *w, uint64_t first, uint64_t hz)
+{
+    if ( w->tsc )
+        return w->at;
+    return first + (uint64_t)(w->seconds * hz + 0.5);
+}
+
+/* The trace's first TSC over all CPUs, for --from and --to in seconds. */
+static uint64_t first_tsc(struct xt_reader *r)
+{
+    const struct xt_reader_info *info = xt_reader_info(r);
+    uint64_t first = UINT64_MAX;
+    unsigned int i;
+
+    for ( i = 0; i < info->nr_cpus; i++ )
+        if ( xt_reader_cpu(r, i)->has_tsc &&
+             xt_reader_cpu(r, i)->first_tsc < first )
+            first = xt_reader_cpu(r, i)->first_tsc;
+    return first == UINT64_MAX ? 0 : first;
+}
+
+enum { OPT_JSON = 256, OPT_TOP, OPT_DOMAIN, OPT_CPU, OPT_FROM, OPT_TO,
+       OPT_SVM };
 
 int main(int argc, char **argv)
 {
     static const struct option longopts[] = {
         { "bins", required_argument, NULL, 'b' },
         { "cpu-hz", required_argument, NULL, 'H' },
-        { "json", no_argument, NULL, 'j' },
+        { "json", no_argument, NULL, OPT_JSON },
+        { "top", required_argument, NULL, OPT_TOP },
+        { "domain", required_argument, NULL, OPT_DOMAIN },
+        { "cpu", required_argument, NULL, OPT_CPU },
+        { "from", required_argument, NULL, OPT_FROM },
+        { "to", required_argument, NULL, OPT_TO },
+        { "svm", no_argument, NULL, OPT_SVM },
         { NULL, 0, NULL, 0 },
     };
     unsigned int bins = DEFAULT_BINS;
     unsigned long long hz = 0;
     bool json = false;
+    struct analysis_options ao = { 0 };
+    struct model_options mo = { 0 };
+    struct when from = { 0 }, to = { 0 };
+    struct analysis *a;
     struct xt_reader *r;
     struct tally t;
     char damage_buf[256];
@@ -307,13 +336,33 @@ int main(int argc, char **argv)
         switch ( opt )
         {
         case 'b':
-            bins = number(optarg, "bin count", MAX_BINS);
+            bins = number(optarg, "bin count", 1, MAX_BINS);
             break;
         case 'H':
-            hz = number(optarg, "TSC frequency", UINT64_MAX);
+            hz = number(optarg, "TSC frequency", 1, UINT64_MAX);
             break;
-        case 'j':
+        case OPT_JSON:
             json = true;
+            break;
+        case OPT_TOP:
+            ao.top = number(optarg, "row count", 1, UINT32_MAX);
+            break;
+        case OPT_DOMAIN:
+            ao.has_domain = true;
+            ao.domain = number(optarg, "domain", 0, 0xffff);
+            break;
+        case OPT_CPU:
+            ao.has_cpu = true;
+            ao.cpu = number(optarg, "CPU", 0, UINT32_MAX - 1);
+            break;
+        case OPT_FROM:
+            from = when(optarg, "--from");
+            break;
+        case OPT_TO:
+            to = when(optarg, "--to");
+            break;
+        case OPT_SVM:
+            ao.svm = true;
             break;
         default:
             usage();
@@ -322,28 +371,40 @@ int main(int argc, char **argv)
     if ( optind != argc - 1 )
         usage();
 
-    r = xt_reader_open(argv[optind], XT_READ_BATCHES);
+    /* The model reads records merged by TSC: the reader indexes them. */
+    r = xt_reader_open(argv[optind], 0);
     if ( !r )
         errx(1, "%s: %s", argv[optind], xt_reader_strerror(errno));
     if ( tally_run(&t, r, bins, hz) )
         err(1, "%s", argv[optind]);
-    /* Damage inside batches is known once tally_run() has read them. */
+    ao.hz = t.hz;
+    if ( from.given )
+        mo.from = when_tsc(&from, first_tsc(r), t.hz);
+    if ( to.given )
+        mo.to = when_tsc(&to, first_tsc(r), t.hz);
+    if ( to.given && mo.to <= mo.from )
+        errx(1, "--to is not after --from");
+    a = analysis_run(r, &mo, &ao);
+    if ( !a )
+        err(1, "%s", argv[optind]);
     damage = xt_reader_damage(r, damage_buf, sizeof(damage_buf));
     if ( damage )
         warnx("%s: %s", argv[optind], damage);
 
     if ( json )
-        json_print(&t, argv[optind], damage);
+        json_print(&t, a, argv[optind], damage);
     else
     {
         text_header(&t, argv[optind], damage, hz != 0);
         text_cpus(&t);
         text_events(&t);
-        text_vcpus(&t);
+        fflush(stdout);
+        analysis_text(stdout, a);
         text_rate(&t);
     }
     if ( fflush(stdout) || ferror(stdout) )
         err(1, "stdout");
+    analysis_free(a);
     tally_free(&t);
     xt_reader_close(r);
     return 0;

@@ -8,11 +8,21 @@ XT_READER_TOOLS := $(XT_SUMMARY) $(XT_EXPORT) $(XT_PLOT)
 READER_TOOL_CFLAGS := $(TOOL_CFLAGS) -Itools/libxentrace -Itools/libxentrace/file -Ixen/include
 READER_TOOL_HDRS   := tools/libxentrace/file/xtread.h $(LIBXT_HDR)
 
+# The model of the machine (model.c), for the readers that need more than
+# records: the summary's analysis, the dump.
+MODEL_SRCS    := tools/xentrace/readers/model.c
+MODEL_HDRS    := tools/xentrace/readers/model.h
+ANALYSIS_SRCS := tools/xentrace/readers/analysis.c \
+                 tools/xentrace/readers/sketch.c $(MODEL_SRCS)
+ANALYSIS_HDRS := tools/xentrace/readers/analysis.h \
+                 tools/xentrace/readers/sketch.h $(MODEL_HDRS)
+
 $(XT_SUMMARY): tools/xentrace/readers/summary.c tools/xentrace/readers/tally.c \
-            tools/xentrace/readers/tally.h $(READER_TOOL_HDRS) $(LIBXT)
+            tools/xentrace/readers/tally.h $(ANALYSIS_SRCS) $(ANALYSIS_HDRS) \
+            $(READER_TOOL_HDRS) $(LIBXT)
 	@mkdir -p $(@D)
 	$(CC) $(READER_TOOL_CFLAGS) $(LDFLAGS) -o $@ tools/xentrace/readers/summary.c \
-	    tools/xentrace/readers/tally.c $(LIBXT) $(LIBXT_LIBS)
+	    tools/xentrace/readers/tally.c $(ANALYSIS_SRCS) $(LIBXT) $(LIBXT_LIBS)
 
 $(XT_PLOT): tools/xentrace/readers/plot.c tools/xentrace/readers/tally.c \
             tools/xentrace/readers/tally.h $(READER_TOOL_HDRS) $(LIBXT)
