@@ -65,6 +65,7 @@ include tests/xen/xen.mk
 include bench/bench.mk
 include bench/read.mk
 include tests/readers/export.mk
+include tests/readers/agree.mk
 include tests/readers/readers.mk
 include tests/fuzz/fuzz.mk
 include demo/demo.mk

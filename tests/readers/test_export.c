@@ -187,7 +187,7 @@ static void test_summary_text(void **state)
     assert_int_equal(sh("%s %s/c8.bin > %s/c8.txt", SUMMARY, dir, dir), 0);
     assert_true(file_has("c8.txt", "records on 8 CPUs"));
     assert_true(file_has("c8.txt", "lost-marks"));
-    assert_true(file_has("c8.txt", "running-s"));
+    assert_true(file_has("c8.txt", "vcpu runstates"));
     assert_true(file_has("c8.txt", "d1v0 "));
     assert_true(file_has("c8.txt", "events/s"));
 }

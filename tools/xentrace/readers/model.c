@@ -324,18 +324,20 @@ static int runstate_change(struct model *m, const struct xt_record *rec)
     return 0;
 }
 
-/* TRC_SCHED_CONTINUE_RUNNING: @domvcpu goes on running on its pCPU. */
+/*
+ * TRC_SCHED_CONTINUE_RUNNING: the scheduler ran, and @domvcpu goes on
+ * running on its pCPU.  It starts a new running interval (a new time
+ * slice), as xenalyze counts it; it also proves the state of a vCPU lost
+ * or unknown.
+ */
 static int continue_running(struct model *m, const struct xt_record *rec)
 {
     uint32_t i = vcpu_index(m, rec->extra[0]);
-    struct vstate *v;
 
     if ( i == NO_INDEX )
         return -1;
-    v = &m->vcpus[i];
-    if ( v->state != MODEL_RUNNING )
-        enter(m, v, rec->tsc, MODEL_RUNNING, MODEL_CAUSE_NONE,
-              MODEL_END_RECORD);
+    enter(m, &m->vcpus[i], rec->tsc, MODEL_RUNNING, MODEL_CAUSE_NONE,
+          MODEL_END_RECORD);
     set_running(m, i, rec->cpu);
     return 0;
 }
