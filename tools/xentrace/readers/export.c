@@ -1,13 +1,16 @@
 /*
  * xentrace-export: a trace file in formats other tools read.
  *
- *   xentrace-export [--ctf dir] [--json file] [-H hz] trace
+ *   xentrace-export [--ctf dir] [--json file] [--perfetto file] [-H hz]
+ *                   [--domain list] [--cpu list] [--from s] [--to s]
+ *                   [--classes list] trace
  *
  * --ctf writes a CTF 1.8 trace (babeltrace2, Trace Compass): a TSDL
- * "metadata" file and one stream file per CPU, each a single packet.
- * --json writes Chrome's trace-event JSON (Perfetto UI, chrome://tracing):
- * one track per CPU, every record an instant event on it, and the vCPUs'
- * runs (from the scheduler's runstate changes) as slices.  See
+ * "metadata" file and one stream file per CPU, each a single packet, every
+ * record an event.  --perfetto writes Perfetto's native trace (perfetto.c)
+ * and --json Chrome's trace-event JSON with the same structure: the
+ * machine as the model (model.h) rebuilds it, vCPUs on pCPUs, their
+ * exits, hypercalls and losses; the filters (view.h) cut those two.  See
  * xentrace-export(1).
  */
 #include <err.h>
@@ -19,16 +22,14 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "model.h"
+#include "perfetto.h"
+#include "view.h"
 #include "xtread.h"
 
-#define DEFAULT_HZ      2400000000ULL   /* xenalyze's default */
 #define CTF_MAGIC       0xc1fc1fc1u
 #define CTF_CONTEXT_AT  4               /* the packet context's offset */
 #define CTF_HEADER      40              /* packet header and context */
-#define RUNSTATE_MASK   0x0ffff00fu
-#define RUNSTATE_CHANGE 0x00021001u
-#define RS_RUNNING      0
-#define DOMID_IDLE      0x7fff
 #define MAX_CLASSES     (1u << 16)
 
 static const char *prog_input;      /* the trace, for messages */
@@ -38,14 +39,6 @@ static uint32_t *class_ids;
 static unsigned int nr_classes;
 static uint32_t *class_slot;        /* hash: event -> class + 1 */
 static unsigned int class_slots;
-
-static uint64_t tsc_hz(const struct xt_reader_info *info, uint64_t hz)
-{
-    if ( hz )
-        return hz;
-    return info->has_tsc_hz && info->meta.tsc_hz ? info->meta.tsc_hz
-                                                  : DEFAULT_HZ;
-}
 
 static const char *event_name(uint32_t id)
 {
@@ -283,7 +276,7 @@ static void export_ctf(struct xt_reader *r, const char *dir, uint64_t hz)
         err(1, "calloc");
     for ( i = 0; i < info->nr_cpus; i++ )
         ctf_stream(r, dir, xt_reader_cpu(r, i)->cpu);
-    ctf_metadata(dir, info, tsc_hz(info, hz));
+    ctf_metadata(dir, info, view_hz(info, hz));
     free(class_ids);
     free(class_slot);
 }
@@ -291,26 +284,28 @@ static void export_ctf(struct xt_reader *r, const char *dir, uint64_t hz)
 /*
  * Chrome trace-event JSON
  * =======================
+ *
+ * The Perfetto export's structure (perfetto.c), in what Chrome's format
+ * can say: a process per domain and a thread per vCPU (view.h's pids and
+ * tids) with its exits as slices and its hypercalls, PV events and
+ * injections as instants; Xen's process with a thread per pCPU and the
+ * vCPUs' runs on it as slices, its losses and interrupts; a C-state
+ * counter per pCPU.  Times in microseconds from view_origin().
  */
-
-/* The vCPU running on each CPU, and since when: a slice to close. */
-struct run {
-    uint32_t domvcpu;
-    uint64_t since;
-    bool open;
-};
 
 struct json_out {
     FILE *f;
-    const char *path;
+    const struct view_filter *filter;
     uint64_t hz;
-    uint64_t t0;                /* TSC of time 0 */
-    struct run *runs;           /* by CPU number */
+    uint64_t origin;
+    struct view_set domains, vcpus, pcpus;  /* declared */
+    bool failed;                    /* out of memory */
 };
 
 static double json_us(const struct json_out *j, uint64_t tsc)
 {
-    return tsc > j->t0 ? (double)(tsc - j->t0) * 1e6 / j->hz : 0;
+    return tsc >= j->origin ? (double)(tsc - j->origin) * 1e6 / j->hz
+                            : -((double)(j->origin - tsc) * 1e6 / j->hz);
 }
 
 static void json_string(FILE *f, const char *s)
@@ -328,130 +323,245 @@ static void json_string(FILE *f, const char *s)
     fputc('"', f);
 }
 
-static void json_slice(struct json_out *j, unsigned int cpu, uint64_t end)
+static void json_meta(struct json_out *j, uint32_t pid, uint32_t tid,
+                      const char *what, const char *name)
 {
-    struct run *run = &j->runs[cpu];
-
-    fprintf(j->f, ",\n{\"ph\":\"X\",\"cat\":\"vcpu\",\"pid\":0,\"tid\":%u,"
-            "\"name\":\"d%uv%u\",\"ts\":%.3f,\"dur\":%.3f}", cpu,
-            run->domvcpu >> 16, run->domvcpu & 0xffff,
-            json_us(j, run->since), json_us(j, end) - json_us(j, run->since));
-    run->open = false;
-}
-
-/* Slices: a vCPU runs on a CPU from its change to running to the next. */
-static void json_runstate(struct json_out *j, const struct xt_record *rec)
-{
-    struct run *run = &j->runs[rec->cpu];
-    unsigned int old = (rec->event >> 8) & 0xf, new = (rec->event >> 4) & 0xf;
-    uint32_t domvcpu = rec->extra[0];
-
-    if ( old == RS_RUNNING && run->open && run->domvcpu == domvcpu )
-        json_slice(j, rec->cpu, rec->tsc);
-    if ( new == RS_RUNNING && domvcpu >> 16 != DOMID_IDLE )
-    {
-        if ( run->open )
-            json_slice(j, rec->cpu, rec->tsc);
-        *run = (struct run){ .domvcpu = domvcpu, .since = rec->tsc,
-                             .open = true };
-    }
-}
-
-static void json_record(struct json_out *j, const struct xt_record *rec)
-{
-    const char *name = event_name(rec->event);
-    char text[512];
-
-    fprintf(j->f, ",\n{\"ph\":\"i\",\"s\":\"t\",\"cat\":\"%s\",\"pid\":0,"
-            "\"tid\":%u,\"ts\":%.3f,\"name\":", xt_event_class(rec->event),
-            rec->cpu, json_us(j, rec->tsc));
-    if ( name )
-        json_string(j->f, name);
-    else
-        fprintf(j->f, "\"0x%08" PRIx32 "\"", rec->event);
-    xt_record_format(rec, text, sizeof(text));
-    fprintf(j->f, ",\"args\":{\"record\":");
-    json_string(j->f, text);
+    fprintf(j->f, ",\n{\"ph\":\"M\",\"pid\":%" PRIu32 ",\"tid\":%" PRIu32
+            ",\"name\":\"%s\",\"args\":{\"name\":", pid, tid, what);
+    json_string(j->f, name);
     fprintf(j->f, "}}");
-    if ( (rec->event & RUNSTATE_MASK) == RUNSTATE_CHANGE && rec->nr_extra )
-        json_runstate(j, rec);
 }
 
-static void json_tracks(struct json_out *j, struct xt_reader *r)
+/* The thread an event goes on, declared if new: a vCPU's, or a pCPU's. */
+static bool json_thread(struct json_out *j, uint32_t domvcpu, uint32_t pcpu,
+                        uint32_t *pid, uint32_t *tid)
 {
-    const struct xt_reader_info *info = xt_reader_info(r);
+    char name[32];
+    bool added;
+
+    if ( domvcpu != MODEL_VCPU_NONE && domvcpu >> 16 != MODEL_DOMID_IDLE )
+    {
+        *pid = view_pid(domvcpu);
+        *tid = view_tid(domvcpu);
+        if ( view_set_add(&j->vcpus, domvcpu, &added) < 0 )
+            j->failed = true;
+        if ( added )
+        {
+            snprintf(name, sizeof(name), "d%u", domvcpu >> 16);
+            if ( view_set_add(&j->domains, domvcpu >> 16, &added) < 0 )
+                j->failed = true;
+            if ( added )
+                json_meta(j, *pid, *pid, "process_name", name);
+            json_meta(j, *pid, *tid, "thread_name",
+                      model_vcpu_name(name, sizeof(name), domvcpu));
+        }
+        return true;
+    }
+    if ( pcpu == MODEL_CPU_NONE )
+        return false;
+    *pid = VIEW_XEN_PID;
+    *tid = pcpu;
+    if ( view_set_add(&j->pcpus, pcpu, &added) < 0 )
+        j->failed = true;
+    if ( added )
+    {
+        snprintf(name, sizeof(name), "pCPU %u", pcpu);
+        json_meta(j, *pid, *tid, "thread_name", name);
+        fprintf(j->f, ",\n{\"ph\":\"M\",\"pid\":%" PRIu32 ",\"tid\":%" PRIu32
+                ",\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":"
+                "%" PRIu32 "}}", *pid, *tid, pcpu);
+    }
+    return true;
+}
+
+/* An event's head: {"ph":..,"cat":..,"pid":..,"tid":..,"ts":..,"name":.. */
+static bool json_head(struct json_out *j, const char *ph, const char *cat,
+                      uint32_t domvcpu, uint32_t pcpu, uint64_t tsc,
+                      const char *name)
+{
+    uint32_t pid, tid;
+
+    if ( !json_thread(j, domvcpu, pcpu, &pid, &tid) )
+        return false;
+    fprintf(j->f, ",\n{\"ph\":\"%s\",\"cat\":\"%s\",\"pid\":%" PRIu32
+            ",\"tid\":%" PRIu32 ",\"ts\":%.3f,\"name\":", ph, cat, pid, tid,
+            json_us(j, tsc));
+    json_string(j->f, name);
+    if ( *ph == 'i' )
+        fprintf(j->f, ",\"s\":\"t\"");
+    return true;
+}
+
+static void json_slice(struct json_out *j, const char *cat, uint32_t domvcpu,
+                       const struct model_event *ev, const char *name)
+{
+    if ( !json_head(j, "X", cat, domvcpu, ev->pcpu, ev->start, name) )
+        return;
+    fprintf(j->f, ",\"dur\":%.3f", json_us(j, ev->end) - json_us(j, ev->start));
+}
+
+static void json_exit(struct json_out *j, const struct model_event *ev)
+{
+    char name[64], text[XT_RECORD_FORMAT_MAX];
     unsigned int i;
 
-    fprintf(j->f, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n"
-            "{\"ph\":\"M\",\"pid\":0,\"name\":\"process_name\","
-            "\"args\":{\"name\":\"Xen\"}}");
-    for ( i = 0; i < info->nr_cpus; i++ )
+    json_slice(j, "hvm", ev->domvcpu, ev,
+               view_exit_name(name, sizeof(name), ev->u.exit.reason));
+    fprintf(j->f, ",\"args\":{\"reason\":%" PRIu32 ",\"rip\":\"0x%" PRIx64
+            "\",\"handlers\":[", ev->u.exit.reason, ev->u.exit.rip);
+    for ( i = 0; i < ev->u.exit.nr_handlers && i < MODEL_MAX_HANDLERS; i++ )
     {
-        unsigned int cpu = xt_reader_cpu(r, i)->cpu;
+        xt_record_format(&ev->u.exit.handlers[i], text, sizeof(text));
+        if ( i )
+            fputc(',', j->f);
+        json_string(j->f, text);
+    }
+    fprintf(j->f, "],\"nr_handlers\":%u}}", ev->u.exit.nr_handlers);
+}
 
-        fprintf(j->f, ",\n{\"ph\":\"M\",\"pid\":0,\"tid\":%u,"
-                "\"name\":\"thread_name\",\"args\":{\"name\":\"CPU %u\"}}",
-                cpu, cpu);
-        fprintf(j->f, ",\n{\"ph\":\"M\",\"pid\":0,\"tid\":%u,"
-                "\"name\":\"thread_sort_index\","
-                "\"args\":{\"sort_index\":%u}}", cpu, cpu);
+static void json_point(struct json_out *j, const struct model_event *ev)
+{
+    const struct xt_event_desc *d;
+    char name[64];
+
+    switch ( ev->type )
+    {
+    case MODEL_EV_HYPERCALL:
+        view_hypercall_name(name, sizeof(name), ev->u.hypercall.op);
+        break;
+    case MODEL_EV_INJECT:
+        snprintf(name, sizeof(name), "inject 0x%02x", ev->u.inject.vector);
+        break;
+    default:
+        d = xt_event_find(ev->u.pv.event);
+        if ( d )
+            snprintf(name, sizeof(name), "%s", d->name);
+        else
+            snprintf(name, sizeof(name), "0x%08" PRIx32, ev->u.pv.event);
+        break;
+    }
+    if ( json_head(j, "i", ev->type == MODEL_EV_PV ? "pv" : "hvm",
+                   ev->domvcpu, ev->pcpu, ev->start, name) )
+        fputc('}', j->f);
+}
+
+static void json_event(void *arg, const struct model_event *ev)
+{
+    struct json_out *j = arg;
+    char name[64];
+
+    if ( !view_wants(j->filter, ev) )
+        return;
+    switch ( ev->type )
+    {
+    case MODEL_EV_RUNSTATE:
+        if ( ev->u.runstate.state == MODEL_LOST )
+        {
+            json_slice(j, "lost", ev->domvcpu, ev, "lost");
+            fputc('}', j->f);
+        }
+        else if ( ev->u.runstate.state == MODEL_RUNNING &&
+                  ev->domvcpu >> 16 != MODEL_DOMID_IDLE &&
+                  view_cpu_wanted(j->filter, ev->pcpu) )
+        {
+            json_slice(j, "sched", MODEL_VCPU_NONE, ev,
+                       model_vcpu_name(name, sizeof(name), ev->domvcpu));
+            fputc('}', j->f);
+        }
+        break;
+    case MODEL_EV_EXIT:
+        json_exit(j, ev);
+        break;
+    case MODEL_EV_LOST:
+        snprintf(name, sizeof(name), "lost %" PRIu64 " records",
+                 ev->u.lost.count);
+        json_slice(j, "lost", MODEL_VCPU_NONE, ev, name);
+        fprintf(j->f, ",\"args\":{\"count\":%" PRIu64 "}}", ev->u.lost.count);
+        break;
+    case MODEL_EV_IRQ:
+        snprintf(name, sizeof(name), "vector 0x%02x", ev->u.irq.vector);
+        if ( ev->end > ev->start )
+            json_slice(j, "hw", MODEL_VCPU_NONE, ev, name);
+        else if ( !json_head(j, "i", "hw", MODEL_VCPU_NONE, ev->pcpu,
+                             ev->start, name) )
+            break;
+        fputc('}', j->f);
+        break;
+    case MODEL_EV_CSTATE:
+        if ( ev->pcpu == MODEL_CPU_NONE )
+            break;
+        snprintf(name, sizeof(name), "pCPU %u C-state", ev->pcpu);
+        fprintf(j->f, ",\n{\"ph\":\"C\",\"pid\":%u,\"ts\":%.3f,\"name\":"
+                "\"%s\",\"args\":{\"C\":%" PRIu32 "}}", VIEW_XEN_PID,
+                json_us(j, ev->start), name, ev->u.cstate.cstate);
+        fprintf(j->f, ",\n{\"ph\":\"C\",\"pid\":%u,\"ts\":%.3f,\"name\":"
+                "\"%s\",\"args\":{\"C\":0}}", VIEW_XEN_PID,
+                json_us(j, ev->end), name);
+        break;
+    case MODEL_EV_HYPERCALL:
+    case MODEL_EV_PV:
+    case MODEL_EV_INJECT:
+        if ( ev->domvcpu != MODEL_VCPU_NONE )
+            json_point(j, ev);
+        break;
+    case MODEL_EV_SWITCH:
+    case MODEL_EV_WAKE:
+        break;                  /* the runs say it */
     }
 }
 
-/* The trace's first and last TSC, over every CPU. */
-static void tsc_range(struct xt_reader *r, uint64_t *first, uint64_t *last)
+static void export_json(struct xt_reader *r, const char *path,
+                        const struct view_filter *f, uint64_t hz)
 {
-    const struct xt_reader_info *info = xt_reader_info(r);
-    bool any = false;
-    unsigned int i;
-
-    *first = *last = 0;
-    for ( i = 0; i < info->nr_cpus; i++ )
-    {
-        const struct xt_cpu_info *ci = xt_reader_cpu(r, i);
-
-        if ( !ci->has_tsc )
-            continue;
-        if ( !any || ci->first_tsc < *first )
-            *first = ci->first_tsc;
-        if ( !any || ci->last_tsc > *last )
-            *last = ci->last_tsc;
-        any = true;
-    }
-}
-
-static void export_json(struct xt_reader *r, const char *path, uint64_t hz)
-{
-    const struct xt_reader_info *info = xt_reader_info(r);
-    struct json_out j = { .path = path, .hz = tsc_hz(info, hz) };
-    struct xt_iter *it = xt_iter_new(r, XT_ORDER_FILE, 0, 0);
-    struct xt_record rec;
-    uint64_t end;
-    unsigned int cpu;
+    const struct model_ops ops = { .event = json_event };
+    const struct model_options mo = { .from = f->from, .to = f->to };
+    struct json_out j = { .filter = f, .hz = view_hz(xt_reader_info(r), hz),
+                          .origin = view_origin(r) };
+    struct model *m;
     bool failed;
 
-    if ( !it )
-        err(1, "%s", prog_input);
     j.f = strcmp(path, "-") ? fopen(path, "w") : stdout;
-    j.runs = calloc(info->max_cpu + 1, sizeof(*j.runs));
     if ( !j.f )
         err(1, "%s", path);
-    if ( !j.runs )
-        err(1, "calloc");
-    tsc_range(r, &j.t0, &end);
-
-    json_tracks(&j, r);
-    while ( xt_iter_next(it, &rec) > 0 )
-        json_record(&j, &rec);
-    xt_iter_free(it);
-    for ( cpu = 0; cpu <= info->max_cpu; cpu++ )
-        if ( j.runs[cpu].open )
-            json_slice(&j, cpu, end);
+    m = model_new(r, &mo, &ops, &j);
+    if ( !m )
+        err(1, "%s", prog_input);
+    fprintf(j.f, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n"
+            "{\"ph\":\"M\",\"pid\":%u,\"name\":\"process_name\","
+            "\"args\":{\"name\":\"xen\"}}", VIEW_XEN_PID);
+    if ( model_run(m) || j.failed )
+        err(1, "%s", prog_input);
+    model_free(m);
+    view_set_free(&j.domains);
+    view_set_free(&j.vcpus);
+    view_set_free(&j.pcpus);
     fprintf(j.f, "\n]}\n");
     failed = ferror(j.f);
     if ( (j.f == stdout ? fflush(j.f) : fclose(j.f)) || failed )
         err(1, "%s", path);
-    free(j.runs);
+}
+
+/*
+ * Perfetto
+ * ========
+ */
+
+static void export_perfetto(struct xt_reader *r, const char *path,
+                            const struct view_filter *f, uint64_t hz)
+{
+    FILE *out = strcmp(path, "-") ? fopen(path, "w") : stdout;
+
+    if ( !out )
+        err(1, "%s", path);
+    if ( perfetto_export(r, out, f, hz) )
+    {
+        if ( errno == ERANGE )
+            errx(1, "%s: CPU numbers up to %u only", prog_input,
+                 VIEW_MAX_PCPUS - 1);
+        err(1, "%s", errno == EIO ? path : prog_input);
+    }
+    if ( out != stdout && fclose(out) )
+        err(1, "%s", path);
 }
 
 /*
@@ -462,22 +572,35 @@ static void export_json(struct xt_reader *r, const char *path, uint64_t hz)
 static void usage(void)
 {
     fprintf(stderr, "usage: xentrace-export [--ctf dir] [--json file] "
-            "[-H hz] trace\n");
+            "[--perfetto file] [-H hz]\n"
+            "                       [--domain list] [--cpu list] "
+            "[--from s] [--to s] [--classes list]\n"
+            "                       trace\n");
     exit(1);
 }
 
 int main(int argc, char **argv)
 {
+    enum { OPT_DOMAIN = 256, OPT_CPU, OPT_FROM, OPT_TO, OPT_CLASSES };
     static const struct option longopts[] = {
         { "ctf", required_argument, NULL, 'c' },
         { "cpu-hz", required_argument, NULL, 'H' },
         { "json", required_argument, NULL, 'j' },
+        { "perfetto", required_argument, NULL, 'p' },
+        { "domain", required_argument, NULL, OPT_DOMAIN },
+        { "cpu", required_argument, NULL, OPT_CPU },
+        { "from", required_argument, NULL, OPT_FROM },
+        { "to", required_argument, NULL, OPT_TO },
+        { "classes", required_argument, NULL, OPT_CLASSES },
         { NULL, 0, NULL, 0 },
     };
-    const char *ctf_dir = NULL, *json_path = NULL;
+    const char *ctf_dir = NULL, *json_path = NULL, *perfetto_path = NULL;
+    struct view_filter filter = { .classes = VIEW_ALL };
+    bool has_from = false, has_to = false;
+    double from = 0, to = 0;
     unsigned long long hz = 0;
     struct xt_reader *r;
-    char damage[256];
+    char damage[256], why[128];
     char *end;
     int opt;
 
@@ -497,12 +620,39 @@ int main(int argc, char **argv)
         case 'j':
             json_path = optarg;
             break;
+        case 'p':
+            perfetto_path = optarg;
+            break;
+        case OPT_DOMAIN:
+            if ( !view_parse_domains(&filter, optarg, why, sizeof(why)) )
+                errx(1, "%s", why);
+            break;
+        case OPT_CPU:
+            if ( !view_parse_cpus(&filter, optarg, why, sizeof(why)) )
+                errx(1, "%s", why);
+            break;
+        case OPT_CLASSES:
+            if ( !view_parse_classes(&filter, optarg, why, sizeof(why)) )
+                errx(1, "%s", why);
+            break;
+        case OPT_FROM:
+            if ( !view_parse_seconds(optarg, &from) )
+                errx(1, "bad time: %s", optarg);
+            has_from = true;
+            break;
+        case OPT_TO:
+            if ( !view_parse_seconds(optarg, &to) )
+                errx(1, "bad time: %s", optarg);
+            has_to = true;
+            break;
         default:
             usage();
         }
     }
-    if ( optind != argc - 1 || (!ctf_dir && !json_path) )
+    if ( optind != argc - 1 || (!ctf_dir && !json_path && !perfetto_path) )
         usage();
+    if ( has_from && has_to && to <= from )
+        errx(1, "--to %g is not after --from %g", to, from);
     prog_input = argv[optind];
 
     r = xt_reader_open(prog_input, 0);
@@ -510,10 +660,15 @@ int main(int argc, char **argv)
         errx(1, "%s: %s", prog_input, xt_reader_strerror(errno));
     if ( xt_reader_damage(r, damage, sizeof(damage)) )
         warnx("%s: %s", prog_input, damage);
+    view_window(&filter, view_origin(r), view_hz(xt_reader_info(r), hz),
+                has_from, from, has_to, to);
     if ( ctf_dir )
         export_ctf(r, ctf_dir, hz);
     if ( json_path )
-        export_json(r, json_path, hz);
+        export_json(r, json_path, &filter, hz);
+    if ( perfetto_path )
+        export_perfetto(r, perfetto_path, &filter, hz);
     xt_reader_close(r);
+    view_filter_free(&filter);
     return 0;
 }

@@ -30,7 +30,14 @@ $(XT_PLOT): tools/xentrace/readers/plot.c tools/xentrace/readers/tally.c \
 	$(CC) $(READER_TOOL_CFLAGS) $(LDFLAGS) -o $@ tools/xentrace/readers/plot.c \
 	    tools/xentrace/readers/tally.c $(LIBXT) $(LIBXT_LIBS)
 
-$(XT_EXPORT): tools/xentrace/readers/export.c $(READER_TOOL_HDRS) $(LIBXT)
+# The timeline exports (Perfetto, Chrome JSON) on the model.
+EXPORT_SRCS := tools/xentrace/readers/perfetto.c tools/xentrace/readers/pbwrite.c \
+               tools/xentrace/readers/view.c tools/xentrace/readers/model.c
+EXPORT_HDRS := tools/xentrace/readers/perfetto.h tools/xentrace/readers/pbwrite.h \
+               tools/xentrace/readers/view.h tools/xentrace/readers/model.h
+
+$(XT_EXPORT): tools/xentrace/readers/export.c $(EXPORT_SRCS) $(EXPORT_HDRS) \
+              $(READER_TOOL_HDRS) $(LIBXT)
 	@mkdir -p $(@D)
 	$(CC) $(READER_TOOL_CFLAGS) $(LDFLAGS) -o $@ tools/xentrace/readers/export.c \
-	    $(LIBXT) $(LIBXT_LIBS)
+	    $(EXPORT_SRCS) $(LIBXT) $(LIBXT_LIBS)
