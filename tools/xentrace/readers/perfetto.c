@@ -143,6 +143,7 @@ struct pcpu {
     uint64_t track, cstate_track, rate_track;   /* uuids; 0: not yet */
     bool unknown_declared, other_declared;
     uint32_t tid;               /* what the exported sched runs here */
+    uint32_t domvcpu;           /* the vCPU that is, or MODEL_VCPU_NONE */
     bool running;               /* tid is set */
     uint64_t last_ns;           /* of the last switch: they must not go
                                    back in a bundle */
@@ -152,6 +153,17 @@ struct pcpu {
     uint64_t rate_start;        /* TSC of the rate window */
     uint64_t rate_count;
     bool rate_open;
+};
+
+/*
+ * A vCPU: its track, and its last run as the exported scheduling shows
+ * it (from the switch record, a little before the runstate change that
+ * ends the model's interval before it).
+ */
+struct vinfo {
+    uint64_t uuid;
+    uint64_t run_in, run_out;   /* TSC; run_out only when not running */
+    bool ran, running;
 };
 
 struct intern {
@@ -170,8 +182,8 @@ struct pf {
     struct pcpu *pcpus;
     unsigned int nr_pcpus;
     struct view_set vcpus;      /* the vCPUs met, and by their index: */
-    uint64_t *uuids;            /* their tracks */
-    unsigned int nr_uuids;
+    struct vinfo *vinfo;
+    unsigned int nr_vinfo;
     uint8_t *domains;           /* bitmap: declared */
     bool xen_declared;
     struct intern event_names, annotation_names;
@@ -371,35 +383,36 @@ static uint64_t pcpu_track(struct pf *pf, uint32_t cpu, uint64_t *which,
 }
 
 /* @domvcpu's thread track: the thread, and its process, declared if new. */
-static uint64_t vcpu_track(struct pf *pf, uint32_t domvcpu)
+static struct vinfo *vcpu_of(struct pf *pf, uint32_t domvcpu)
 {
     uint32_t dom = domvcpu >> 16, pid = view_pid(domvcpu);
     uint32_t tid = view_tid(domvcpu);
     char name[NAME_MAX_BYTES], process[NAME_MAX_BYTES];
-    uint64_t *uuids;
+    struct vinfo *v;
     bool added;
     int32_t i = view_set_add(&pf->vcpus, domvcpu, &added);
 
     if ( i >= 0 && !added )
-        return pf->uuids[i];
-    if ( i >= 0 && (unsigned int)i >= pf->nr_uuids )
+        return &pf->vinfo[i];
+    if ( i >= 0 && (unsigned int)i >= pf->nr_vinfo )
     {
-        unsigned int n = pf->nr_uuids ? 2 * pf->nr_uuids : 64;
+        unsigned int n = pf->nr_vinfo ? 2 * pf->nr_vinfo : 64;
 
-        uuids = realloc(pf->uuids, n * sizeof(*uuids));
-        if ( uuids )
+        v = realloc(pf->vinfo, n * sizeof(*v));
+        if ( v )
         {
-            pf->uuids = uuids;
-            pf->nr_uuids = n;
+            pf->vinfo = v;
+            pf->nr_vinfo = n;
         }
     }
-    if ( i < 0 || (unsigned int)i >= pf->nr_uuids )
+    if ( i < 0 || (unsigned int)i >= pf->nr_vinfo )
     {
         pf->failed = true;
         errno = ENOMEM;
-        return 0;
+        return NULL;
     }
-    pf->uuids[i] = pf->next_uuid++;
+    v = &pf->vinfo[i];
+    *v = (struct vinfo){ .uuid = pf->next_uuid++ };
     comm_of(name, sizeof(name), tid, 0);
     snprintf(process, sizeof(process), "d%u", dom);
     declare_thread(pf, pid, process, !(pf->domains[dom / 8] & 1u << dom % 8),
@@ -408,7 +421,7 @@ static uint64_t vcpu_track(struct pf *pf, uint32_t domvcpu)
 
     packet_begin(pf);
     pb_begin(&pf->pkt, TP_TRACK_DESCRIPTOR);
-    pb_varint(&pf->pkt, TD_UUID, pf->uuids[i]);
+    pb_varint(&pf->pkt, TD_UUID, v->uuid);
     pb_begin(&pf->pkt, TD_THREAD);
     pb_varint(&pf->pkt, THD_PID, pid);
     pb_varint(&pf->pkt, THD_TID, tid);
@@ -416,7 +429,14 @@ static uint64_t vcpu_track(struct pf *pf, uint32_t domvcpu)
     pb_end(&pf->pkt);
     pb_end(&pf->pkt);
     packet_end(pf, true);
-    return pf->uuids[i];
+    return v;
+}
+
+static uint64_t vcpu_track(struct pf *pf, uint32_t domvcpu)
+{
+    struct vinfo *v = vcpu_of(pf, domvcpu);
+
+    return v ? v->uuid : 0;
 }
 
 /*
@@ -634,15 +654,31 @@ static bool bundle_ready(struct pf *pf, struct pcpu *p)
     return false;
 }
 
-/* pCPU @cpu switches at @tsc to @tid; what ran before goes to @state. */
+/*
+ * pCPU @cpu switches at @tsc to @tid, vCPU @domvcpu (MODEL_VCPU_NONE for
+ * the idle and pseudo-threads); what ran before goes to @prev_state.
+ */
 static void sched_switch(struct pf *pf, uint32_t cpu, uint64_t tsc,
-                         uint32_t prev_state, uint32_t tid)
+                         uint32_t prev_state, uint32_t tid, uint32_t domvcpu)
 {
     struct pcpu *p = &pf->pcpus[cpu];
     uint64_t t = ns(pf, tsc);
+    struct vinfo *v;
 
     if ( (p->running && p->tid == tid) || !bundle_ready(pf, p) )
         return;
+    if ( p->running && p->domvcpu != MODEL_VCPU_NONE &&
+         (v = vcpu_of(pf, p->domvcpu)) )
+    {
+        v->running = false;
+        v->run_out = tsc;
+    }
+    if ( domvcpu != MODEL_VCPU_NONE && (v = vcpu_of(pf, domvcpu)) )
+    {
+        v->ran = v->running = true;
+        v->run_in = tsc;
+    }
+    p->domvcpu = domvcpu;
     if ( tid >= VIEW_XEN_PID )
         declare_pseudo(pf, cpu, tid);
     if ( p->nr_switches == BUNDLE_MAX )
@@ -683,13 +719,9 @@ static void on_switch(struct pf *pf, const struct model_event *ev)
     else if ( !view_domain_wanted(pf->filter, next) )
         tid = view_other_tid(ev->pcpu);
     else
-    {
         tid = view_tid(next);
-        if ( tid )
-            vcpu_track(pf, next);
-    }
     sched_switch(pf, ev->pcpu, ev->start, prev_state_of(ev->u.sw.prev_state),
-                 tid);
+                 tid, tid && tid < VIEW_XEN_PID ? next : MODEL_VCPU_NONE);
 }
 
 static void on_wake(struct pf *pf, const struct model_event *ev)
@@ -718,25 +750,49 @@ static void on_wake(struct pf *pf, const struct model_event *ev)
  * ==================
  */
 
+/*
+ * A vCPU's lost time, but for its last run: the exported scheduling has
+ * it running from the switch record, which proves it, while the model's
+ * LOST interval ends at the runstate change just after.
+ */
+static void lost_slice(struct pf *pf, const struct model_event *ev)
+{
+    uint64_t start = ev->start, end = ev->end;
+    struct vinfo *v;
+
+    if ( ev->domvcpu == MODEL_VCPU_NONE ||
+         ev->domvcpu >> 16 == MODEL_DOMID_IDLE ||
+         !(v = vcpu_of(pf, ev->domvcpu)) )
+        return;
+    if ( v->ran && start < (v->running ? end : v->run_out) &&
+         v->run_in < end )
+    {
+        if ( start < v->run_in )
+            end = v->run_in;
+        else if ( !v->running && v->run_out < end )
+            start = v->run_out;
+        else
+            return;
+    }
+    if ( end <= start )
+        return;
+    named(pf, start, TYPE_SLICE_BEGIN, v->uuid, "lost");
+    slice_end(pf, end, v->uuid);
+}
+
 static void on_runstate(struct pf *pf, const struct model_event *ev)
 {
     uint32_t cpu = ev->pcpu;
-    uint64_t track;
 
     if ( ev->u.runstate.state == MODEL_LOST )
-    {
-        track = track_of(pf, ev->domvcpu, cpu);
-        if ( !track )
-            return;
-        named(pf, ev->start, TYPE_SLICE_BEGIN, track, "lost");
-        slice_end(pf, ev->end, track);
-    }
+        lost_slice(pf, ev);
     /* A running vCPU is known to run up to its pCPU's last record. */
     if ( ev->u.runstate.state == MODEL_RUNNING &&
          ev->u.runstate.end_by == MODEL_END_TRACE && cpu < pf->nr_pcpus &&
          pf->pcpus[cpu].running &&
          pf->pcpus[cpu].tid == view_tid(ev->domvcpu) )
-        sched_switch(pf, cpu, ev->end, TASK_RUNNING, view_unknown_tid(cpu));
+        sched_switch(pf, cpu, ev->end, TASK_RUNNING, view_unknown_tid(cpu),
+                     MODEL_VCPU_NONE);
 }
 
 static void on_hvm_exit(struct pf *pf, const struct model_event *ev)
@@ -771,7 +827,7 @@ static void on_lost(struct pf *pf, const struct model_event *ev)
     if ( !track )
         return;
     sched_switch(pf, ev->pcpu, ev->start, TASK_RUNNING,
-                 view_unknown_tid(ev->pcpu));
+                 view_unknown_tid(ev->pcpu), MODEL_VCPU_NONE);
     /* Named with its count, so not interned: the names are unbounded. */
     snprintf(name, sizeof(name), "lost %" PRIu64 " records", ev->u.lost.count);
     event_begin(pf, ev->start, TYPE_SLICE_BEGIN, track);
@@ -878,6 +934,27 @@ static void on_event(void *arg, const struct model_event *ev)
 }
 
 /*
+ * A record the model saw run @domvcpu on its pCPU, which the exported
+ * scheduling shows running no vCPU it can name: the switch was lost, and
+ * a runstate change proved the run.  The run starts here.
+ */
+static void proven_run(struct pf *pf, const struct xt_record *rec,
+                       uint32_t domvcpu)
+{
+    struct pcpu *p = &pf->pcpus[rec->cpu];
+    uint32_t tid;
+
+    if ( domvcpu == MODEL_VCPU_NONE || !(pf->filter->classes & VIEW_SCHED) ||
+         !view_cpu_wanted(pf->filter, rec->cpu) ||
+         (p->running && p->tid != view_unknown_tid(rec->cpu)) )
+        return;
+    tid = view_domain_wanted(pf->filter, domvcpu) ? view_tid(domvcpu)
+                                                   : view_other_tid(rec->cpu);
+    sched_switch(pf, rec->cpu, rec->tsc, TASK_RUNNING, tid,
+                 tid && tid < VIEW_XEN_PID ? domvcpu : MODEL_VCPU_NONE);
+}
+
+/*
  * Records per second, per pCPU and millisecond
  * ============================================
  */
@@ -908,7 +985,8 @@ static void on_record(void *arg, const struct xt_record *rec,
     struct pf *pf = arg;
     struct pcpu *p;
 
-    (void)what;
+    if ( !pf->failed && rec->cpu < pf->nr_pcpus )
+        proven_run(pf, rec, what->domvcpu);
     if ( pf->failed || rec->cpu >= pf->nr_pcpus ||
          (rec->event >> 12) == 0x0001f ||     /* metadata, not records */
          !view_record_wanted(pf->filter, rec) )
@@ -1016,7 +1094,7 @@ out:
     }
     free(pf.pcpus);
     view_set_free(&pf.vcpus);
-    free(pf.uuids);
+    free(pf.vinfo);
     free(pf.domains);
     errno = saved;
     return ret;
