@@ -30,12 +30,14 @@ Options add what the test knows:
   --cpu C               the only pCPU is C
   --window FROM TO      every timestamp in [FROM, TO] (ns)
   --no-sched            no scheduling data at all
-  --wall NS             the clock snapshot gives NS as REALTIME
-  --first NS            ... for BOOTTIME NS
+  --dump-header FILE    xentrace-dump's header lines: the clock
+                        snapshot ties the capture's start at its TSC (as
+                        nanoseconds at its frequency) to its wall clock
 
 Exits 0 if all holds, 1 with the first difference otherwise.
 """
 import argparse
+import datetime
 import json
 import sys
 
@@ -215,14 +217,20 @@ def check_slices(t):
                                                           stack[-1][0]))
 
 
-def runs(t):
-    """Per vCPU, its runs [(start, end, cpu)] from the scheduling data."""
+def runs(t, ends=False):
+    """Per vCPU, its runs [(start, end, cpu)] from the scheduling data;
+    with @ends, whether each ends in a switch to unknown/N (a loss, or the
+    pCPU's last record) as a fourth element."""
     out = {}
     for cpu, sw in t.switches.items():
         for i, (ts, _, tid) in enumerate(sw):
-            end = sw[i + 1][0] if i + 1 < len(sw) else t.last_ts
+            nxt = sw[i + 1] if i + 1 < len(sw) else None
+            end = nxt[0] if nxt else t.last_ts
+            unknown = nxt is None or (nxt[2] - XEN_PID) % 2 == 1 and \
+                nxt[2] > XEN_PID
             if is_vcpu(tid) and end > ts:
-                out.setdefault(tid, []).append((ts, end, cpu))
+                out.setdefault(tid, []).append(
+                    (ts, end, cpu, unknown) if ends else (ts, end, cpu))
     return out
 
 
@@ -292,11 +300,13 @@ def check_runs_against_json(t, path):
     on the same pCPU, each Perfetto run starting and ending no later than
     its JSON run, and the two overlapping.  (The model may close a run and
     open the next at the same TSC, as when a record proves again what it
-    holds: those are one.)"""
+    holds: those are one.  A run the model has no RUNNING interval for is
+    one here only if a loss ends it, or the model books its time lost.)"""
     with open(path) as f:
         events = json.load(f)["traceEvents"]
     names = {}
     want = {}
+    lost = {}
     origin = t.snapshot[6]      # the JSON's time 0: the capture's start
     for e in events:
         if e["ph"] == "M" and e["name"] == "thread_name":
@@ -309,7 +319,11 @@ def check_runs_against_json(t, path):
             want.setdefault(tid, []).append((
                 origin + round(e["ts"] * 1000),
                 origin + round((e["ts"] + e["dur"]) * 1000), e["tid"]))
-    got = runs(t)
+        elif e["ph"] == "X" and e["cat"] == "lost" and e["pid"] != XEN_PID:
+            lost.setdefault(e["tid"], []).append((
+                origin + round(e["ts"] * 1000),
+                origin + round((e["ts"] + e["dur"]) * 1000)))
+    got = runs(t, ends=True)
     for tid in set(want) | set(got):
         a = sorted(got.get(tid, []))
         b = []
@@ -319,13 +333,53 @@ def check_runs_against_json(t, path):
                 b[-1] = (b[-1][0], run[1], run[2])
             else:
                 b.append(run)
-        if len(a) != len(b):
-            fail("tid %d: %d runs in the Perfetto file, %d in the JSON"
-                 % (tid, len(a), len(b)))
-        for (s1, e1, c1), (s2, e2, c2) in zip(a, b):
+        def unproven(run):
+            """A switch record just before a loss: the run it proves has
+            no runstate change, so no RUNNING interval; or one the model
+            books LOST, its runstate changes disagreeing."""
+            return run[3] or any(ls < run[1] and run[0] < le
+                                 for ls, le in lost.get(tid, []))
+
+        i = 0
+        for s2, e2, c2 in b:
+            while i < len(a) and a[i][1] <= s2 and unproven(a[i]):
+                i += 1
+            if i == len(a):
+                fail("tid %d: JSON run [%d, %d) on cpu %d, none in the "
+                     "Perfetto file" % (tid, s2, e2, c2))
+            s1, e1, c1, _ = a[i]
             if c1 != c2 or s1 > s2 + 1 or e1 > e2 + 1 or e1 <= s2:
                 fail("tid %d: Perfetto run [%d, %d) on cpu %d, JSON's "
                      "[%d, %d) on cpu %d" % (tid, s1, e1, c1, s2, e2, c2))
+            i += 1
+        if any(not unproven(run) for run in a[i:]):
+            fail("tid %d: Perfetto run at %d, none in the JSON"
+                 % (tid, a[i][0]))
+
+
+def check_clock(t, path):
+    """'# started 2025-11-30 05:20:00.000000000 UTC at TSC 10000000000'
+    and '# 4 CPUs with records (4 possible), TSC 2400000000 Hz'."""
+    started = hz = None
+    with open(path) as f:
+        for line in f:
+            words = line.split()
+            if line.startswith("# started "):
+                when = datetime.datetime.strptime(
+                    words[2] + " " + words[3].split(".")[0],
+                    "%Y-%m-%d %H:%M:%S").replace(tzinfo=datetime.timezone.utc)
+                nsec = int(words[3].split(".")[1])
+                started = (int(when.timestamp()) * 10**9 + nsec,
+                           int(words[-1]))
+            elif " TSC " in line and line.rstrip().endswith("Hz") or \
+                    "Hz (not in the file)" in line:
+                hz = int(words[words.index("TSC") + 1])
+    if started is None or hz is None:
+        fail("%s: no start or no TSC frequency" % path)
+    wall, tsc = started
+    want = {1: wall, 6: tsc * 10**9 // hz}
+    if t.snapshot != want:
+        fail("clock snapshot %s, not %s" % (t.snapshot, want))
 
 
 def main():
@@ -338,8 +392,7 @@ def main():
     ap.add_argument("--cpu", type=int)
     ap.add_argument("--window", type=int, nargs=2)
     ap.add_argument("--no-sched", action="store_true")
-    ap.add_argument("--wall", type=int)
-    ap.add_argument("--first", type=int)
+    ap.add_argument("--dump-header")
     a = ap.parse_args()
 
     t = Trace(parse(a.decoded))
@@ -376,11 +429,8 @@ def main():
                  % (t.first_ts, t.last_ts, a.window[0], a.window[1]))
     if a.no_sched and (t.switches or t.wakings):
         fail("scheduling data, with --classes leaving sched out")
-    if a.wall is not None:
-        if not t.snapshot or t.snapshot.get(1) != a.wall or \
-           t.snapshot.get(6) != a.first:
-            fail("clock snapshot %s, not BOOTTIME %d = REALTIME %d"
-                 % (t.snapshot, a.first, a.wall))
+    if a.dump_header:
+        check_clock(t, a.dump_header)
     print("%d packets, %d track events, %d switches, %d wakings, "
           "%d threads, %d tracks" % (len(t.packets), len(t.events),
                                       sum(map(len, t.switches.values())),

@@ -392,12 +392,14 @@ static bool json_head(struct json_out *j, const char *ph, const char *cat,
     return true;
 }
 
-static void json_slice(struct json_out *j, const char *cat, uint32_t domvcpu,
+/* A slice's head and duration: false if it has no thread to go on. */
+static bool json_slice(struct json_out *j, const char *cat, uint32_t domvcpu,
                        const struct model_event *ev, const char *name)
 {
     if ( !json_head(j, "X", cat, domvcpu, ev->pcpu, ev->start, name) )
-        return;
+        return false;
     fprintf(j->f, ",\"dur\":%.3f", json_us(j, ev->end) - json_us(j, ev->start));
+    return true;
 }
 
 static void json_exit(struct json_out *j, const struct model_event *ev)
@@ -405,8 +407,9 @@ static void json_exit(struct json_out *j, const struct model_event *ev)
     char name[64], text[XT_RECORD_FORMAT_MAX];
     unsigned int i;
 
-    json_slice(j, "hvm", ev->domvcpu, ev,
-               view_exit_name(name, sizeof(name), ev->u.exit.reason));
+    if ( !json_slice(j, "hvm", ev->domvcpu, ev,
+                     view_exit_name(name, sizeof(name), ev->u.exit.reason)) )
+        return;
     fprintf(j->f, ",\"args\":{\"reason\":%" PRIu32 ",\"rip\":\"0x%" PRIx64
             "\",\"handlers\":[", ev->u.exit.reason, ev->u.exit.rip);
     for ( i = 0; i < ev->u.exit.nr_handlers && i < MODEL_MAX_HANDLERS; i++ )
@@ -455,19 +458,16 @@ static void json_event(void *arg, const struct model_event *ev)
     switch ( ev->type )
     {
     case MODEL_EV_RUNSTATE:
-        if ( ev->u.runstate.state == MODEL_LOST )
-        {
-            json_slice(j, "lost", ev->domvcpu, ev, "lost");
+        if ( ev->u.runstate.state == MODEL_LOST &&
+             json_slice(j, "lost", ev->domvcpu, ev, "lost") )
             fputc('}', j->f);
-        }
         else if ( ev->u.runstate.state == MODEL_RUNNING &&
                   ev->domvcpu >> 16 != MODEL_DOMID_IDLE &&
-                  view_cpu_wanted(j->filter, ev->pcpu) )
-        {
-            json_slice(j, "sched", MODEL_VCPU_NONE, ev,
-                       model_vcpu_name(name, sizeof(name), ev->domvcpu));
+                  view_cpu_wanted(j->filter, ev->pcpu) &&
+                  json_slice(j, "sched", MODEL_VCPU_NONE, ev,
+                             model_vcpu_name(name, sizeof(name),
+                                             ev->domvcpu)) )
             fputc('}', j->f);
-        }
         break;
     case MODEL_EV_EXIT:
         json_exit(j, ev);
@@ -475,17 +475,17 @@ static void json_event(void *arg, const struct model_event *ev)
     case MODEL_EV_LOST:
         snprintf(name, sizeof(name), "lost %" PRIu64 " records",
                  ev->u.lost.count);
-        json_slice(j, "lost", MODEL_VCPU_NONE, ev, name);
-        fprintf(j->f, ",\"args\":{\"count\":%" PRIu64 "}}", ev->u.lost.count);
+        if ( json_slice(j, "lost", MODEL_VCPU_NONE, ev, name) )
+            fprintf(j->f, ",\"args\":{\"count\":%" PRIu64 "}}",
+                    ev->u.lost.count);
         break;
     case MODEL_EV_IRQ:
         snprintf(name, sizeof(name), "vector 0x%02x", ev->u.irq.vector);
-        if ( ev->end > ev->start )
-            json_slice(j, "hw", MODEL_VCPU_NONE, ev, name);
-        else if ( !json_head(j, "i", "hw", MODEL_VCPU_NONE, ev->pcpu,
-                             ev->start, name) )
-            break;
-        fputc('}', j->f);
+        if ( ev->end > ev->start ?
+             json_slice(j, "hw", MODEL_VCPU_NONE, ev, name) :
+             json_head(j, "i", "hw", MODEL_VCPU_NONE, ev->pcpu, ev->start,
+                       name) )
+            fputc('}', j->f);
         break;
     case MODEL_EV_CSTATE:
         if ( ev->pcpu == MODEL_CPU_NONE )

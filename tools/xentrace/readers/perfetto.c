@@ -20,7 +20,7 @@
  *                "lost" slice for every time the model books LOST.
  *   per pCPU     a track "pCPU N" with a slice for every loss, "lost N
  *                records", and the interrupts; counters "pCPU N C-state"
- *                and "pCPU N records/s" (per millisecond).  During a loss,
+ *                and "pCPU N records/s" (per 10 ms).  During a loss,
  *                and from a running vCPU's last record on, the pCPU runs
  *                its "unknown/N" thread: no vCPU is shown running through
  *                what nobody saw.
@@ -50,6 +50,7 @@
 #define SEQUENCE_ID     1
 #define NAME_MAX_BYTES  64
 #define PRIO_NORMAL     120         /* a Linux task's nice 0 */
+#define RATE_WINDOWS_PER_S  100     /* the rate counters' resolution */
 
 /* Trace */
 #define TRACE_PACKET            1
@@ -151,18 +152,16 @@ struct pcpu {
     struct sched_waking *wakings;       /* on the pCPU's first switch */
     unsigned int nr_switches, nr_wakings;
     uint64_t rate_start;        /* TSC of the rate window */
-    uint64_t rate_count;
-    bool rate_open;
+    uint64_t rate_count;        /* records in it */
+    uint64_t rate_last;         /* the last rate shown */
+    bool rate_open, rate_shown;
 };
 
-/*
- * A vCPU: its track, and its last run as the exported scheduling shows
- * it (from the switch record, a little before the runstate change that
- * ends the model's interval before it).
- */
+/* A vCPU: its track, and its last run as the exported scheduling shows it. */
 struct vinfo {
     uint64_t uuid;
-    uint64_t run_in, run_out;   /* TSC; run_out only when not running */
+    uint64_t run_in, run_out;   /* TSC; run_out: of the run before, if
+                                   running */
     bool ran, running;
 };
 
@@ -665,7 +664,8 @@ static void sched_switch(struct pf *pf, uint32_t cpu, uint64_t tsc,
     uint64_t t = ns(pf, tsc);
     struct vinfo *v;
 
-    if ( (p->running && p->tid == tid) || !bundle_ready(pf, p) )
+    if ( !(pf->filter->classes & VIEW_SCHED) ||
+         (p->running && p->tid == tid) || !bundle_ready(pf, p) )
         return;
     if ( p->running && p->domvcpu != MODEL_VCPU_NONE &&
          (v = vcpu_of(pf, p->domvcpu)) )
@@ -751,9 +751,13 @@ static void on_wake(struct pf *pf, const struct model_event *ev)
  */
 
 /*
- * A vCPU's lost time, but for its last run: the exported scheduling has
- * it running from the switch record, which proves it, while the model's
- * LOST interval ends at the runstate change just after.
+ * A vCPU's lost time, as far as it does not overlap a run the exported
+ * scheduling shows: from its last switch out, and up to its current
+ * run.  The scheduling shows a run from its switch record, which proves
+ * it, and the model's LOST interval may end only at the runstate change
+ * after it; a switch record with no runstate change (a loss took it) is a
+ * run there and lost time here.  What such a run cuts off before it is
+ * left to the state the scheduling showed before.
  */
 static void lost_slice(struct pf *pf, const struct model_event *ev)
 {
@@ -764,14 +768,13 @@ static void lost_slice(struct pf *pf, const struct model_event *ev)
          ev->domvcpu >> 16 == MODEL_DOMID_IDLE ||
          !(v = vcpu_of(pf, ev->domvcpu)) )
         return;
-    if ( v->ran && start < (v->running ? end : v->run_out) &&
-         v->run_in < end )
+    if ( v->ran && v->run_out > start )
+        start = v->run_out;
+    if ( v->ran && v->running )
     {
-        if ( start < v->run_in )
+        if ( v->run_in > start && v->run_in < end )
             end = v->run_in;
-        else if ( !v->running && v->run_out < end )
-            start = v->run_out;
-        else
+        else if ( v->run_in <= start )
             return;
     }
     if ( end <= start )
@@ -944,8 +947,7 @@ static void proven_run(struct pf *pf, const struct xt_record *rec,
     struct pcpu *p = &pf->pcpus[rec->cpu];
     uint32_t tid;
 
-    if ( domvcpu == MODEL_VCPU_NONE || !(pf->filter->classes & VIEW_SCHED) ||
-         !view_cpu_wanted(pf->filter, rec->cpu) ||
+    if ( domvcpu == MODEL_VCPU_NONE || !view_cpu_wanted(pf->filter, rec->cpu) ||
          (p->running && p->tid != view_unknown_tid(rec->cpu)) )
         return;
     tid = view_domain_wanted(pf->filter, domvcpu) ? view_tid(domvcpu)
@@ -955,25 +957,38 @@ static void proven_run(struct pf *pf, const struct xt_record *rec,
 }
 
 /*
- * Records per second, per pCPU and millisecond
+ * Records per second, per pCPU and 10 ms
  * ============================================
  */
+
+/* A rate, if it is not the one the counter already shows. */
+static void rate_value(struct pf *pf, uint32_t cpu, uint64_t tsc, uint64_t v)
+{
+    struct pcpu *p = &pf->pcpus[cpu];
+
+    if ( p->rate_shown && p->rate_last == v )
+        return;
+    pcpu_track(pf, cpu, &p->rate_track, " records/s");
+    counter(pf, tsc, p->rate_track, v);
+    p->rate_shown = true;
+    p->rate_last = v;
+}
 
 static void rate_flush(struct pf *pf, uint32_t cpu, uint64_t upto)
 {
     struct pcpu *p = &pf->pcpus[cpu];
-    uint64_t window = pf->hz / 1000 ? pf->hz / 1000 : 1;
+    uint64_t window = pf->hz / RATE_WINDOWS_PER_S ? pf->hz / RATE_WINDOWS_PER_S
+                                                  : 1;
 
     if ( !p->rate_open || upto < p->rate_start ||
          upto - p->rate_start < window )
         return;
-    pcpu_track(pf, cpu, &p->rate_track, " records/s");
-    counter(pf, p->rate_start, p->rate_track, p->rate_count * 1000);
+    rate_value(pf, cpu, p->rate_start, p->rate_count * RATE_WINDOWS_PER_S);
     p->rate_start += window;
     if ( upto - p->rate_start >= window )
     {
-        /* Quiet windows: one zero, then the next window with records. */
-        counter(pf, p->rate_start, p->rate_track, 0);
+        /* Quiet windows: a zero, then the next window with records. */
+        rate_value(pf, cpu, p->rate_start, 0);
         p->rate_start += (upto - p->rate_start) / window * window;
     }
     p->rate_count = 0;
@@ -1029,7 +1044,8 @@ static void clock_snapshot(struct pf *pf, const struct xt_reader_info *info)
 /* What is still held per pCPU: its bundle, its last rate window. */
 static void finish(struct pf *pf)
 {
-    uint64_t window = pf->hz / 1000 ? pf->hz / 1000 : 1;
+    uint64_t window = pf->hz / RATE_WINDOWS_PER_S ? pf->hz / RATE_WINDOWS_PER_S
+                                                  : 1;
     unsigned int cpu;
 
     for ( cpu = 0; cpu < pf->nr_pcpus; cpu++ )
