@@ -11,12 +11,16 @@
       the file is JSON: every event on a thread and in a process named
       before it (only DOMAIN's and Xen's with --domain), fewer instants
       than records, vCPU runs, and a slice per loss of the summary's.
+  check_export.py ctf-times BABELTRACE_OUT DUMP_S_OUT
+      babeltrace2 --clock-seconds's times are xentrace-dump -s's, from the
+      wall clock of the capture's start in its header.
   check_export.py svg SVG SUMMARY_JSON
       the SVG is well-formed XML with one polyline per CPU of the summary
       and one lost band per TRC_LOST_RECORDS.
 
 Exits 0 if all holds, 1 with the first difference otherwise.
 """
+import datetime
 import json
 import re
 import sys
@@ -138,6 +142,39 @@ def check_chrome(path, summary_path, domain=None):
                 lost))
 
 
+def check_ctf_times(bt_path, dump_path):
+    """babeltrace2 --clock-seconds puts every record at the wall-clock
+    time of the capture's start plus its xentrace-dump -s seconds (to the
+    nanosecond)."""
+    start = None
+    dump = []
+    with open(dump_path) as f:
+        for line in f:
+            if line.startswith("# started "):
+                w = line.split()
+                when = datetime.datetime.strptime(
+                    w[2] + " " + w[3].split(".")[0], "%Y-%m-%d %H:%M:%S")
+                sec = int(when.replace(tzinfo=datetime.timezone.utc)
+                          .timestamp())
+                start = sec * 10**9 + int(w[3].split(".")[1])
+            elif not line.startswith("#"):
+                s, _, ns = line.split()[0].lstrip("-").partition(".")
+                t = int(s) * 10**9 + int(ns)
+                dump.append(start - t if line.lstrip().startswith("-")
+                            else start + t)
+    bt = []
+    with open(bt_path) as f:
+        for line in f:
+            s, _, ns = line[1:line.index("]")].partition(".")
+            bt.append(int(s) * 10**9 + int(ns))
+    # Within a nanosecond: CTF's clock offset is in ticks, and the wall
+    # clock of TSC 0 need not be a whole number of them.
+    diff = [(a, b) for a, b in zip(sorted(bt), sorted(dump)) if abs(a - b) > 1]
+    if start is None or len(bt) != len(dump) or diff:
+        fail("CTF times differ from the dump's: %d of %d, first %s"
+             % (len(diff), len(bt), diff[:1]))
+
+
 def check_svg(path, summary_path):
     summary = json.load(open(summary_path))
     cpus = sorted(c["cpu"] for c in summary["cpus"])
@@ -158,6 +195,8 @@ def main():
         check_counts(*args)
     elif what == "xenalyze":
         check_xenalyze(*args)
+    elif what == "ctf-times":
+        check_ctf_times(*args)
     elif what == "chrome":
         check_chrome(args[0], args[1], int(args[2]) if len(args) > 2 else None)
     elif what == "svg":

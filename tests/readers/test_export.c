@@ -6,7 +6,8 @@
  *   event, losses included, at 8, 200 and 1024 CPUs;
  * - per CPU and class, its bytes are those of Debian's xenalyze's log
  *   volume summary (8 and 200 CPUs: xenalyze takes at most 256);
- * - babeltrace2 reads every CTF export and prints one event per record;
+ * - babeltrace2 reads every CTF export and prints one event per record,
+ *   each at the wall-clock time xentrace-dump -s gives it;
  * - the Chrome JSON parses, with threads named before use, vCPU runs, a
  *   slice per loss and no instant per record;
  * - every Perfetto export decodes with protoc against Perfetto's own
@@ -223,6 +224,18 @@ static void test_ctf_8(void **state)
 {
     (void)state;
     check_ctf("c8");
+}
+
+/* The CTF clock and xentrace-dump -s have one origin: the capture's start. */
+static void test_ctf_origin(void **state)
+{
+    (void)state;
+    check_ctf("c8");
+    assert_int_equal(sh("%s --clock-seconds %s/c8.ctf > %s/c8.bts 2>/dev/null",
+                        BABELTRACE, dir, dir), 0);
+    assert_int_equal(sh("%s -s %s/c8.bin > %s/c8.dumps", DUMP, dir, dir), 0);
+    assert_int_equal(sh("python3 %s ctf-times %s/c8.bts %s/c8.dumps", CHECK,
+                        dir, dir), 0);
 }
 
 static void test_ctf_1024(void **state)
@@ -494,6 +507,7 @@ int main(void)
         cmocka_unit_test(test_summary_text),
         cmocka_unit_test(test_ctf_8),
         cmocka_unit_test(test_ctf_1024),
+        cmocka_unit_test(test_ctf_origin),
         cmocka_unit_test(test_chrome_json_8),
         cmocka_unit_test(test_chrome_json_1024),
         cmocka_unit_test(test_chrome_json_domain),

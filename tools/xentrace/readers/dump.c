@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "decimal.h"
+#include "view.h"
 #include "xtread.h"
 
 #define OUT_BYTES   (1u << 20)
@@ -185,25 +186,6 @@ static void put_header(struct out *o, const struct xt_reader_info *in,
     put_text(o, line);
 }
 
-/* Time 0 for -s: the capture's start, or the first TSC in the file. */
-static uint64_t base_tsc(const struct xt_reader *r)
-{
-    const struct xt_reader_info *in = xt_reader_info(r);
-    uint64_t base = UINT64_MAX;
-    unsigned int i;
-
-    if ( in->has_start )
-        return in->meta.start_tsc;
-    for ( i = 0; i < in->nr_cpus; i++ )
-    {
-        const struct xt_cpu_info *ci = xt_reader_cpu(r, i);
-
-        if ( ci->has_tsc && ci->first_tsc < base )
-            base = ci->first_tsc;
-    }
-    return base == UINT64_MAX ? 0 : base;
-}
-
 /* xenalyze's --cpu-hz syntax: a number with an optional G, M or K. */
 static bool parse_hz(const char *arg, uint64_t *hz)
 {
@@ -291,7 +273,7 @@ int main(int argc, char *argv[])
                 prog, path);
         return 1;
     }
-    d.base_tsc = base_tsc(r);
+    d.base_tsc = view_origin(r);
     if ( xt_reader_damage(r, warn, sizeof(warn)) )
         fprintf(stderr, "%s: %s: %s\n", prog, path, warn);
 

@@ -117,9 +117,11 @@ static void ctf_packet_header(FILE *f, const char *path, unsigned int cpu,
  * One CPU's stream: its records in file order, each an event of its
  * event's class, {event, tsc, n, data[n]}.  Timestamps must not go back
  * in a stream; a record whose TSC does (a host whose TSC stepped) takes
- * its predecessor's.
+ * its predecessor's.  One before any TSC on its CPU (the metadata) is at
+ * @origin, as in xentrace-dump -s.
  */
-static void ctf_stream(struct xt_reader *r, const char *dir, unsigned int cpu)
+static void ctf_stream(struct xt_reader *r, const char *dir, unsigned int cpu,
+                       uint64_t origin)
 {
     struct xt_iter *it = xt_iter_new(r, XT_ORDER_CPU, cpu, 0);
     struct xt_record rec;
@@ -139,7 +141,8 @@ static void ctf_stream(struct xt_reader *r, const char *dir, unsigned int cpu)
     while ( xt_iter_next(it, &rec) > 0 )
     {
         struct le_buf p = { .n = 0 };
-        uint64_t ts = any && rec.tsc < last ? last : rec.tsc;
+        uint64_t tsc = rec.tsc || rec.has_tsc ? rec.tsc : origin;
+        uint64_t ts = any && tsc < last ? last : tsc;
 
         if ( !any )
             first = ts;
@@ -275,7 +278,7 @@ static void export_ctf(struct xt_reader *r, const char *dir, uint64_t hz)
     if ( !class_ids || !class_slot )
         err(1, "calloc");
     for ( i = 0; i < info->nr_cpus; i++ )
-        ctf_stream(r, dir, xt_reader_cpu(r, i)->cpu);
+        ctf_stream(r, dir, xt_reader_cpu(r, i)->cpu, view_origin(r));
     ctf_metadata(dir, info, view_hz(info, hz));
     free(class_ids);
     free(class_slot);

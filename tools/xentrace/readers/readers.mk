@@ -7,7 +7,8 @@ XT_FORMAT   := $(BUILD)/tools/xentrace/xentrace_format
 XT_FORMATS  := $(BUILD)/tools/xentrace/formats
 READERS     := $(XT_DUMP) $(XT_FORMAT) $(XT_FORMATS)
 
-$(XT_DUMP): tools/xentrace/readers/dump.c tools/libxentrace/file/decimal.h $(LIBXT_RHDR) \
+$(XT_DUMP): tools/xentrace/readers/dump.c tools/libxentrace/file/decimal.h \
+            tools/xentrace/readers/view.h tools/xentrace/readers/model.h $(LIBXT_RHDR) \
             $(LIBXT_HDR) $(LIBXT)
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_CFLAGS) -Itools/libxentrace -Itools/libxentrace/file $(LDFLAGS) -o $@ $< $(LIBXT) \
