@@ -3,6 +3,7 @@
 # tests/fuzz/run-fuzz):
 #   fuzz_options       xentrace's option parsers against a model of them
 #   fuzz_hostile_dom0  trace.c's buffers against a dom0 that writes anything
+#   fuzz_perfetto      xentrace-export --perfetto (and the model) on any file
 # make fuzz-NAME runs one for FUZZ_SECONDS on tests/fuzz/corpus/NAME;
 # make check runs each for FUZZ_CHECK_SECONDS as one test.
 
@@ -11,13 +12,29 @@ FUZZ_FLAGS     := -g -O1 -fsanitize=fuzzer,address,undefined \
 FUZZ_OBJ_FLAGS := -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
                   -fno-sanitize-recover=all
 FUZZ_TESTS     := $(BUILD)/tests/fuzz_options_check \
-                  $(BUILD)/tests/fuzz_hostile_dom0_check
+                  $(BUILD)/tests/fuzz_hostile_dom0_check \
+                  $(BUILD)/tests/fuzz_perfetto_check
 
 $(BUILD)/tests/fuzz_options: tests/fuzz/fuzz_options.c \
                              tools/xentrace/options.c tools/xentrace/options.h
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -Wall -Wextra -Werror -Itools/xentrace \
 	    -Ixen/include -o $@ tests/fuzz/fuzz_options.c tools/xentrace/options.c
+
+FUZZ_PERFETTO_SRCS := tests/fuzz/fuzz_perfetto.c tools/xentrace/readers/perfetto.c \
+                      tools/xentrace/readers/pbwrite.c tools/xentrace/readers/view.c \
+                      tools/xentrace/readers/model.c tools/libxentrace/file/reader.c \
+                      tools/libxentrace/file/events.c $(LIBXT_EVENTS_C)
+
+$(BUILD)/tests/fuzz_perfetto: $(FUZZ_PERFETTO_SRCS) $(LIBXT_RHDR) $(LIBXT_HDR) \
+                              tools/xentrace/readers/perfetto.h \
+                              tools/xentrace/readers/pbwrite.h \
+                              tools/xentrace/readers/view.h \
+                              tools/xentrace/readers/model.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -std=gnu11 -Wall -Wextra -Werror -Itools/libxentrace \
+	    -Itools/libxentrace/file -Itools/xentrace/readers -o $@ \
+	    $(FUZZ_PERFETTO_SRCS) -lz
 
 # The host build of the hypervisor, instrumented for coverage: trace.c
 # through tests/unit/trace_inside.c, which lets the target see Xen's prod.
@@ -61,4 +78,8 @@ fuzz-hostile-dom0: $(BUILD)/tests/fuzz_hostile_dom0
 	tests/fuzz/run-fuzz $< $(FUZZ_SECONDS) tests/fuzz/corpus/hostile_dom0 \
 	    $(FUZZ_ARTIFACTS)
 
-.PHONY: fuzz-options fuzz-hostile-dom0
+fuzz-perfetto: $(BUILD)/tests/fuzz_perfetto
+	tests/fuzz/run-fuzz $< $(FUZZ_SECONDS) tests/fuzz/corpus/perfetto \
+	    $(FUZZ_ARTIFACTS)
+
+.PHONY: fuzz-options fuzz-hostile-dom0 fuzz-perfetto
