@@ -405,24 +405,15 @@ static bool json_slice(struct json_out *j, const char *cat, uint32_t domvcpu,
     return true;
 }
 
+/* An exit: its RIP and how many handler records (the details: Perfetto). */
 static void json_exit(struct json_out *j, const struct model_event *ev)
 {
-    char name[64], text[XT_RECORD_FORMAT_MAX];
-    unsigned int i;
+    char name[64];
 
-    if ( !json_slice(j, "hvm", ev->domvcpu, ev,
-                     view_exit_name(name, sizeof(name), ev->u.exit.reason)) )
-        return;
-    fprintf(j->f, ",\"args\":{\"reason\":%" PRIu32 ",\"rip\":\"0x%" PRIx64
-            "\",\"handlers\":[", ev->u.exit.reason, ev->u.exit.rip);
-    for ( i = 0; i < ev->u.exit.nr_handlers && i < MODEL_MAX_HANDLERS; i++ )
-    {
-        xt_record_format(&ev->u.exit.handlers[i], text, sizeof(text));
-        if ( i )
-            fputc(',', j->f);
-        json_string(j->f, text);
-    }
-    fprintf(j->f, "],\"nr_handlers\":%u}}", ev->u.exit.nr_handlers);
+    if ( json_slice(j, "hvm", ev->domvcpu, ev,
+                    view_exit_name(name, sizeof(name), ev->u.exit.reason)) )
+        fprintf(j->f, ",\"args\":{\"rip\":\"0x%" PRIx64 "\",\"handlers\":%u}}",
+                ev->u.exit.rip, ev->u.exit.nr_handlers);
 }
 
 static void json_point(struct json_out *j, const struct model_event *ev)
@@ -446,7 +437,9 @@ static void json_point(struct json_out *j, const struct model_event *ev)
             snprintf(name, sizeof(name), "0x%08" PRIx32, ev->u.pv.event);
         break;
     }
-    if ( json_head(j, "i", ev->type == MODEL_EV_PV ? "pv" : "hvm",
+    if ( json_head(j, "i", ev->type == MODEL_EV_PV ||
+                   (ev->type == MODEL_EV_HYPERCALL && !ev->u.hypercall.hvm) ?
+                   "pv" : "hvm",
                    ev->domvcpu, ev->pcpu, ev->start, name) )
         fputc('}', j->f);
 }

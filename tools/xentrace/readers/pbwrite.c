@@ -33,16 +33,13 @@ bool pb_ok(const struct pb *pb)
     return !pb->failed && !pb->depth;
 }
 
-/* Room for @n more bytes. */
-static bool reserve(struct pb *pb, size_t n)
+static bool grow(struct pb *pb, size_t n)
 {
     size_t cap = pb->cap ? pb->cap : 256;
     uint8_t *buf;
 
     if ( pb->failed )
         return false;
-    if ( pb->len + n <= pb->cap )
-        return true;
     while ( cap < pb->len + n )
         cap *= 2;
     buf = realloc(pb->buf, cap);
@@ -54,6 +51,12 @@ static bool reserve(struct pb *pb, size_t n)
     pb->buf = buf;
     pb->cap = cap;
     return true;
+}
+
+/* Room for @n more bytes. */
+static inline bool reserve(struct pb *pb, size_t n)
+{
+    return (pb->len + n <= pb->cap && !pb->failed) || grow(pb, n);
 }
 
 static unsigned int varint_at(uint8_t *p, uint64_t v)

@@ -46,6 +46,7 @@
 #include "perfetto.h"
 
 #define BUNDLE_MAX      256         /* scheduling events per bundle */
+#define OUT_BYTES       (1u << 20)  /* written at a time */
 #define INTERN_MAX      4096        /* names interned; then inline */
 #define SEQUENCE_ID     1
 #define NAME_MAX_BYTES  64
@@ -173,6 +174,8 @@ struct intern {
 
 struct pf {
     FILE *out;
+    uint8_t *out_buf;           /* packets, written OUT_BYTES at a time */
+    size_t out_len;
     const struct view_filter *filter;
     uint64_t hz;
     struct pb pkt, interned;    /* the packet, and its interned data */
@@ -199,6 +202,19 @@ static uint64_t ns(const struct pf *pf, uint64_t tsc)
  * Packets
  * =======
  */
+
+static void out_failed(struct pf *pf)
+{
+    pf->failed = true;
+    errno = EIO;
+}
+
+static void out_flush(struct pf *pf)
+{
+    if ( pf->out_len && fwrite(pf->out_buf, pf->out_len, 1, pf->out) != 1 )
+        out_failed(pf);
+    pf->out_len = 0;
+}
 
 static void packet_begin(struct pf *pf)
 {
@@ -234,12 +250,19 @@ static void packet_end(struct pf *pf, bool on_sequence)
     for ( len = pf->pkt.len; len >= 0x80; len >>= 7 )
         head[n++] = (uint8_t)len | 0x80;
     head[n++] = (uint8_t)len;
-    if ( fwrite(head, n, 1, pf->out) != 1 ||
-         (pf->pkt.len && fwrite(pf->pkt.buf, pf->pkt.len, 1, pf->out) != 1) )
+    if ( pf->out_len + n + pf->pkt.len > OUT_BYTES )
+        out_flush(pf);
+    if ( n + pf->pkt.len > OUT_BYTES )
     {
-        pf->failed = true;
-        errno = EIO;
+        /* Larger than the buffer: straight out. */
+        if ( fwrite(head, n, 1, pf->out) != 1 ||
+             fwrite(pf->pkt.buf, pf->pkt.len, 1, pf->out) != 1 )
+            out_failed(pf);
+        return;
     }
+    memcpy(pf->out_buf + pf->out_len, head, n);
+    memcpy(pf->out_buf + pf->out_len + n, pf->pkt.buf, pf->pkt.len);
+    pf->out_len += n + pf->pkt.len;
 }
 
 /*
@@ -1077,7 +1100,8 @@ int perfetto_export(struct xt_reader *r, FILE *out,
     pf.nr_pcpus = info->nr_cpus ? info->max_cpu + 1 : 0;
     pf.pcpus = calloc(pf.nr_pcpus ? pf.nr_pcpus : 1, sizeof(*pf.pcpus));
     pf.domains = calloc(0x10000 / 8, 1);
-    if ( pf.pcpus && pf.domains )
+    pf.out_buf = malloc(OUT_BYTES);
+    if ( pf.pcpus && pf.domains && pf.out_buf )
         m = model_new(r, &mo, &ops, &pf);
     if ( !m )
     {
@@ -1086,8 +1110,12 @@ int perfetto_export(struct xt_reader *r, FILE *out,
     }
     if ( info->has_start )
         clock_snapshot(&pf, info);
-    if ( model_run(m) == 0 && !pf.failed )
+    if ( model_run(m) )
+        pf.failed = true;               /* errno is ENOMEM */
+    else if ( !pf.failed )
         finish(&pf);
+    if ( !pf.failed )
+        out_flush(&pf);
     if ( !pf.failed && fflush(out) )
     {
         pf.failed = true;
@@ -1112,6 +1140,7 @@ out:
     view_set_free(&pf.vcpus);
     free(pf.vinfo);
     free(pf.domains);
+    free(pf.out_buf);
     errno = saved;
     return ret;
 }
