@@ -1,7 +1,7 @@
 /*
  * xentrace-export: a trace file in formats other tools read.
  *
- *   xentrace-export [--ctf dir] [--json file] [--perfetto file] [-H hz]
+ *   xentrace-export [--ctf dir] [--perfetto file] [--json file] [-H hz]
  *                   [--domain list] [--cpu list] [--from s] [--to s]
  *                   [--classes list] trace
  *
@@ -476,7 +476,7 @@ static void json_event(void *arg, const struct model_event *ev)
                     ev->u.lost.count);
         break;
     case MODEL_EV_IRQ:
-        snprintf(name, sizeof(name), "vector 0x%02x", ev->u.irq.vector);
+        view_irq_name(name, sizeof(name), ev->u.irq.vector, ev->u.irq.irq);
         if ( ev->end > ev->start ?
              json_slice(j, "hw", MODEL_VCPU_NONE, ev, name) :
              json_head(j, "i", "hw", MODEL_VCPU_NONE, ev->pcpu, ev->start,
@@ -567,8 +567,8 @@ static void export_perfetto(struct xt_reader *r, const char *path,
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: xentrace-export [--ctf dir] [--json file] "
-            "[--perfetto file] [-H hz]\n"
+    fprintf(stderr, "usage: xentrace-export [--ctf dir] [--perfetto file] "
+            "[--json file] [-H hz]\n"
             "                       [--domain list] [--cpu list] "
             "[--from s] [--to s] [--classes list]\n"
             "                       trace\n");

@@ -870,7 +870,7 @@ static void on_irq(struct pf *pf, const struct model_event *ev)
 
     if ( !track )
         return;
-    snprintf(name, sizeof(name), "vector 0x%02x", ev->u.irq.vector);
+    view_irq_name(name, sizeof(name), ev->u.irq.vector, ev->u.irq.irq);
     event_begin(pf, ev->start, ev->end > ev->start ? TYPE_SLICE_BEGIN
                                                    : TYPE_INSTANT, track);
     event_name(pf, name);

@@ -312,6 +312,16 @@ void view_set_free(struct view_set *s)
     s->slots = s->nr = 0;
 }
 
+const char *view_irq_name(char *buf, unsigned int size, uint32_t vector,
+                          uint32_t irq)
+{
+    if ( vector != UINT32_MAX )
+        snprintf(buf, size, "vector 0x%02x", vector);
+    else
+        snprintf(buf, size, "irq %u", irq);
+    return buf;
+}
+
 uint64_t view_hz(const struct xt_reader_info *info, uint64_t hz)
 {
     if ( hz )

@@ -96,6 +96,10 @@ struct view_set {
 int32_t view_set_add(struct view_set *s, uint32_t key, bool *added);
 void view_set_free(struct view_set *s);
 
+/* An interrupt: "vector 0xf9", or "irq 122" where the vector is not known. */
+const char *view_irq_name(char *buf, unsigned int size, uint32_t vector,
+                          uint32_t irq);
+
 /* TSC ticks per second: @hz, else the file's, else xenalyze's default. */
 uint64_t view_hz(const struct xt_reader_info *info, uint64_t hz);
 
