@@ -418,25 +418,9 @@ static void json_exit(struct json_out *j, const struct model_event *ev)
 
 static void json_point(struct json_out *j, const struct model_event *ev)
 {
-    const struct xt_event_desc *d;
     char name[64];
 
-    switch ( ev->type )
-    {
-    case MODEL_EV_HYPERCALL:
-        view_hypercall_name(name, sizeof(name), ev->u.hypercall.op);
-        break;
-    case MODEL_EV_INJECT:
-        snprintf(name, sizeof(name), "inject 0x%02x", ev->u.inject.vector);
-        break;
-    default:
-        d = xt_event_find(ev->u.pv.event);
-        if ( d )
-            snprintf(name, sizeof(name), "%s", d->name);
-        else
-            snprintf(name, sizeof(name), "0x%08" PRIx32, ev->u.pv.event);
-        break;
-    }
+    view_point_name(name, sizeof(name), ev);
     if ( json_head(j, "i", ev->type == MODEL_EV_PV ||
                    (ev->type == MODEL_EV_HYPERCALL && !ev->u.hypercall.hvm) ?
                    "pv" : "hvm",

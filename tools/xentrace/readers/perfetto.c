@@ -129,16 +129,30 @@
 #define TASK_INTERRUPTIBLE      1
 #define TASK_STOPPED            4
 
-struct sched_switch {
-    uint64_t ns;
-    uint32_t prev_state;
-    uint32_t next_tid;
+/*
+ * A bundle's sched_switch or sched_waking events, as CompactSched holds
+ * them: a column per field.  @arg is a switch's prev_state (of what ran
+ * before), a waking's target pCPU.
+ */
+struct sched_events {
+    unsigned int n;
+    uint64_t ns[BUNDLE_MAX];
+    uint32_t tid[BUNDLE_MAX];   /* next_pid, or the woken pid */
+    uint32_t arg[BUNDLE_MAX];
 };
 
-struct sched_waking {
-    uint64_t ns;
-    uint32_t tid;
-    uint32_t target_cpu;
+/* Their field numbers in CompactSched. */
+struct sched_fields {
+    unsigned int timestamp, tid, arg, prio, comm;
+};
+
+static const struct sched_fields switch_fields = {
+    CS_SWITCH_TIMESTAMP, CS_SWITCH_NEXT_PID, CS_SWITCH_PREV_STATE,
+    CS_SWITCH_NEXT_PRIO, CS_SWITCH_NEXT_COMM,
+};
+static const struct sched_fields waking_fields = {
+    CS_WAKING_TIMESTAMP, CS_WAKING_PID, CS_WAKING_TARGET_CPU,
+    CS_WAKING_PRIO, CS_WAKING_COMM,
 };
 
 struct pcpu {
@@ -149,9 +163,8 @@ struct pcpu {
     bool running;               /* tid is set */
     uint64_t last_ns;           /* of the last switch: they must not go
                                    back in a bundle */
-    struct sched_switch *switches;      /* BUNDLE_MAX each, allocated */
-    struct sched_waking *wakings;       /* on the pCPU's first switch */
-    unsigned int nr_switches, nr_wakings;
+    struct sched_events *switches;      /* allocated on the pCPU's */
+    struct sched_events *wakings;       /* first scheduling event */
     uint64_t rate_start;        /* TSC of the rate window */
     uint64_t rate_count;        /* records in it */
     uint64_t rate_last;         /* the last rate shown */
@@ -585,77 +598,72 @@ static unsigned int comm_index(uint32_t *tids, unsigned int *nr, uint32_t tid)
     return i;
 }
 
+static void packed(struct pb *pkt, unsigned int field, const uint32_t *v,
+                   unsigned int n)
+{
+    unsigned int i;
+
+    pb_begin(pkt, field);
+    for ( i = 0; i < n; i++ )
+        pb_raw(pkt, v[i]);
+    pb_end(pkt);
+}
+
+/* @e's columns, their comms added to the bundle's table. */
+static void sched_columns(struct pf *pf, const struct sched_events *e,
+                          const struct sched_fields *f, unsigned int *nr_tids)
+{
+    uint64_t last = 0;
+    unsigned int i;
+
+    pb_begin(&pf->pkt, f->timestamp);
+    for ( i = 0; i < e->n; i++ )
+    {
+        pb_raw(&pf->pkt, e->ns[i] - last);      /* deltas */
+        last = e->ns[i];
+    }
+    pb_end(&pf->pkt);
+    packed(&pf->pkt, f->tid, e->tid, e->n);
+    packed(&pf->pkt, f->arg, e->arg, e->n);
+    pb_begin(&pf->pkt, f->prio);
+    for ( i = 0; i < e->n; i++ )
+        pb_raw(&pf->pkt, PRIO_NORMAL);
+    pb_end(&pf->pkt);
+    pb_begin(&pf->pkt, f->comm);
+    for ( i = 0; i < e->n; i++ )
+        pb_raw(&pf->pkt, comm_index(pf->comm_tids, nr_tids, e->tid[i]));
+    pb_end(&pf->pkt);
+}
+
 static void bundle_flush(struct pf *pf, uint32_t cpu)
 {
-    uint32_t *tids = pf->comm_tids;
     struct pcpu *p = &pf->pcpus[cpu];
     char name[NAME_MAX_BYTES];
     unsigned int i, nr_tids = 0;
-    uint64_t last;
 
-    if ( !p->nr_switches && !p->nr_wakings )
+    if ( !p->switches || (!p->switches->n && !p->wakings->n) )
         return;
     packet_begin(pf);
     pb_begin(&pf->pkt, TP_FTRACE_EVENTS);
     pb_varint(&pf->pkt, FB_CPU, cpu);
     pb_begin(&pf->pkt, FB_COMPACT_SCHED);
-
-    pb_begin(&pf->pkt, CS_SWITCH_TIMESTAMP);
-    for ( i = 0, last = 0; i < p->nr_switches; i++ )
-    {
-        pb_raw(&pf->pkt, p->switches[i].ns - last);
-        last = p->switches[i].ns;
-    }
-    pb_end(&pf->pkt);
-    pb_begin(&pf->pkt, CS_SWITCH_PREV_STATE);
-    for ( i = 0; i < p->nr_switches; i++ )
-        pb_raw(&pf->pkt, p->switches[i].prev_state);
-    pb_end(&pf->pkt);
-    pb_begin(&pf->pkt, CS_SWITCH_NEXT_PID);
-    for ( i = 0; i < p->nr_switches; i++ )
-        pb_raw(&pf->pkt, p->switches[i].next_tid);
-    pb_end(&pf->pkt);
-    pb_begin(&pf->pkt, CS_SWITCH_NEXT_PRIO);
-    for ( i = 0; i < p->nr_switches; i++ )
-        pb_raw(&pf->pkt, PRIO_NORMAL);
-    pb_end(&pf->pkt);
-    pb_begin(&pf->pkt, CS_SWITCH_NEXT_COMM);
-    for ( i = 0; i < p->nr_switches; i++ )
-        pb_raw(&pf->pkt, comm_index(tids, &nr_tids,
-                                    p->switches[i].next_tid));
-    pb_end(&pf->pkt);
-
-    pb_begin(&pf->pkt, CS_WAKING_TIMESTAMP);
-    for ( i = 0, last = 0; i < p->nr_wakings; i++ )
-    {
-        pb_raw(&pf->pkt, p->wakings[i].ns - last);
-        last = p->wakings[i].ns;
-    }
-    pb_end(&pf->pkt);
-    pb_begin(&pf->pkt, CS_WAKING_PID);
-    for ( i = 0; i < p->nr_wakings; i++ )
-        pb_raw(&pf->pkt, p->wakings[i].tid);
-    pb_end(&pf->pkt);
-    pb_begin(&pf->pkt, CS_WAKING_TARGET_CPU);
-    for ( i = 0; i < p->nr_wakings; i++ )
-        pb_raw(&pf->pkt, p->wakings[i].target_cpu);
-    pb_end(&pf->pkt);
-    pb_begin(&pf->pkt, CS_WAKING_PRIO);
-    for ( i = 0; i < p->nr_wakings; i++ )
-        pb_raw(&pf->pkt, PRIO_NORMAL);
-    pb_end(&pf->pkt);
-    pb_begin(&pf->pkt, CS_WAKING_COMM);
-    for ( i = 0; i < p->nr_wakings; i++ )
-        pb_raw(&pf->pkt, comm_index(tids, &nr_tids, p->wakings[i].tid));
-    pb_end(&pf->pkt);
-
+    sched_columns(pf, p->switches, &switch_fields, &nr_tids);
+    sched_columns(pf, p->wakings, &waking_fields, &nr_tids);
     for ( i = 0; i < nr_tids; i++ )
         pb_string(&pf->pkt, CS_INTERN_TABLE,
-                  comm_of(name, sizeof(name), tids[i], cpu));
+                  comm_of(name, sizeof(name), pf->comm_tids[i], cpu));
     pb_end(&pf->pkt);
     pb_end(&pf->pkt);
     packet_end(pf, false);
-    p->nr_switches = p->nr_wakings = 0;
+    p->switches->n = p->wakings->n = 0;
+}
+
+static void add_event(struct sched_events *e, uint64_t t, uint32_t tid,
+                      uint32_t arg)
+{
+    e->ns[e->n] = t;
+    e->tid[e->n] = tid;
+    e->arg[e->n++] = arg;
 }
 
 /* The pCPU's bundle, allocated on its first scheduling event. */
@@ -663,8 +671,8 @@ static bool bundle_ready(struct pf *pf, struct pcpu *p)
 {
     if ( p->switches )
         return true;
-    p->switches = calloc(BUNDLE_MAX, sizeof(*p->switches));
-    p->wakings = calloc(BUNDLE_MAX, sizeof(*p->wakings));
+    p->switches = calloc(1, sizeof(*p->switches));
+    p->wakings = calloc(1, sizeof(*p->wakings));
     if ( p->switches && p->wakings )
         return true;
     free(p->switches);
@@ -704,14 +712,11 @@ static void sched_switch(struct pf *pf, uint32_t cpu, uint64_t tsc,
     p->domvcpu = domvcpu;
     if ( tid >= VIEW_XEN_PID )
         declare_pseudo(pf, cpu, tid);
-    if ( p->nr_switches == BUNDLE_MAX )
+    if ( p->switches->n == BUNDLE_MAX )
         bundle_flush(pf, cpu);
     if ( t < p->last_ns )
         t = p->last_ns;
-    p->switches[p->nr_switches++] = (struct sched_switch){
-        .ns = t, .prev_state = p->running ? prev_state : TASK_RUNNING,
-        .next_tid = tid,
-    };
+    add_event(p->switches, t, tid, p->running ? prev_state : TASK_RUNNING);
     p->last_ns = t;
     p->tid = tid;
     p->running = true;
@@ -760,12 +765,9 @@ static void on_wake(struct pf *pf, const struct model_event *ev)
     vcpu_track(pf, ev->domvcpu);
     if ( !bundle_ready(pf, p) )
         return;
-    if ( p->nr_wakings == BUNDLE_MAX )
+    if ( p->wakings->n == BUNDLE_MAX )
         bundle_flush(pf, cpu);
-    p->wakings[p->nr_wakings++] = (struct sched_waking){
-        .ns = ns(pf, ev->start), .tid = view_tid(ev->domvcpu),
-        .target_cpu = target,
-    };
+    add_event(p->wakings, ns(pf, ev->start), view_tid(ev->domvcpu), target);
 }
 
 /*
@@ -896,27 +898,11 @@ static void on_cstate(struct pf *pf, const struct model_event *ev)
 static void on_point(struct pf *pf, const struct model_event *ev)
 {
     uint64_t track = track_of(pf, ev->domvcpu, ev->pcpu);
-    const struct xt_event_desc *d;
     char name[NAME_MAX_BYTES];
 
     if ( !track )
         return;
-    switch ( ev->type )
-    {
-    case MODEL_EV_HYPERCALL:
-        view_hypercall_name(name, sizeof(name), ev->u.hypercall.op);
-        break;
-    case MODEL_EV_INJECT:
-        snprintf(name, sizeof(name), "inject 0x%02x", ev->u.inject.vector);
-        break;
-    default:
-        d = xt_event_find(ev->u.pv.event);
-        if ( d )
-            snprintf(name, sizeof(name), "%s", d->name);
-        else
-            snprintf(name, sizeof(name), "0x%08" PRIx32, ev->u.pv.event);
-        break;
-    }
+    view_point_name(name, sizeof(name), ev);
     named(pf, ev->start, TYPE_INSTANT, track, name);
 }
 

@@ -3,6 +3,7 @@
  * exports share.  view.h says what they are.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -310,6 +311,29 @@ void view_set_free(struct view_set *s)
     s->keys = NULL;
     s->index = NULL;
     s->slots = s->nr = 0;
+}
+
+const char *view_point_name(char *buf, unsigned int size,
+                            const struct model_event *ev)
+{
+    const struct xt_event_desc *d;
+
+    switch ( ev->type )
+    {
+    case MODEL_EV_HYPERCALL:
+        return view_hypercall_name(buf, size, ev->u.hypercall.op);
+    case MODEL_EV_INJECT:
+        snprintf(buf, size, "inject 0x%02x", ev->u.inject.vector);
+        break;
+    default:
+        d = xt_event_find(ev->u.pv.event);
+        if ( d )
+            snprintf(buf, size, "%s", d->name);
+        else
+            snprintf(buf, size, "0x%08" PRIx32, ev->u.pv.event);
+        break;
+    }
+    return buf;
 }
 
 const char *view_irq_name(char *buf, unsigned int size, uint32_t vector,

@@ -96,6 +96,10 @@ struct view_set {
 int32_t view_set_add(struct view_set *s, uint32_t key, bool *added);
 void view_set_free(struct view_set *s);
 
+/* A point event's (hypercall, PV, injection): "memory_op", "inject 0xec". */
+const char *view_point_name(char *buf, unsigned int size,
+                            const struct model_event *ev);
+
 /* An interrupt: "vector 0xf9", or "irq 122" where the vector is not known. */
 const char *view_irq_name(char *buf, unsigned int size, uint32_t vector,
                           uint32_t irq);
