@@ -17,7 +17,8 @@
  *                slices for HVM exits, named by reason, with the reason,
  *                RIP and handler records as arguments; instants for
  *                hypercalls, PV events and injected interrupts; and a
- *                "lost" slice for every time the model books LOST.
+ *                "lost" slice for the time the model books LOST, but for
+ *                the runs the scheduling shows (lost_slice()).
  *   per pCPU     a track "pCPU N" with a slice for every loss, "lost N
  *                records", and the interrupts; counters "pCPU N C-state"
  *                and "pCPU N records/s" (per 10 ms).  During a loss,
@@ -29,9 +30,10 @@
  * as CLOCK_BOOTTIME from its boot), and a ClockSnapshot ties the
  * capture's start (TRC_XT_START) to the wall clock.
  *
- * The packets are written as they are made; what is kept in memory is
- * per pCPU (a bundle of at most BUNDLE_MAX scheduling events), per vCPU
- * (its track) and the interned names (at most INTERN_MAX).
+ * The packets are written as they are made (out a megabyte at a time);
+ * what is kept in memory is per pCPU (a bundle of at most BUNDLE_MAX
+ * scheduling events), per vCPU (its track) and the interned names (at
+ * most INTERN_MAX).
  *
  * Field numbers are Perfetto's (protos/perfetto/trace/ in Perfetto's
  * repository); tests decode every export with protoc against them.
