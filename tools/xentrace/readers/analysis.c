@@ -97,6 +97,7 @@ struct analysis {
     unsigned int nr_vcpus;
     size_t vcpus_cap;
     struct avcpu **vcpus;
+    struct avcpu *last_vcpu;    /* the last one found, found again */
     struct table vcpu_index;    /* domvcpu -> index in vcpus, as .s.ticks
                                    (.s.count 1 once set) */
 
@@ -266,11 +267,13 @@ static struct avcpu *vcpu_of(struct analysis *a, uint32_t domvcpu)
     struct entry *e;
     struct avcpu *v;
 
+    if ( a->last_vcpu && a->last_vcpu->domvcpu == domvcpu )
+        return a->last_vcpu;
     if ( domvcpu == MODEL_VCPU_NONE ||
          !(e = table_get(a, &a->vcpu_index, domvcpu)) )
         return NULL;
     if ( e->s.count )
-        return a->vcpus[e->s.ticks];
+        return a->last_vcpu = a->vcpus[e->s.ticks];
     if ( a->nr_vcpus == a->vcpus_cap )
     {
         size_t cap = a->vcpus_cap ? a->vcpus_cap * 2 : 64;

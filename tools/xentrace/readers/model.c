@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "merge.h"
 #include "model.h"
 
 #define EV_RUNSTATE_CHANGE  0x00021001u /* | old << 8 | new << 4 */
@@ -75,6 +76,7 @@ struct model {
     struct pstate *pcpus;
     uint32_t *by_cpu;
     unsigned int nr_by_cpu;
+    struct pstate *last_pcpu;   /* of the last record, found again */
 
     unsigned int nr_vcpus;
     size_t vcpus_cap;
@@ -148,6 +150,9 @@ static struct pstate *pcpu_find(const struct model *m, uint32_t cpu)
 {
     unsigned int lo = 0, hi = m->nr_pcpus;
 
+    /* Records come a pCPU's run at a time (merge.h). */
+    if ( m->last_pcpu && m->last_pcpu->cpu == cpu )
+        return m->last_pcpu;
     if ( cpu < m->nr_by_cpu )
         return m->by_cpu[cpu] ? &m->pcpus[m->by_cpu[cpu] - 1] : NULL;
     while ( lo < hi )
@@ -607,7 +612,8 @@ int model_feed(struct model *m, const struct xt_record *rec)
 
     m->stats.records++;
     m->what = (struct model_record){ .domvcpu = MODEL_VCPU_NONE };
-    if ( (p = pcpu_find(m, rec->cpu)) && p->switching &&
+    p = m->last_pcpu = pcpu_find(m, rec->cpu);
+    if ( p && p->switching &&
          (ev & EV_RUNSTATE_MASK) != EV_RUNSTATE_CHANGE )
         switch_done(m, p);
     switch ( ev >> 16 )
@@ -681,18 +687,32 @@ int model_finish(struct model *m)
     return 0;
 }
 
+/*
+ * The records that tie pCPUs together, which the model takes in TSC order
+ * (merge.h): the scheduler's, which move vCPUs between states and pCPUs,
+ * and losses, which touch every vCPU not running.  Any other record is
+ * about its pCPU and the vCPU that runs there, which only records of that
+ * pCPU change.
+ */
+static const struct merge_sync sync_records[] = {
+    { 0x0ffff000u, EV_RUNSTATE_CHANGE & 0x0ffff000u },  /* TRC_SCHED_MIN */
+    { 0x0ffff000u, EV_SCHED_SWITCH & 0x0ffff000u },     /* _VERBOSE */
+    { 0x0fffffffu, XT_EV_LOST_RECORDS },
+    { 0, 0 },
+};
+
 int model_run(struct model *m)
 {
-    struct xt_iter *it = xt_iter_new(m->reader, XT_ORDER_TSC, 0, 0);
+    struct merge *g = merge_new(m->reader, sync_records);
     struct xt_record rec;
-    int ret = 0;
+    int got = 0;
 
-    if ( !it )
+    if ( !g )
         return -1;
-    while ( !ret && xt_iter_next(it, &rec) > 0 )
-        ret = model_feed(m, &rec);
-    xt_iter_free(it);
-    if ( ret )
+    while ( (got = merge_next(g, &rec)) > 0 && !model_feed(m, &rec) )
+        continue;
+    merge_free(g);
+    if ( got )
     {
         errno = ENOMEM;
         return -1;

@@ -371,8 +371,7 @@ int main(int argc, char **argv)
     if ( optind != argc - 1 )
         usage();
 
-    /* The model reads records merged by TSC: the reader indexes them. */
-    r = xt_reader_open(argv[optind], 0);
+    r = xt_reader_open(argv[optind], XT_READ_BATCHES);
     if ( !r )
         errx(1, "%s: %s", argv[optind], xt_reader_strerror(errno));
     if ( tally_run(&t, r, bins, hz) )
