@@ -6,7 +6,10 @@
  * Records come in global TSC order (libxentrace's k-way merge), or with
  * -r in the order of the file.  Each line is the time (TSC, or with -s
  * seconds from the start of the capture), the CPU, and the record
- * decoded with the event catalogue.  Lines are formatted by hand into a
+ * decoded with the event catalogue; in TSC order, then what the model of
+ * the machine (model.h) adds: the vCPU running on that pCPU for an HVM
+ * or PV record, the name of an exit reason or hypercall, and the length
+ * of the interval the record closes.  Lines are formatted by hand into a
  * large buffer written with write(2): this is the tool to read files of
  * gigabytes.  docs/man/xentrace-dump.1 describes the output.
  */
@@ -21,11 +24,13 @@
 #include <unistd.h>
 
 #include "decimal.h"
+#include "model.h"
 #include "xtread.h"
 
 #define OUT_BYTES   (1u << 20)
-/* Room for one line: time, CPU, the record. */
-#define LINE_MAX_BYTES  (64 + XT_RECORD_FORMAT_MAX)
+/* Room for one line: time, CPU, the record, the model's note. */
+#define NOTE_MAX_BYTES  96
+#define LINE_MAX_BYTES  (64 + XT_RECORD_FORMAT_MAX + NOTE_MAX_BYTES)
 
 static const char *prog = "xentrace-dump";
 
@@ -43,11 +48,14 @@ struct dump {
     /* The last TSC's digits above the low 8, which seldom change. */
     uint64_t tsc_high;          /* TSC / 10^8; UINT64_MAX: none yet */
     uint64_t tsc_high_text;     /* as 8 columns (dec8_word_right()) */
+    bool svm;                   /* --svm: exit reasons are SVM's */
+    struct model *model;        /* in TSC order; NULL with -r */
+    struct model_record what;   /* what it says of the record */
 };
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: %s [-ahrs] [--cpu-hz hz] [file]\n", prog);
+    fprintf(stderr, "usage: %s [-ahrs] [--cpu-hz hz] [--svm] [file]\n", prog);
     exit(1);
 }
 
@@ -106,6 +114,81 @@ static char *put_seconds(char *p, const struct dump *d, uint64_t tsc)
     return p;
 }
 
+/* The name the model's note gives @rec's exit reason or hypercall. */
+static const char *note_name(const struct dump *d, const struct xt_record *rec)
+{
+    uint32_t ev = rec->event;
+
+    if ( !rec->nr_extra )
+        return NULL;
+    if ( (ev >> 16) == 0x0008 )
+    {
+        ev &= ~0x400u;                  /* TRC_HVM_NESTEDFLAG */
+        if ( ev == 0x00081002 || ev == 0x00081102 )  /* VMEXIT{,64} */
+            return model_exit_name(rec->extra[0], d->svm);
+        if ( ev == 0x00082012 )                 /* TRC_HVM_VMMCALL */
+            return model_hypercall_name(rec->extra[0]);
+        return NULL;
+    }
+    ev &= ~0x100u;                      /* TRC_64_FLAG */
+    if ( ev == 0x0020100d || ev == 0x0020200e ) /* HYPERCALL_V2, SUBCALL */
+        return model_hypercall_name(rec->extra[0] & 0xfffff);
+    if ( ev == 0x00201001 )             /* TRC_PV_HYPERCALL: eax after ip */
+    {
+        unsigned int at = rec->event & 0x100u ? 2 : 1;
+
+        return rec->nr_extra > at ? model_hypercall_name(rec->extra[at])
+                                  : NULL;
+    }
+    return NULL;
+}
+
+/*
+ * " | d1v0 IO_INSTRUCTION 1.250us": for an HVM or PV record the vCPU its
+ * pCPU runs ("?" if not known), a name, the interval the record closes.
+ */
+static char *put_note(char *p, const struct dump *d,
+                      const struct xt_record *rec)
+{
+    uint32_t class = rec->event >> 16;
+    bool guest = class == 0x0008 || class == 0x0020;
+    const char *name;
+    char buf[32];
+    int n = 0;
+
+    if ( !guest && !d->what.closes )
+        return p;
+    memcpy(p, " |", 2);
+    p += 2;
+    if ( guest )
+        n += snprintf(p + n, 32, " %s", model_vcpu_name(buf, sizeof(buf),
+                                                         d->what.domvcpu));
+    if ( guest && (name = note_name(d, rec)) )
+        n += snprintf(p + n, 40, " %s", name);
+    if ( d->what.closes && d->hz )
+        n += snprintf(p + n, 24, " %.3fus",
+                      model_seconds(d->what.ticks, d->hz) * 1e6);
+    else if ( d->what.closes )
+        n += snprintf(p + n, 24, " %" PRIu64 "cyc", d->what.ticks);
+    return p + n;
+}
+
+static void took(void *arg, const struct xt_record *rec,
+                 const struct model_record *what)
+{
+    struct dump *d = arg;
+
+    (void)rec;
+    d->what = *what;
+}
+
+/* The dump prints records, not the model's events. */
+static void no_event(void *arg, const struct model_event *ev)
+{
+    (void)arg;
+    (void)ev;
+}
+
 static void put_line(struct out *o, struct dump *d,
                      const struct xt_record *rec)
 {
@@ -131,6 +214,16 @@ static void put_line(struct out *o, struct dump *d,
     *p++ = rec->has_tsc ? ' ' : '*';
     *p++ = ' ';
     p += xt_record_format(rec, p, XT_RECORD_FORMAT_MAX);
+    if ( d->model )
+    {
+        d->what = (struct model_record){ .domvcpu = MODEL_VCPU_NONE };
+        if ( model_feed(d->model, rec) )
+        {
+            fprintf(stderr, "%s: %s\n", prog, strerror(ENOMEM));
+            exit(1);
+        }
+        p = put_note(p, d, rec);
+    }
     *p++ = '\n';
     o->len = p - o->buf;
     if ( o->len > OUT_BYTES - LINE_MAX_BYTES )
@@ -228,13 +321,15 @@ static bool parse_hz(const char *arg, uint64_t *hz)
 
 int main(int argc, char *argv[])
 {
-    enum { OPT_CPU_HZ = 256 };
+    enum { OPT_CPU_HZ = 256, OPT_SVM };
+    static const struct model_ops ops = { .event = no_event, .record = took };
     static const struct option longopts[] = {
         { "all",     no_argument,       NULL, 'a' },
         { "cpu-hz",  required_argument, NULL, OPT_CPU_HZ },
         { "help",    no_argument,       NULL, 'h' },
         { "raw",     no_argument,       NULL, 'r' },
         { "seconds", no_argument,       NULL, 's' },
+        { "svm",     no_argument,       NULL, OPT_SVM },
         { NULL, 0, NULL, 0 },
     };
     static struct out out;
@@ -259,6 +354,9 @@ int main(int argc, char *argv[])
             break;
         case 's':
             d.seconds = true;
+            break;
+        case OPT_SVM:
+            d.svm = true;
             break;
         case OPT_CPU_HZ:
             if ( !parse_hz(optarg, &cpu_hz) )
@@ -302,10 +400,17 @@ int main(int argc, char *argv[])
         fprintf(stderr, "%s: %s\n", prog, strerror(errno));
         return 1;
     }
+    /* The model takes records in TSC order only. */
+    if ( !d.raw && !(d.model = model_new(r, NULL, &ops, &d)) )
+    {
+        fprintf(stderr, "%s: %s\n", prog, strerror(errno));
+        return 1;
+    }
     put_header(&out, in, &d);
     while ( xt_iter_next(it, &rec) )
         put_line(&out, &d, &rec);
     flush_out(&out);
+    model_free(d.model);
     xt_iter_free(it);
     xt_reader_close(r);
     return 0;

@@ -219,8 +219,12 @@ static void enter(struct model *m, struct vstate *v, uint64_t tsc,
         tsc = ev.end = v->since;
     if ( tsc > v->since )
         emit(m, &ev);
-    m->what.closes = true;
-    m->what.ticks = tsc - v->since;
+    /* The record ends a state it proves, not a gap in what is known. */
+    if ( v->state <= MODEL_OFFLINE )
+    {
+        m->what.closes = true;
+        m->what.ticks = tsc - v->since;
+    }
     v->state = state;
     v->cause = cause;
     v->since = tsc;

@@ -179,7 +179,8 @@ struct model_event {
 /* What the model knows about a record, after taking it. */
 struct model_record {
     uint32_t domvcpu;           /* running on its pCPU; MODEL_VCPU_NONE */
-    bool closes;                /* it closed an interval: */
+    bool closes;                /* it closed an interval (a runstate, not
+                                   lost or unknown; an exit; a C-state): */
     uint64_t ticks;             /* that interval's length */
 };
 

@@ -8,10 +8,6 @@ XT_READER_TOOLS := $(XT_SUMMARY) $(XT_EXPORT) $(XT_PLOT)
 READER_TOOL_CFLAGS := $(TOOL_CFLAGS) -Itools/libxentrace -Itools/libxentrace/file -Ixen/include
 READER_TOOL_HDRS   := tools/libxentrace/file/xtread.h $(LIBXT_HDR)
 
-# The model of the machine (model.c), for the readers that need more than
-# records: the summary's analysis, the dump.
-MODEL_SRCS    := tools/xentrace/readers/model.c tools/xentrace/readers/merge.c
-MODEL_HDRS    := tools/xentrace/readers/model.h tools/xentrace/readers/merge.h
 ANALYSIS_SRCS := tools/xentrace/readers/analysis.c \
                  tools/xentrace/readers/sketch.c $(MODEL_SRCS)
 ANALYSIS_HDRS := tools/xentrace/readers/analysis.h \
