@@ -51,8 +51,11 @@ struct vstate {
 struct pstate {
     uint32_t cpu;
     uint32_t current;           /* index in vcpus, or NO_INDEX */
-    uint64_t last_tsc;          /* of its last record in the whole trace */
+    uint64_t first_tsc;         /* of its first and last record in the */
+    uint64_t last_tsc;          /* whole trace */
     bool has_tsc;
+    bool scheduled;             /* a record put a vCPU on it or took one
+                                   off, or a loss hid what it ran */
     bool in_cstate;
     uint32_t cstate;
     uint64_t cstate_since;
@@ -278,7 +281,10 @@ static void set_running(struct model *m, uint32_t index, uint32_t cpu)
     if ( q && q->current == index )
         q->current = NO_INDEX;
     if ( p )
+    {
         p->current = index;
+        p->scheduled = true;
+    }
     v->pcpu = cpu;
 }
 
@@ -323,6 +329,8 @@ static int runstate_change(struct model *m, const struct xt_record *rec)
 
         if ( q && q->current == i )
             q->current = NO_INDEX;
+        if ( p )
+            p->scheduled = true;
     }
     enter(m, v, rec->tsc, new,
           new != MODEL_RUNNABLE ? MODEL_CAUSE_NONE :
@@ -342,11 +350,24 @@ static int runstate_change(struct model *m, const struct xt_record *rec)
 static int continue_running(struct model *m, const struct xt_record *rec)
 {
     uint32_t i = vcpu_index(m, rec->extra[0]);
+    struct pstate *p = pcpu_find(m, rec->cpu);
+    struct vstate *v;
 
     if ( i == NO_INDEX )
         return -1;
-    enter(m, &m->vcpus[i], rec->tsc, MODEL_RUNNING, MODEL_CAUSE_NONE,
-          MODEL_END_RECORD);
+    v = &m->vcpus[i];
+    /*
+     * As the first scheduler record of its pCPU, it proves the vCPU ran
+     * there since the pCPU's first record: nothing was switched in before
+     * (xenalyze takes it so too).
+     */
+    if ( v->state == MODEL_UNKNOWN && p && !p->scheduled && p->has_tsc &&
+         p->first_tsc <= rec->tsc )
+        enter(m, v, p->first_tsc, MODEL_RUNNING, MODEL_CAUSE_NONE,
+              MODEL_END_RECORD);
+    else
+        enter(m, v, rec->tsc, MODEL_RUNNING, MODEL_CAUSE_NONE,
+              MODEL_END_RECORD);
     set_running(m, i, rec->cpu);
     return 0;
 }
@@ -443,6 +464,7 @@ static void lost_records(struct model *m, const struct xt_record *rec)
     {
         p->current = NO_INDEX;
         p->in_cstate = false;
+        p->scheduled = true;
     }
 }
 
@@ -759,6 +781,7 @@ struct model *model_new(struct xt_reader *r, const struct model_options *o,
         if ( !ci->has_tsc )
             continue;
         p->has_tsc = true;
+        p->first_tsc = ci->first_tsc;
         p->last_tsc = ci->last_tsc;
         if ( !any || ci->first_tsc < m->trace_first )
             m->trace_first = ci->first_tsc;
