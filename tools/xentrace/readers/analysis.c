@@ -97,7 +97,8 @@ struct analysis {
     unsigned int nr_vcpus;
     size_t vcpus_cap;
     struct avcpu **vcpus;
-    struct avcpu *last_vcpu;    /* the last one found, found again */
+    struct avcpu *last_vcpu;    /* the last ones found, found again */
+    struct apcpu *last_pcpu;
     struct table vcpu_index;    /* domvcpu -> index in vcpus, as .s.ticks
                                    (.s.count 1 once set) */
 
@@ -303,12 +304,14 @@ static struct apcpu *pcpu_of(struct analysis *a, uint32_t cpu)
 {
     unsigned int lo = 0, hi = a->nr_pcpus;
 
+    if ( a->last_pcpu && a->last_pcpu->cpu == cpu )
+        return a->last_pcpu;
     while ( lo < hi )
     {
         unsigned int mid = lo + (hi - lo) / 2;
 
         if ( a->pcpus[mid].cpu == cpu )
-            return &a->pcpus[mid];
+            return a->last_pcpu = &a->pcpus[mid];
         if ( a->pcpus[mid].cpu < cpu )
             lo = mid + 1;
         else

@@ -207,7 +207,7 @@ int merge_next(struct merge *g, struct xt_record *rec)
 {
     struct cursor *c = g->run;
     const uint32_t *w;
-    unsigned int n, head;
+    unsigned int n, head, i;
     int s;
 
     /*
@@ -230,8 +230,14 @@ int merge_next(struct merge *g, struct xt_record *rec)
     rec->cpu = c->cpu;
     rec->has_tsc = head == 3;
     rec->nr_extra = n - head;
-    memcpy(rec->extra, w + head, 4 * rec->nr_extra);
-    memset(rec->extra + rec->nr_extra, 0, 4 * (7 - rec->nr_extra));
+    /* Seven words at once where the batch has them: a fixed-size copy. */
+    if ( c->len - c->i >= head + 7 )
+        memcpy(rec->extra, w + head, sizeof(rec->extra));
+    else
+        for ( i = 0; i < rec->nr_extra; i++ )
+            rec->extra[i] = w[head + i];
+    for ( i = rec->nr_extra; i < 7; i++ )
+        rec->extra[i] = 0;
     c->i += n;
     if ( (s = settle(g, c)) < 0 )
         return -1;
