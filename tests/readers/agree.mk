@@ -14,3 +14,15 @@ $(AGREE_TEST): tests/readers/test_agree.c tests/common/run_cmd.c \
 	    -DXENTRACE='"$(XENTRACE)"' \
 	    -DCHECK='"tests/readers/check_agree.py"' $(LDFLAGS) -o $@ \
 	    tests/readers/test_agree.c tests/common/run_cmd.c -lcmocka
+
+# The model's parts on their own: the sketch, the merge, the model.
+MODEL_TEST := $(BUILD)/tests/test_model
+READER_TESTS += $(MODEL_TEST)
+
+$(MODEL_TEST): tests/readers/test_model.c $(MODEL_SRCS) $(MODEL_HDRS) \
+               tools/xentrace/readers/sketch.c tools/xentrace/readers/sketch.h \
+               $(LIBXT) $(LIBXT_RHDR)
+	@mkdir -p $(@D)
+	$(CC) $(TOOL_CFLAGS) -Itools/libxentrace -Itools/libxentrace/file \
+	    -Itools/xentrace/readers $(LDFLAGS) -o $@ $< $(MODEL_SRCS) \
+	    tools/xentrace/readers/sketch.c $(LIBXT) $(LIBXT_LIBS) -lcmocka
