@@ -4,10 +4,12 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis.h"
+#include "keyhash.h"
 #include "sketch.h"
 
 #define TABLE_MAX       4096    /* distinct keys per table; then "other" */
@@ -44,8 +46,7 @@ struct entry {
 struct table {
     struct entry *e;
     unsigned int n, cap;
-    uint32_t *slot;             /* hash of key -> index + 1 */
-    unsigned int nr_slots;
+    struct keyhash index;       /* key -> index in e */
     struct stat other;          /* what did not fit in TABLE_MAX keys */
     bool with_sketch;
 };
@@ -109,29 +110,9 @@ struct analysis {
  * Tables
  */
 
-static unsigned int table_slot(const struct table *t, uint64_t key)
+static uint64_t entry_key(const void *entries, unsigned int i)
 {
-    unsigned int i = (uint32_t)((key ^ key >> 29) * 0x9e3779b97f4a7c15ull >> 32)
-                     & (t->nr_slots - 1);
-
-    while ( t->slot[i] && t->e[t->slot[i] - 1].key != key )
-        i = (i + 1) & (t->nr_slots - 1);
-    return i;
-}
-
-static int table_rehash(struct table *t)
-{
-    unsigned int n = t->nr_slots ? t->nr_slots * 2 : 16, i;
-    uint32_t *s = calloc(n, sizeof(*s));
-
-    if ( !s )
-        return -1;
-    free(t->slot);
-    t->slot = s;
-    t->nr_slots = n;
-    for ( i = 0; i < t->n; i++ )
-        t->slot[table_slot(t, t->e[i].key)] = i + 1;
-    return 0;
+    return ((const struct entry *)entries)[i].key;
 }
 
 /* @key's entry, added if new; NULL when the table is full (or ENOMEM). */
@@ -140,11 +121,11 @@ static struct entry *table_get(struct analysis *a, struct table *t,
 {
     unsigned int s;
 
-    if ( !t->nr_slots && table_rehash(t) )
+    if ( !t->index.nr_slots && keyhash_fit(&t->index, 0, t->e, entry_key) )
         goto nomem;
-    s = table_slot(t, key);
-    if ( t->slot[s] )
-        return &t->e[t->slot[s] - 1];
+    s = keyhash_slot(&t->index, key, t->e, entry_key);
+    if ( t->index.slot[s] )
+        return &t->e[t->index.slot[s] - 1];
     if ( t->n == TABLE_MAX )
         return NULL;
     if ( t->n == t->cap )
@@ -161,13 +142,13 @@ static struct entry *table_get(struct analysis *a, struct table *t,
     if ( t->with_sketch && !(t->e[t->n].sk = calloc(1, sizeof(struct sketch))) )
         goto nomem;
     t->n++;
-    if ( t->n * 2 > t->nr_slots )
+    if ( t->n * 2 > t->index.nr_slots )
     {
-        if ( table_rehash(t) )
+        if ( keyhash_fit(&t->index, t->n, t->e, entry_key) )
             goto nomem;
     }
     else
-        t->slot[s] = t->n;
+        t->index.slot[s] = t->n;
     return &t->e[t->n - 1];
 
 nomem:
@@ -217,7 +198,7 @@ static void table_free(struct table *t)
             free(t->e[i].sk);
         }
     free(t->e);
-    free(t->slot);
+    free(t->index.slot);
     memset(t, 0, sizeof(*t));
 }
 
@@ -892,19 +873,23 @@ static void text_exits(FILE *f, const struct analysis *a,
     free(e);
 }
 
-/* A table of keys with counts (and seconds, if @timed). */
-static void text_keyed(FILE *f, const struct analysis *a,
-                       const struct table *t, const char *title,
-                       const char *(*name)(char *, size_t, uint64_t),
-                       bool timed)
+/* A table of keys with counts (and seconds, if @timed), under a title. */
+static void __attribute__((format(printf, 6, 7)))
+text_keyed(FILE *f, const struct analysis *a, const struct table *t,
+           const char *(*name)(char *, size_t, uint64_t), bool timed,
+           const char *title, ...)
 {
     unsigned int k, m;
     const struct entry **e = table_sorted(t, true, &m);
     char buf[48];
+    va_list ap;
 
     if ( !m )
         return;
-    fprintf(f, "%s\n", title);
+    va_start(ap, title);
+    vfprintf(f, title, ap);
+    va_end(ap);
+    fprintf(f, "\n");
     for ( k = 0; k < shown(a, m); k++ )
     {
         fprintf(f, "  %-28s %9" PRIu64, name(buf, sizeof(buf), e[k]->key),
@@ -940,30 +925,26 @@ static const char *number_name(char *buf, size_t size, uint64_t n)
 static void text_guest(FILE *f, const struct analysis *a,
                        const struct avcpu *v)
 {
-    char who[32], title[64];
+    char who[32];
 
     who_name(who, sizeof(who), v);
     text_exits(f, a, v, who);
-    snprintf(title, sizeof(title), "%s VMCALL exits by hypercall:", who);
-    text_keyed(f, a, &v->vmcalls, title, hypercall_name, true);
-    snprintf(title, sizeof(title), "%s I/O ports:", who);
-    text_keyed(f, a, &v->io, title, port_name, true);
-    snprintf(title, sizeof(title), "%s MMIO:", who);
-    text_keyed(f, a, &v->mmio, title, port_name, true);
-    snprintf(title, sizeof(title), "%s interrupts injected:", who);
-    text_keyed(f, a, &v->injected, title, vector_name, false);
-    snprintf(title, sizeof(title), "%s PV hypercalls:", who);
-    text_keyed(f, a, &v->hypercalls, title, hypercall_name, false);
-    snprintf(title, sizeof(title), "%s PV multicall entries:", who);
-    text_keyed(f, a, &v->subcalls, title, hypercall_name, false);
-    snprintf(title, sizeof(title), "%s PV events:", who);
-    text_keyed(f, a, &v->pv, title, pv_name, false);
+    text_keyed(f, a, &v->vmcalls, hypercall_name, true,
+               "%s VMCALL exits by hypercall:", who);
+    text_keyed(f, a, &v->io, port_name, true, "%s I/O ports:", who);
+    text_keyed(f, a, &v->mmio, port_name, true, "%s MMIO:", who);
+    text_keyed(f, a, &v->injected, vector_name, false,
+               "%s interrupts injected:", who);
+    text_keyed(f, a, &v->hypercalls, hypercall_name, false,
+               "%s PV hypercalls:", who);
+    text_keyed(f, a, &v->subcalls, hypercall_name, false,
+               "%s PV multicall entries:", who);
+    text_keyed(f, a, &v->pv, pv_name, false, "%s PV events:", who);
 }
 
 static void text_pcpus(FILE *f, const struct analysis *a)
 {
     unsigned int i;
-    char title[64];
 
     fprintf(f, "\npCPUs\n");
     for ( i = 0; i < a->nr_pcpus; i++ )
@@ -976,12 +957,12 @@ static void text_pcpus(FILE *f, const struct analysis *a)
             fprintf(f, "p%u lost %" PRIu64 " records in %" PRIu64
                     " gaps, %.6f s\n", p->cpu, p->lost_records, p->lost.count,
                     secs(a, p->lost.ticks));
-        snprintf(title, sizeof(title), "p%u interrupts by vector:", p->cpu);
-        text_keyed(f, a, &p->vectors, title, vector_name, false);
-        snprintf(title, sizeof(title), "p%u interrupts by irq:", p->cpu);
-        text_keyed(f, a, &p->irqs, title, number_name, false);
-        snprintf(title, sizeof(title), "p%u C-state residency:", p->cpu);
-        text_keyed(f, a, &p->cstates, title, number_name, true);
+        text_keyed(f, a, &p->vectors, vector_name, false,
+                   "p%u interrupts by vector:", p->cpu);
+        text_keyed(f, a, &p->irqs, number_name, false,
+                   "p%u interrupts by irq:", p->cpu);
+        text_keyed(f, a, &p->cstates, number_name, true,
+                   "p%u C-state residency:", p->cpu);
     }
 }
 

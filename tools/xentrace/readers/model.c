@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "keyhash.h"
 #include "merge.h"
 #include "model.h"
 
@@ -84,8 +85,7 @@ struct model {
     unsigned int nr_vcpus;
     size_t vcpus_cap;
     struct vstate *vcpus;
-    uint32_t *slot;             /* hash of domvcpu -> index + 1 */
-    unsigned int nr_slots;
+    struct keyhash index;       /* domvcpu -> index in vcpus */
 
     struct model_record what;   /* of the record being taken */
     struct model_stats stats;
@@ -95,37 +95,18 @@ struct model {
  * vCPUs
  */
 
-static unsigned int slot_of(const struct model *m, uint32_t domvcpu)
+static uint64_t vcpu_key(const void *vcpus, unsigned int i)
 {
-    unsigned int i = (domvcpu * 0x9e3779b1u) >> (32 - __builtin_ctz(m->nr_slots));
-
-    while ( m->slot[i] && m->vcpus[m->slot[i] - 1].domvcpu != domvcpu )
-        i = (i + 1) & (m->nr_slots - 1);
-    return i;
-}
-
-static int rehash(struct model *m)
-{
-    unsigned int n = m->nr_slots ? m->nr_slots * 2 : 64, i;
-    uint32_t *s = calloc(n, sizeof(*s));
-
-    if ( !s )
-        return -1;
-    free(m->slot);
-    m->slot = s;
-    m->nr_slots = n;
-    for ( i = 0; i < m->nr_vcpus; i++ )
-        m->slot[slot_of(m, m->vcpus[i].domvcpu)] = i + 1;
-    return 0;
+    return ((const struct vstate *)vcpus)[i].domvcpu;
 }
 
 /* The index of @domvcpu, which is added if new; NO_INDEX with ENOMEM. */
 static uint32_t vcpu_index(struct model *m, uint32_t domvcpu)
 {
-    unsigned int s = slot_of(m, domvcpu);
+    unsigned int s = keyhash_slot(&m->index, domvcpu, m->vcpus, vcpu_key);
 
-    if ( m->slot[s] )
-        return m->slot[s] - 1;
+    if ( m->index.slot[s] )
+        return m->index.slot[s] - 1;
     if ( m->nr_vcpus == m->vcpus_cap )
     {
         size_t cap = m->vcpus_cap ? m->vcpus_cap * 2 : 64;
@@ -141,9 +122,10 @@ static uint32_t vcpu_index(struct model *m, uint32_t domvcpu)
         .since = m->trace_first, .pcpu = MODEL_CPU_NONE,
     };
     m->nr_vcpus++;
-    if ( m->nr_vcpus * 2 > m->nr_slots )
-        return rehash(m) ? NO_INDEX : m->nr_vcpus - 1;
-    m->slot[s] = m->nr_vcpus;
+    if ( m->nr_vcpus * 2 > m->index.nr_slots )
+        return keyhash_fit(&m->index, m->nr_vcpus, m->vcpus, vcpu_key) ?
+               NO_INDEX : m->nr_vcpus - 1;
+    m->index.slot[s] = m->nr_vcpus;
     return m->nr_vcpus - 1;
 }
 
@@ -764,7 +746,8 @@ struct model *model_new(struct xt_reader *r, const struct model_options *o,
                    info->max_cpu + 1 : 0;
     m->pcpus = calloc(m->nr_pcpus ? m->nr_pcpus : 1, sizeof(*m->pcpus));
     m->by_cpu = calloc(m->nr_by_cpu ? m->nr_by_cpu : 1, sizeof(*m->by_cpu));
-    if ( !m->pcpus || !m->by_cpu || rehash(m) )
+    if ( !m->pcpus || !m->by_cpu ||
+         keyhash_fit(&m->index, 0, m->vcpus, vcpu_key) )
     {
         model_free(m);
         return NULL;
@@ -810,7 +793,7 @@ void model_free(struct model *m)
     free(m->pcpus);
     free(m->by_cpu);
     free(m->vcpus);
-    free(m->slot);
+    free(m->index.slot);
     free(m);
 }
 
