@@ -614,9 +614,23 @@ static void pm_record(struct model *m, const struct xt_record *rec)
 int model_feed(struct model *m, const struct xt_record *rec)
 {
     uint32_t ev = rec->event;
+    struct xt_record within;
     struct pstate *p;
     struct vstate *v;
     int ret = 0;
+
+    /*
+     * A TSC outside the trace's range (one that went backwards on its
+     * CPU: damage) is taken at the range's edge, so that intervals stay
+     * inside the span.
+     */
+    if ( rec->tsc < m->trace_first || rec->tsc > m->trace_last )
+    {
+        within = *rec;
+        within.tsc = rec->tsc < m->trace_first ? m->trace_first
+                                               : m->trace_last;
+        rec = &within;
+    }
 
     m->stats.records++;
     m->what = (struct model_record){ .domvcpu = MODEL_VCPU_NONE };
