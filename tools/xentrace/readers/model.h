@@ -48,9 +48,15 @@
  *
  * and says what it learns as an event stream: a consumer gets, through
  * one callback, typed events in the order of the records that produce
- * them (TSC order); an interval is emitted when the record that closes it
- * is read, with start <= end <= that record's TSC (a loss closes intervals
- * at its first lost TSC, earlier than the marker).  Runstate intervals
+ * them; an interval is emitted when the record that closes it is read,
+ * with start <= end <= that record's TSC (a loss closes intervals at its
+ * first lost TSC, earlier than the marker).  model_run() takes the
+ * scheduler's records and losses in TSC order across pCPUs, and each
+ * pCPU's other records in that pCPU's order between them (merge.h): the
+ * state is what full TSC order gives, but events of different pCPUs may
+ * come out of TSC order by up to the time between two scheduler records
+ * of a pCPU; sort by @start if that matters.  model_feed() takes records
+ * in whatever order the caller gives (xentrace-dump: full TSC order).  Runstate intervals
  * still open at the end of the trace are closed with MODEL_END_TRACE: a
  * running vCPU's at its pCPU's last record (after which nothing proves
  * it runs: UNKNOWN to the end), every other at the trace's last TSC.  A second callback gets every record, after the model
