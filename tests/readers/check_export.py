@@ -21,7 +21,8 @@ import re
 import sys
 import xml.etree.ElementTree as ET
 
-META_EVENTS = {0x1f010, 0x1f011, 0x1f012, 0x1f013, 0x1f014}
+# xentrace-ng's metadata: TRC_GEN + 0x10 .. 0x1f (docs/trace-format.md).
+META_EVENTS = range(0x1f010, 0x1f020)
 XENALYZE_CLASSES = ("sched", "hvm", "mem", "pv", "hw")
 
 

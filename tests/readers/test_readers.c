@@ -551,7 +551,7 @@ static uint64_t walk_batches(struct xt_reader *r)
         {
             uint32_t event = b.words[w] & 0x0fffffffu;
 
-            n += event != XT_EV_WRAP_BUFFER && event != XT_EV_CPU_CHANGE;
+            n += event != TRC_TRACE_WRAP_BUFFER && event != TRC_TRACE_CPU_CHANGE;
             w += xt_record_words(b.words[w]);
         }
         xt_reader_walked(r, i, w);
@@ -879,9 +879,15 @@ static void test_catalogue_sorted_and_sane(void **state)
         for ( j = 0; j < t[i].nr_fields; j++ )
             assert_int_equal(t[i].fields[j].name_len,
                              strlen(t[i].fields[j].name));
+        assert_true(t[i].min_words <= t[i].words);
+        assert_true(t[i].xen_min <= t[i].xen_max);
+        /* An id's layouts follow each other, for versions apart. */
         if ( i )
-            assert_true(t[i - 1].id < t[i].id);
-        assert_ptr_equal(xt_event_find(t[i].id), &t[i]);
+            assert_true(t[i - 1].id < t[i].id ||
+                        (t[i - 1].id == t[i].id &&
+                         t[i - 1].xen_max < t[i].xen_min));
+        assert_ptr_equal(xt_event_find_xen(t[i].id, t[i].xen_min), &t[i]);
+        assert_ptr_equal(xt_event_find_xen(t[i].id, t[i].xen_max), &t[i]);
     }
     /* Misses of the hash table. */
     assert_null(xt_event_find(0x0fffffff));

@@ -16,20 +16,9 @@
 #define VECTORS         256
 #define NR_CAUSES       3
 
-/* Handler records that name what an exit did (trace-events). */
-#define EV_IO_READ          0x00082006u     /* port, size */
-#define EV_IO_WRITE         0x00082007u
-#define EV_IOPORT_READ      0x00082016u     /* port, data */
-#define EV_IOPORT_WRITE     0x00082216u
-#define EV_IOMEM_READ       0x00082017u     /* addr, data */
-#define EV_IOMEM_WRITE      0x00082217u
-#define EV_IOMEM_READ64     0x00082117u     /* addr lo, hi, data */
-#define EV_IOMEM_WRITE64    0x00082317u
-#define EV_VMMCALL          0x00082012u     /* func */
-#define EV_HVM_NESTED       0x00000400u
-#define EV_PV_64            0x00000100u
-#define EV_PV_PAGE_FAULT    0x00201004u
-#define EV_PV_PRIVOP        0x00201006u
+/* Handler records, from Xen's public trace.h (xtfile.h includes it). */
+#define TRC_HVM_IOMEM_READ64    (TRC_HVM_IOMEM_READ | TRC_64_FLAG)
+#define TRC_HVM_IOMEM_WRITE64   (TRC_HVM_IOMEM_WRITE | TRC_64_FLAG)
 #define KEY_WRITE           ((uint64_t)1 << 63) /* of an I/O or MMIO key */
 
 struct stat {
@@ -361,31 +350,31 @@ static void take_handlers(struct analysis *a, struct avcpu *v,
     for ( i = 0; i < n; i++ )
     {
         const struct xt_record *h = &ev->u.exit.handlers[i];
-        uint32_t id = h->event & ~EV_HVM_NESTED;
+        uint32_t id = h->event & ~TRC_HVM_NESTEDFLAG;
 
         if ( !h->nr_extra )
             continue;
         switch ( id )
         {
-        case EV_IO_READ: case EV_IOPORT_READ:
+        case TRC_HVM_IO_READ: case TRC_HVM_IOPORT_READ:
             table_add(a, &v->io, h->extra[0], ticks);
             break;
-        case EV_IO_WRITE: case EV_IOPORT_WRITE:
+        case TRC_HVM_IO_WRITE: case TRC_HVM_IOPORT_WRITE:
             table_add(a, &v->io, h->extra[0] | KEY_WRITE, ticks);
             break;
-        case EV_IOMEM_READ:
+        case TRC_HVM_IOMEM_READ:
             table_add(a, &v->mmio, h->extra[0], ticks);
             break;
-        case EV_IOMEM_WRITE:
+        case TRC_HVM_IOMEM_WRITE:
             table_add(a, &v->mmio, h->extra[0] | KEY_WRITE, ticks);
             break;
-        case EV_IOMEM_READ64: case EV_IOMEM_WRITE64:
+        case TRC_HVM_IOMEM_READ64: case TRC_HVM_IOMEM_WRITE64:
             if ( h->nr_extra >= 2 )
                 table_add(a, &v->mmio,
                           (h->extra[0] | (uint64_t)h->extra[1] << 32) |
-                          (id == EV_IOMEM_WRITE64 ? KEY_WRITE : 0), ticks);
+                          (id == TRC_HVM_IOMEM_WRITE64 ? KEY_WRITE : 0), ticks);
             break;
-        case EV_VMMCALL:
+        case TRC_HVM_VMMCALL:
             table_add(a, &v->vmcalls, h->extra[0], ticks);
             break;
         }
@@ -410,7 +399,7 @@ static void take_pv(struct analysis *a, const struct model_event *ev)
     if ( !v )
         return;
     if ( ev->type == MODEL_EV_PV )
-        table_add(a, &v->pv, ev->u.pv.event & ~EV_PV_64, 0);
+        table_add(a, &v->pv, ev->u.pv.event & ~TRC_64_FLAG, 0);
     else if ( !ev->u.hypercall.hvm )    /* VMCALLs: from their exits */
         table_add(a, ev->u.hypercall.subcall ? &v->subcalls : &v->hypercalls,
                   ev->u.hypercall.op, 0);

@@ -45,6 +45,8 @@ struct dump {
     bool seconds;               /* -s */
     uint64_t hz;                /* TSC ticks per second, for -s */
     uint64_t base_tsc;          /* time 0 for -s */
+    uint32_t xen;               /* whose event layouts: XT_XEN_VERSION() */
+    const char *xen_from;       /* where that version comes from */
     /* The last TSC's digits above the low 8, which seldom change. */
     uint64_t tsc_high;          /* TSC / 10^8; UINT64_MAX: none yet */
     uint64_t tsc_high_text;     /* as 8 columns (dec8_word_right()) */
@@ -55,7 +57,8 @@ struct dump {
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: %s [-ahrs] [--cpu-hz hz] [--svm] [file]\n", prog);
+    fprintf(stderr, "usage: %s [-ahrs] [--cpu-hz hz] [--svm] "
+            "[--xen-version x.y] [file]\n", prog);
     exit(1);
 }
 
@@ -121,21 +124,22 @@ static const char *note_name(const struct dump *d, const struct xt_record *rec)
 
     if ( !rec->nr_extra )
         return NULL;
-    if ( (ev >> 16) == 0x0008 )
+    if ( (ev >> 16) == TRC_HVM >> 16 )
     {
-        ev &= ~0x400u;                  /* TRC_HVM_NESTEDFLAG */
-        if ( ev == 0x00081002 || ev == 0x00081102 )  /* VMEXIT{,64} */
+        ev &= ~TRC_HVM_NESTEDFLAG;
+        if ( ev == TRC_HVM_VMEXIT || ev == TRC_HVM_VMEXIT64 )
             return model_exit_name(rec->extra[0], d->svm);
-        if ( ev == 0x00082012 )                 /* TRC_HVM_VMMCALL */
+        if ( ev == TRC_HVM_VMMCALL )
             return model_hypercall_name(rec->extra[0]);
         return NULL;
     }
-    ev &= ~0x100u;                      /* TRC_64_FLAG */
-    if ( ev == 0x0020100d || ev == 0x0020200e ) /* HYPERCALL_V2, SUBCALL */
-        return model_hypercall_name(rec->extra[0] & 0xfffff);
-    if ( ev == 0x00201001 )             /* TRC_PV_HYPERCALL: eax after ip */
+    ev &= ~TRC_64_FLAG;
+    if ( ev == TRC_PV_HYPERCALL_V2 || ev == TRC_PV_HYPERCALL_SUBCALL )
+        return model_hypercall_name(rec->extra[0] &
+                                    ~TRC_PV_HYPERCALL_V2_ARG_MASK);
+    if ( ev == TRC_PV_HYPERCALL )       /* eax after the ip */
     {
-        unsigned int at = rec->event & 0x100u ? 2 : 1;
+        unsigned int at = rec->event & TRC_64_FLAG ? 2 : 1;
 
         return rec->nr_extra > at ? model_hypercall_name(rec->extra[at])
                                   : NULL;
@@ -151,7 +155,7 @@ static char *put_note(char *p, const struct dump *d,
                       const struct xt_record *rec)
 {
     uint32_t class = rec->event >> 16;
-    bool guest = class == 0x0008 || class == 0x0020;
+    bool guest = class == TRC_HVM >> 16 || class == TRC_PV >> 16;
     const char *name;
     char buf[32];
     int n = 0;
@@ -272,6 +276,9 @@ static void put_header(struct out *o, const struct xt_reader_info *in,
              in->has_nr_cpus ? "" : "? ", in->meta.nr_cpus, d->hz,
              in->has_tsc_hz ? "" : " (not in the file)");
     put_text(o, line);
+    snprintf(line, sizeof(line), "# event layouts of Xen %" PRIu32 ".%" PRIu32
+             " (%s)\n", d->xen >> 16, d->xen & 0xffff, d->xen_from);
+    put_text(o, line);
     snprintf(line, sizeof(line), "# %" PRIu64 " records, %" PRIu64
              " lost in %" PRIu64 " gaps\n", in->records, in->lost_records,
              in->lost_markers);
@@ -321,7 +328,7 @@ static bool parse_hz(const char *arg, uint64_t *hz)
 
 int main(int argc, char *argv[])
 {
-    enum { OPT_CPU_HZ = 256, OPT_SVM };
+    enum { OPT_CPU_HZ = 256, OPT_SVM, OPT_XEN_VERSION };
     static const struct model_ops ops = { .event = no_event, .record = took };
     static const struct option longopts[] = {
         { "all",     no_argument,       NULL, 'a' },
@@ -330,12 +337,14 @@ int main(int argc, char *argv[])
         { "raw",     no_argument,       NULL, 'r' },
         { "seconds", no_argument,       NULL, 's' },
         { "svm",     no_argument,       NULL, OPT_SVM },
+        { "xen-version", required_argument, NULL, OPT_XEN_VERSION },
         { NULL, 0, NULL, 0 },
     };
     static struct out out;
     struct dump d = { .tsc_high = UINT64_MAX };
     const char *path = "-";
     uint64_t cpu_hz = 0;
+    uint32_t xen_version = 0;
     const struct xt_reader_info *in;
     struct xt_reader *r;
     struct xt_iter *it;
@@ -366,6 +375,14 @@ int main(int argc, char *argv[])
                 return 1;
             }
             break;
+        case OPT_XEN_VERSION:
+            if ( xt_xen_version_parse(optarg, &xen_version) )
+            {
+                fprintf(stderr, "%s: --xen-version %s: not a Xen version "
+                        "(4.17, 4.20...)\n", prog, optarg);
+                return 1;
+            }
+            break;
         default:
             usage();
         }
@@ -381,7 +398,12 @@ int main(int argc, char *argv[])
                 strcmp(path, "-") ? path : "stdin", xt_reader_strerror(errno));
         return 1;
     }
+    xt_reader_set_xen_version(r, xen_version);
     in = xt_reader_info(r);
+    d.xen = xt_reader_xen_version(r);
+    d.xen_from = xen_version ? "--xen-version" :
+                 in->meta.xen_version ? "the file's hypervisor" :
+                 "not in the file: the default";
     d.hz = cpu_hz ? cpu_hz : in->meta.tsc_hz;
     if ( d.seconds && !d.hz )
     {

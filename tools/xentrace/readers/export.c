@@ -25,15 +25,17 @@
 #define CTF_MAGIC       0xc1fc1fc1u
 #define CTF_CONTEXT_AT  4               /* the packet context's offset */
 #define CTF_HEADER      40              /* packet header and context */
-#define RUNSTATE_MASK   0x0ffff00fu
-#define RUNSTATE_CHANGE 0x00021001u
-#define RS_RUNNING      0
-#define DOMID_IDLE      0x7fff
 #define MAX_CLASSES     (1u << 16)
 
 static const char *prog_input;      /* the trace, for messages */
 
-/* CTF event classes: one per distinct event, numbered as first met. */
+/*
+ * CTF event classes: one per distinct event and payload length, numbered
+ * as first met; a class's key is the event | words << 28.
+ */
+#define CLASS_KEY(event, words) ((event) | (uint32_t)(words) << 28)
+#define KEY_EVENT(key)          ((key) & 0x0fffffffu)
+#define KEY_WORDS(key)          ((key) >> 28)
 static uint32_t *class_ids;
 static unsigned int nr_classes;
 static uint32_t *class_slot;        /* hash: event -> class + 1 */
@@ -47,9 +49,12 @@ static uint64_t tsc_hz(const struct xt_reader_info *info, uint64_t hz)
                                                   : DEFAULT_HZ;
 }
 
+/* Whose event layouts and names the file has (xt_reader_xen_version()). */
+static uint32_t xen_version;
+
 static const char *event_name(uint32_t id)
 {
-    const struct xt_event_desc *d = xt_event_find(id);
+    const struct xt_event_desc *d = xt_event_find_xen(id, xen_version);
 
     return d ? d->name : NULL;
 }
@@ -122,7 +127,7 @@ static void ctf_packet_header(FILE *f, const char *path, unsigned int cpu,
 
 /*
  * One CPU's stream: its records in file order, each an event of its
- * event's class, {event, tsc, n, data[n]}.  Timestamps must not go back
+ * class, {class, tsc, event, has_tsc, words...}.  Timestamps must not go back
  * in a stream; a record whose TSC does (a host whose TSC stepped) takes
  * its predecessor's.
  */
@@ -152,11 +157,10 @@ static void ctf_stream(struct xt_reader *r, const char *dir, unsigned int cpu)
             first = ts;
         any = true;
         last = ts;
-        put32(&p, class_of(rec.event));
+        put32(&p, class_of(CLASS_KEY(rec.event, rec.nr_extra)));
         put64(&p, ts);
         put32(&p, rec.event);
         put8(&p, rec.has_tsc);
-        put8(&p, rec.nr_extra);
         for ( i = 0; i < rec.nr_extra; i++ )
             put32(&p, rec.extra[i]);
         if ( fwrite(p.b, p.n, 1, f) != 1 )
@@ -202,6 +206,53 @@ static void ctf_clock(FILE *f, const struct xt_reader_info *info, uint64_t hz)
             "};\n\n", hz, offset_s, offset, info->has_start ? "true" : "false");
 }
 
+/* The CTF type of a catalogue field of @kind. */
+static const char *ctf_type(enum xt_field_kind kind)
+{
+    switch ( kind )
+    {
+    case XT_FIELD_U32:      return "uint32_t";
+    case XT_FIELD_X32:      return "x32_t";
+    case XT_FIELD_S32:      return "int32_t";
+    case XT_FIELD_U64:      return "uint64_t";
+    case XT_FIELD_X64:      return "x64_t";
+    /* The word's halves, low first (little-endian). */
+    case XT_FIELD_DOMVCPU:  return "struct { uint16_t vcpu; uint16_t dom; }";
+    case XT_FIELD_VCPUDOM:  return "struct { uint16_t dom; uint16_t vcpu; }";
+    }
+    return "x32_t";
+}
+
+/*
+ * Class @c, of records of event @key's words: a field per catalogue field,
+ * the words past them as data[]; an event the catalogue lacks, or a
+ * record too short for its fields, all as data[].
+ */
+static void ctf_event_class(FILE *f, unsigned int c, uint32_t key)
+{
+    const struct xt_event_desc *d = xt_event_find(KEY_EVENT(key));
+    unsigned int i, words = KEY_WORDS(key), raw = words;
+
+    fprintf(f, "event {\n\tid = %u;\n", c);
+    if ( d )
+        fprintf(f, "\tname = \"%s\";\n", d->name);
+    else
+        fprintf(f, "\tname = \"event_0x%08" PRIx32 "\";\n", KEY_EVENT(key));
+    fprintf(f, "\tfields := struct {\n"
+               "\t\tx32_t xen_event;\n"
+               "\t\tuint8_t has_tsc;\n");
+    if ( d && words >= d->words )
+    {
+        for ( i = 0; i < d->nr_fields; i++ )
+            fprintf(f, "\t\t%s %s;\n", ctf_type(d->fields[i].kind),
+                    d->fields[i].name);
+        raw = words - d->words;
+    }
+    if ( raw )
+        fprintf(f, "\t\tx32_t data[%u];\n", raw);
+    fprintf(f, "\t};\n};\n\n");
+}
+
 static void ctf_metadata(const char *dir, const struct xt_reader_info *info,
                          uint64_t hz)
 {
@@ -222,7 +273,13 @@ static void ctf_metadata(const char *dir, const struct xt_reader_info *info,
             "typealias integer { size = 32; align = 8; signed = false; "
             "base = hex; } := x32_t;\n"
             "typealias integer { size = 64; align = 8; signed = false; } "
-            ":= uint64_t;\n\n"
+            ":= uint64_t;\n"
+            "typealias integer { size = 16; align = 8; signed = false; } "
+            ":= uint16_t;\n"
+            "typealias integer { size = 32; align = 8; signed = true; } "
+            ":= int32_t;\n"
+            "typealias integer { size = 64; align = 8; signed = false; "
+            "base = hex; } := x64_t;\n\n"
             "trace {\n"
             "\tmajor = 1;\n"
             "\tminor = 8;\n"
@@ -248,23 +305,7 @@ static void ctf_metadata(const char *dir, const struct xt_reader_info *info,
             "\tevent.header := struct { uint32_t id; tsc_t timestamp; };\n"
             "};\n\n");
     for ( c = 0; c < nr_classes; c++ )
-    {
-        const char *name = event_name(class_ids[c]);
-
-        fprintf(f, "event {\n\tid = %u;\n", c);
-        if ( name )
-            fprintf(f, "\tname = \"%s\";\n", name);
-        else
-            fprintf(f, "\tname = \"event_0x%08" PRIx32 "\";\n", class_ids[c]);
-        fprintf(f,
-                "\tfields := struct {\n"
-                "\t\tx32_t xen_event;\n"
-                "\t\tuint8_t has_tsc;\n"
-                "\t\tuint8_t n;\n"
-                "\t\tx32_t data[n];\n"
-                "\t};\n"
-                "};\n\n");
-    }
+        ctf_event_class(f, c, class_ids[c]);
     if ( fclose(f) )
         err(1, "%s", path);
 }
@@ -343,12 +384,13 @@ static void json_slice(struct json_out *j, unsigned int cpu, uint64_t end)
 static void json_runstate(struct json_out *j, const struct xt_record *rec)
 {
     struct run *run = &j->runs[rec->cpu];
-    unsigned int old = (rec->event >> 8) & 0xf, new = (rec->event >> 4) & 0xf;
+    unsigned int old = xt_runstate_old(rec->event);
+    unsigned int new = xt_runstate_new(rec->event);
     uint32_t domvcpu = rec->extra[0];
 
-    if ( old == RS_RUNNING && run->open && run->domvcpu == domvcpu )
+    if ( old == XT_RUNSTATE_RUNNING && run->open && run->domvcpu == domvcpu )
         json_slice(j, rec->cpu, rec->tsc);
-    if ( new == RS_RUNNING && domvcpu >> 16 != DOMID_IDLE )
+    if ( new == XT_RUNSTATE_RUNNING && domvcpu >> 16 != XT_DOMID_IDLE )
     {
         if ( run->open )
             json_slice(j, rec->cpu, rec->tsc);
@@ -357,10 +399,77 @@ static void json_runstate(struct json_out *j, const struct xt_record *rec)
     }
 }
 
+/* Field @fl of the words at @w, as a JSON value: numbers, hex as text. */
+static void json_field(FILE *f, const struct xt_field *fl, const uint32_t *w)
+{
+    uint64_t v64 = fl->kind == XT_FIELD_U64 || fl->kind == XT_FIELD_X64 ?
+                   w[0] | (uint64_t)w[1] << 32 : 0;
+
+    fprintf(f, "\"%s\":", fl->name);
+    switch ( fl->kind )
+    {
+    case XT_FIELD_U32:
+        fprintf(f, "%" PRIu32, w[0]);
+        break;
+    case XT_FIELD_S32:
+        fprintf(f, "%" PRId32, (int32_t)w[0]);
+        break;
+    case XT_FIELD_U64:
+        fprintf(f, "%" PRIu64, v64);
+        break;
+    case XT_FIELD_X64:
+        fprintf(f, "\"0x%" PRIx64 "\"", v64);
+        break;
+    case XT_FIELD_DOMVCPU:
+        fprintf(f, "\"d%" PRIu32 "v%" PRIu32 "\"", w[0] >> 16, w[0] & 0xffff);
+        break;
+    case XT_FIELD_VCPUDOM:
+        fprintf(f, "\"d%" PRIu32 "v%" PRIu32 "\"", w[0] & 0xffff, w[0] >> 16);
+        break;
+    case XT_FIELD_X32:
+    default:
+        fprintf(f, "\"0x%" PRIx32 "\"", w[0]);
+        break;
+    }
+}
+
+/*
+ * A record's payload as "args": a member per catalogue field, and the
+ * words past them (or all of an event the catalogue lacks, or of a record
+ * too short for its fields) as "data".
+ */
+static void json_args(FILE *f, const struct xt_record *rec)
+{
+    const struct xt_event_desc *d = xt_event_find(rec->event);
+    unsigned int i, word = 0, n = rec->nr_extra;
+    const char *sep = "";
+
+    fputs(",\"args\":{", f);
+    if ( d && n >= d->words )
+    {
+        for ( i = 0; i < d->nr_fields; i++ )
+        {
+            fputs(sep, f);
+            json_field(f, &d->fields[i], rec->extra + word);
+            word += d->fields[i].kind == XT_FIELD_U64 ||
+                    d->fields[i].kind == XT_FIELD_X64 ? 2 : 1;
+            sep = ",";
+        }
+    }
+    if ( word < n )
+    {
+        fprintf(f, "%s\"data\":[", sep);
+        for ( i = word; i < n; i++ )
+            fprintf(f, "%s\"0x%" PRIx32 "\"", i > word ? "," : "",
+                    rec->extra[i]);
+        fputc(']', f);
+    }
+    fputc('}', f);
+}
+
 static void json_record(struct json_out *j, const struct xt_record *rec)
 {
     const char *name = event_name(rec->event);
-    char text[512];
 
     fprintf(j->f, ",\n{\"ph\":\"i\",\"s\":\"t\",\"cat\":\"%s\",\"pid\":0,"
             "\"tid\":%u,\"ts\":%.3f,\"name\":", xt_event_class(rec->event),
@@ -369,11 +478,9 @@ static void json_record(struct json_out *j, const struct xt_record *rec)
         json_string(j->f, name);
     else
         fprintf(j->f, "\"0x%08" PRIx32 "\"", rec->event);
-    xt_record_format(rec, text, sizeof(text));
-    fprintf(j->f, ",\"args\":{\"record\":");
-    json_string(j->f, text);
-    fprintf(j->f, "}}");
-    if ( (rec->event & RUNSTATE_MASK) == RUNSTATE_CHANGE && rec->nr_extra )
+    json_args(j->f, rec);
+    fputc('}', j->f);
+    if ( xt_is_runstate_change(rec->event) && rec->nr_extra )
         json_runstate(j, rec);
 }
 
@@ -462,7 +569,7 @@ static void export_json(struct xt_reader *r, const char *path, uint64_t hz)
 static void usage(void)
 {
     fprintf(stderr, "usage: xentrace-export [--ctf dir] [--json file] "
-            "[-H hz] trace\n");
+            "[-H hz] [--xen-version x.y] trace\n");
     exit(1);
 }
 
@@ -472,6 +579,7 @@ int main(int argc, char **argv)
         { "ctf", required_argument, NULL, 'c' },
         { "cpu-hz", required_argument, NULL, 'H' },
         { "json", required_argument, NULL, 'j' },
+        { "xen-version", required_argument, NULL, 'X' },
         { NULL, 0, NULL, 0 },
     };
     const char *ctf_dir = NULL, *json_path = NULL;
@@ -497,6 +605,10 @@ int main(int argc, char **argv)
         case 'j':
             json_path = optarg;
             break;
+        case 'X':
+            if ( xt_xen_version_parse(optarg, &xen_version) )
+                errx(1, "bad Xen version: %s (4.17, 4.20...)", optarg);
+            break;
         default:
             usage();
         }
@@ -508,6 +620,8 @@ int main(int argc, char **argv)
     r = xt_reader_open(prog_input, 0);
     if ( !r )
         errx(1, "%s: %s", prog_input, xt_reader_strerror(errno));
+    xt_reader_set_xen_version(r, xen_version);
+    xen_version = xt_reader_xen_version(r);
     if ( xt_reader_damage(r, damage, sizeof(damage)) )
         warnx("%s: %s", prog_input, damage);
     if ( ctf_dir )

@@ -25,6 +25,7 @@ struct cursor {
 
 struct merge {
     struct xt_reader *r;
+    uint32_t xen_version;       /* for every record (xt_reader_xen_version()) */
     struct merge_sync sync[MERGE_MAX_SYNC];
     unsigned int nr_sync;
     struct cursor *run;         /* yielding its records up to a sync one */
@@ -111,7 +112,7 @@ static inline int settle(struct merge *g, struct cursor *c)
 
             if ( n > c->len - c->i )
                 break;              /* damage: the batch ends here */
-            if ( (hdr & EVENT_MASK) != XT_EV_WRAP_BUFFER )
+            if ( (hdr & EVENT_MASK) != TRC_TRACE_WRAP_BUFFER )
             {
                 peek_tsc(c);
                 return 1;
@@ -149,6 +150,7 @@ struct merge *merge_new(struct xt_reader *r, const struct merge_sync *sync)
     if ( !g )
         return NULL;
     g->r = r;
+    g->xen_version = xt_reader_xen_version(r);
     while ( g->nr_sync < MERGE_MAX_SYNC && sync[g->nr_sync].mask )
     {
         g->sync[g->nr_sync] = sync[g->nr_sync];
@@ -230,6 +232,7 @@ int merge_next(struct merge *g, struct xt_record *rec)
     rec->cpu = c->cpu;
     rec->has_tsc = head == 3;
     rec->nr_extra = n - head;
+    rec->xen_version = g->xen_version;
     /* Seven words at once where the batch has them: a fixed-size copy. */
     if ( c->len - c->i >= head + 7 )
         memcpy(rec->extra, w + head, sizeof(rec->extra));

@@ -10,29 +10,10 @@
 #include "merge.h"
 #include "model.h"
 
-#define EV_RUNSTATE_CHANGE  0x00021001u /* | old << 8 | new << 4 */
-#define EV_RUNSTATE_MASK    0x0ffff00fu
-#define EV_CONTINUE_RUNNING 0x00021002u
-#define EV_SCHED_WAKE       0x00028004u
-#define EV_SCHED_SWITCH     0x0002800au
-#define EV_HVM_NESTED       0x00000400u /* TRC_HVM_NESTEDFLAG */
-#define EV_HVM_VMENTRY      0x00081001u
-#define EV_HVM_VMEXIT       0x00081002u
-#define EV_HVM_VMEXIT64     0x00081102u
-#define EV_HVM_HANDLER      0x00082000u /* TRC_HVM_HANDLER: the class */
-#define EV_HVM_INJ_VIRQ     0x00082004u
-#define EV_HVM_INTR         0x0008200fu
-#define EV_HVM_VMMCALL      0x00082012u
-#define EV_PV_CLASS         0x00200000u
-#define EV_PV_64            0x00000100u /* TRC_64_FLAG */
-#define EV_PV_HYPERCALL     0x00201001u
-#define EV_PV_HYPERCALL_V2  0x0020100du
-#define EV_PV_SUBCALL       0x0020200eu
-#define EV_PM_IDLE_ENTRY    0x00801002u
-#define EV_PM_IDLE_EXIT     0x00801003u
-#define EV_HW_IRQ_HANDLED   0x00802008u
-#define EV_TRACE_IRQ        0x0001f004u
-#define HYPERCALL_V2_OP     0x000fffffu /* the rest: which args follow */
+/* Events of Xen's public trace.h are named from it (xtfile.h includes it). */
+#define TRC_TRACE_IRQ_EV    (TRC_GEN + 4)   /* {vector, tsc in, tsc out} */
+#define HYPERCALL_V2_OP     (~TRC_PV_HYPERCALL_V2_ARG_MASK) /* the rest: which
+                                                              args follow */
 #define NO_INDEX            UINT32_MAX
 
 struct vstate {
@@ -456,7 +437,7 @@ static void lost_records(struct model *m, const struct xt_record *rec)
 
 static void hvm_exit(const struct xt_record *rec, struct vstate *v)
 {
-    bool wide = (rec->event & ~EV_HVM_NESTED) == EV_HVM_VMEXIT64;
+    bool wide = (rec->event & ~TRC_HVM_NESTEDFLAG) == TRC_HVM_VMEXIT64;
 
     if ( rec->nr_extra < (wide ? 3u : 2u) )
         return;
@@ -484,18 +465,18 @@ static void hvm_handler(struct model *m, const struct xt_record *rec,
         return;
     switch ( id )
     {
-    case EV_HVM_VMMCALL:
+    case TRC_HVM_VMMCALL:
         ev = (struct model_event){
             .type = MODEL_EV_HYPERCALL,
             .u.hypercall = { .op = rec->extra[0], .hvm = true },
         };
         break;
-    case EV_HVM_INJ_VIRQ:
+    case TRC_HVM_INJ_VIRQ:
         ev = (struct model_event){
             .type = MODEL_EV_INJECT, .u.inject.vector = rec->extra[0],
         };
         break;
-    case EV_HVM_INTR:
+    case TRC_HVM_INTR:
         ev = (struct model_event){
             .type = MODEL_EV_IRQ,
             .u.irq = { .vector = rec->extra[0], .irq = UINT32_MAX },
@@ -509,7 +490,7 @@ static void hvm_handler(struct model *m, const struct xt_record *rec,
 
 static void hvm_record(struct model *m, const struct xt_record *rec)
 {
-    uint32_t id = rec->event & ~EV_HVM_NESTED;
+    uint32_t id = rec->event & ~TRC_HVM_NESTEDFLAG;
     struct vstate *v = current_of(m, rec->cpu);
 
     if ( !v )
@@ -517,14 +498,14 @@ static void hvm_record(struct model *m, const struct xt_record *rec)
         m->stats.orphan_hvm++;
         return;
     }
-    if ( id == EV_HVM_VMEXIT || id == EV_HVM_VMEXIT64 )
+    if ( id == TRC_HVM_VMEXIT || id == TRC_HVM_VMEXIT64 )
         hvm_exit(rec, v);
-    else if ( id == EV_HVM_VMENTRY )
+    else if ( id == TRC_HVM_VMENTRY )
     {
         if ( v->exit_open )
             close_exit(m, v, rec->tsc, rec->cpu);
     }
-    else if ( (id & 0x0ffff000u) == EV_HVM_HANDLER )
+    else if ( (id & 0x0ffff000u) == TRC_HVM_HANDLER )
         hvm_handler(m, rec, v, id);
 }
 
@@ -534,22 +515,22 @@ static void hvm_record(struct model *m, const struct xt_record *rec)
 
 static void pv_record(struct model *m, const struct xt_record *rec)
 {
-    uint32_t id = rec->event & ~EV_PV_64;
+    uint32_t id = rec->event & ~TRC_64_FLAG;
     struct vstate *v = current_of(m, rec->cpu);
     uint32_t who = v ? v->domvcpu : MODEL_VCPU_NONE;
     struct model_event ev = { .type = MODEL_EV_HYPERCALL };
 
-    if ( id == EV_PV_HYPERCALL_V2 || id == EV_PV_SUBCALL )
+    if ( id == TRC_PV_HYPERCALL_V2 || id == TRC_PV_HYPERCALL_SUBCALL )
     {
         if ( !rec->nr_extra )
             return;
         ev.u.hypercall.op = rec->extra[0] & HYPERCALL_V2_OP;
-        ev.u.hypercall.subcall = id == EV_PV_SUBCALL;
+        ev.u.hypercall.subcall = id == TRC_PV_HYPERCALL_SUBCALL;
     }
-    else if ( id == EV_PV_HYPERCALL )
+    else if ( id == TRC_PV_HYPERCALL )
     {
         /* {eip, eax}, or {rip lo, hi, eax} */
-        unsigned int at = rec->event & EV_PV_64 ? 2 : 1;
+        unsigned int at = rec->event & TRC_64_FLAG ? 2 : 1;
 
         if ( rec->nr_extra <= at )
             return;
@@ -582,7 +563,7 @@ static void pm_record(struct model *m, const struct xt_record *rec)
 
     if ( !p || !rec->nr_extra )
         return;
-    if ( rec->event == EV_PM_IDLE_ENTRY )
+    if ( rec->event == TRC_PM_IDLE_ENTRY )
     {
         p->in_cstate = true;
         p->cstate = rec->extra[0];
@@ -636,36 +617,36 @@ int model_feed(struct model *m, const struct xt_record *rec)
     m->what = (struct model_record){ .domvcpu = MODEL_VCPU_NONE };
     p = m->last_pcpu = pcpu_find(m, rec->cpu);
     if ( p && p->switching &&
-         (ev & EV_RUNSTATE_MASK) != EV_RUNSTATE_CHANGE )
+         !xt_is_runstate_change(ev) )
         switch_done(m, p);
     switch ( ev >> 16 )
     {
-    case 0x0002:                /* TRC_SCHED_MIN, _CLASS, _VERBOSE */
-        if ( (ev & EV_RUNSTATE_MASK) == EV_RUNSTATE_CHANGE )
+    case TRC_SCHED >> 16:       /* _MIN, _CLASS, _VERBOSE */
+        if ( xt_is_runstate_change(ev) )
             ret = runstate_change(m, rec);
-        else if ( ev == EV_CONTINUE_RUNNING && rec->nr_extra )
+        else if ( ev == TRC_SCHED_CONTINUE_RUNNING && rec->nr_extra )
             ret = continue_running(m, rec);
-        else if ( ev == EV_SCHED_SWITCH )
+        else if ( ev == TRC_SCHED_SWITCH )
             ret = sched_switch(m, rec);
-        else if ( ev == EV_SCHED_WAKE )
+        else if ( ev == TRC_SCHED_WAKE )
             ret = sched_wake(m, rec);
         break;
-    case 0x0008:                /* TRC_HVM */
+    case TRC_HVM >> 16:
         hvm_record(m, rec);
         break;
-    case 0x0020:                /* TRC_PV */
+    case TRC_PV >> 16:
         pv_record(m, rec);
         break;
-    case 0x0080:                /* TRC_HW */
-        if ( ev == EV_PM_IDLE_ENTRY || ev == EV_PM_IDLE_EXIT )
+    case TRC_HW >> 16:
+        if ( ev == TRC_PM_IDLE_ENTRY || ev == TRC_PM_IDLE_EXIT )
             pm_record(m, rec);
-        else if ( ev == EV_HW_IRQ_HANDLED && rec->nr_extra >= 3 )
+        else if ( ev == TRC_HW_IRQ_HANDLED && rec->nr_extra >= 3 )
             irq_record(m, rec, UINT32_MAX, rec->extra[0]);
         break;
-    case 0x0001:                /* TRC_GEN */
-        if ( ev == XT_EV_LOST_RECORDS )
+    case TRC_GEN >> 16:
+        if ( ev == TRC_LOST_RECORDS )
             lost_records(m, rec);
-        else if ( ev == EV_TRACE_IRQ && rec->nr_extra >= 3 )
+        else if ( ev == TRC_TRACE_IRQ_EV && rec->nr_extra >= 3 )
             irq_record(m, rec, rec->extra[0], UINT32_MAX);
         break;
     }
@@ -717,9 +698,9 @@ int model_finish(struct model *m)
  * pCPU change.
  */
 static const struct merge_sync sync_records[] = {
-    { 0x0ffff000u, EV_RUNSTATE_CHANGE & 0x0ffff000u },  /* TRC_SCHED_MIN */
-    { 0x0ffff000u, EV_SCHED_SWITCH & 0x0ffff000u },     /* _VERBOSE */
-    { 0x0fffffffu, XT_EV_LOST_RECORDS },
+    { 0x0ffff000u, TRC_SCHED_MIN },
+    { 0x0ffff000u, TRC_SCHED_VERBOSE },
+    { 0x0fffffffu, TRC_LOST_RECORDS },
     { 0, 0 },
 };
 

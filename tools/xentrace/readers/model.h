@@ -74,7 +74,7 @@
 
 #include "xtread.h"
 
-#define MODEL_DOMID_IDLE    0x7fffu     /* Xen's idle domain */
+#define MODEL_DOMID_IDLE    XT_DOMID_IDLE   /* Xen's idle domain */
 #define MODEL_VCPU_NONE     UINT32_MAX  /* no vCPU, or none known */
 #define MODEL_CPU_NONE      UINT32_MAX  /* no pCPU, or none known */
 #define MODEL_MAX_HANDLERS  4           /* handler records kept per exit */
