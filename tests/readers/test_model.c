@@ -311,6 +311,48 @@ static void test_exit_closes_at_wake(void **state)
     free(f.w);
 }
 
+/* Xen 4.19's SVM exits are named as SVM's. */
+struct named {
+    bool svm;
+    const char *name;
+};
+
+static void take_name(void *arg, const struct model_event *ev)
+{
+    struct named *n = arg;
+
+    if ( ev->type != MODEL_EV_EXIT )
+        return;
+    n->svm = ev->u.exit.svm;
+    n->name = model_exit_name(ev->u.exit.reason, ev->u.exit.svm);
+}
+
+static void test_svm_exit_named(void **state)
+{
+    static const struct model_ops ops = { .event = take_name };
+    struct file f = { 0 };
+    struct named n = { 0 };
+    struct xt_reader *r;
+    struct model *m;
+
+    (void)state;
+    batch(&f, 0);
+    rec(&f, SWITCH, 10, 4, 0x7fffu, 0u, 1u, 0u);
+    rec(&f, MODEL_TRC_HVM_SVM_EXIT | 0x100u, 20, 3, 0x72u, 0x1000u, 0u);
+    rec(&f, VMENTRY, 30, 0);
+    end_batch(&f);
+    r = xt_reader_open_mem(f.w, f.n * 4, XT_READ_BATCHES);
+    assert_non_null(r);
+    m = model_new(r, NULL, &ops, &n);
+    assert_non_null(m);
+    assert_int_equal(model_run(m), 0);
+    assert_true(n.svm);
+    assert_string_equal(n.name, "CPUID");
+    model_free(m);
+    xt_reader_close(r);
+    free(f.w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -319,6 +361,7 @@ int main(void)
         cmocka_unit_test(test_merge_order),
         cmocka_unit_test(test_loss_is_lost),
         cmocka_unit_test(test_exit_closes_at_wake),
+        cmocka_unit_test(test_svm_exit_named),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -19,6 +19,7 @@
 /* Handler records, from Xen's public trace.h (xtfile.h includes it). */
 #define TRC_HVM_IOMEM_READ64    (TRC_HVM_IOMEM_READ | TRC_64_FLAG)
 #define TRC_HVM_IOMEM_WRITE64   (TRC_HVM_IOMEM_WRITE | TRC_64_FLAG)
+#define KEY_SVM             ((uint64_t)1 << 32) /* of an exit's key */
 #define KEY_WRITE           ((uint64_t)1 << 63) /* of an I/O or MMIO key */
 
 struct stat {
@@ -388,7 +389,8 @@ static void take_exit(struct analysis *a, const struct model_event *ev)
 
     if ( !v )
         return;
-    table_add(a, &v->exits, ev->u.exit.reason, ticks);
+    table_add(a, &v->exits, ev->u.exit.reason |
+              (ev->u.exit.svm ? KEY_SVM : 0), ticks);
     take_handlers(a, v, ev, ticks);
 }
 
@@ -703,14 +705,16 @@ static const char *who_name(char *buf, size_t size, const struct avcpu *v)
     return model_vcpu_name(buf, size, v->domvcpu);
 }
 
+/* An exit's key: its reason, with KEY_SVM if Xen said it is SVM's. */
 static const char *exit_name(const struct analysis *a, char *buf,
-                             size_t size, uint64_t reason)
+                             size_t size, uint64_t key)
 {
-    const char *n = model_exit_name(reason, a->o.svm);
+    uint32_t reason = key;
+    const char *n = model_exit_name(reason, a->o.svm || (key & KEY_SVM));
 
     if ( n )
         return n;
-    snprintf(buf, size, "0x%" PRIx64, reason);
+    snprintf(buf, size, "0x%" PRIx32, reason);
     return buf;
 }
 
@@ -1065,7 +1069,7 @@ static void json_exits(FILE *f, const struct analysis *a,
                 ",\"share_running\":%.6f,\"share_span\":%.6f"
                 ",\"mean_cycles\":%" PRIu64 ",\"p50_cycles\":%" PRIu64
                 ",\"p90_cycles\":%" PRIu64 ",\"p99_cycles\":%" PRIu64 "}",
-                k ? "," : "", e[k]->key,
+                k ? "," : "", e[k]->key & ~KEY_SVM,
                 exit_name(a, buf, sizeof(buf), e[k]->key), e[k]->s.count,
                 e[k]->s.ticks, secs(a, e[k]->s.ticks),
                 running_ticks(v) ? (double)e[k]->s.ticks / running_ticks(v)

@@ -23,6 +23,7 @@ struct vstate {
     uint64_t since;
     uint32_t pcpu;              /* runs or last ran on; MODEL_CPU_NONE */
     bool exit_open;
+    bool exit_svm;
     uint32_t exit_reason;
     uint32_t exit_pcpu;
     uint64_t exit_rip, exit_start;
@@ -203,7 +204,7 @@ static void close_exit(struct model *m, struct vstate *v, uint64_t tsc,
         .type = MODEL_EV_EXIT, .pcpu = v->exit_pcpu, .domvcpu = v->domvcpu,
         .start = v->exit_start, .end = tsc >= v->exit_start ? tsc : v->exit_start,
         .u.exit = {
-            .reason = v->exit_reason, .rip = v->exit_rip,
+            .reason = v->exit_reason, .svm = v->exit_svm, .rip = v->exit_rip,
             .nr_handlers = v->nr_handlers, .handlers = v->handlers,
             .entry_pcpu = pcpu,
         },
@@ -437,11 +438,13 @@ static void lost_records(struct model *m, const struct xt_record *rec)
 
 static void hvm_exit(const struct xt_record *rec, struct vstate *v)
 {
-    bool wide = (rec->event & ~TRC_HVM_NESTEDFLAG) == TRC_HVM_VMEXIT64;
+    bool wide = rec->event & TRC_64_FLAG;
 
     if ( rec->nr_extra < (wide ? 3u : 2u) )
         return;
     v->exit_open = true;
+    v->exit_svm = (rec->event & ~(TRC_HVM_NESTEDFLAG | TRC_64_FLAG)) ==
+                  MODEL_TRC_HVM_SVM_EXIT;
     v->exit_reason = rec->extra[0];
     v->exit_rip = wide ? rec->extra[1] | (uint64_t)rec->extra[2] << 32
                        : rec->extra[1];
@@ -498,7 +501,8 @@ static void hvm_record(struct model *m, const struct xt_record *rec)
         m->stats.orphan_hvm++;
         return;
     }
-    if ( id == TRC_HVM_VMEXIT || id == TRC_HVM_VMEXIT64 )
+    if ( id == TRC_HVM_VMEXIT || id == TRC_HVM_VMEXIT64 ||
+         (id & ~TRC_64_FLAG) == MODEL_TRC_HVM_SVM_EXIT )
         hvm_exit(rec, v);
     else if ( id == TRC_HVM_VMENTRY )
     {

@@ -35,8 +35,9 @@
  *              Nothing is guessed: the states a vCPU goes through cover
  *              the whole trace (or the --from/--to window), so per vCPU
  *              they sum to the span.
- *              Its current HVM exit: opened by TRC_HVM_VMEXIT{,64} (reason,
- *              RIP) on the pCPU running it, with the handler records
+ *              Its current HVM exit: opened by TRC_HVM_VMEXIT{,64}, or
+ *              Xen 4.19's TRC_HVM_SVM_EXIT{,64} (reason, RIP), on the
+ *              pCPU running it, with the handler records
  *              (TRC_HVM_* of the handler class, 0x00082000) that follow on
  *              that pCPU, closed by TRC_HVM_VMENTRY on whichever pCPU runs
  *              it then, or as the vCPU becomes runnable (woken or
@@ -78,6 +79,10 @@
 #define MODEL_VCPU_NONE     UINT32_MAX  /* no vCPU, or none known */
 #define MODEL_CPU_NONE      UINT32_MAX  /* no pCPU, or none known */
 #define MODEL_MAX_HANDLERS  4           /* handler records kept per exit */
+
+/* Xen 4.19's SVM exit (| TRC_64_FLAG for a 64-bit RIP); its VMX exit is
+ * 4.17's TRC_HVM_VMEXIT.  Not in 4.17's public trace.h. */
+#define MODEL_TRC_HVM_SVM_EXIT  (TRC_HVM_ENTRYEXIT + 3)
 
 /* A vCPU as domain << 16 | vcpu, as TRC_SCHED_RUNSTATE_CHANGE names it. */
 static inline uint32_t model_domvcpu(unsigned int dom, unsigned int vcpu)
@@ -150,6 +155,8 @@ struct model_event {
         } wake;                         /* @pcpu: the one that woke it */
         struct {
             uint32_t reason;            /* VMX or SVM exit code */
+            bool svm;                   /* written as an SVM exit (Xen
+                                           4.19 on): @reason is SVM's */
             uint64_t rip;
             unsigned int nr_handlers;   /* handler records (all of them) */
             const struct xt_record *handlers;   /* the first ones, up to
