@@ -337,9 +337,9 @@ static uint64_t all_records(const struct tf_summary *file)
  * 1. kill -9
  * ==========
  *
- * Killed 50-300 ms into a capture, with one of several option sets: the
- * file is valid up to its last batch (a batch is one write(2), which
- * SIGKILL may cut), and cut back there xenalyze reads it.  Each next
+ * Killed 50-300 ms after it created its file, with one of several option
+ * sets: the file is valid up to its last batch (a batch is one write(2),
+ * which SIGKILL may cut), and cut back there xenalyze reads it.  Each next
  * xentrace binds VIRQ_TBUF again and runs, and a last clean one leaves
  * tracing off.
  */
@@ -370,6 +370,7 @@ static void test_kill9_at_random_points(void **state)
         bool said;
         int status;
 
+        wait_started(sim_trace);
         sleep_ms(pick(50, 300));
         kill(xt, SIGKILL);
         status = wait_exit(xt, "xentrace");
