@@ -17,6 +17,9 @@
 #   make fuzz-NAME     run a fuzz target (reader, options, hostile-dom0)
 #                      for FUZZ_SECONDS
 #   make demo          install what is missing, build, show a trace
+#   make generated     remake the committed files made from the event
+#                      catalogue (xen/include/xen/trace-events.h, the
+#                      class table of docs/man/xentrace.8)
 
 BUILD      ?= build
 PREFIX     ?= /usr/local
@@ -35,89 +38,97 @@ endif
 TOOL_CFLAGS := -std=gnu11 $(OPT) -g -Wall -Wextra -Werror $(SAN_FLAGS)
 LDFLAGS     += $(SAN_FLAGS)
 
+# The host environment: what code of Xen's, or code that calls into it,
+# compiles with outside Xen's tree (xen/arch/host/: Xen as a process).
+XEN_ENV     := -DCONFIG_TRACEBUFFER -include xen/config.h \
+               -Ixen/arch/host/include -Ixen/include
+
 # Hypervisor code: the flags Xen 4.17 builds xen/common/ with, minus what
 # only makes sense without libc (-nostdinc, -fno-builtin).  No floating
 # point: -mgeneral-regs-only rejects any use of it.
 XEN_WARN    := -Wall -Werror -Wdeclaration-after-statement -Wvla \
                -Wstrict-prototypes -Wredundant-decls
 XEN_CFLAGS  := -std=gnu99 $(OPT) -g $(XEN_WARN) -mgeneral-regs-only \
-               -fno-strict-aliasing $(SAN_FLAGS) \
-               -DCONFIG_TRACEBUFFER -include xen/config.h \
-               -Ixen/arch/host/include -Ixen/include
+               -fno-strict-aliasing $(SAN_FLAGS) $(XEN_ENV)
 
 # Tests see the hypervisor through its public and producer headers.
-TEST_CFLAGS := $(TOOL_CFLAGS) -DCONFIG_TRACEBUFFER -include xen/config.h \
-               -Ixen/arch/host/include -Ixen/include -Itests/unit
+TEST_CFLAGS := $(TOOL_CFLAGS) $(XEN_ENV) -Itests/unit
 
 all:
 
+# Along the data path: producer, capture, file, readers; then the tests.
 include xen/xen.mk
-include tests/unit/unit.mk
 include tools/xen-sim/xen-sim.mk
-include tools/libxentrace/libxentrace.mk
+include tools/libxentrace/capture/capture.mk
+include tools/libxentrace/file/file.mk
 include tools/xentrace/xentrace.mk
 include tools/xentrace/readers/readers.mk
-include tools/xentrace/readers/summary.mk
-include tests/sim/sim.mk
-include tests/sim/soak.mk
-include tests/tools/tools.mk
-include tests/xen/xen.mk
+include tests/unit/unit.mk
+include tests/file/file.mk
+include tests/xentrace/xentrace.mk
+# Before the tests of the readers, which run its gen-trace.
 include bench/bench.mk
-include bench/read.mk
-include tests/readers/export.mk
-include tests/readers/agree.mk
+include tests/sim/sim.mk
 include tests/readers/readers.mk
+include tests/readers/agree.mk
 include tests/fuzz/fuzz.mk
+include tests/xen-events/xen-events.mk
+include tests/xen/xen.mk
 include demo/demo.mk
 
-all: $(HOST_LIB) $(UNIT_TESTS) $(XEN_SIM) $(XEN_SIM_LIBS) $(LIBXT) $(LIBXT_SO) \
-     $(XENTRACE) $(TOOL_TESTS) $(SIM_TESTS) $(XT_READER_TOOLS) $(READERS) \
-     $(READER_TESTS) $(FUZZ_TESTS)
+TESTS := $(UNIT_TESTS) $(FILE_TESTS) $(XENTRACE_TESTS) $(SIM_TESTS) \
+         $(READER_TESTS) $(FUZZ_TESTS)
 
-TSAN_TESTS := $(addprefix build/tsan/tests/,$(notdir $(THREADED_TESTS)))
+all: $(HOST_LIB) $(XEN_SIM) $(XEN_SIM_LIBS) $(LIBXT) $(LIBXT_SO) $(XTFILE) \
+     $(XTFILE_SO) $(XENTRACE) $(READERS) $(XT_FORMATS) $(TESTS)
+
+# The sanitizer builds live inside $(BUILD), each in a tree of its own.
+TSAN_BUILD := $(BUILD)/tsan
+TSAN_TESTS := $(addprefix $(TSAN_BUILD)/tests/,$(notdir $(THREADED_TESTS)))
 
 check: all tsan-tests bench-smoke
-	@tests/run-tests $(UNIT_TESTS) $(TOOL_TESTS) $(SIM_TESTS) $(READER_TESTS) \
-	    $(FUZZ_TESTS) $(TSAN_TESTS)
+	@tests/run-tests $(TESTS) $(TSAN_TESTS)
 
 check-unit: all
-	@tests/run-tests $(UNIT_TESTS) $(TOOL_TESTS) $(SIM_TESTS) $(READER_TESTS) \
-	    $(FUZZ_TESTS)
+	@tests/run-tests $(TESTS)
 
 check-asan:
-	@$(MAKE) --no-print-directory BUILD=build/asan SAN=address check-unit
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)/asan SAN=address check-unit
 
 check-tsan: tsan-tests
 	@tests/run-tests $(TSAN_TESTS)
 
 tsan-tests:
-	@$(MAKE) --no-print-directory BUILD=build/tsan SAN=thread $(TSAN_TESTS)
+	@$(MAKE) --no-print-directory BUILD=$(TSAN_BUILD) SAN=thread $(TSAN_TESTS)
 
-# Install the dom0 side: xentrace, libxentrace (header, libraries,
-# pkg-config file), the trace-file readers, xentrace_format's formats file
-# and the man pages.  DESTDIR for staging.
-READER_PROGS := $(filter-out $(XT_FORMATS),$(READERS)) $(XT_READER_TOOLS)
+# Install the dom0 side: xentrace and libxentrace (capture), libxtfile
+# (trace files; with the public trace.h its header includes), each with
+# its headers, libraries and pkg-config file, the readers, xentrace_format's
+# formats file and the man pages.  DESTDIR for staging.
+DEST := $(DESTDIR)$(PREFIX)
 
-install: $(XENTRACE) $(LIBXT) $(LIBXT_SO) $(LIBXT_PC) $(READER_PROGS) \
-         $(XT_FORMATS)
-	install -d $(DESTDIR)$(PREFIX)/sbin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
-	    $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/share/man/man8 \
-	    $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
-	    $(DESTDIR)$(PREFIX)/share/xentrace
-	install -m 755 $(XENTRACE) $(DESTDIR)$(PREFIX)/sbin/xentrace
-	install -m 644 $(LIBXT) $(DESTDIR)$(PREFIX)/lib/
-	install -m 755 $(LIBXT_SO) $(DESTDIR)$(PREFIX)/lib/
-	ln -sf libxentrace.so.1 $(DESTDIR)$(PREFIX)/lib/libxentrace.so
-	install -m 644 $(LIBXT_HDR) $(LIBXT_RHDR) $(DESTDIR)$(PREFIX)/include/
-	install -m 644 $(LIBXT_PC) $(DESTDIR)$(PREFIX)/lib/pkgconfig/
-	install -m 644 docs/man/xentrace.8 $(DESTDIR)$(PREFIX)/share/man/man8/
-	install -m 755 $(READER_PROGS) $(DESTDIR)$(PREFIX)/bin/
-	install -m 644 $(patsubst %,docs/man/%.1,$(notdir $(READER_PROGS))) \
-	    $(DESTDIR)$(PREFIX)/share/man/man1/
-	install -m 644 $(XT_FORMATS) $(DESTDIR)$(PREFIX)/share/xentrace/
+install: $(XENTRACE) $(LIBXT) $(LIBXT_SO) $(LIBXT_PC) $(XTFILE) $(XTFILE_SO) \
+         $(XTFILE_PC) $(READERS) $(XT_FORMATS)
+	install -d $(DEST)/sbin $(DEST)/lib/pkgconfig $(DEST)/include \
+	    $(DEST)/include/$(XTFILE_ABI_DIR)/public $(DEST)/share/man/man8 \
+	    $(DEST)/bin $(DEST)/share/man/man1 $(DEST)/share/xentrace
+	install -m 755 $(XENTRACE) $(DEST)/sbin/xentrace
+	install -m 644 $(LIBXT) $(XTFILE) $(DEST)/lib/
+	install -m 755 $(LIBXT_SO) $(XTFILE_SO) $(DEST)/lib/
+	ln -sf $(notdir $(LIBXT_SO)) $(DEST)/lib/libxentrace.so
+	ln -sf $(notdir $(XTFILE_SO)) $(DEST)/lib/libxtfile.so
+	install -m 644 $(LIBXT_HDRS) $(XTFILE_HDRS) $(DEST)/include/
+	install -m 644 xen/include/public/trace.h \
+	    $(DEST)/include/$(XTFILE_ABI_DIR)/public/
+	install -m 644 $(LIBXT_PC) $(XTFILE_PC) $(DEST)/lib/pkgconfig/
+	install -m 644 docs/man/xentrace.8 $(DEST)/share/man/man8/
+	install -m 755 $(READERS) $(DEST)/bin/
+	install -m 644 $(patsubst %,docs/man/%.1,$(notdir $(READERS))) \
+	    $(DEST)/share/man/man1/
+	install -m 644 $(XT_FORMATS) $(DEST)/share/xentrace/
 
 clean:
-	rm -rf build
+	rm -rf $(BUILD)
 
 .PHONY: all check check-unit check-asan check-tsan tsan-tests bench demo \
         install clean

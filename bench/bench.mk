@@ -8,8 +8,7 @@
 #   make bench-smoke   one tiny run of each benchmark, to keep them working
 
 TRACE_COST   := $(BUILD)/bench/trace_cost
-BENCH_CFLAGS := $(TOOL_CFLAGS) -DCONFIG_TRACEBUFFER -include xen/config.h \
-                -Ixen/arch/host/include -Ixen/include
+BENCH_CFLAGS := $(TOOL_CFLAGS) $(XEN_ENV)
 
 # Valgrind cannot run a sanitizer build: such runs skip the instruction counts.
 BENCH_ENV    := TRACE_COST=$(TRACE_COST) CALLGRIND=$(if $(SAN),no,yes)
@@ -40,12 +39,53 @@ $(LTTNG_COST): bench/lttng_cost.c bench/lttng_tp.h $(TIMING_SRCS)
 	$(CC) $(TOOL_CFLAGS) -Ibench $(LDFLAGS) -o $@ $< bench/timing.c \
 	    -llttng-ust -ldl -lpthread
 
-ALL_BENCH_ENV = $(BENCH_ENV) $(CAPTURE_ENV) $(READ_ENV) LTTNG_COST=$(LTTNG_COST)
+# The reading benchmark (run-read): xentrace-summary and xentrace-dump
+# against Debian's xenalyze, on files from gen-trace, a synthetic trace
+# generator (xen-sim's workloads put through libxtfile's writer in
+# epochs of batches, by tests/common/batches.c).
+GEN_TRACE    := $(BUILD)/bench/gen-trace
+WALK         := $(BUILD)/bench/walk
 
-bench: $(TRACE_COST) $(CAPTURE_DEPS) $(LTTNG_DEPS)
+# xenalyze built from Debian's source, as make check-xen fetches it, out
+# of tree and unchanged, when that source is here.
+XENALYZE_TREE := $(lastword $(sort $(wildcard \
+                   /var/cache/xentrace-ng/src/4.17.5*/tree)))
+XENALYZE_SRC  := $(if $(XENALYZE_TREE),$(BUILD)/bench/xenalyze-source)
+
+READ_ENV     = GEN_TRACE=$(GEN_TRACE) SUMMARY=$(XT_SUMMARY) DUMP=$(XT_DUMP) \
+               RUSAGE=$(RUSAGE) WALK=$(WALK) XENALYZE_SRC=$(XENALYZE_SRC)
+READ_DEPS    = $(GEN_TRACE) $(XT_SUMMARY) $(XT_DUMP) $(RUSAGE) $(WALK) \
+               $(XENALYZE_SRC)
+
+# The reader's bare walk, for run-read's equal-work table.
+$(WALK): bench/walk.c $(XTFILE_HDRS) $(XTFILE)
+	@mkdir -p $(@D)
+	$(CC) $(TOOL_CFLAGS) $(XTFILE_CFLAGS) $(LDFLAGS) -o $@ $< $(XTFILE) \
+	    $(XTFILE_LIBS)
+
+# Xen's tools build flags for it (tools/Rules.mk), without sanitizers.
+$(BUILD)/bench/xenalyze-source: $(XENALYZE_TREE)/tools/xentrace/xenalyze.c
+	@mkdir -p $(@D)
+	$(CC) -O2 -g -fno-strict-aliasing -std=gnu99 -D__XEN_TOOLS__ \
+	    -D_LARGEFILE_SOURCE -D_LARGEFILE64_SOURCE \
+	    -I$(XENALYZE_TREE)/tools/xentrace -I$(XENALYZE_TREE)/tools/include \
+	    -o $@ $< $(XENALYZE_TREE)/tools/xentrace/mread.c
+
+$(GEN_TRACE): bench/gen-trace.c tools/xen-sim/workload.c \
+              tools/xen-sim/workload.h $(XEN_HDRS) $(BATCHES) $(XTFILE_HDRS) \
+              $(XTFILE)
+	@mkdir -p $(@D)
+	$(CC) $(BENCH_CFLAGS) -Itools/xen-sim $(XTFILE_CFLAGS) -Itests/common \
+	    $(LDFLAGS) -o $@ bench/gen-trace.c tools/xen-sim/workload.c \
+	    tests/common/batches.c $(XTFILE) $(XTFILE_LIBS)
+
+ALL_BENCH_ENV = $(BENCH_ENV) $(CAPTURE_ENV) $(READ_ENV) LTTNG_COST=$(LTTNG_COST)
+BENCH_DEPS    = $(TRACE_COST) $(CAPTURE_DEPS) $(LTTNG_DEPS) $(READ_DEPS)
+
+bench: $(BENCH_DEPS)
 	@$(ALL_BENCH_ENV) bench/run-all
 
-bench-smoke: $(TRACE_COST) $(CAPTURE_DEPS) $(LTTNG_DEPS)
+bench-smoke: $(BENCH_DEPS)
 	@$(ALL_BENCH_ENV) bench/run-all --smoke
 
 bench-publish:

@@ -7,14 +7,15 @@
  * The records are those of xen-sim's workloads (tools/xen-sim/workload.c):
  * Xen 4.17's scheduler, HVM, PV, memory and IRQ records with the payloads
  * Xen writes.  Here the workload's trace calls do not go to the trace
- * buffers but straight to libxentrace's writer, so the file is exactly
- * what our xentrace writes, without a hypervisor, without threads, and
+ * buffers but into batches (tests/common/batches.c) put through
+ * libxtfile's writer, so the file is laid out as our xentrace writes it,
+ * without a hypervisor, without threads, and
  * the same for a seed on any machine: every record's TSC is the workload's
  * simulated time at 2.4 GHz (one call every 50 us per CPU at the default
  * pace), which the file's metadata gives as its TSC frequency.
  *
  * The CPUs run in lock step, a quantum of simulated time at a time, and
- * the writer flushes only between quanta: every CPU's batches cover the
+ * an epoch is put only between quanta: every CPU's batches cover the
  * same stretch of time, as in a capture from a host whose TSCs agree
  * (docs/trace-format.md, "Compatibility").
  *
@@ -24,9 +25,10 @@
  * writes one, {count, domain | vcpu << 16, first TSC lo, hi}.
  *
  * -s size (bytes, or with a K, M or G suffix) is the file size to reach;
- * the file stops at the first flush that reaches it, so it may be larger
- * by up to one batch per CPU.  -B sets the writer's batch_bytes (default
- * 256 KiB, less with many CPUs so that the writer holds at most 32 MiB).
+ * the file stops at the first epoch that reaches it, so it may be larger
+ * by up to one batch per CPU.  -B sets the batch size at which an epoch
+ * is put (default 256 KiB, less with many CPUs so that at most 32 MiB are
+ * held).
  * -C writes what was generated, for tests: one line "cpu event count"
  * (event in hex) per CPU and event kept, and one line "cpu lost count"
  * per CPU with losses.
@@ -42,7 +44,7 @@
 
 #include <xen/trace.h>
 
-#include "libxentrace.h"
+#include "batches.h"
 #include "workload.h"
 
 #define TSC_HZ          2400000000ULL   /* workload.c's payload TSC */
@@ -75,6 +77,7 @@ struct gen_cpu {
 static struct gen_cpu *cpus;
 static struct gen_cpu *this_cpu;   /* whose step() runs */
 static struct xt_writer *writer;
+static struct batches *epoch;      /* every CPU's batch being filled */
 static uint32_t loss_ppm;
 static uint64_t ns_per_call;
 
@@ -116,11 +119,11 @@ static void count_event(struct gen_cpu *g, uint32_t event)
     g->counts[i]++;
 }
 
-/* Hand the CPU's staged records to the writer. */
+/* Move the CPU's staged records into its batch. */
 static void unstage(struct gen_cpu *g)
 {
-    if ( g->staged && xt_writer_add(writer, g->wl.cpu, g->stage, g->staged) )
-        err(1, "xt_writer_add");
+    if ( batches_add(epoch, g->wl.cpu, g->stage, g->staged) )
+        err(1, "batches_add");
     g->staged = 0;
 }
 
@@ -174,7 +177,10 @@ static bool keep_record(struct gen_cpu *g)
 
 /*
  * What workload.c calls: Xen's producer API, and the host's current vCPU.
+ * Tracing is always on: its trc_*() calls test tb_init_done.
  */
+
+int tb_init_done = 1;
 
 void __trace_var(uint32_t event, bool cycles, unsigned int extra,
                  const void *extra_data)
@@ -278,7 +284,7 @@ static void write_counts(const char *path, unsigned int nr_cpus)
         err(1, "%s", path);
 }
 
-/* Run every CPU up to simulated time @until, then give the writer it all. */
+/* Run every CPU up to simulated time @until, into its batch. */
 static void run_round(const struct workload *wl, unsigned int nr_cpus,
                       uint64_t until)
 {
@@ -300,7 +306,6 @@ int main(int argc, char **argv)
     unsigned long long size = 1 << 20, seed = 1, batch_bytes = 0;
     unsigned int nr_cpus = 8, c;
     uint64_t until = 0;
-    struct xt_writer_opts opts = { 0 };
     struct xt_metadata meta;
     int opt, fd;
 
@@ -352,14 +357,14 @@ int main(int argc, char **argv)
         .start_sec = START_SEC, .start_nsec = 0,
     };
     /* Every CPU fills its batch at about the same time: bound the total. */
-    opts.batch_bytes = HELD_BYTES / nr_cpus;
-    if ( opts.batch_bytes > 256 * 1024 )
-        opts.batch_bytes = 256 * 1024;
-    if ( batch_bytes )
-        opts.batch_bytes = batch_bytes;
-    writer = xt_writer_open(fd, &meta, &opts);
+    if ( !batch_bytes )
+        batch_bytes = HELD_BYTES / nr_cpus < 256 * 1024 ? HELD_BYTES / nr_cpus
+                                                        : 256 * 1024;
+    writer = xt_writer_open(fd, &meta, NULL);
     if ( !writer )
         err(1, "%s", argv[optind]);
+    if ( !(epoch = batches_new(nr_cpus, batch_bytes)) )
+        err(1, "batches_new");
 
     ns_per_call = 1000000000ULL / wl->default_rate;
     cpus = calloc(nr_cpus, sizeof(*cpus));
@@ -381,11 +386,12 @@ int main(int argc, char **argv)
     {
         until += QUANTUM_NS;
         run_round(wl, nr_cpus, until);
-        if ( xt_writer_full(writer) && xt_writer_flush(writer) )
+        if ( batches_full(epoch) && batches_put(epoch, writer) )
             err(1, "%s", argv[optind]);
     }
-    if ( xt_writer_close(writer) || close(fd) )
+    if ( batches_put(epoch, writer) || xt_writer_close(writer) || close(fd) )
         err(1, "%s", argv[optind]);
+    batches_free(epoch);
     if ( counts_path )
         write_counts(counts_path, nr_cpus);
 

@@ -35,6 +35,7 @@
 #include <host.h>
 #include <asm/time.h>
 #include <xen/trace.h>
+#include <xen/trace-events.h>
 
 #include "timing.h"
 
@@ -53,7 +54,7 @@
 #define EV_7W		TRC_SCHED_SWITCH_INFNEXT
 #define MASK_OTHER	TRC_HVM
 
-enum site { SITE_RDTSC, SITE_0D, SITE_3D, SITE_7W };
+enum site { SITE_RDTSC, SITE_0D, SITE_3D, SITE_GEN3, SITE_7W };
 enum tracing { TRACING_OFF, TRACING_ON, TRACING_MASKED };
 
 struct bench_case {
@@ -72,8 +73,12 @@ static const struct bench_case cases[] = {
 	    0, 0 },
 	{ "masked", "TRACE_3D, class masked out", SITE_3D, TRACING_MASKED,
 	    0, 0 },
+	{ "gen-disabled", "trc_sched_switch_infprev(), tracing disabled",
+	    SITE_GEN3, TRACING_OFF, 0, 0 },
 	{ "0w", "TRACE_0D, TSC", SITE_0D, TRACING_ON, 0, 1 },
 	{ "3w", "TRACE_3D, TSC", SITE_3D, TRACING_ON, 0, 1 },
+	{ "gen-3w", "trc_sched_switch_infprev(), TSC", SITE_GEN3, TRACING_ON,
+	    0, 1 },
 	{ "7w", "7 words, TSC", SITE_7W, TRACING_ON, 0, 1 },
 	{ "3w-1thread", "TRACE_3D, 1 producer thread", SITE_3D, TRACING_ON,
 	    1, 1 },
@@ -123,6 +128,13 @@ site_3d(uint32_t a, uint32_t b, uint32_t c)
 	TRACE_3D(EV_3W, a, b, c);
 }
 
+/* The same event and words as site_3d(), by its generated call. */
+SITE static void
+site_gen3(uint32_t a, uint32_t b, uint32_t c)
+{
+	trc_sched_switch_infprev(a, b, c);
+}
+
 SITE static void
 site_7w(uint32_t a)
 {
@@ -149,6 +161,10 @@ emit(enum site site, uint32_t n)
 	case SITE_3D:
 		for (i = 0; i < n; i++)
 			site_3d(i, i + 1, i + 2);
+		break;
+	case SITE_GEN3:
+		for (i = 0; i < n; i++)
+			site_gen3(i, i + 1, i + 2);
 		break;
 	case SITE_7W:
 		for (i = 0; i < n; i++)

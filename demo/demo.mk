@@ -1,9 +1,10 @@
-# make demo: a capture from the simulated host, as a Xen user makes one.
+# make demo: a capture from the simulated host, as a Xen user makes one,
+# shown with every reader the README names.
 
 demo:
 	@.ci/install-deps
 	@$(MAKE) --no-print-directory $(XEN_SIM) $(XEN_SIM_LIBS) $(XENTRACE) \
-	    $(XT_SUMMARY) $(XT_DUMP) $(XT_PLOT) $(XT_EXPORT)
+	    $(READERS) $(XT_FORMATS)
 	@XEN_SIM=$(XEN_SIM) XENTRACE=$(XENTRACE) READERS=$(BUILD)/tools/xentrace \
 	    OUT=$(BUILD)/demo demo/run
 

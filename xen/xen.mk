@@ -15,8 +15,7 @@ $(BUILD)/xen/common/%.o: xen/common/%.c $(XEN_HDRS)
 
 $(BUILD)/xen/arch/host/%.o: xen/arch/host/%.c $(XEN_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(TOOL_CFLAGS) -Wno-unused-parameter -DCONFIG_TRACEBUFFER -include xen/config.h \
-	    -Ixen/arch/host/include -Ixen/include -c -o $@ $<
+	$(CC) $(TOOL_CFLAGS) -Wno-unused-parameter $(XEN_ENV) -c -o $@ $<
 
 $(HOST_LIB): $(XEN_OBJS) $(HOST_OBJS)
 	@rm -f $@

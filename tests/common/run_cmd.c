@@ -3,6 +3,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -26,4 +27,18 @@ int run_cmd(char *const argv[], const char *log)
     }
     assert_int_equal(waitpid(pid, &status, 0), pid);
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+int run_sh(const char *log, const char *fmt, ...)
+{
+    char cmd[8192];
+    char *argv[] = { "/bin/sh", "-c", cmd, NULL };
+    va_list ap;
+    int n;
+
+    va_start(ap, fmt);
+    n = vsnprintf(cmd, sizeof(cmd), fmt, ap);
+    va_end(ap);
+    assert_true(n >= 0 && (size_t)n < sizeof(cmd));
+    return run_cmd(argv, log);
 }

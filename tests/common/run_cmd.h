@@ -9,4 +9,8 @@
  */
 int run_cmd(char *const argv[], const char *log);
 
+/* The same for a shell command, made from printf's @fmt and what follows. */
+int run_sh(const char *log, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 #endif /* RUN_CMD_H */

@@ -1,74 +1,109 @@
-# More libFuzzer targets, run the way the reader's is (tests/readers/
-# readers.mk: FUZZ_CC, FUZZ_SECONDS, FUZZ_CHECK_SECONDS, FUZZ_ARTIFACTS,
-# tests/fuzz/run-fuzz):
+# libFuzzer targets (clang), each with a seed corpus in
+# tests/fuzz/corpus/NAME:
+#   fuzz_reader        libxtfile's reader, and the readers' tally
+#   fuzz_model         the model of the machine and the summary's analysis
 #   fuzz_options       xentrace's option parsers against a model of them
 #   fuzz_hostile_dom0  trace.c's buffers against a dom0 that writes anything
 #   fuzz_perfetto      xentrace-export --perfetto (and the model) on any file
-# make fuzz-NAME runs one for FUZZ_SECONDS on tests/fuzz/corpus/NAME;
-# make check runs each for FUZZ_CHECK_SECONDS as one test.
+# make fuzz-NAME runs one for FUZZ_SECONDS (new inputs go to a temporary
+# directory); make check runs each for FUZZ_CHECK_SECONDS as one test.
+# Inputs that crash one are kept in FUZZ_ARTIFACTS.
+
+FUZZ_CC            ?= clang
+FUZZ_SECONDS       ?= 60
+FUZZ_CHECK_SECONDS ?= 10
+FUZZ_ARTIFACTS     := $(BUILD)/tests/fuzz-artifacts
 
 FUZZ_FLAGS     := -g -O1 -fsanitize=fuzzer,address,undefined \
                   -fno-sanitize-recover=all
 FUZZ_OBJ_FLAGS := -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
                   -fno-sanitize-recover=all
-FUZZ_TESTS     := $(BUILD)/tests/fuzz_options_check \
+FUZZ_TESTS     := $(BUILD)/tests/fuzz_reader_check \
+                  $(BUILD)/tests/fuzz_model_check \
+                  $(BUILD)/tests/fuzz_options_check \
                   $(BUILD)/tests/fuzz_hostile_dom0_check \
                   $(BUILD)/tests/fuzz_perfetto_check
 
+FUZZ_READER_SRCS := tests/fuzz/fuzz_reader.c \
+                    $(filter-out %/writer.c,$(XTFILE_SRCS)) $(XTFILE_EVENTS_C) \
+                    tools/xentrace/readers/tally.c
+
+$(BUILD)/tests/fuzz_reader: $(FUZZ_READER_SRCS) $(XTFILE_HDRS) $(XTFILE_PRIV) \
+                            tools/xentrace/readers/tally.h $(XT_CLASSES_H)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(XTFILE_CFLAGS) -I$(XTFILE_DIR) \
+	    -Itools/xentrace/readers \
+	    -o $@ $(FUZZ_READER_SRCS) -lz
+
+FUZZ_MODEL_SRCS := tests/fuzz/fuzz_model.c \
+                   $(filter-out %/writer.c,$(XTFILE_SRCS)) $(XTFILE_EVENTS_C) \
+                   $(ANALYSIS_SRCS)
+
+$(BUILD)/tests/fuzz_model: $(FUZZ_MODEL_SRCS) $(XTFILE_HDRS) $(XTFILE_PRIV) \
+                           $(ANALYSIS_HDRS) $(XT_CLASSES_H)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -Wall -Wextra -Werror $(XTFILE_CFLAGS) \
+	    -I$(XTFILE_DIR) -Itools/xentrace/readers \
+	    -o $@ $(FUZZ_MODEL_SRCS) -lz
+
 $(BUILD)/tests/fuzz_options: tests/fuzz/fuzz_options.c \
-                             tools/xentrace/options.c tools/xentrace/options.h
+                             tools/xentrace/options.c tools/xentrace/options.h \
+                             $(XT_CLASSES_H)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -Wall -Wextra -Werror -Itools/xentrace \
-	    -Ixen/include -o $@ tests/fuzz/fuzz_options.c tools/xentrace/options.c
+	    -I$(XTFILE_DIR) -Ixen/include -o $@ tests/fuzz/fuzz_options.c \
+	    tools/xentrace/options.c
 
-FUZZ_PERFETTO_SRCS := tests/fuzz/fuzz_perfetto.c tools/xentrace/readers/perfetto.c \
-                      tools/xentrace/readers/pbwrite.c tools/xentrace/readers/view.c \
-                      tools/xentrace/readers/model.c tools/libxentrace/file/reader.c \
-                      tools/libxentrace/file/events.c $(LIBXT_EVENTS_C)
+FUZZ_PERFETTO_SRCS := tests/fuzz/fuzz_perfetto.c \
+                      $(filter-out %/writer.c,$(XTFILE_SRCS)) $(XTFILE_EVENTS_C) \
+                      $(EXPORT_SRCS)
 
-$(BUILD)/tests/fuzz_perfetto: $(FUZZ_PERFETTO_SRCS) $(LIBXT_RHDR) $(LIBXT_HDR) \
-                              tools/xentrace/readers/perfetto.h \
-                              tools/xentrace/readers/pbwrite.h \
-                              tools/xentrace/readers/view.h \
-                              tools/xentrace/readers/model.h
+$(BUILD)/tests/fuzz_perfetto: $(FUZZ_PERFETTO_SRCS) $(XTFILE_HDRS) $(XTFILE_PRIV) \
+                              $(EXPORT_HDRS) $(XT_CLASSES_H)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -std=gnu11 -Wall -Wextra -Werror -Itools/libxentrace \
-	    -Itools/libxentrace/file -Itools/xentrace/readers -o $@ \
-	    $(FUZZ_PERFETTO_SRCS) -lz
+	$(FUZZ_CC) $(FUZZ_FLAGS) -Wall -Wextra -Werror $(XTFILE_CFLAGS) \
+	    -I$(XTFILE_DIR) -Itools/xentrace/readers \
+	    -o $@ $(FUZZ_PERFETTO_SRCS) -lz
 
 # The host build of the hypervisor, instrumented for coverage: trace.c
 # through tests/unit/trace_inside.c, which lets the target see Xen's prod.
 FUZZ_HOST_DIR  := $(BUILD)/tests/fuzz-host
 FUZZ_HOST_OBJS := $(patsubst xen/arch/host/%.c,$(FUZZ_HOST_DIR)/%.o,$(HOST_SRCS)) \
                   $(FUZZ_HOST_DIR)/trace_inside.o
-FUZZ_XEN_FLAGS := -DCONFIG_TRACEBUFFER -include xen/config.h \
-                  -Ixen/arch/host/include -Ixen/include
 
 $(FUZZ_HOST_DIR)/%.o: xen/arch/host/%.c $(XEN_HDRS)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_OBJ_FLAGS) -std=gnu11 -Wall -Wextra -Werror \
-	    -Wno-unused-parameter $(FUZZ_XEN_FLAGS) -c -o $@ $<
+	    -Wno-unused-parameter $(XEN_ENV) -c -o $@ $<
 
 $(FUZZ_HOST_DIR)/trace_inside.o: tests/unit/trace_inside.c \
                                  tests/unit/trace_inside.h xen/common/trace.c \
                                  $(XEN_HDRS)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_OBJ_FLAGS) -std=gnu99 $(XEN_WARN) -mgeneral-regs-only \
-	    -fno-strict-aliasing $(FUZZ_XEN_FLAGS) -c -o $@ $<
+	    -fno-strict-aliasing $(XEN_ENV) -c -o $@ $<
 
 $(BUILD)/tests/fuzz_hostile_dom0: tests/fuzz/fuzz_hostile_dom0.c \
                                   tests/unit/trace_inside.h $(FUZZ_HOST_OBJS)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -std=gnu11 -Wall -Wextra -Werror \
-	    $(FUZZ_XEN_FLAGS) -Itests/unit -o $@ $< $(FUZZ_HOST_OBJS) -lpthread
+	    $(XEN_ENV) -Itests/unit -o $@ $< $(FUZZ_HOST_OBJS) -lpthread
 
-# Wrappers that tests/run-tests can run, as for the reader.
+# Wrappers that tests/run-tests can run: they print cmocka's summary line.
 $(BUILD)/tests/fuzz_%_check: tests/fuzz/run-fuzz $(BUILD)/tests/fuzz_% FORCE
 	@mkdir -p $(@D)
 	printf '#!/bin/sh\nexec %s %s %s %s %s\n' $(CURDIR)/tests/fuzz/run-fuzz \
 	    $(CURDIR)/$(BUILD)/tests/fuzz_$* $(FUZZ_CHECK_SECONDS) \
 	    $(CURDIR)/tests/fuzz/corpus/$* $(CURDIR)/$(FUZZ_ARTIFACTS) > $@
 	chmod +x $@
+
+fuzz-reader: $(BUILD)/tests/fuzz_reader
+	tests/fuzz/run-fuzz $< $(FUZZ_SECONDS) tests/fuzz/corpus/reader \
+	    $(FUZZ_ARTIFACTS)
+
+fuzz-model: $(BUILD)/tests/fuzz_model
+	tests/fuzz/run-fuzz $< $(FUZZ_SECONDS) tests/fuzz/corpus/model \
+	    $(FUZZ_ARTIFACTS)
 
 fuzz-options: $(BUILD)/tests/fuzz_options
 	tests/fuzz/run-fuzz $< $(FUZZ_SECONDS) tests/fuzz/corpus/options \
@@ -82,4 +117,6 @@ fuzz-perfetto: $(BUILD)/tests/fuzz_perfetto
 	tests/fuzz/run-fuzz $< $(FUZZ_SECONDS) tests/fuzz/corpus/perfetto \
 	    $(FUZZ_ARTIFACTS)
 
-.PHONY: fuzz-options fuzz-hostile-dom0 fuzz-perfetto
+FORCE:
+
+.PHONY: fuzz-reader fuzz-model fuzz-options fuzz-hostile-dom0 fuzz-perfetto FORCE

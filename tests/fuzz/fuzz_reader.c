@@ -52,7 +52,7 @@ static uint64_t walk_batches(struct xt_reader *r)
         {
             uint32_t event = b.words[w] & 0x0fffffffu;
 
-            n += event != XT_EV_WRAP_BUFFER && event != XT_EV_CPU_CHANGE;
+            n += event != TRC_TRACE_WRAP_BUFFER && event != TRC_TRACE_CPU_CHANGE;
             w += xt_record_words(b.words[w]);
         }
         xt_reader_walked(r, i, w);

@@ -11,6 +11,8 @@
       the file is JSON: every event on a thread and in a process named
       before it (only DOMAIN's and Xen's with --domain), fewer instants
       than records, vCPU runs, and a slice per loss of the summary's.
+  check_export.py chrome-records CHROME_JSON SUMMARY_JSON
+      with --records, one instant with arguments per record.
   check_export.py ctf-times BABELTRACE_OUT DUMP_S_OUT
       babeltrace2 --clock-seconds's times are xentrace-dump -s's, from the
       wall clock of the capture's start in its header.
@@ -27,7 +29,8 @@ import sys
 import xml.etree.ElementTree as ET
 
 XEN_PID = 0x7FFF0000
-META_EVENTS = {0x1f010, 0x1f011, 0x1f012, 0x1f013, 0x1f014}
+# xentrace-ng's metadata: TRC_GEN + 0x10 .. 0x1f (docs/trace-format.md).
+META_EVENTS = range(0x1f010, 0x1f020)
 XENALYZE_CLASSES = ("sched", "hvm", "mem", "pv", "hw")
 
 
@@ -142,6 +145,17 @@ def check_chrome(path, summary_path, domain=None):
                 lost))
 
 
+def check_chrome_records(path, summary_path):
+    """With --records: an instant with its fields per record the summary
+    counts, on its pCPU's thread."""
+    records = json.load(open(summary_path))["records"]
+    events = json.load(open(path))["traceEvents"]
+    got = [e for e in events if e["ph"] == "i" and e["pid"] == XEN_PID and
+           "args" in e]
+    if len(got) != records:
+        fail("%d record instants, %d records" % (len(got), records))
+
+
 def check_ctf_times(bt_path, dump_path):
     """babeltrace2 --clock-seconds puts every record at the wall-clock
     time of the capture's start plus its xentrace-dump -s seconds (to the
@@ -195,6 +209,8 @@ def main():
         check_counts(*args)
     elif what == "xenalyze":
         check_xenalyze(*args)
+    elif what == "chrome-records":
+        check_chrome_records(*args)
     elif what == "ctf-times":
         check_ctf_times(*args)
     elif what == "chrome":

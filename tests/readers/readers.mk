@@ -1,8 +1,12 @@
-# Tests of reading trace files: libxentrace's reader, the event catalogue
-# against Debian's <xen/trace.h>, xentrace-dump and xentrace_format on a
-# xen-sim capture checked against Debian's xenalyze.
+# Tests of reading trace files: libxtfile's reader, the event catalogue
+# against Debian's <xen/trace.h>, the readers on a xen-sim capture checked
+# against Debian's xenalyze, xentrace-summary, -export and -plot on files
+# from gen-trace against xenalyze and babeltrace2, and that no reader
+# links a Xen library.  The tools under test are compiled in, so each
+# build tree tests its own.
 
-READER_TESTS += $(BUILD)/tests/test_readers
+READER_TESTS := $(BUILD)/tests/test_readers $(BUILD)/tests/test_export \
+                $(BUILD)/tests/test_reader_links
 
 # Every object-like TRC_ macro of Debian's header, for the catalogue test.
 $(BUILD)/tests/trc_names.h: /usr/include/xen/trace.h
@@ -13,51 +17,45 @@ $(BUILD)/tests/trc_names.h: /usr/include/xen/trace.h
 
 $(BUILD)/tests/test_readers: tests/readers/test_readers.c \
                              $(BUILD)/tests/trc_names.h tests/common/run_cmd.c \
-                             tests/common/run_cmd.h $(LIBXT) $(LIBXT_RHDR) \
-                             | $(XEN_SIM) $(XEN_SIM_LIBS) $(XENTRACE) $(READERS) \
-                               $(XT_SUMMARY)
+                             tests/common/run_cmd.h $(XTFILE) $(XTFILE_HDRS) \
+                             | $(XEN_SIM) $(XEN_SIM_LIBS) $(XENTRACE) \
+                               $(READERS) $(XT_FORMATS)
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_CFLAGS) -DXEN_SIM='"$(XEN_SIM)"' \
 	    -DXENTRACE='"$(XENTRACE)"' -DXT_DUMP='"$(XT_DUMP)"' \
 	    -DXT_SUMMARY='"$(XT_SUMMARY)"' \
 	    -DXT_FORMAT='"$(XT_FORMAT)"' -DXT_FORMATS='"$(XT_FORMATS)"' \
-	    -Itools/libxentrace -Itools/libxentrace/file -Itests/common -I$(BUILD)/tests $(LDFLAGS) \
-	    -o $@ $< tests/common/run_cmd.c $(LIBXT) $(LIBXT_LIBS) -lcmocka
+	    $(XTFILE_CFLAGS) -Itests/common -I$(BUILD)/tests $(LDFLAGS) \
+	    -o $@ $< tests/common/run_cmd.c $(XTFILE) $(XTFILE_LIBS) -lcmocka
 
-# Fuzzing the reader with libFuzzer (clang).  make fuzz-reader runs it for
-# FUZZ_SECONDS on the seed corpus (new inputs go to a temporary directory);
-# make check runs it for FUZZ_CHECK_SECONDS as one test.  Inputs that crash
-# it are kept in FUZZ_ARTIFACTS.
-FUZZ_CC            ?= clang
-FUZZ_SECONDS       ?= 60
-FUZZ_CHECK_SECONDS ?= 10
-FUZZ_READER        := $(BUILD)/tests/fuzz_reader
-FUZZ_READER_CHECK  := $(BUILD)/tests/fuzz_reader_check
-FUZZ_ARTIFACTS     := $(BUILD)/tests/fuzz-artifacts
-FUZZ_READER_SRCS   := tests/fuzz/fuzz_reader.c tools/libxentrace/file/reader.c \
-                      tools/libxentrace/file/events.c $(LIBXT_EVENTS_C) \
-                      tools/xentrace/readers/tally.c
-READER_TESTS       += $(FUZZ_READER_CHECK)
-
-$(FUZZ_READER): $(FUZZ_READER_SRCS) $(LIBXT_RHDR) $(LIBXT_HDR) \
-                tools/xentrace/readers/tally.h
+$(BUILD)/tests/test_export: tests/readers/test_export.c tests/common/run_cmd.c \
+                            tests/common/run_cmd.h | $(GEN_TRACE) $(READERS)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined \
-	    -fno-sanitize-recover=all -Itools/libxentrace -Itools/libxentrace/file -Itools/xentrace -Itools/xentrace/readers -o $@ \
-	    $(FUZZ_READER_SRCS) -lz
+	$(CC) $(TOOL_CFLAGS) -Itests/common -DGEN_TRACE='"$(GEN_TRACE)"' \
+	    -DSUMMARY='"$(XT_SUMMARY)"' -DEXPORT='"$(XT_EXPORT)"' \
+	    -DPLOT='"$(XT_PLOT)"' -DDUMP='"$(XT_DUMP)"' \
+	    -DCHECK='"tests/readers/check_export.py"' $(LDFLAGS) -o $@ \
+	    tests/readers/test_export.c tests/common/run_cmd.c -lcmocka
 
-# A wrapper that tests/run-tests can run: it prints cmocka's summary line.
-$(FUZZ_READER_CHECK): tests/fuzz/run-fuzz $(FUZZ_READER) FORCE
+# Each reader, by ldd: no Xen library.
+$(BUILD)/tests/test_reader_links: tests/readers/test_reader_links.c \
+                                  tests/common/run_cmd.c \
+                                  tests/common/run_cmd.h | $(READERS)
 	@mkdir -p $(@D)
-	printf '#!/bin/sh\nexec %s %s %s %s %s\n' $(CURDIR)/tests/fuzz/run-fuzz \
-	    $(CURDIR)/$(FUZZ_READER) $(FUZZ_CHECK_SECONDS) \
-	    $(CURDIR)/tests/fuzz/corpus/reader $(CURDIR)/$(FUZZ_ARTIFACTS) > $@
-	chmod +x $@
+	$(CC) $(TOOL_CFLAGS) -Itests/common \
+	    -DREADERS='$(foreach r,$(READERS),"$(r)",)' $(LDFLAGS) -o $@ \
+	    $< tests/common/run_cmd.c -lcmocka
 
-fuzz-reader: $(FUZZ_READER)
-	tests/fuzz/run-fuzz $(FUZZ_READER) $(FUZZ_SECONDS) \
-	    tests/fuzz/corpus/reader $(FUZZ_ARTIFACTS)
+# The CTF export's typed fields against xentrace-dump, on a xen-sim capture.
+CTF_FIELDS_TEST := $(BUILD)/tests/test_ctf_fields
+READER_TESTS    += $(CTF_FIELDS_TEST)
 
-FORCE:
-
-.PHONY: fuzz-reader FORCE
+$(CTF_FIELDS_TEST): tests/readers/test_ctf_fields.c tests/common/run_cmd.c \
+                    tests/common/run_cmd.h | $(XEN_SIM) $(XEN_SIM_LIBS) \
+                    $(XENTRACE) $(XT_EXPORT) $(XT_DUMP)
+	@mkdir -p $(@D)
+	$(CC) $(TOOL_CFLAGS) -Itests/common -DXEN_SIM='"$(XEN_SIM)"' \
+	    -DXENTRACE='"$(XENTRACE)"' -DEXPORT='"$(XT_EXPORT)"' \
+	    -DXT_DUMP='"$(XT_DUMP)"' \
+	    -DCHECK='"tests/readers/check_ctf_fields.py"' $(LDFLAGS) -o $@ \
+	    tests/readers/test_ctf_fields.c tests/common/run_cmd.c -lcmocka

@@ -270,6 +270,17 @@ static void test_chrome_json_domain(void **state)
     check_chrome_with("c8", "--domain 1", 1);
 }
 
+/* --records: every record too, with its fields. */
+static void test_chrome_json_records(void **state)
+{
+    (void)state;
+    summarise("c8");
+    assert_int_equal(sh("%s --records --json %s/c8.rec.json %s/c8.bin", EXPORT,
+                        dir, dir), 0);
+    assert_int_equal(sh("python3 %s chrome-records %s/c8.rec.json %s/c8.json",
+                        CHECK, dir, dir), 0);
+}
+
 static void test_chrome_json_8(void **state)
 {
     (void)state;
@@ -511,6 +522,7 @@ int main(void)
         cmocka_unit_test(test_chrome_json_8),
         cmocka_unit_test(test_chrome_json_1024),
         cmocka_unit_test(test_chrome_json_domain),
+        cmocka_unit_test(test_chrome_json_records),
         cmocka_unit_test(test_perfetto_8),
         cmocka_unit_test(test_perfetto_1024),
         cmocka_unit_test(test_perfetto_lossy),

@@ -117,6 +117,22 @@ void sim_capture(const char *xentrace, const char *workload,
         fail_msg("%s: %s", sim_trace, file->error);
 }
 
+void sim_assert_ours_whole(const struct tf_summary *file)
+{
+    unsigned int cpu;
+
+    assert_int_equal(file->unaligned, 0);
+    assert_int_equal(file->bytes % 4096, 0);
+    assert_int_equal(file->meta, 6);
+    for ( cpu = 0; cpu < TF_MAX_CPUS; cpu++ )
+    {
+        const struct tf_cpu *c = &file->cpu[cpu];
+
+        assert_int_equal(c->ends, c->records || c->markers);
+        assert_int_equal(c->after_end, 0);
+    }
+}
+
 void sim_assert_accounted(const struct tf_summary *file,
                              const struct sim_cpu cpus[NR_PCPUS])
 {
@@ -138,4 +154,21 @@ void sim_assert_accounted(const struct tf_summary *file,
         assert_int_equal(c->lost, cpus[cpu].lost);
         assert_int_equal(c->records + c->lost, cpus[cpu].passed);
     }
+}
+
+void sim_assert_xenalyze_reads(void)
+{
+    char *argv[] = { XENALYZE, "--summary", sim_trace, NULL };
+    char *text;
+
+    assert_int_equal(run_cmd(argv, sim_summary), 0);
+    text = sim_read_text(sim_summary);
+    if ( !strstr(text, "|-- Domain 0 --|") || !strstr(text, "-- v0 --") ||
+         !strstr(text, "|-- Domain 1 --|") || strstr(text, "Unexpected") )
+    {
+        sim_show_file(sim_summary, 60);
+        free(text);
+        fail_msg("xenalyze --summary did not read the file");
+    }
+    free(text);
 }

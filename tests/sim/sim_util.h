@@ -39,6 +39,15 @@ void sim_capture(const char *xentrace, const char *workload,
                  const char *const *args, struct tf_summary *file,
                  struct sim_cpu cpus[NR_PCPUS]);
 
+/* xenalyze --summary of sim_trace exits 0 and shows the simulated host. */
+void sim_assert_xenalyze_reads(void);
+
+/*
+ * A file of our xentrace's: whole pages, every batch at a page offset, the
+ * six metadata records, and every CPU's stream ended by one TRC_XT_END.
+ */
+void sim_assert_ours_whole(const struct tf_summary *file);
+
 /* Every record that passed is in the file or counted lost there. */
 void sim_assert_accounted(const struct tf_summary *file,
                           const struct sim_cpu cpus[NR_PCPUS]);

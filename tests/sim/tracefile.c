@@ -21,7 +21,8 @@ static uint32_t record_size(uint32_t hdr)
            4 * TRC_HD_EXTRA(hdr);
 }
 
-/* xentrace-ng's metadata: TRC_GEN + 0x10 .. 0x1f (libxentrace.h). */
+/* xentrace-ng's metadata: TRC_GEN + 0x10 .. 0x1f (xtfile.h). */
+#define TRC_XT_END  0x0001f01f
 static bool is_metadata(uint32_t event)
 {
     return (event & ~0xfU) == TRC_GEN + 0x10;
@@ -33,6 +34,12 @@ static void count(struct tf_summary *s, struct tf_cpu *c, uint32_t event,
     if ( event == TRC_TRACE_WRAP_BUFFER )
     {
         s->pad_bytes += size;
+        return;
+    }
+    c->after_end += c->ends != 0;
+    if ( event == TRC_XT_END )
+    {
+        c->ends++;
         return;
     }
     if ( is_metadata(event) )

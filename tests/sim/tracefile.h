@@ -17,6 +17,8 @@ struct tf_cpu {
     uint64_t markers;       /* TRC_LOST_RECORDS records */
     uint64_t windows;       /* TRC_TRACE_CPU_CHANGE headers */
     uint32_t classes;       /* class bits (event >> 16) of its records */
+    uint64_t ends;          /* TRC_XT_END records */
+    uint64_t after_end;     /* records of any kind after its first one */
 };
 
 struct tf_summary {
@@ -24,7 +26,8 @@ struct tf_summary {
     uint64_t bytes;
     uint64_t pad_bytes;     /* in TRC_TRACE_WRAP_BUFFER records */
     uint64_t unaligned;     /* CPU-change records not at a 4 KiB offset */
-    uint64_t meta;          /* xentrace-ng metadata records (TRC_GEN+0x1x) */
+    uint64_t meta;          /* xentrace-ng metadata records (TRC_GEN+0x1x)
+                               other than TRC_XT_END */
     uint64_t complete;      /* bytes up to the end of the last whole window */
     char error[160];        /* why the file is not well formed, or "" */
 };

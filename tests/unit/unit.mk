@@ -1,11 +1,11 @@
 # Unit tests (cmocka).  Each tests/unit/test_NAME.c is one program linked
-# with the host build of the hypervisor.  THREADED_TESTS, these and the
-# xen-sim tests of tests/sim/, also run under TSan.
+# with the host build of the hypervisor.  THREADED_TESTS also run under
+# TSan: this folder's, and those the other folders' makefiles add.
 
 UNIT_SRCS      := $(wildcard tests/unit/test_*.c)
 UNIT_TESTS     := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
-THREADED_TESTS := $(BUILD)/tests/test_property $(BUILD)/tests/test_sim_capture \
-                  $(BUILD)/tests/test_sim_control $(BUILD)/tests/test_sim_xentrace
+UNIT_OBJS      := $(UNIT_TESTS:=.o)
+THREADED_TESTS := $(BUILD)/tests/test_property
 UNIT_HELPERS   := $(BUILD)/tests/host_util.o
 TEST_LIBS      := -lcmocka -lpthread
 
@@ -43,7 +43,10 @@ $(BUILD)/tests/abi_%.o: $(BUILD)/tests/abi_%.c
 	$(CC) $(TOOL_CFLAGS) $(ABI_FLAGS_$*) -c -o $@ $<
 
 $(BUILD)/tests/test_abi: $(BUILD)/tests/abi_ours.o $(BUILD)/tests/abi_debian.o
-.SECONDARY:
+
+# Kept for the next build: the objects and the probes' tables.
+.SECONDARY: $(UNIT_OBJS) $(addprefix $(BUILD)/tests/abi_,ours.c debian.c \
+                                     ours.o debian.o)
 
 # test_notrace checks the producer API of a Xen built without tracing.  Its
 # stubs name parameters they do not use, which Xen's -Wall allows.
@@ -63,3 +66,19 @@ $(BUILD)/tests/test_wide_counts: $(BUILD)/tests/test_wide_counts.o \
                                  $(UNIT_HELPERS) $(BUILD)/tests/trace_inside.o \
                                  $(HOST_OBJS)
 	$(CC) $(LDFLAGS) -o $@ $^ $(TEST_LIBS)
+
+# test_trace_events: every generated trc_*() call (gen-trace-events --calls
+# puts them in one table) against libxtfile's decoding of its record.
+TRACE_CALLS_C := $(BUILD)/tests/trace_calls.c
+
+$(TRACE_CALLS_C): $(CATALOGUE) $(GEN_EVENTS)
+	@mkdir -p $(@D)
+	python3 $(GEN_EVENTS) --calls $@ $<
+
+$(BUILD)/tests/trace_calls.o: $(TRACE_CALLS_C) tests/unit/trace_calls.h $(XEN_HDRS)
+	$(CC) $(TEST_CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/test_trace_events.o: TEST_CFLAGS += $(XTFILE_CFLAGS)
+$(BUILD)/tests/test_trace_events.o: tests/unit/trace_calls.h $(XTFILE_HDRS)
+$(BUILD)/tests/test_trace_events: $(BUILD)/tests/trace_calls.o $(XTFILE)
+$(BUILD)/tests/test_trace_events: TEST_LIBS += $(XTFILE_LIBS)

@@ -164,7 +164,7 @@ static void assert_our_capture(const char *boot, const char *step,
     said = read_reported(boot, step);
     assert_int_equal(file->unaligned, 0);
     assert_int_equal(file->bytes % 4096, 0);
-    assert_int_equal(file->meta, 5);
+    assert_int_equal(file->meta, 6);
     for ( cpu = 0; cpu < NR_CPUS; cpu++ )
     {
         assert_int_equal(file->cpu[cpu].records, said.records[cpu]);

@@ -19,8 +19,9 @@ $(XEN_TEST): tests/xen/test_xen.c tests/sim/tracefile.c tests/sim/tracefile.h \
 	    -o $@ tests/xen/test_xen.c tests/sim/tracefile.c \
 	    tests/common/run_cmd.c -lcmocka
 
-check-xen: $(XENTRACE) $(TBUF_STATE) $(XEN_TEST)
+check-xen: $(XENTRACE) $(TBUF_STATE) $(XEN_TEST) $(XEN_EVENTS_TEST)
 	@tests/xen/check-xen.sh $(XEN_CACHE) $(XENTRACE) $(TBUF_STATE) $(XEN_RESULTS)
-	@XT_RESULTS=$(XEN_RESULTS) tests/run-tests $(XEN_TEST)
+	@XT_RESULTS=$(XEN_RESULTS) XEN_CACHE=$(XEN_CACHE) XEN_EVENTS_TEST=$(XEN_EVENTS_TEST) \
+	    tests/run-tests $(XEN_TEST) tests/xen-events/check-xen-events.sh
 
 .PHONY: check-xen

@@ -39,7 +39,11 @@
  * exit reasons each with the handler records Xen's vmx.c writes for it
  * (and none for PENDING_INTERRUPT, which has none), PV hypercalls in the
  * V2 format, bounced page faults and traps, grant maps, IRQs and C-states.
- * Handler records have no TSC, as in Xen.
+ * Every record goes through a trc_*() call of xen/trace-events.h, made from
+ * the event catalogue: the workloads can write no event, and no payload,
+ * that the catalogue does not define, and HVM handler records have no TSC
+ * because the catalogue says so, as Xen writes them.  Hypercalls go
+ * through Xen's own __trace_hypercall().
  */
 #include <stddef.h>
 #include <string.h>
@@ -48,6 +52,7 @@
 #include <xen/lib.h>
 #include <xen/sched.h>
 #include <xen/trace.h>
+#include <xen/trace-events.h>
 
 #include "workload.h"
 
@@ -113,15 +118,6 @@ enum {
 #define P2M_MMIO_DM             4       /* p2m_mmio_dm */
 #define INVALID_MFN             (~0ULL)
 #define HVM_INTSRC_LAPIC        2
-
-/* credit2's records (common/sched/credit2.c). */
-#define TRC_CSCHED2_RUNQ_POS       TRC_SCHED_CLASS_EVT(CSCHED2, 2)
-#define TRC_CSCHED2_CREDIT_BURN    TRC_SCHED_CLASS_EVT(CSCHED2, 3)
-#define TRC_CSCHED2_TICKLE         TRC_SCHED_CLASS_EVT(CSCHED2, 6)
-#define TRC_CSCHED2_CREDIT_RESET   TRC_SCHED_CLASS_EVT(CSCHED2, 7)
-#define TRC_CSCHED2_TICKLE_NEW     TRC_SCHED_CLASS_EVT(CSCHED2, 13)
-#define TRC_CSCHED2_RUNQ_CANDIDATE TRC_SCHED_CLASS_EVT(CSCHED2, 20)
-#define TRC_CSCHED2_SCHEDULE       TRC_SCHED_CLASS_EVT(CSCHED2, 21)
 
 /*
  * What a vCPU may do in one step, and how often: a workload's mix is a
@@ -248,23 +244,12 @@ static unsigned int pick(struct wl_cpu *c, const struct wl_choice *mix,
  * Every trace call goes through one of these, which count it.
  */
 
-static void trace(struct wl_cpu *c, uint32_t event, bool tsc,
-                  const uint32_t *words, unsigned int nr)
-{
-    __trace_var(event, tsc, nr * sizeof(*words), words);
-    c->calls++;
-}
-
-#define WORDS(...)  ((const uint32_t []){ __VA_ARGS__ })
-#define NR_WORDS(...) (sizeof(WORDS(__VA_ARGS__)) / sizeof(uint32_t))
-
-/* A timed record of the 32-bit words given. */
-#define REC(c, ev, ...) \
-    trace(c, ev, true, WORDS(__VA_ARGS__), NR_WORDS(__VA_ARGS__))
-/* The same without a TSC, as Xen writes HVM handler records. */
-#define REC_NOTSC(c, ev, ...) \
-    trace(c, ev, false, WORDS(__VA_ARGS__), NR_WORDS(__VA_ARGS__))
-#define REC0(c, ev) trace(c, ev, true, NULL, 0)
+/* One trc_*() call of xen/trace-events.h. */
+#define EMIT(c, call)       \
+    do {                    \
+        call;               \
+        (c)->calls++;       \
+    } while ( 0 )
 
 static void hypercall(struct wl_cpu *c, uint32_t event, unsigned long op,
                       xen_ulong_t a0, xen_ulong_t a1, xen_ulong_t a2)
@@ -280,29 +265,18 @@ static uint32_t lo32(uint64_t x)
     return x;
 }
 
-static uint32_t hi32(uint64_t x)
-{
-    return x >> 32;
-}
-
 /* The payloads' TSC: simulated time at 2.4 GHz. */
 static uint64_t vtsc(const struct wl_cpu *c)
 {
     return c->now * TSC_PER_US / US;
 }
 
-/* A vCPU as scheduler records name it: vcpu in bits 15-0, domain above. */
-static uint32_t dv(const struct wl_vcpu *v)
-{
-    return v->vcpu.vcpu_id | (uint32_t)v->domain.domain_id << 16;
-}
-
-static uint32_t dom(const struct wl_vcpu *v)
+static uint16_t dom(const struct wl_vcpu *v)
 {
     return v->domain.domain_id;
 }
 
-static uint32_t vid(const struct wl_vcpu *v)
+static uint16_t vid(const struct wl_vcpu *v)
 {
     return v->vcpu.vcpu_id;
 }
@@ -349,9 +323,9 @@ static void hvm_exit(struct wl_cpu *c, struct wl_vcpu *v, uint32_t reason,
 {
     v->rip = rip;
     if ( v->kind == WL_HVM64 )
-        REC(c, TRC_HVM_VMEXIT64, reason, lo32(rip), hi32(rip));
+        EMIT(c, trc_hvm_vmexit64(reason, rip));
     else
-        REC(c, TRC_HVM_VMEXIT, reason, lo32(rip));
+        EMIT(c, trc_hvm_vmexit(reason, lo32(rip)));
     v->in_guest = false;
 }
 
@@ -362,18 +336,18 @@ static void hvm_entry(struct wl_cpu *c, struct wl_vcpu *v)
         if ( !v->window && one_in(c, 8) )
         {
             /* The guest has interrupts off: exit when it can take one. */
-            REC_NOTSC(c, TRC_HVM_INTR_WINDOW, v->vector, HVM_INTSRC_LAPIC,
-                      UINT32_MAX);
+            EMIT(c, trc_hvm_intr_window(v->vector, HVM_INTSRC_LAPIC,
+                                        UINT32_MAX));
             v->window = true;
         }
         else
         {
-            REC_NOTSC(c, TRC_HVM_INJ_VIRQ, v->vector, 0);
+            EMIT(c, trc_hvm_inj_virq(v->vector, 0));
             v->vector = 0;
             v->window = false;
         }
     }
-    REC0(c, TRC_HVM_VMENTRY);
+    EMIT(c, trc_hvm_vmentry());
     v->in_guest = true;
 }
 
@@ -382,10 +356,10 @@ static void hvm_entry(struct wl_cpu *c, struct wl_vcpu *v)
  * ==========
  */
 
-static void runstate_change(struct wl_cpu *c, uint32_t who, unsigned int from,
-                            unsigned int to)
+static void runstate_change(struct wl_cpu *c, uint16_t d, uint16_t v,
+                            unsigned int from, unsigned int to)
 {
-    REC(c, TRC_SCHED_RUNSTATE_CHANGE | from << 8 | to << 4, who);
+    EMIT(c, trc_sched_runstate_change(from, to, d, v));
 }
 
 static bool any_runnable(const struct wl_cpu *c)
@@ -426,21 +400,20 @@ static void switch_to(struct wl_cpu *c, struct wl_vcpu *prev, int next_idx,
                       unsigned int prev_state)
 {
     struct wl_vcpu *next = next_idx == WL_IDLE ? NULL : &c->vcpu[next_idx];
-    uint32_t pd = prev ? dom(prev) : DOMID_IDLE;
-    uint32_t pv = prev ? vid(prev) : c->cpu;
-    uint32_t nd = next ? dom(next) : DOMID_IDLE;
-    uint32_t nv = next ? vid(next) : c->cpu;
+    uint16_t pd = prev ? dom(prev) : DOMID_IDLE;
+    uint16_t pv = prev ? vid(prev) : c->cpu;
+    uint16_t nd = next ? dom(next) : DOMID_IDLE;
+    uint16_t nv = next ? vid(next) : c->cpu;
     uint64_t prev_since = prev ? prev->since : c->idle_since;
     uint64_t next_since = next ? next->since : c->idle_since;
 
-    REC(c, TRC_SCHED_SWITCH_INFPREV, pd, pv, c->now - prev_since);
-    REC(c, TRC_SCHED_SWITCH_INFNEXT, nd, nv, c->now - next_since,
-        c->model->slice_us * US);
-    REC(c, TRC_SCHED_SWITCH, pd, pv, nd, nv);
+    EMIT(c, trc_sched_switch_infprev(pd, pv, c->now - prev_since));
+    EMIT(c, trc_sched_switch_infnext(nd, nv, c->now - next_since,
+                                     c->model->slice_us * US));
+    EMIT(c, trc_sched_switch(pd, pv, nd, nv));
     /* The idle vCPU is always runnable when it does not run. */
-    runstate_change(c, pv | pd << 16, RS_RUNNING,
-                    prev ? prev_state : RS_RUNNABLE);
-    runstate_change(c, nv | nd << 16, RS_RUNNABLE, RS_RUNNING);
+    runstate_change(c, pd, pv, RS_RUNNING, prev ? prev_state : RS_RUNNABLE);
+    runstate_change(c, nd, nv, RS_RUNNABLE, RS_RUNNING);
 
     /* Not before: Xen writes all of the above as prev. */
     host_set_current(next ? &next->vcpu : NULL);
@@ -475,30 +448,33 @@ static void schedule(struct wl_cpu *c, unsigned int prev_state)
 
     next = next_idx == WL_IDLE ? NULL : &c->vcpu[next_idx];
 
-    REC(c, TRC_CSCHED2_SCHEDULE, c->cpu, (uint32_t)!prev << 8 |
-        (uint32_t)c->tickled << 24);
+    EMIT(c, trc_csched2_schedule(c->cpu, (uint32_t)!prev << 8 |
+                                         (uint32_t)c->tickled << 24));
     if ( prev )
     {
         prev->credit -= burnt;
-        REC(c, TRC_CSCHED2_CREDIT_BURN, dv(prev), prev->credit,
-            (uint32_t)INT32_MIN /* no cap */, burnt);
+        EMIT(c, trc_csched2_credit_burn(dom(prev), vid(prev), prev->credit,
+                                        INT32_MIN /* no cap */, burnt));
     }
     if ( next && next->credit <= 0 )
     {
         int32_t start = next->credit;
 
         next->credit += CREDIT_INIT;
-        REC(c, TRC_CSCHED2_CREDIT_RESET, dv(next), start, next->credit);
+        EMIT(c, trc_csched2_credit_reset(dom(next), vid(next), start,
+                                         next->credit));
     }
     if ( next )
-        REC(c, TRC_CSCHED2_RUNQ_CANDIDATE, dv(next),
-            c->tickled ? c->cpu : UINT32_MAX, next->credit);
+        EMIT(c, trc_csched2_runq_candidate(dom(next), vid(next),
+                                           c->tickled ? (int32_t)c->cpu : -1,
+                                           next->credit));
 
     if ( next_idx == c->curr )
     {
-        REC(c, TRC_SCHED_SWITCH_INFCONT, dom(next), vid(next),
-            c->now - next->since, c->model->slice_us * US);
-        REC(c, TRC_SCHED_CONTINUE_RUNNING, dv(next));
+        EMIT(c, trc_sched_switch_infcont(dom(next), vid(next),
+                                         c->now - next->since,
+                                         c->model->slice_us * US));
+        EMIT(c, trc_sched_continue_running(dom(next), vid(next)));
     }
     else
         switch_to(c, prev, next_idx, prev_state);
@@ -523,16 +499,16 @@ static bool wake(struct wl_cpu *c, struct wl_vcpu *w)
     for ( i = 0; i < c->nr_vcpus; i++ )
         queued += c->vcpu[i].runstate == RS_RUNNABLE;
 
-    REC(c, TRC_SCHED_WAKE, dom(w), vid(w));
-    runstate_change(c, dv(w), RS_BLOCKED, RS_RUNNABLE);
+    EMIT(c, trc_sched_wake(dom(w), vid(w)));
+    runstate_change(c, dom(w), vid(w), RS_BLOCKED, RS_RUNNABLE);
     w->runstate = RS_RUNNABLE;
     w->since = c->now;
 
-    REC(c, TRC_CSCHED2_RUNQ_POS, dv(w), queued);
-    REC(c, TRC_CSCHED2_TICKLE_NEW, dv(w), c->cpu, w->credit);
+    EMIT(c, trc_csched2_runq_pos(dom(w), vid(w), queued));
+    EMIT(c, trc_csched2_tickle_new(dom(w), vid(w), c->cpu, w->credit));
     if ( preempt )
     {
-        REC(c, TRC_CSCHED2_TICKLE, c->cpu);
+        EMIT(c, trc_csched2_tickle(c->cpu));
         c->tickled = true;
     }
     return preempt;
@@ -543,7 +519,7 @@ static void block(struct wl_cpu *c, struct wl_vcpu *v)
 {
     const struct wl_model *m = c->model;
 
-    REC(c, TRC_SCHED_BLOCK, dom(v), vid(v));
+    EMIT(c, trc_sched_block(dom(v), vid(v)));
     v->wake_at = c->now + between(c, m->sleep_min_us, m->sleep_max_us) * US;
     schedule(c, RS_BLOCKED);
 }
@@ -576,7 +552,7 @@ static void io_submit(struct wl_cpu *c)
     hypercall(c, TRC_PV_HYPERCALL_V2, HC_grant_table_op,
               GNTTABOP_map_grant_ref, 0, n);
     for ( k = 0; k < n; k++ )
-        REC(c, TRC_MEM_PAGE_GRANT_MAP, dom(&c->vcpu[i]));
+        EMIT(c, trc_mem_page_grant_map(dom(&c->vcpu[i])));
     if ( !c->io_irq_at )
         c->io_irq_at = c->now + between(c, 50, 800) * US;
 }
@@ -591,7 +567,7 @@ static void io_complete(struct wl_cpu *c)
     hypercall(c, TRC_PV_HYPERCALL_V2, HC_grant_table_op,
               GNTTABOP_unmap_grant_ref, 0, c->io_grants[i]);
     for ( k = 0; k < c->io_grants[i]; k++ )
-        REC(c, TRC_MEM_PAGE_GRANT_UNMAP, dom(g));
+        EMIT(c, trc_mem_page_grant_unmap(dom(g)));
     hypercall(c, TRC_PV_HYPERCALL_V2, HC_event_channel_op, EVTCHNOP_send,
               0, 0);
     if ( is_hvm(g) && !g->vector )
@@ -631,21 +607,24 @@ static void hvm_cpuid(struct wl_cpu *c)
 {
     unsigned int i = below(c, ARRAY_SIZE(cpuid_leaves));
 
-    REC_NOTSC(c, TRC_HVM_CPUID, cpuid_leaves[i].leaf, cpuid_leaves[i].subleaf,
-              cpuid_leaves[i].a, cpuid_leaves[i].b, cpuid_leaves[i].c,
-              cpuid_leaves[i].d);
+    EMIT(c, trc_hvm_cpuid(cpuid_leaves[i].leaf, cpuid_leaves[i].subleaf,
+                          cpuid_leaves[i].a, cpuid_leaves[i].b,
+                          cpuid_leaves[i].c, cpuid_leaves[i].d));
 }
 
 static void hvm_msr_read(struct wl_cpu *c)
 {
-    static const uint32_t msr[][2] = {
+    static const struct {
+        uint32_t msr;
+        uint64_t value;
+    } msr[] = {
         { 0x0000001b, 0xfee00d00 },     /* APIC_BASE: x2APIC, BSP */
         { 0x00000034, 0x00000000 },     /* SMI_COUNT */
         { 0x00000140, 0x00000000 },     /* MISC_FEATURES_ENABLES */
     };
     unsigned int i = below(c, ARRAY_SIZE(msr));
 
-    REC_NOTSC(c, TRC_HVM_MSR_READ, msr[i][0], msr[i][1], 0);
+    EMIT(c, trc_hvm_msr_read(msr[i].msr, msr[i].value));
 }
 
 static void hvm_pio(struct wl_cpu *c)
@@ -653,21 +632,21 @@ static void hvm_pio(struct wl_cpu *c)
     switch ( below(c, 5) )
     {
     case 0:     /* ACPI PM timer, 3.579545 MHz, 24 bits */
-        REC_NOTSC(c, TRC_HVM_IOPORT_READ, 0xb008,
-                  (uint32_t)(c->now / US * 3579545 / 1000000) & 0xffffff);
+        EMIT(c, trc_hvm_ioport_read(0xb008,
+                 (uint32_t)(c->now / US * 3579545 / 1000000) & 0xffffff));
         break;
     case 1:
-        REC_NOTSC(c, TRC_HVM_IOPORT_WRITE, 0x70, between(c, 0, 0x0d));
+        EMIT(c, trc_hvm_ioport_write(0x70, between(c, 0, 0x0d)));
         break;
     case 2:
-        REC_NOTSC(c, TRC_HVM_IOPORT_READ, 0x71, below(c, 0x60));
+        EMIT(c, trc_hvm_ioport_read(0x71, below(c, 0x60)));
         break;
     case 3:
-        REC_NOTSC(c, TRC_HVM_IOPORT_WRITE, 0xcf8,
-                  0x80000000 | below(c, 8) << 11 | (below(c, 64) << 2));
+        EMIT(c, trc_hvm_ioport_write(0xcf8, 0x80000000 | below(c, 8) << 11 |
+                                            (below(c, 64) << 2)));
         break;
     default:
-        REC_NOTSC(c, TRC_HVM_IOPORT_READ, 0xcfc, 0x100b8086);
+        EMIT(c, trc_hvm_ioport_read(0xcfc, 0x100b8086));
         break;
     }
 }
@@ -688,10 +667,12 @@ static void hvm_mmio(struct wl_cpu *c)
     unsigned int i = below(c, ARRAY_SIZE(regs));
     uint64_t gpa = 0xf2020000 + regs[i].reg;
 
-    REC_NOTSC(c, TRC_HVM_NPF, lo32(gpa), hi32(gpa), lo32(INVALID_MFN),
-              hi32(INVALID_MFN), regs[i].write ? 0x182 : 0x181, P2M_MMIO_DM);
-    REC_NOTSC(c, regs[i].write ? TRC_HVM_IOMEM_WRITE : TRC_HVM_IOMEM_READ,
-              lo32(gpa), regs[i].write ? below(c, 256) : 0x80080783);
+    EMIT(c, trc_hvm_npf(gpa, INVALID_MFN, regs[i].write ? 0x182 : 0x181,
+                        P2M_MMIO_DM));
+    if ( regs[i].write )
+        EMIT(c, trc_hvm_iomem_write(lo32(gpa), below(c, 256)));
+    else
+        EMIT(c, trc_hvm_iomem_read(lo32(gpa), 0x80080783));
 }
 
 static void hvm_vmcall(struct wl_cpu *c)
@@ -701,7 +682,7 @@ static void hvm_vmcall(struct wl_cpu *c)
         HC_grant_table_op, HC_sched_op,
     };
 
-    REC_NOTSC(c, TRC_HVM_VMMCALL, ops[below(c, ARRAY_SIZE(ops))]);
+    EMIT(c, trc_hvm_vmmcall(ops[below(c, ARRAY_SIZE(ops))]));
 }
 
 /* One vmexit of the running HVM vCPU vcpu[@i], handled, and the vmentry. */
@@ -722,7 +703,7 @@ static void hvm_step(struct wl_cpu *c, unsigned int i)
     if ( v->fpu_cold )
     {
         hvm_exit(c, v, VMX_EXCEPTION_NMI, guest_rip(c, v, one_in(c, 2)));
-        REC_NOTSC(c, TRC_HVM_TRAP, TRAP_no_device);
+        EMIT(c, trc_hvm_trap(TRAP_no_device));
         v->fpu_cold = false;
         goto enter;
     }
@@ -733,8 +714,8 @@ static void hvm_step(struct wl_cpu *c, unsigned int i)
     case X_TIMER:
     case X_IPI:
         hvm_exit(c, v, VMX_EXTERNAL_INTERRUPT, guest_rip(c, v, one_in(c, 2)));
-        REC_NOTSC(c, TRC_HVM_INTR,
-                  act == X_TIMER ? LOCAL_TIMER_VECTOR : EVENT_CHECK_VECTOR);
+        EMIT(c, trc_hvm_intr(act == X_TIMER ? LOCAL_TIMER_VECTOR
+                                            : EVENT_CHECK_VECTOR));
         if ( !v->vector )
             v->vector = act == X_TIMER ? GUEST_TIMER_VECTOR
                                        : GUEST_CALL_FUNC_VECTOR;
@@ -742,15 +723,15 @@ static void hvm_step(struct wl_cpu *c, unsigned int i)
     case X_TSC_DEADLINE:
         hvm_exit(c, v, VMX_MSR_WRITE, guest_rip(c, v, true));
         deadline = vtsc(c) + between(c, 100, 4000) * TSC_PER_US;
-        REC_NOTSC(c, TRC_HVM_MSR_WRITE, 0x6e0, lo32(deadline), hi32(deadline));
+        EMIT(c, trc_hvm_msr_write(0x6e0, deadline));
         break;
     case X_EOI:
         hvm_exit(c, v, VMX_MSR_WRITE, guest_rip(c, v, true));
-        REC_NOTSC(c, TRC_HVM_MSR_WRITE, 0x80b, 0, 0);
+        EMIT(c, trc_hvm_msr_write(0x80b, 0));
         break;
     case X_ICR:
         hvm_exit(c, v, VMX_MSR_WRITE, guest_rip(c, v, true));
-        REC_NOTSC(c, TRC_HVM_MSR_WRITE, 0x830, 0x000000fd, below(c, 4));
+        EMIT(c, trc_hvm_msr_write(0x830, (uint64_t)below(c, 4) << 32 | 0xfd));
         break;
     case X_MSR_READ:
         hvm_exit(c, v, VMX_MSR_READ, guest_rip(c, v, true));
@@ -770,7 +751,7 @@ static void hvm_step(struct wl_cpu *c, unsigned int i)
         break;
     case A_IO:
         hvm_exit(c, v, VMX_VMCALL, guest_rip(c, v, true));
-        REC_NOTSC(c, TRC_HVM_VMMCALL, HC_event_channel_op);
+        EMIT(c, trc_hvm_vmmcall(HC_event_channel_op));
         resched = io_request(c, i);
         break;
     case X_VMCALL:
@@ -779,13 +760,12 @@ static void hvm_step(struct wl_cpu *c, unsigned int i)
         break;
     case X_CR:
         hvm_exit(c, v, VMX_CR_ACCESS, guest_rip(c, v, true));
-        REC_NOTSC(c, TRC_HVM_CR_WRITE64, 4, one_in(c, 2) ? 0x3606f0 : 0x360670,
-                  0);
+        EMIT(c, trc_hvm_cr_write64(4, one_in(c, 2) ? 0x3606f0 : 0x360670));
         break;
     case X_HLT:
     default:
         hvm_exit(c, v, VMX_HLT, idle_rip(v));
-        REC_NOTSC(c, TRC_HVM_HLT, 0);
+        EMIT(c, trc_hvm_hlt(0));
         block(c, v);
         return;
     }
@@ -809,9 +789,9 @@ static void pv_trap(struct wl_cpu *c, const struct wl_vcpu *v, uint32_t trap,
     uint32_t t = trap | (uint32_t)use_ec << 15 | (uint32_t)ec << 16;
 
     if ( is_64(v) )
-        REC(c, TRC_PV_TRAP | TRC_64_FLAG, lo32(v->rip), hi32(v->rip), t);
+        EMIT(c, trc_pv_trap64(v->rip, t));
     else
-        REC(c, TRC_PV_TRAP, lo32(v->rip), t);
+        EMIT(c, trc_pv_trap(lo32(v->rip), t));
 }
 
 /* A faulting address: a program's heap or mmap area, or the direct map. */
@@ -834,10 +814,9 @@ static void pv_page_fault(struct wl_cpu *c, struct wl_vcpu *v)
 
     v->rip = guest_rip(c, v, !user);
     if ( is_64(v) )
-        REC(c, TRC_PV_PAGE_FAULT | TRC_64_FLAG, lo32(v->rip), hi32(v->rip),
-            lo32(addr), hi32(addr), ec);
+        EMIT(c, trc_pv_page_fault64(v->rip, addr, ec));
     else
-        REC(c, TRC_PV_PAGE_FAULT, lo32(v->rip), lo32(addr), ec);
+        EMIT(c, trc_pv_page_fault(lo32(v->rip), lo32(addr), ec));
 }
 
 /* A write to a page table that Xen emulates: { pte, addr, rip }. */
@@ -849,21 +828,18 @@ static void pv_ptwr(struct wl_cpu *c, struct wl_vcpu *v)
 
     v->rip = guest_rip(c, v, true);
     if ( is_64(v) )
-        REC(c, TRC_PV_PTWR_EMULATION | TRC_64_FLAG, lo32(pte), hi32(pte),
-            lo32(addr), hi32(addr), lo32(v->rip), hi32(v->rip));
+        EMIT(c, trc_pv_ptwr_emulation64(pte, addr, v->rip));
     else
-        REC(c, TRC_PV_PTWR_EMULATION_PAE, lo32(pte), hi32(pte), lo32(addr),
-            lo32(v->rip));
+        EMIT(c, trc_pv_ptwr_emulation_pae(pte, lo32(addr), lo32(v->rip)));
 }
 
 static void pv_privop(struct wl_cpu *c, struct wl_vcpu *v)
 {
     v->rip = guest_rip(c, v, true);
     if ( is_64(v) )
-        REC(c, TRC_PV_EMULATE_PRIVOP | TRC_64_FLAG, lo32(v->rip),
-            hi32(v->rip));
+        EMIT(c, trc_pv_emulate_privop64(v->rip));
     else
-        REC(c, TRC_PV_EMULATE_PRIVOP, lo32(v->rip));
+        EMIT(c, trc_pv_emulate_privop(lo32(v->rip)));
 }
 
 static void pv_multicall(struct wl_cpu *c)
@@ -890,7 +866,7 @@ static void pv_step(struct wl_cpu *c, unsigned int i)
 
     if ( v->fpu_cold )
     {
-        REC0(c, TRC_PV_MATH_STATE_RESTORE);
+        EMIT(c, trc_pv_math_state_restore());
         v->fpu_cold = false;
         return;
     }
@@ -962,7 +938,7 @@ static void pv_step(struct wl_cpu *c, unsigned int i)
         break;
     case P_YIELD:
         hypercall(c, TRC_PV_HYPERCALL_V2, HC_sched_op, SCHEDOP_yield, 0, 0);
-        REC(c, TRC_SCHED_YIELD, dom(v), vid(v));
+        EMIT(c, trc_sched_yield(dom(v), vid(v)));
         resched = true;
         break;
     case P_BLOCK:
@@ -1025,22 +1001,22 @@ static bool interrupt(struct wl_cpu *c)
 
     if ( c->cstate )
     {
-        REC(c, TRC_PM_IDLE_EXIT, c->cstate, lo32(vtsc(c)), vector, 0, 0, 0);
+        EMIT(c, trc_pm_idle_exit(c->cstate, lo32(vtsc(c)), vector, 0, 0, 0));
         c->cstate = 0;
     }
     else if ( cur && is_hvm(cur) )
     {
         hvm_exit(c, cur, VMX_EXTERNAL_INTERRUPT,
                  guest_rip(c, cur, one_in(c, 2)));
-        REC_NOTSC(c, TRC_HVM_INTR, vector);
+        EMIT(c, trc_hvm_intr(vector));
     }
 
     if ( device )
     {
         uint32_t tsc_in = vtsc(c);
 
-        REC(c, TRC_HW_IRQ_HANDLED, dev_irq(c), tsc_in,
-            tsc_in + between(c, 1500, 9000));
+        EMIT(c, trc_hw_irq_handled(dev_irq(c), tsc_in,
+                                   tsc_in + between(c, 1500, 9000)));
         c->io_done |= c->io_issued;
         c->io_issued = 0;
         c->io_irq_at = 0;
@@ -1079,8 +1055,8 @@ static void idle_step(struct wl_cpu *c)
     }
     sleep = next_event(c) - c->now;
     c->cstate = sleep < 100 * US ? 1 : sleep < 2 * MS ? 2 : 3;
-    REC(c, TRC_PM_IDLE_ENTRY, c->cstate, lo32(vtsc(c)), sleep / US,
-        sleep * 3 / 4 / US);
+    EMIT(c, trc_pm_idle_entry(c->cstate, lo32(vtsc(c)), sleep / US,
+                              sleep * 3 / 4 / US));
 }
 
 static void guest_step(struct wl_cpu *c)
@@ -1094,7 +1070,7 @@ static void guest_step(struct wl_cpu *c)
         {
             hvm_exit(c, v, VMX_EXTERNAL_INTERRUPT,
                      guest_rip(c, v, one_in(c, 2)));
-            REC_NOTSC(c, TRC_HVM_INTR, LOCAL_TIMER_VECTOR);
+            EMIT(c, trc_hvm_intr(LOCAL_TIMER_VECTOR));
         }
         schedule(c, RS_RUNNABLE);
         return;

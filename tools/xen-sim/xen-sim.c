@@ -53,6 +53,8 @@ struct options {
     const char *socket;
     const char *stats;
     unsigned long close_after;   /* fault injection: 0, or a request */
+    unsigned int skew_cpu;       /* --tsc-skew: this CPU's TSC is off */
+    long long skew_cycles;       /*   by this many cycles; 0: none */
     char **command;
 };
 
@@ -63,6 +65,7 @@ struct pcpu {
     unsigned long rate;
     struct wl_cpu wl;
     const struct workload *workload;
+    int64_t tsc_offset;          /* --tsc-skew */
     uint64_t emitted;            /* trace calls made */
 };
 
@@ -79,7 +82,8 @@ static void usage(void)
             "               [--rate EVENTS_PER_S|max] [--duration S] "
             "[--socket PATH]\n"
             "               [--stats FILE] [--close-after N] "
-            "[-- COMMAND [ARG ...]]\n"
+            "[--tsc-skew CPU:CYCLES]\n"
+            "               [-- COMMAND [ARG ...]]\n"
             "workloads:\n");
     for ( w = workloads; *w; w++ )
         fprintf(stderr, "  %-8s %s\n", (*w)->name, (*w)->summary);
@@ -99,6 +103,19 @@ static unsigned long number(const char *opt, const char *arg,
     return n;
 }
 
+/* --tsc-skew CPU:CYCLES, the cycles signed. */
+static void parse_skew(const char *arg, struct options *o)
+{
+    char *end;
+
+    errno = 0;
+    o->skew_cpu = strtoul(arg, &end, 10);
+    if ( !errno && end != arg && *end == ':' && *arg != '-' )
+        o->skew_cycles = strtoll(end + 1, &end, 10);
+    if ( errno || *end || !o->skew_cycles )
+        errx(1, "--tsc-skew %s: not CPU:CYCLES (cycles not 0)", arg);
+}
+
 static void parse_options(int argc, char *argv[], struct options *o)
 {
     static const struct option longopts[] = {
@@ -109,6 +126,7 @@ static void parse_options(int argc, char *argv[], struct options *o)
         { "rate",     required_argument, NULL, 'r' },
         { "socket",   required_argument, NULL, 's' },
         { "stats",    required_argument, NULL, 'S' },
+        { "tsc-skew", required_argument, NULL, 't' },
         { "workload", required_argument, NULL, 'w' },
         { "help",     no_argument,       NULL, 'h' },
         { NULL, 0, NULL, 0 },
@@ -131,6 +149,7 @@ static void parse_options(int argc, char *argv[], struct options *o)
         case 'r': rate = optarg; break;
         case 's': o->socket = optarg; break;
         case 'S': o->stats = optarg; break;
+        case 't': parse_skew(optarg, o); break;
         case 'w':
             o->workload = workload_find(optarg);
             if ( !o->workload )
@@ -147,6 +166,8 @@ static void parse_options(int argc, char *argv[], struct options *o)
     else
         o->rate = o->workload->default_rate;
 
+    if ( o->skew_cycles && o->skew_cpu >= o->pcpus )
+        errx(1, "--tsc-skew: no CPU %u (--pcpus %u)", o->skew_cpu, o->pcpus);
     if ( optind < argc )
         o->command = argv + optind;
     else if ( !o->socket )
@@ -182,6 +203,7 @@ static void *run_pcpu(void *arg)
     uint64_t start = now_ns();
 
     host_cpu_enter(p->cpu);
+    host_set_tsc_offset(p->tsc_offset);
     while ( !cpus_stopping() )
     {
         uint64_t due = p->rate ? (now_ns() - start) * p->rate / 1000000000ULL
@@ -219,6 +241,7 @@ static struct pcpu *start_pcpus(const struct options *o)
         p->cpu = cpu;
         p->rate = o->rate;
         p->workload = o->workload;
+        p->tsc_offset = cpu == o->skew_cpu ? o->skew_cycles : 0;
         o->workload->init(&p->wl, cpu, o->pcpus, 0x5eed0000 + cpu);
         errno = pthread_create(&p->thread, NULL, run_pcpu, p);
         if ( errno )

@@ -8,8 +8,7 @@ XEN_SIM_HDRS := $(wildcard tools/xen-sim/*.h)
 
 $(XEN_SIM): $(XEN_SIM_SRCS) $(XEN_SIM_HDRS) $(HOST_LIB) $(XEN_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(TOOL_CFLAGS) -DCONFIG_TRACEBUFFER -include xen/config.h \
-	    -Ixen/arch/host/include -Ixen/include $(LDFLAGS) -o $@ \
-	    $(XEN_SIM_SRCS) $(HOST_LIB) -lpthread
+	$(CC) $(TOOL_CFLAGS) $(XEN_ENV) $(LDFLAGS) -o $@ $(XEN_SIM_SRCS) \
+	    $(HOST_LIB) -lpthread
 
 include tools/xen-sim/libs/libs.mk

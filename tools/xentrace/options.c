@@ -13,18 +13,11 @@
 
 #include "options.h"
 
-/* Keep this list in sync with the table in docs/man/xentrace.8. */
+/* From the event catalogue's class lines (gen-trace-events --classes). */
 const struct evt_class evt_classes[] = {
-    { "gen",    TRC_GEN },
-    { "sched",  TRC_SCHED },
-    { "dom0op", TRC_DOM0OP },
-    { "hvm",    TRC_HVM },
-    { "mem",    TRC_MEM },
-    { "pv",     TRC_PV },
-    { "shadow", TRC_SHADOW },
-    { "hw",     TRC_HW },
-    { "guest",  TRC_GUEST },
-    { "all",    TRC_ALL },
+#define XT_CLASS(name, mask, what)  { name, mask },
+#include "trace-classes.h"
+#undef XT_CLASS
     { NULL,     0 },
 };
 

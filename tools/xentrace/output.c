@@ -20,21 +20,50 @@
  * the writer is a whole pool behind, Xen's buffers fill, and Xen counts
  * what it loses in lost-records markers as always.
  *
- * The first error of the writer (a full disk, a closed pipe) ends the
- * thread: the file is cut back to its last complete batch, and
- * output_take() returns NULL from then on.
+ * Flight recorder (-M, ring_bytes).  The writer thread copies each chunk
+ * into a batch of its exact size, keeps the batches of an epoch together
+ * (the capture thread marks its last chunk), and writes nothing until
+ * the end, when it writes the epochs it kept, oldest first.  The oldest
+ * epoch is dropped as long as the others hold ring_bytes without it: what
+ * is kept is at least the newest ring_bytes, and less than one epoch
+ * more, and starts at an epoch boundary, as xenalyze needs.  (Keeping at
+ * most ring_bytes instead kept nearly nothing when epochs were about as
+ * big as the ring: the small last epoch of a capture alone.)  Whole
+ * batches only, so nothing ever straddles the end of a ring (upstream's
+ * -M overflows its heap there).
+ *
+ * The first error of the writer (a full disk, a closed pipe, no memory
+ * for the ring) ends the thread: the file is cut back to its last
+ * complete batch, and output_take() returns NULL from then on.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "output.h"
+
+/* With ring_bytes: a batch kept, in memory of its size. */
+struct kept {
+    struct kept *next;
+    unsigned int cpu;
+    size_t len;                         /* bytes of records */
+    uint8_t *buf;                       /* laid out for xt_writer_put() */
+};
+
+/* The batches of one epoch, ascending CPUs. */
+struct epoch {
+    struct epoch *next;                 /* the next newer epoch */
+    struct kept *first, **last;
+    size_t bytes;                       /* the batches' sizes */
+};
 
 struct output {
     struct xt_writer *w;                /* the writer thread's */
     size_t chunk_bytes;                 /* xt_batch_size() of the records */
+    size_t ring_bytes;                  /* -M; 0: write as chunks come */
     pthread_t thread;
     bool running;                       /* the thread was started */
 
@@ -46,6 +75,12 @@ struct output {
     bool stop;                          /* under lock: nothing more comes */
     int error;                          /* under lock: the writer failed */
 
+    /* The writer thread's, with ring_bytes: the epochs kept. */
+    struct epoch *oldest, *newest;
+    struct epoch *filling;              /* not yet ended */
+    size_t ring_used;                   /* bytes of batches kept */
+
+    uint64_t passed_bytes;              /* batches that came through */
     uint64_t file_bytes, file_padding;  /* at close */
 };
 
@@ -86,44 +121,134 @@ static void give_back(struct output *o, struct chunk *c, int error)
     pthread_mutex_unlock(&o->lock);
 }
 
-/* Flush and close the writer: the end of the file. */
-static int close_writer(struct output *o)
-{
-    int rc = xt_writer_flush(o->w);
-
-    o->file_bytes = xt_writer_bytes(o->w);
-    o->file_padding = xt_writer_padding(o->w);
-    if ( xt_writer_close(o->w) && !rc )
-        rc = -1;
-    o->w = NULL;
-    return rc;
-}
-
 static int error_of(int rc)
 {
     return rc ? (errno ? errno : EIO) : 0;
+}
+
+static void free_epoch(struct epoch *e)
+{
+    while ( e->first )
+    {
+        struct kept *k = e->first;
+
+        e->first = k->next;
+        free(k->buf);
+        free(k);
+    }
+    free(e);
+}
+
+/* End the epoch filling; drop the oldest while the rest hold enough. */
+static void end_epoch(struct output *o)
+{
+    struct epoch *e = o->filling;
+
+    if ( !e )
+        return;
+    o->filling = NULL;
+    if ( o->oldest )
+        o->newest->next = e;
+    else
+        o->oldest = e;
+    o->newest = e;
+    o->ring_used += e->bytes;
+
+    while ( o->oldest != o->newest &&
+            o->ring_used - o->oldest->bytes >= o->ring_bytes )
+    {
+        struct epoch *old = o->oldest;
+
+        o->oldest = old->next;
+        o->ring_used -= old->bytes;
+        free_epoch(old);
+    }
+}
+
+/* Copy @c into the epoch filling, in a batch of its size: an errno or 0. */
+static int keep(struct output *o, const struct chunk *c)
+{
+    size_t size = xt_batch_size(c->len);
+    struct kept *k = calloc(1, sizeof(*k));
+
+    if ( !o->filling && (o->filling = calloc(1, sizeof(*o->filling))) )
+        o->filling->last = &o->filling->first;
+    if ( !k || !o->filling || posix_memalign((void **)&k->buf, 4096, size) )
+    {
+        free(k);
+        return ENOMEM;
+    }
+    k->cpu = c->cpu;
+    k->len = c->len;
+    memcpy(k->buf + XT_BATCH_HEAD, c->buf + XT_BATCH_HEAD, c->len);
+    *o->filling->last = k;
+    o->filling->last = &k->next;
+    o->filling->bytes += size;
+    if ( c->ends_epoch )
+        end_epoch(o);
+    return 0;
+}
+
+/* Write the epochs kept, oldest first. */
+static int write_ring(struct output *o)
+{
+    struct epoch *e;
+    struct kept *k;
+
+    end_epoch(o);
+    for ( e = o->oldest; e; e = e->next )
+        for ( k = e->first; k; k = k->next )
+            if ( xt_writer_put(o->w, k->cpu, k->buf, k->len) )
+                return error_of(-1);
+    return 0;
+}
+
+/* Free the ring: once written, or what an error left in it. */
+static void drop_ring(struct output *o)
+{
+    end_epoch(o);
+    while ( o->oldest )
+    {
+        struct epoch *e = o->oldest;
+
+        o->oldest = e->next;
+        free_epoch(e);
+    }
+}
+
+/* Close the writer: the end of the file. */
+static int close_writer(struct output *o)
+{
+    int rc;
+
+    o->file_bytes = xt_writer_bytes(o->w);
+    o->file_padding = xt_writer_padding(o->w);
+    rc = xt_writer_close(o->w);
+    o->w = NULL;
+    return error_of(rc);
 }
 
 static void *write_out(void *arg)
 {
     struct output *o = arg;
     struct chunk *c;
-    int error = 0;
+    int error = 0, rc;
 
     while ( !error && (c = next_chunk(o)) )
     {
-        error = error_of(xt_writer_put(o->w, c->cpu, c->buf, c->len));
+        o->passed_bytes += xt_batch_size(c->len);
+        if ( o->ring_bytes )
+            error = keep(o, c);
+        else
+            error = error_of(xt_writer_put(o->w, c->cpu, c->buf, c->len));
         give_back(o, c, error);
     }
-    if ( error )
-    {
-        xt_writer_close(o->w);          /* frees it; the error is known */
-        o->w = NULL;
-        return NULL;
-    }
-    error = error_of(close_writer(o));
+    if ( !error && o->ring_bytes )
+        error = write_ring(o);
+    drop_ring(o);
+    rc = close_writer(o);
     pthread_mutex_lock(&o->lock);
-    set_error(o, error);
+    set_error(o, error ? error : rc);
     pthread_mutex_unlock(&o->lock);
     return NULL;
 }
@@ -207,7 +332,8 @@ int output_error(struct output *o)
 }
 
 struct output *output_start(struct xt_writer *w, size_t chunk_records,
-                            size_t pool_bytes, unsigned int min_chunks)
+                            size_t pool_bytes, unsigned int min_chunks,
+                            size_t ring_bytes)
 {
     struct output *o = calloc(1, sizeof(*o));
     sigset_t block, old;
@@ -215,6 +341,7 @@ struct output *output_start(struct xt_writer *w, size_t chunk_records,
     if ( !o )
         return NULL;
     o->w = w;
+    o->ring_bytes = ring_bytes;
     o->chunk_bytes = xt_batch_size(chunk_records);
     o->max_chunks = pool_bytes / o->chunk_bytes;
     if ( o->max_chunks < min_chunks )
@@ -254,6 +381,11 @@ int output_finish(struct output *o)
 bool output_running(const struct output *o)
 {
     return o->running;
+}
+
+uint64_t output_passed_bytes(const struct output *o)
+{
+    return o->passed_bytes;
 }
 
 uint64_t output_file_bytes(const struct output *o)

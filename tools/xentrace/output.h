@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "libxentrace.h"
+#include "xtfile.h"
 
 /* One CPU's records, laid out as a batch (xt_writer_put()). */
 struct chunk {
@@ -18,6 +18,7 @@ struct chunk {
     unsigned int cpu;
     size_t len;                 /* bytes of records */
     uint8_t *buf;               /* page-aligned; records at XT_BATCH_HEAD */
+    bool ends_epoch;            /* the last of its epoch (see output.c) */
 };
 
 static inline uint8_t *chunk_end(struct chunk *c)
@@ -30,10 +31,12 @@ struct output;
 /*
  * Start the writer thread on @w, with chunks that hold @chunk_records
  * bytes of records each, as many as fit in @pool_bytes but at least
- * @min_chunks.
+ * @min_chunks.  With @ring_bytes (-M), it keeps the newest epochs that
+ * hold that many bytes and writes them at the end instead.
  */
 struct output *output_start(struct xt_writer *w, size_t chunk_records,
-                            size_t pool_bytes, unsigned int min_chunks);
+                            size_t pool_bytes, unsigned int min_chunks,
+                            size_t ring_bytes);
 
 /*
  * An empty chunk for CPU @cpu, waiting for the writer thread to free one
@@ -48,12 +51,15 @@ void output_push(struct output *o, struct chunk *c);
 int output_error(struct output *o);
 
 /*
- * Write what is queued, close the writer, stop the thread.  Returns the
- * writer's error or 0; the file's byte and padding counts stay readable
- * until output_free().
+ * Write what is queued (or kept), close the writer, stop the thread.
+ * Returns the writer's error or 0; the counts below stay readable until
+ * output_free().
  */
 int output_finish(struct output *o);
 bool output_running(const struct output *o);
+/* Bytes of the batches that came through, kept with -M or not. */
+uint64_t output_passed_bytes(const struct output *o);
+/* Bytes of the file written, the metadata's page included. */
 uint64_t output_file_bytes(const struct output *o);
 uint64_t output_file_padding(const struct output *o);
 void output_free(struct output *o);

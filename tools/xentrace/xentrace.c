@@ -41,7 +41,10 @@
  * Exit.  A signal (or -T) ends the pass in progress; then tracing is
  * disabled (a barrier in Xen: what was recorded is in the buffers, lost
  * counts included), one more pass drains every CPU, the writer closes the
- * file, and the masks go back as they were.  A fatal error exits through
+ * file, and the masks go back as they were.  A failed write (a full disk,
+ * -r's reserve, a closed pipe) ends the capture the same way, without the
+ * last pass, and exits 1 after its one line (and for -r the exit table:
+ * that stop is planned).  A fatal error exits through
  * err(3); restore_host(), an atexit handler, then disables tracing,
  * restores the masks and lets the writer close the file, which stays a
  * valid trace file up to its last complete batch.
@@ -63,13 +66,11 @@
 #include <x86intrin.h>
 #endif
 
-#include <public/trace.h>
-
 #include "libxentrace.h"
 #include "options.h"
 #include "output.h"
+#include "xtfile.h"
 
-#define FILE_ALIGN       4096       /* batches start at multiples of this */
 #define FLUSH_MS         1000       /* a reader sees data at least this often */
 #define PROGRESS_MS      1000
 #define TSC_MEASURE_NS   50000000L  /* measuring the TSC against the clock */
@@ -93,11 +94,17 @@ struct options {
     const char *name;                   /* of the output, for messages */
 };
 
-/* What the file holds from one CPU. */
+/*
+ * What was taken from one CPU's buffer.  "records" are those Xen wrote,
+ * lost-records markers included, its pads not: what every reader counts
+ * (docs/trace-format.md); the file's batch headers and metadata are not
+ * Xen's.
+ */
 struct cpu_count {
-    uint64_t records;       /* other than pads and lost-records markers */
+    uint64_t records;
     uint64_t bytes;
     uint64_t lost;          /* the sum of its lost-records counts */
+    uint64_t last_tsc;      /* of its newest record with one; 0: none */
 };
 
 /* The capture thread's side. */
@@ -267,9 +274,12 @@ static void parse_options(int argc, char *argv[], struct options *o)
     argc -= optind;
     argv += optind;
 
-    if ( argc > 1 || (o->direct && argc == 0) )
+    if ( argc > 1 )
         usage(stderr, 1);
-    o->file = argc ? argv[0] : NULL;
+    /* "-" is the standard output, as no file is. */
+    o->file = argc && strcmp(argv[0], "-") ? argv[0] : NULL;
+    if ( o->direct && !o->file )
+        usage(stderr, 1);
     if ( !o->batch_bytes )
         o->batch_bytes = default_batch_bytes(o->ring_bytes);
     o->name = o->file ? o->file : "standard output";
@@ -283,14 +293,23 @@ static uint64_t now_ms(void)
     return t.tv_sec * 1000ULL + t.tv_nsec / 1000000;
 }
 
-static void __attribute__((noreturn))
-writer_failed(const struct options *opt, int error)
+/* Whether @error is -r's stop (the reserve reached) rather than a fault. */
+static bool reserve_reached(const struct options *opt, int error)
 {
-    if ( error == ENOSPC && opt->reserve_mb )
-        errx(1, "stopping: less than %llu MB would be left on %s",
-             opt->reserve_mb, opt->name);
-    errno = error;
-    err(1, "%s", opt->name);
+    return error == ENOSPC && opt->reserve_mb;
+}
+
+/* Say why the file could not be written: one line. */
+static void writer_failed(const struct options *opt, int error)
+{
+    if ( reserve_reached(opt, error) )
+        warnx("stopping: less than %llu MB would be left on %s",
+              opt->reserve_mb, opt->name);
+    else
+    {
+        errno = error;
+        warn("%s", opt->name);
+    }
 }
 
 /*
@@ -312,16 +331,18 @@ static void count_records(const uint8_t *p, size_t len, struct cpu_count *c)
 
         memcpy(&hdr, p, 4);
         words = TRC_HD_EXTRA(hdr);
-        size = 4 + (TRC_HD_INCLUDES_CYCLE_COUNT(hdr) ? 8 : 0) + 4 * words;
+        size = 4 * xt_record_words(hdr);
         if ( size > len )       /* Xen writes whole records: not reached */
             break;
         event = TRC_HD_TO_EVENT(hdr);
+        if ( TRC_HD_INCLUDES_CYCLE_COUNT(hdr) )
+            memcpy(&c->last_tsc, p + 4, 8);
         if ( event == TRC_LOST_RECORDS && words )
         {
             memcpy(&lost, p + size - 4 * words, 4);
             c->lost += lost;
         }
-        else if ( event != TRC_TRACE_WRAP_BUFFER )
+        if ( event != TRC_TRACE_WRAP_BUFFER )
             c->records++;
         p += size;
         len -= size;
@@ -331,9 +352,10 @@ static void count_records(const uint8_t *p, size_t len, struct cpu_count *c)
 /*
  * Copy @win into its CPU's chunk, which has room for it: a chunk holds
  * less than batch_bytes at the start of a pass, takes at most one window
- * in it, and has room for both.
+ * in it, and has room for both.  False if the writer has failed: there
+ * is no chunk to take.
  */
-static void copy_window(struct capture *c, const struct xt_window *win,
+static bool copy_window(struct capture *c, const struct xt_window *win,
                         uint64_t now)
 {
     struct chunk *k = c->filling[win->cpu];
@@ -341,7 +363,7 @@ static void copy_window(struct capture *c, const struct xt_window *win,
     if ( !k )
     {
         if ( !(k = output_take(c->out, win->cpu)) )
-            writer_failed(c->opt, output_error(c->out));
+            return false;
         c->filling[win->cpu] = k;
         if ( !c->held_since_ms )
             c->held_since_ms = now;
@@ -353,6 +375,7 @@ static void copy_window(struct capture *c, const struct xt_window *win,
                   &c->count[win->cpu]);
     k->len += win->len[0] + win->len[1];
     c->epoch_full |= k->len >= c->batch_bytes;
+    return true;
 }
 
 /*
@@ -383,7 +406,8 @@ static uint32_t drain_pass(struct capture *c, uint64_t now)
         }
         if ( n == 0 )
             continue;
-        copy_window(c, &win, now);
+        if ( !copy_window(c, &win, now) )
+            break;              /* the writer failed: capture() stops */
         xt_release(c->h, &win);
         if ( n > largest )
             largest = n;
@@ -394,8 +418,13 @@ static uint32_t drain_pass(struct capture *c, uint64_t now)
 /* Queue every CPU's chunk, in ascending CPU order: an epoch. */
 static void push_epoch(struct capture *c)
 {
+    struct chunk *last = NULL;
     unsigned int cpu;
 
+    for ( cpu = c->nr_cpus; cpu-- > 0 && !last; )
+        last = c->filling[cpu];
+    if ( last )
+        last->ends_epoch = true;
     for ( cpu = 0; cpu < c->nr_cpus; cpu++ )
         if ( c->filling[cpu] )
         {
@@ -467,7 +496,6 @@ static void capture(struct capture *c)
     bool progress = !c->opt->quiet && isatty(STDERR_FILENO);
     uint64_t last_ms = now_ms();
     struct cpu_count last = { 0 };
-    int error;
 
     while ( !interrupted )
     {
@@ -475,8 +503,8 @@ static void capture(struct capture *c)
         uint32_t largest = drain_pass(c, now);
 
         push_due(c, now);
-        if ( (error = output_error(c->out)) )
-            writer_failed(c->opt, error);
+        if ( output_error(c->out) )
+            break;
         if ( progress && now >= last_ms + PROGRESS_MS )
             show_progress(c, &last_ms, &last);
 
@@ -489,10 +517,47 @@ static void capture(struct capture *c)
         fputc('\n', stderr);
 }
 
+/*
+ * The last epoch: TRC_XT_END, with the newest TSC of the capture, for
+ * every CPU the file has records of.  A CPU's records can come a pass
+ * late for their TSCs (Xen's CPU stalled between reading the TSC and
+ * publishing the record: by an SMI on real hardware, by the host's
+ * scheduler in xen-sim), so a CPU's last batch can hold records older
+ * than batches of other CPUs written before it; without an end at the
+ * newest TSC, xenalyze finishes that CPU's stream early and then reads
+ * its last batch again (see TRC_XT_END).
+ */
+static void push_end(struct capture *c)
+{
+    uint64_t newest = 0;
+    unsigned int cpu;
+
+    for ( cpu = 0; cpu < c->nr_cpus; cpu++ )
+        if ( c->count[cpu].last_tsc > newest )
+            newest = c->count[cpu].last_tsc;
+    if ( !newest )
+        return;
+    for ( cpu = 0; cpu < c->nr_cpus; cpu++ )
+    {
+        uint32_t end[3] = { TRC_XT_END | TRC_HD_CYCLE_FLAG,
+                            (uint32_t)newest, (uint32_t)(newest >> 32) };
+        struct chunk *k;
+
+        if ( !c->count[cpu].bytes )
+            continue;
+        if ( !(k = output_take(c->out, cpu)) )
+            return;                     /* the writer failed: it says so */
+        memcpy(chunk_end(k), end, sizeof(end));
+        k->len += sizeof(end);
+        output_push(c->out, k);
+    }
+}
+
 /* Queue every chunk and wait for the file to be closed. */
 static int finish_capture(struct capture *c)
 {
     push_epoch(c);
+    push_end(c);
     return output_finish(c->out);
 }
 
@@ -638,9 +703,9 @@ static int open_output(const struct options *o)
           lseek(fd, 0, SEEK_END) < 0) )
         err(1, "%s", o->name);
     offset = lseek(fd, 0, SEEK_CUR);
-    if ( offset > 0 && offset % FILE_ALIGN )
-        errx(1, "%s: batches must start at a multiple of %d bytes: "
-             "cannot append at offset %lld", o->name, FILE_ALIGN,
+    if ( offset > 0 && offset % XT_PAGE )
+        errx(1, "%s: batches must start at a multiple of %u bytes: "
+             "cannot append at offset %lld", o->name, XT_PAGE,
              (long long)offset);
     return fd;
 }
@@ -730,17 +795,17 @@ static void start_tracing(struct xt_host *h, const struct options *o)
                 xt_discard(h, cpu);
 }
 
-static struct xt_writer *open_writer(int fd, unsigned int nr_cpus,
+static struct xt_writer *open_writer(int fd, struct xt_host *h,
                                      uint64_t tsc_hz,
                                      const struct options *o)
 {
-    struct xt_writer_opts wo = {
-        .batch_bytes = o->batch_bytes,
-        .ring_bytes = o->ring_bytes,
-        .direct = o->direct,
-        .reserve_bytes = o->reserve_mb << 20,
+    struct xt_writer_opts wo = { .reserve_bytes = o->reserve_mb << 20 };
+    /* The readers decode the file in this version's layouts. */
+    struct xt_metadata meta = {
+        .tsc_hz = tsc_hz,
+        .nr_cpus = xt_max_cpus(h),
+        .xen_version = xt_xen_version(h),
     };
-    struct xt_metadata meta = { .tsc_hz = tsc_hz, .nr_cpus = nr_cpus };
     struct xt_writer *w;
     struct timespec now;
 
@@ -750,7 +815,10 @@ static struct xt_writer *open_writer(int fd, unsigned int nr_cpus,
     meta.start_nsec = now.tv_nsec;
 
     if ( !(w = xt_writer_open(fd, &meta, &wo)) )
-        err(1, "%s", o->name);
+    {
+        writer_failed(o, errno);
+        exit(1);
+    }
     return w;
 }
 
@@ -765,37 +833,47 @@ static void start_output(struct capture *c, struct xt_writer *w)
     for ( cpu = 0; cpu < c->nr_cpus; cpu++ )
         nr_mapped += xt_cpu_mapped(c->h, cpu);
     c->out = output_start(w, c->batch_bytes + xt_data_size(c->h),
-                          POOL_BYTES, nr_mapped + 2);
+                          POOL_BYTES, nr_mapped + 2, c->opt->ring_bytes);
     if ( !c->out )
         err(1, "writer thread");
 }
 
+/*
+ * The exit table: per CPU what was taken from its buffer, and how often
+ * the library resynchronised it (a bad cons or prod); then the file.
+ */
 static void print_counts(const struct capture *c)
 {
     const struct options *o = c->opt;
     uint64_t file_bytes = output_file_bytes(c->out);
     struct cpu_count all = count_all(c);
+    unsigned long resyncs = 0;
     unsigned int cpu;
 
-    fprintf(stderr, "%5s %14s %16s %12s\n", "cpu", "records", "bytes",
-            "lost");
+    fprintf(stderr, "%5s %14s %16s %12s %8s\n", "cpu", "records", "bytes",
+            "lost", "resyncs");
     for ( cpu = 0; cpu < c->nr_cpus; cpu++ )
     {
         const struct cpu_count *n = &c->count[cpu];
 
         if ( !xt_cpu_mapped(c->h, cpu) )
             continue;
-        fprintf(stderr, "%5u %14llu %16llu %12llu\n", cpu,
+        resyncs += xt_resyncs(c->h, cpu);
+        fprintf(stderr, "%5u %14llu %16llu %12llu %8lu\n", cpu,
                 (unsigned long long)n->records,
-                (unsigned long long)n->bytes, (unsigned long long)n->lost);
+                (unsigned long long)n->bytes, (unsigned long long)n->lost,
+                xt_resyncs(c->h, cpu));
     }
-    fprintf(stderr, "%5s %14llu %16llu %12llu\n", "all",
+    fprintf(stderr, "%5s %14llu %16llu %12llu %8lu\n", "all",
             (unsigned long long)all.records, (unsigned long long)all.bytes,
-            (unsigned long long)all.lost);
-    fprintf(stderr, "%s: %llu bytes, %.2f%% padding%s\n", o->name,
+            (unsigned long long)all.lost, resyncs);
+    fprintf(stderr, "%s: %llu bytes, %.2f%% padding", o->name,
             (unsigned long long)file_bytes,
-            file_bytes ? 100.0 * output_file_padding(c->out) / file_bytes : 0,
-            o->ring_bytes ? " (-M: the file keeps the newest of them)" : "");
+            file_bytes ? 100.0 * output_file_padding(c->out) / file_bytes : 0);
+    if ( o->ring_bytes )
+        fprintf(stderr, " (-M: the newest of %llu bytes of batches)",
+                (unsigned long long)output_passed_bytes(c->out));
+    fputc('\n', stderr);
 }
 
 int main(int argc, char *argv[])
@@ -825,12 +903,14 @@ int main(int argc, char *argv[])
     }
     fd = open_output(&opt);
     tsc_hz = measure_tsc_hz();
+    /* The metadata goes out now: -r refuses it before the host changes. */
+    cap.nr_cpus = xt_max_cpus(cap.h);
+    w = open_writer(fd, cap.h, tsc_hz, &opt);
 
     set_masks(cap.h, &opt, cpu_bitmap);
     free(cpu_bitmap);
     start_tracing(cap.h, &opt);
 
-    cap.nr_cpus = xt_max_cpus(cap.h);
     cap.batch_bytes = opt.batch_bytes;
     cap.aim = xt_data_size(cap.h) / 8;
     cap.wait_ms = opt.poll_ms;
@@ -839,7 +919,6 @@ int main(int argc, char *argv[])
     cap.count = calloc(cap.nr_cpus, sizeof(*cap.count));
     if ( !cap.filling || !cap.warned || !cap.count )
         err(1, "memory");
-    w = open_writer(fd, cap.nr_cpus, tsc_hz, &opt);
     start_output(&cap, w);
     host.cap = &cap;
 
@@ -851,16 +930,20 @@ int main(int argc, char *argv[])
      * that fails, the pass still takes what the buffers hold.
      */
     failed = !disable_tracing();
-    drain_pass(&cap, now_ms());
+    if ( !output_error(cap.out) )
+        drain_pass(&cap, now_ms());
     error = finish_capture(&cap);
     host.cap = NULL;
+    if ( opt.file && close(fd) && !error )
+        error = errno;
     if ( error )
         writer_failed(&opt, error);
-    if ( opt.file && close(fd) )
-        err(1, "%s", opt.name);
     failed |= !restore_masks();
 
-    print_counts(&cap);
+    /* After an error, its line alone; -r's stop is a stop, table and all. */
+    if ( !error || reserve_reached(&opt, error) )
+        print_counts(&cap);
+    failed |= error != 0;
 
     output_free(cap.out);
     free(cap.filling);

@@ -1,11 +1,15 @@
-# xentrace: the capture daemon, on libxentrace.
+# xentrace: the capture daemon, on libxentrace (capture) and libxtfile
+# (the writer).
 
 XENTRACE      := $(BUILD)/tools/xentrace/xentrace
 XENTRACE_SRCS := tools/xentrace/xentrace.c tools/xentrace/options.c \
                  tools/xentrace/output.c
-XENTRACE_HDRS := tools/xentrace/options.h tools/xentrace/output.h $(LIBXT_HDR)
+XENTRACE_HDRS := tools/xentrace/options.h tools/xentrace/output.h \
+                 $(LIBXT_HDRS) $(XTFILE_HDRS)
 
-$(XENTRACE): $(XENTRACE_SRCS) $(XENTRACE_HDRS) $(LIBXT)
+$(XENTRACE): $(XENTRACE_SRCS) $(XENTRACE_HDRS) $(XT_CLASSES_H) $(LIBXT) \
+             $(XTFILE)
 	@mkdir -p $(@D)
-	$(CC) $(TOOL_CFLAGS) -Itools/libxentrace -Ixen/include $(LDFLAGS) -o $@ \
-	    $(XENTRACE_SRCS) $(LIBXT) $(LIBXT_LIBS)
+	$(CC) $(TOOL_CFLAGS) $(LIBXT_CFLAGS) $(XTFILE_CFLAGS) -I$(XTFILE_DIR) \
+	    -Ixen/include $(LDFLAGS) -o $@ $(XENTRACE_SRCS) $(LIBXT) $(XTFILE) \
+	    $(LIBXT_LIBS) $(XTFILE_LIBS) -lpthread

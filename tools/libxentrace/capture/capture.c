@@ -141,6 +141,13 @@ unsigned int xt_max_cpus(const struct xt_host *h)
     return h->max_cpus;
 }
 
+uint32_t xt_xen_version(struct xt_host *h)
+{
+    int v = xc_version(h->xch, XENVER_version, NULL);
+
+    return v > 0 ? (uint32_t)v : 0;
+}
+
 /*
  * Control: XEN_SYSCTL_tbuf_op
  * ===========================

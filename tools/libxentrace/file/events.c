@@ -1,56 +1,96 @@
 /*
- * libxentrace, the event catalogue: names and payloads of events
+ * libxtfile, the event catalogue: names and payloads of events
  * (xtread.h), from the tables gen-trace-events makes out of
  * tools/libxentrace/file/trace-events, and records formatted as text.
  *
  * Formatting is by hand, not printf: xentrace-dump formats every record
  * of files of gigabytes.
  */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "catalogue.h"
 #include "decimal.h"
 #include "xtread.h"
 
-#define RUNSTATE_CHANGE     0x00021001u
-#define RUNSTATE_MASK       0x00000ff0u   /* old << 8 | new << 4 */
-#define HVM_CLASS           0x00080000u
-#define HVM_NESTED          0x00000400u   /* TRC_HVM_NESTEDFLAG */
+/* The HVM class, without its sub-class bits. */
+#define HVM_CLASS           (TRC_HVM & 0x0fff0000u)
 
-/* A lookup per record formatted: hashed, not a binary search. */
-static const struct xt_event_desc *find_exact(uint32_t event)
+/*
+ * A lookup per record formatted: hashed, not a binary search.  The hash
+ * leads to an id's first layout; the others follow it in the table.
+ */
+static const struct xt_event_desc *find_exact(uint32_t event,
+                                              uint32_t xen_version)
 {
     unsigned int mask = (1u << xt_event_hash_bits) - 1;
     unsigned int h = (event * XT_EVENT_HASH_MULT) >>
                      (32 - xt_event_hash_bits);
+    const struct xt_event_desc *d, *end = xt_event_descs + xt_nr_event_descs;
 
     for ( ; xt_event_hash[h]; h = (h + 1) & mask )
         if ( xt_event_descs[xt_event_hash[h] - 1].id == event )
-            return &xt_event_descs[xt_event_hash[h] - 1];
+            break;
+    if ( !xt_event_hash[h] )
+        return NULL;
+    for ( d = &xt_event_descs[xt_event_hash[h] - 1];
+          d < end && d->id == event; d++ )
+        if ( d->xen_min <= xen_version && xen_version <= d->xen_max )
+            return d;
     return NULL;
-}
-
-static bool is_runstate_change(uint32_t event)
-{
-    return (event & ~RUNSTATE_MASK) == RUNSTATE_CHANGE;
 }
 
 static bool is_nested_hvm(uint32_t event)
 {
-    return (event & 0x0fff0000u) == HVM_CLASS && (event & HVM_NESTED);
+    return (event & 0x0fff0000u) == HVM_CLASS && (event & TRC_HVM_NESTEDFLAG);
+}
+
+const struct xt_event_desc *xt_event_find_xen(uint32_t event,
+                                              uint32_t xen_version)
+{
+    const struct xt_event_desc *d;
+
+    if ( !xen_version )
+        xen_version = XT_XEN_DEFAULT;
+    if ( (d = find_exact(event, xen_version)) )
+        return d;
+    if ( xt_is_runstate_change(event) )
+        return find_exact(TRC_SCHED_RUNSTATE_CHANGE, xen_version);
+    if ( is_nested_hvm(event) )
+        return find_exact(event & ~TRC_HVM_NESTEDFLAG, xen_version);
+    return NULL;
 }
 
 const struct xt_event_desc *xt_event_find(uint32_t event)
 {
-    const struct xt_event_desc *d = find_exact(event);
+    return xt_event_find_xen(event, XT_XEN_DEFAULT);
+}
 
-    if ( d )
-        return d;
-    if ( is_runstate_change(event) )
-        return find_exact(RUNSTATE_CHANGE);
-    if ( is_nested_hvm(event) )
-        return find_exact(event & ~HVM_NESTED);
-    return NULL;
+int xt_xen_version_parse(const char *s, uint32_t *version)
+{
+    char *end;
+    unsigned long major, minor;
+
+    errno = 0;
+    major = strtoul(s, &end, 10);
+    if ( end == s || *end != '.' || end[1] < '0' || end[1] > '9' )
+        goto bad;
+    minor = strtoul(end + 1, &end, 10);
+    if ( *end == '.' )
+    {
+        if ( end[1] < '0' || end[1] > '9' )
+            goto bad;
+        strtoul(end + 1, &end, 10);
+    }
+    if ( *end || errno || !major || major > 0xffff || minor > 0xffff )
+        goto bad;
+    *version = XT_XEN_VERSION(major, minor);
+    return 0;
+
+ bad:
+    errno = EINVAL;
+    return -1;
 }
 
 const struct xt_event_desc *xt_event_table(size_t *n)
@@ -59,21 +99,26 @@ const struct xt_event_desc *xt_event_table(size_t *n)
     return xt_event_descs;
 }
 
+/* The catalogue's classes (gen-trace-events --classes), "all" excluded. */
+static const struct {
+    const char *name;
+    uint32_t mask;
+} classes[] = {
+#define XT_CLASS(name, mask, what)  { name, mask },
+#include "trace-classes.h"
+#undef XT_CLASS
+};
+
 const char *xt_event_class(uint32_t event)
 {
-    switch ( (event >> 16) & 0xfff )
-    {
-    case 0x001: return "gen";
-    case 0x002: return "sched";
-    case 0x004: return "dom0op";
-    case 0x008: return "hvm";
-    case 0x010: return "mem";
-    case 0x020: return "pv";
-    case 0x040: return "shadow";
-    case 0x080: return "hw";
-    case 0x800: return "guest";
-    default:    return "?";
-    }
+    uint32_t cls = event & 0x0fff0000u;
+    size_t i;
+
+    /* An event has one class bit; a mask with more (all) is no class. */
+    for ( i = 0; i < sizeof(classes) / sizeof(classes[0]); i++ )
+        if ( (classes[i].mask & 0x0fff0000u) == cls )
+            return classes[i].name;
+    return "?";
 }
 
 /*
@@ -110,8 +155,14 @@ static char *put_hex(char *p, uint64_t v)
     return end;
 }
 
+/* "d1v0"; Xen's idle domain (DOMID_IDLE) as every reader names it. */
 static char *put_dv(char *p, uint32_t dom, uint32_t vcpu)
 {
+    if ( dom == 0x7fff )
+    {
+        p = put_lit(p, "idle-v");
+        return put_dec(p, vcpu);
+    }
     *p++ = 'd';
     p = put_dec(p, dom);
     *p++ = 'v';
@@ -120,14 +171,9 @@ static char *put_dv(char *p, uint32_t dom, uint32_t vcpu)
 
 static char *put_runstate(char *p, unsigned int rs)
 {
-    switch ( rs )
-    {
-    case 0:  return put_lit(p, "running");
-    case 1:  return put_lit(p, "runnable");
-    case 2:  return put_lit(p, "blocked");
-    case 3:  return put_lit(p, "offline");
-    default: return put_lit(p, "?");
-    }
+    const char *name = xt_runstate_name(rs);
+
+    return put_mem(p, name, strlen(name));
 }
 
 /* Field @f from the words at @w, of which @left remain. */
@@ -190,7 +236,8 @@ static char *put_words(char *p, const struct xt_record *rec, unsigned int from)
 
 static char *put_record(char *p, const struct xt_record *rec)
 {
-    const struct xt_event_desc *d = xt_event_find(rec->event);
+    const struct xt_event_desc *d = xt_event_find_xen(rec->event,
+                                                      rec->xen_version);
     unsigned int i, word = 0, n = rec->nr_extra < 7 ? rec->nr_extra : 7;
 
     if ( !d )
@@ -211,12 +258,12 @@ static char *put_record(char *p, const struct xt_record *rec)
         p = put_field(p, f, rec->extra + word, left);
         word += f->kind == XT_FIELD_U64 || f->kind == XT_FIELD_X64 ? 2 : 1;
     }
-    if ( is_runstate_change(rec->event) )
+    if ( xt_is_runstate_change(rec->event) )
     {
         *p++ = ' ';
-        p = put_runstate(p, (rec->event >> 8) & 0xf);
+        p = put_runstate(p, xt_runstate_old(rec->event));
         p = put_lit(p, "->");
-        p = put_runstate(p, (rec->event >> 4) & 0xf);
+        p = put_runstate(p, xt_runstate_new(rec->event));
     }
     return put_words(p, rec, word);
 }

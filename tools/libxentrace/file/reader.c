@@ -1,5 +1,5 @@
 /*
- * libxentrace, reading trace files (xtread.h, docs/trace-format.md).
+ * libxtfile, reading trace files (xtread.h, docs/trace-format.md).
  *
  * Loading.  The whole input is in memory at @data: a regular file is
  * mapped, a pipe is read into a growing buffer, and a gzip stream is
@@ -51,9 +51,6 @@
 
 #include "xtread.h"
 
-#define EXTRA_SHIFT     28
-#define EVENT_MASK      0x0fffffffu
-#define TSC_FLAG        0x80000000u
 #define NO_BATCH        UINT64_MAX
 #define READ_CHUNK      (1u << 20)
 
@@ -91,6 +88,7 @@ struct xt_reader {
     struct xt_reader_info info;
     uint64_t skipped;           /* bytes of damage not read as records */
 
+    uint32_t xen_version;       /* xt_reader_set_xen_version(), or 0 */
     bool batches_only;          /* XT_READ_BATCHES */
     uint32_t *copy;             /* xt_reader_batch()'s unaligned batches */
     uint64_t copy_cap;          /* words */
@@ -112,19 +110,19 @@ static inline uint64_t rd64(const uint8_t *p)
 
 static inline unsigned int rec_size(uint32_t hdr)
 {
-    return 4 + (hdr & TSC_FLAG ? 8 : 0) + 4 * ((hdr >> EXTRA_SHIFT) & 7);
+    return 4 * xt_record_words(hdr);
 }
 
 static inline bool is_cpu_change(uint32_t hdr)
 {
-    return (hdr & EVENT_MASK) == XT_EV_CPU_CHANGE &&
-           ((hdr >> EXTRA_SHIFT) & 7) >= 2;
+    return TRC_HD_TO_EVENT(hdr) == TRC_TRACE_CPU_CHANGE &&
+           TRC_HD_EXTRA(hdr) >= 2;
 }
 
 /* Pads and CPU-change records: skipped unless XT_ITER_SPECIAL. */
 static inline bool is_special(uint32_t event)
 {
-    return event == XT_EV_WRAP_BUFFER || event == XT_EV_CPU_CHANGE;
+    return event == TRC_TRACE_WRAP_BUFFER || event == TRC_TRACE_CPU_CHANGE;
 }
 
 /*
@@ -136,13 +134,13 @@ static inline void decode(const uint8_t *p, const uint8_t *lim,
                           uint64_t *last_tsc, struct xt_record *rec)
 {
     uint32_t hdr = rd32(p);
-    unsigned int n = (hdr >> EXTRA_SHIFT) & 7, i;
+    unsigned int n = TRC_HD_EXTRA(hdr), i;
 
     rec->offset = offset;
-    rec->event = hdr & EVENT_MASK;
+    rec->event = TRC_HD_TO_EVENT(hdr);
     rec->cpu = cpu;
     rec->nr_extra = n;
-    rec->has_tsc = hdr & TSC_FLAG;
+    rec->has_tsc = TRC_HD_INCLUDES_CYCLE_COUNT(hdr);
     p += 4;
     if ( rec->has_tsc )
     {
@@ -431,6 +429,10 @@ static void take_metadata(struct xt_reader *r, const struct xt_record *rec)
             in->meta.nr_cpus = rec->extra[0];
         }
         break;
+    case TRC_XT_XEN_VERSION:
+        if ( rec->nr_extra >= 1 && !in->meta.xen_version )
+            in->meta.xen_version = rec->extra[0];
+        break;
     case TRC_XT_START:
         if ( rec->nr_extra >= 5 && !in->has_start )
         {
@@ -458,16 +460,16 @@ static uint64_t walk_batch(struct xt_reader *r, struct slot *s, uint64_t p,
     {
         uint32_t hdr = rd32(r->data + p);
         unsigned int size = rec_size(hdr);
-        uint32_t event = hdr & EVENT_MASK;
+        uint32_t event = TRC_HD_TO_EVENT(hdr);
 
         if ( lim - p < size )
             break;
-        if ( event == XT_EV_WRAP_BUFFER )
+        if ( event == TRC_TRACE_WRAP_BUFFER )
             ci->pads++;
-        else if ( event != XT_EV_CPU_CHANGE )
+        else if ( event != TRC_TRACE_CPU_CHANGE )
         {
             ci->records++;
-            if ( hdr & TSC_FLAG )
+            if ( TRC_HD_INCLUDES_CYCLE_COUNT(hdr) )
             {
                 last_tsc = rd64(r->data + p + 4);
                 if ( !ci->has_tsc )
@@ -477,15 +479,15 @@ static uint64_t walk_batch(struct xt_reader *r, struct slot *s, uint64_t p,
                 }
                 ci->last_tsc = last_tsc;
             }
-            if ( event == XT_EV_LOST_RECORDS )
+            if ( event == TRC_LOST_RECORDS )
             {
-                unsigned int n = (hdr >> EXTRA_SHIFT) & 7;
+                unsigned int n = TRC_HD_EXTRA(hdr);
 
                 ci->lost_markers++;
                 if ( n >= 1 )
                     ci->lost_records += rd32(r->data + p + size - 4 * n);
             }
-            else if ( meta && (event & ~0xfu) == (TRC_XT_FORMAT & ~0xfu) )
+            else if ( meta && xt_is_metadata(event) )
             {
                 struct xt_record rec;
 
@@ -504,7 +506,8 @@ static int add_batch(struct xt_reader *r, uint64_t off, uint64_t *next)
 {
     uint32_t hdr = rd32(r->data + off);
     uint64_t start = off + rec_size(hdr);
-    const uint8_t *words = r->data + off + (hdr & TSC_FLAG ? 12 : 4);
+    const uint8_t *words = r->data + off +
+                           (TRC_HD_INCLUDES_CYCLE_COUNT(hdr) ? 12 : 4);
     uint32_t cpu = rd32(words), bytes = rd32(words + 4);
     uint64_t end = start + bytes;
     uint64_t lim = end < r->size ? end : r->size;
@@ -634,7 +637,8 @@ static bool first_tsc_in(const struct xt_reader *r, uint64_t i, uint64_t *tsc)
 
         if ( b->end - p < rec_size(hdr) )
             break;
-        if ( (hdr & TSC_FLAG) && !is_special(hdr & EVENT_MASK) )
+        if ( TRC_HD_INCLUDES_CYCLE_COUNT(hdr) &&
+             !is_special(TRC_HD_TO_EVENT(hdr)) )
         {
             *tsc = rd64(r->data + p + 4);
             return true;
@@ -869,6 +873,19 @@ const struct xt_reader_info *xt_reader_info(const struct xt_reader *r)
     return &r->info;
 }
 
+void xt_reader_set_xen_version(struct xt_reader *r, uint32_t version)
+{
+    r->xen_version = version;
+}
+
+uint32_t xt_reader_xen_version(const struct xt_reader *r)
+{
+    if ( r->xen_version )
+        return r->xen_version;
+    return r->info.meta.xen_version ? r->info.meta.xen_version
+                                    : XT_XEN_DEFAULT;
+}
+
 const char *xt_reader_damage(const struct xt_reader *r, char *buf,
                              size_t size)
 {
@@ -919,7 +936,7 @@ const struct xt_cpu_info *xt_reader_cpu_by_id(const struct xt_reader *r,
 
 bool xt_record_lost(const struct xt_record *rec, struct xt_lost *lost)
 {
-    if ( rec->event != XT_EV_LOST_RECORDS || rec->nr_extra < 4 )
+    if ( rec->event != TRC_LOST_RECORDS || rec->nr_extra < 4 )
         return false;
     lost->count = rec->extra[0];
     lost->domain = rec->extra[1] & 0xffff;
@@ -1036,7 +1053,7 @@ static bool cursor_seek(const struct xt_iter *it, struct cursor *c)
 
         for ( ; c->pos < b->end; c->pos += rec_size(rd32(r->data + c->pos)) )
             if ( it->special ||
-                 !is_special(rd32(r->data + c->pos) & EVENT_MASK) )
+                 !is_special(TRC_HD_TO_EVENT(rd32(r->data + c->pos))) )
                 return true;
         cursor_enter(it, c, c->chain ? b->next
                             : c->batch + 1 < r->nr_batches ? c->batch + 1
@@ -1055,6 +1072,7 @@ static void cursor_take(const struct xt_iter *it, struct cursor *c,
 
     decode(p, r->data + r->size, c->pos, r->slots[b->slot].info.cpu,
            &it->last_tsc[b->slot], rec);
+    rec->xen_version = xt_reader_xen_version(r);
     c->pos += rec_size(rd32(p));
 }
 
@@ -1063,7 +1081,8 @@ static uint64_t cursor_tsc(const struct xt_iter *it, unsigned int slot)
 {
     const uint8_t *p = it->r->data + it->cursors[slot].pos;
 
-    return rd32(p) & TSC_FLAG ? rd64(p + 4) : it->last_tsc[slot];
+    return TRC_HD_INCLUDES_CYCLE_COUNT(rd32(p)) ? rd64(p + 4)
+                                                : it->last_tsc[slot];
 }
 
 static merge_key next_key(const struct xt_iter *it, unsigned int slot)

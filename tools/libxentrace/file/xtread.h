@@ -1,5 +1,5 @@
 /*
- * libxentrace reader: read trace files as xentrace writes them, ours and
+ * libxtfile, the reader: read trace files as xentrace writes them, ours and
  * upstream's (docs/trace-format.md).
  *
  * A trace file is a flat stream of t_rec records in batches: each batch is
@@ -18,7 +18,7 @@
  * had one (0 before the first), as xenalyze does.
  *
  * Functions that can fail return NULL or -1 with errno set, like the rest
- * of libxentrace.  Everything a reader returns stays valid until
+ * of libxtfile.  Everything a reader returns stays valid until
  * xt_reader_close().
  */
 #ifndef XTREAD_H
@@ -28,12 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "libxentrace.h"        /* struct xt_metadata, TRC_XT_* */
-
-/* Special events (xen/include/public/trace.h), repeated for convenience. */
-#define XT_EV_LOST_RECORDS   0x0001f001u   /* {count, dom | vcpu << 16, first tsc lo, hi} */
-#define XT_EV_WRAP_BUFFER    0x0001f002u   /* padding: readers skip it */
-#define XT_EV_CPU_CHANGE     0x0001f003u   /* {cpu, bytes}: starts a batch */
+#include "xtfile.h"             /* the records, struct xt_metadata */
 
 /*
  * Opening
@@ -108,7 +103,8 @@ struct xt_reader_info {
     uint32_t format_version;    /* 0: none */
     uint32_t tool_version[3];   /* major, minor, patch; 0s: unknown */
     bool has_tsc_hz, has_nr_cpus, has_start;
-    struct xt_metadata meta;    /* fields 0 where not present */
+    struct xt_metadata meta;    /* fields 0 where not present; xen_version
+                                   from TRC_XT_XEN_VERSION */
 
     /* Totals over all CPUs. */
     uint64_t batches;           /* CPU-change records */
@@ -121,6 +117,15 @@ struct xt_reader_info {
 };
 
 const struct xt_reader_info *xt_reader_info(const struct xt_reader *r);
+
+/*
+ * The Xen version whose event layouts the reader decodes with
+ * (XT_XEN_VERSION(): it fills xt_record.xen_version): the one set here,
+ * else the file's TRC_XT_XEN_VERSION, else XT_XEN_DEFAULT.  Setting 0
+ * goes back to the file's.
+ */
+void xt_reader_set_xen_version(struct xt_reader *r, uint32_t version);
+uint32_t xt_reader_xen_version(const struct xt_reader *r);
 
 /*
  * One line (no newline) that tools print as a warning when the input was
@@ -166,6 +171,8 @@ struct xt_record {
     unsigned int nr_extra;      /* 0-7 */
     bool has_tsc;               /* the record carries its TSC */
     uint32_t extra[7];          /* nr_extra words; the rest are 0 */
+    uint32_t xen_version;       /* of the hypervisor that wrote it
+                                   (xt_reader_xen_version()) */
 };
 
 enum xt_order {
@@ -259,12 +266,6 @@ int xt_reader_batch(struct xt_reader *r, uint64_t i, struct xt_batch *b);
  */
 void xt_reader_walked(struct xt_reader *r, uint64_t i, size_t len);
 
-/* Words of the record whose header is @hdr: 1 to 10. */
-static inline unsigned int xt_record_words(uint32_t hdr)
-{
-    return 1 + (hdr >> 31) * 2 + ((hdr >> 28) & 7);
-}
-
 /*
  * Event catalogue
  * ===============
@@ -296,23 +297,52 @@ struct xt_event_desc {
     const struct xt_field *fields;
     unsigned int words;         /* payload words the fields take */
     unsigned int name_len;      /* strlen(name) */
+    unsigned int min_words;     /* the words of its fields that are not
+                                   optional: a record may end after them */
+    uint32_t xen_min, xen_max;  /* the Xen versions (XT_XEN_VERSION) this
+                                   layout is for, both included */
 };
 
 /*
- * The description of @event, or NULL if the catalogue does not know it.
+ * Xen versions as xc_version(XENVER_version) returns them, and as the
+ * TRC_XT_XEN_VERSION metadata record and xt_record.xen_version carry
+ * them.  Where an event's payload changed between versions, the catalogue
+ * has one layout per version range; a file whose version is unknown
+ * (upstream's, without --xen-version) is read with 4.17's.
+ */
+#define XT_XEN_VERSION(major, minor) ((uint32_t)(major) << 16 | (minor))
+#define XT_XEN_DEFAULT  XT_XEN_VERSION(4, 17)
+
+/*
+ * "4.20" (or "4.20.4": the patch level is ignored) into *@version: 0, or
+ * -1 with EINVAL.
+ */
+int xt_xen_version_parse(const char *s, uint32_t *version);
+
+/*
+ * The description of @event as the hypervisor of @xen_version writes it
+ * (0: XT_XEN_DEFAULT), or NULL if the catalogue does not know it there.
  * Scheduler runstate changes (TRC_SCHED_RUNSTATE_CHANGE | old << 8 |
  * new << 4) are one entry.
  */
+const struct xt_event_desc *xt_event_find_xen(uint32_t event,
+                                              uint32_t xen_version);
+
+/* The same for XT_XEN_DEFAULT. */
 const struct xt_event_desc *xt_event_find(uint32_t event);
 
-/* Every entry, sorted by id; *@n gets the count. */
+/*
+ * Every entry, sorted by id and version; an id with layouts for different
+ * versions has one entry for each.  *@n gets the count.
+ */
 const struct xt_event_desc *xt_event_table(size_t *n);
 
 /* The class of @event as a short word: "gen", "sched", "hvm"... or "?". */
 const char *xt_event_class(uint32_t event);
 
 /*
- * Format @rec's event and payload as text into @buf (NUL-terminated,
+ * Format @rec's event and payload, in the layout of @rec->xen_version, as
+ * text into @buf (NUL-terminated,
  * truncated to @size): "TRC_SCHED_SWITCH prev=d1v0 next=d2v1", or for an
  * event the catalogue does not know "event 0x00081234 [ 0x1 0x2 ]".
  * Payload words past the fields are printed as "[ ... ]"; missing ones as

@@ -85,6 +85,23 @@ int xc_interface_close(xc_interface *xch)
  * =============
  */
 
+/*
+ * The simulated hypervisor is Xen 4.17's (the ABI of xen/): XENVER_version
+ * says so; the other commands are not simulated (ENOSYS).
+ */
+XS_EXPORT
+int xc_version(xc_interface *xch, int cmd, void *arg)
+{
+    (void)xch;
+    (void)arg;
+    if ( cmd != XENVER_version )
+    {
+        errno = ENOSYS;
+        return -1;
+    }
+    return 4 << 16 | 17;
+}
+
 /* Only nr_cpus and max_cpu_id are simulated; every other field is 0. */
 XS_EXPORT
 int xc_physinfo(xc_interface *xch, xc_physinfo_t *info)

@@ -4,30 +4,22 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis.h"
+#include "keyhash.h"
 #include "sketch.h"
 
 #define TABLE_MAX       4096    /* distinct keys per table; then "other" */
 #define VECTORS         256
 #define NR_CAUSES       3
 
-/* Handler records that name what an exit did (trace-events). */
-#define EV_IO_READ          0x00082006u     /* port, size */
-#define EV_IO_WRITE         0x00082007u
-#define EV_IOPORT_READ      0x00082016u     /* port, data */
-#define EV_IOPORT_WRITE     0x00082216u
-#define EV_IOMEM_READ       0x00082017u     /* addr, data */
-#define EV_IOMEM_WRITE      0x00082217u
-#define EV_IOMEM_READ64     0x00082117u     /* addr lo, hi, data */
-#define EV_IOMEM_WRITE64    0x00082317u
-#define EV_VMMCALL          0x00082012u     /* func */
-#define EV_HVM_NESTED       0x00000400u
-#define EV_PV_64            0x00000100u
-#define EV_PV_PAGE_FAULT    0x00201004u
-#define EV_PV_PRIVOP        0x00201006u
+/* Handler records, from Xen's public trace.h (xtfile.h includes it). */
+#define TRC_HVM_IOMEM_READ64    (TRC_HVM_IOMEM_READ | TRC_64_FLAG)
+#define TRC_HVM_IOMEM_WRITE64   (TRC_HVM_IOMEM_WRITE | TRC_64_FLAG)
+#define KEY_SVM             ((uint64_t)1 << 32) /* of an exit's key */
 #define KEY_WRITE           ((uint64_t)1 << 63) /* of an I/O or MMIO key */
 
 struct stat {
@@ -44,8 +36,7 @@ struct entry {
 struct table {
     struct entry *e;
     unsigned int n, cap;
-    uint32_t *slot;             /* hash of key -> index + 1 */
-    unsigned int nr_slots;
+    struct keyhash index;       /* key -> index in e */
     struct stat other;          /* what did not fit in TABLE_MAX keys */
     bool with_sketch;
 };
@@ -97,6 +88,8 @@ struct analysis {
     unsigned int nr_vcpus;
     size_t vcpus_cap;
     struct avcpu **vcpus;
+    struct avcpu *last_vcpu;    /* the last ones found, found again */
+    struct apcpu *last_pcpu;
     struct table vcpu_index;    /* domvcpu -> index in vcpus, as .s.ticks
                                    (.s.count 1 once set) */
 
@@ -107,29 +100,9 @@ struct analysis {
  * Tables
  */
 
-static unsigned int table_slot(const struct table *t, uint64_t key)
+static uint64_t entry_key(const void *entries, unsigned int i)
 {
-    unsigned int i = (uint32_t)((key ^ key >> 29) * 0x9e3779b97f4a7c15ull >> 32)
-                     & (t->nr_slots - 1);
-
-    while ( t->slot[i] && t->e[t->slot[i] - 1].key != key )
-        i = (i + 1) & (t->nr_slots - 1);
-    return i;
-}
-
-static int table_rehash(struct table *t)
-{
-    unsigned int n = t->nr_slots ? t->nr_slots * 2 : 16, i;
-    uint32_t *s = calloc(n, sizeof(*s));
-
-    if ( !s )
-        return -1;
-    free(t->slot);
-    t->slot = s;
-    t->nr_slots = n;
-    for ( i = 0; i < t->n; i++ )
-        t->slot[table_slot(t, t->e[i].key)] = i + 1;
-    return 0;
+    return ((const struct entry *)entries)[i].key;
 }
 
 /* @key's entry, added if new; NULL when the table is full (or ENOMEM). */
@@ -138,11 +111,11 @@ static struct entry *table_get(struct analysis *a, struct table *t,
 {
     unsigned int s;
 
-    if ( !t->nr_slots && table_rehash(t) )
+    if ( !t->index.nr_slots && keyhash_fit(&t->index, 0, t->e, entry_key) )
         goto nomem;
-    s = table_slot(t, key);
-    if ( t->slot[s] )
-        return &t->e[t->slot[s] - 1];
+    s = keyhash_slot(&t->index, key, t->e, entry_key);
+    if ( t->index.slot[s] )
+        return &t->e[t->index.slot[s] - 1];
     if ( t->n == TABLE_MAX )
         return NULL;
     if ( t->n == t->cap )
@@ -159,13 +132,13 @@ static struct entry *table_get(struct analysis *a, struct table *t,
     if ( t->with_sketch && !(t->e[t->n].sk = calloc(1, sizeof(struct sketch))) )
         goto nomem;
     t->n++;
-    if ( t->n * 2 > t->nr_slots )
+    if ( t->n * 2 > t->index.nr_slots )
     {
-        if ( table_rehash(t) )
+        if ( keyhash_fit(&t->index, t->n, t->e, entry_key) )
             goto nomem;
     }
     else
-        t->slot[s] = t->n;
+        t->index.slot[s] = t->n;
     return &t->e[t->n - 1];
 
 nomem:
@@ -215,7 +188,7 @@ static void table_free(struct table *t)
             free(t->e[i].sk);
         }
     free(t->e);
-    free(t->slot);
+    free(t->index.slot);
     memset(t, 0, sizeof(*t));
 }
 
@@ -266,11 +239,13 @@ static struct avcpu *vcpu_of(struct analysis *a, uint32_t domvcpu)
     struct entry *e;
     struct avcpu *v;
 
+    if ( a->last_vcpu && a->last_vcpu->domvcpu == domvcpu )
+        return a->last_vcpu;
     if ( domvcpu == MODEL_VCPU_NONE ||
          !(e = table_get(a, &a->vcpu_index, domvcpu)) )
         return NULL;
     if ( e->s.count )
-        return a->vcpus[e->s.ticks];
+        return a->last_vcpu = a->vcpus[e->s.ticks];
     if ( a->nr_vcpus == a->vcpus_cap )
     {
         size_t cap = a->vcpus_cap ? a->vcpus_cap * 2 : 64;
@@ -300,12 +275,14 @@ static struct apcpu *pcpu_of(struct analysis *a, uint32_t cpu)
 {
     unsigned int lo = 0, hi = a->nr_pcpus;
 
+    if ( a->last_pcpu && a->last_pcpu->cpu == cpu )
+        return a->last_pcpu;
     while ( lo < hi )
     {
         unsigned int mid = lo + (hi - lo) / 2;
 
         if ( a->pcpus[mid].cpu == cpu )
-            return &a->pcpus[mid];
+            return a->last_pcpu = &a->pcpus[mid];
         if ( a->pcpus[mid].cpu < cpu )
             lo = mid + 1;
         else
@@ -374,31 +351,31 @@ static void take_handlers(struct analysis *a, struct avcpu *v,
     for ( i = 0; i < n; i++ )
     {
         const struct xt_record *h = &ev->u.exit.handlers[i];
-        uint32_t id = h->event & ~EV_HVM_NESTED;
+        uint32_t id = h->event & ~TRC_HVM_NESTEDFLAG;
 
         if ( !h->nr_extra )
             continue;
         switch ( id )
         {
-        case EV_IO_READ: case EV_IOPORT_READ:
+        case TRC_HVM_IO_READ: case TRC_HVM_IOPORT_READ:
             table_add(a, &v->io, h->extra[0], ticks);
             break;
-        case EV_IO_WRITE: case EV_IOPORT_WRITE:
+        case TRC_HVM_IO_WRITE: case TRC_HVM_IOPORT_WRITE:
             table_add(a, &v->io, h->extra[0] | KEY_WRITE, ticks);
             break;
-        case EV_IOMEM_READ:
+        case TRC_HVM_IOMEM_READ:
             table_add(a, &v->mmio, h->extra[0], ticks);
             break;
-        case EV_IOMEM_WRITE:
+        case TRC_HVM_IOMEM_WRITE:
             table_add(a, &v->mmio, h->extra[0] | KEY_WRITE, ticks);
             break;
-        case EV_IOMEM_READ64: case EV_IOMEM_WRITE64:
+        case TRC_HVM_IOMEM_READ64: case TRC_HVM_IOMEM_WRITE64:
             if ( h->nr_extra >= 2 )
                 table_add(a, &v->mmio,
                           (h->extra[0] | (uint64_t)h->extra[1] << 32) |
-                          (id == EV_IOMEM_WRITE64 ? KEY_WRITE : 0), ticks);
+                          (id == TRC_HVM_IOMEM_WRITE64 ? KEY_WRITE : 0), ticks);
             break;
-        case EV_VMMCALL:
+        case TRC_HVM_VMMCALL:
             table_add(a, &v->vmcalls, h->extra[0], ticks);
             break;
         }
@@ -412,7 +389,8 @@ static void take_exit(struct analysis *a, const struct model_event *ev)
 
     if ( !v )
         return;
-    table_add(a, &v->exits, ev->u.exit.reason, ticks);
+    table_add(a, &v->exits, ev->u.exit.reason |
+              (ev->u.exit.svm ? KEY_SVM : 0), ticks);
     take_handlers(a, v, ev, ticks);
 }
 
@@ -423,7 +401,7 @@ static void take_pv(struct analysis *a, const struct model_event *ev)
     if ( !v )
         return;
     if ( ev->type == MODEL_EV_PV )
-        table_add(a, &v->pv, ev->u.pv.event & ~EV_PV_64, 0);
+        table_add(a, &v->pv, ev->u.pv.event & ~TRC_64_FLAG, 0);
     else if ( !ev->u.hypercall.hvm )    /* VMCALLs: from their exits */
         table_add(a, ev->u.hypercall.subcall ? &v->subcalls : &v->hypercalls,
                   ev->u.hypercall.op, 0);
@@ -727,14 +705,16 @@ static const char *who_name(char *buf, size_t size, const struct avcpu *v)
     return model_vcpu_name(buf, size, v->domvcpu);
 }
 
+/* An exit's key: its reason, with KEY_SVM if Xen said it is SVM's. */
 static const char *exit_name(const struct analysis *a, char *buf,
-                             size_t size, uint64_t reason)
+                             size_t size, uint64_t key)
 {
-    const char *n = model_exit_name(reason, a->o.svm);
+    uint32_t reason = key;
+    const char *n = model_exit_name(reason, a->o.svm || (key & KEY_SVM));
 
     if ( n )
         return n;
-    snprintf(buf, size, "0x%" PRIx64, reason);
+    snprintf(buf, size, "0x%" PRIx32, reason);
     return buf;
 }
 
@@ -886,19 +866,23 @@ static void text_exits(FILE *f, const struct analysis *a,
     free(e);
 }
 
-/* A table of keys with counts (and seconds, if @timed). */
-static void text_keyed(FILE *f, const struct analysis *a,
-                       const struct table *t, const char *title,
-                       const char *(*name)(char *, size_t, uint64_t),
-                       bool timed)
+/* A table of keys with counts (and seconds, if @timed), under a title. */
+static void __attribute__((format(printf, 6, 7)))
+text_keyed(FILE *f, const struct analysis *a, const struct table *t,
+           const char *(*name)(char *, size_t, uint64_t), bool timed,
+           const char *title, ...)
 {
     unsigned int k, m;
     const struct entry **e = table_sorted(t, true, &m);
     char buf[48];
+    va_list ap;
 
     if ( !m )
         return;
-    fprintf(f, "%s\n", title);
+    va_start(ap, title);
+    vfprintf(f, title, ap);
+    va_end(ap);
+    fprintf(f, "\n");
     for ( k = 0; k < shown(a, m); k++ )
     {
         fprintf(f, "  %-28s %9" PRIu64, name(buf, sizeof(buf), e[k]->key),
@@ -934,30 +918,26 @@ static const char *number_name(char *buf, size_t size, uint64_t n)
 static void text_guest(FILE *f, const struct analysis *a,
                        const struct avcpu *v)
 {
-    char who[32], title[64];
+    char who[32];
 
     who_name(who, sizeof(who), v);
     text_exits(f, a, v, who);
-    snprintf(title, sizeof(title), "%s VMCALL exits by hypercall:", who);
-    text_keyed(f, a, &v->vmcalls, title, hypercall_name, true);
-    snprintf(title, sizeof(title), "%s I/O ports:", who);
-    text_keyed(f, a, &v->io, title, port_name, true);
-    snprintf(title, sizeof(title), "%s MMIO:", who);
-    text_keyed(f, a, &v->mmio, title, port_name, true);
-    snprintf(title, sizeof(title), "%s interrupts injected:", who);
-    text_keyed(f, a, &v->injected, title, vector_name, false);
-    snprintf(title, sizeof(title), "%s PV hypercalls:", who);
-    text_keyed(f, a, &v->hypercalls, title, hypercall_name, false);
-    snprintf(title, sizeof(title), "%s PV multicall entries:", who);
-    text_keyed(f, a, &v->subcalls, title, hypercall_name, false);
-    snprintf(title, sizeof(title), "%s PV events:", who);
-    text_keyed(f, a, &v->pv, title, pv_name, false);
+    text_keyed(f, a, &v->vmcalls, hypercall_name, true,
+               "%s VMCALL exits by hypercall:", who);
+    text_keyed(f, a, &v->io, port_name, true, "%s I/O ports:", who);
+    text_keyed(f, a, &v->mmio, port_name, true, "%s MMIO:", who);
+    text_keyed(f, a, &v->injected, vector_name, false,
+               "%s interrupts injected:", who);
+    text_keyed(f, a, &v->hypercalls, hypercall_name, false,
+               "%s PV hypercalls:", who);
+    text_keyed(f, a, &v->subcalls, hypercall_name, false,
+               "%s PV multicall entries:", who);
+    text_keyed(f, a, &v->pv, pv_name, false, "%s PV events:", who);
 }
 
 static void text_pcpus(FILE *f, const struct analysis *a)
 {
     unsigned int i;
-    char title[64];
 
     fprintf(f, "\npCPUs\n");
     for ( i = 0; i < a->nr_pcpus; i++ )
@@ -970,12 +950,12 @@ static void text_pcpus(FILE *f, const struct analysis *a)
             fprintf(f, "p%u lost %" PRIu64 " records in %" PRIu64
                     " gaps, %.6f s\n", p->cpu, p->lost_records, p->lost.count,
                     secs(a, p->lost.ticks));
-        snprintf(title, sizeof(title), "p%u interrupts by vector:", p->cpu);
-        text_keyed(f, a, &p->vectors, title, vector_name, false);
-        snprintf(title, sizeof(title), "p%u interrupts by irq:", p->cpu);
-        text_keyed(f, a, &p->irqs, title, number_name, false);
-        snprintf(title, sizeof(title), "p%u C-state residency:", p->cpu);
-        text_keyed(f, a, &p->cstates, title, number_name, true);
+        text_keyed(f, a, &p->vectors, vector_name, false,
+                   "p%u interrupts by vector:", p->cpu);
+        text_keyed(f, a, &p->irqs, number_name, false,
+                   "p%u interrupts by irq:", p->cpu);
+        text_keyed(f, a, &p->cstates, number_name, true,
+                   "p%u C-state residency:", p->cpu);
     }
 }
 
@@ -1089,7 +1069,7 @@ static void json_exits(FILE *f, const struct analysis *a,
                 ",\"share_running\":%.6f,\"share_span\":%.6f"
                 ",\"mean_cycles\":%" PRIu64 ",\"p50_cycles\":%" PRIu64
                 ",\"p90_cycles\":%" PRIu64 ",\"p99_cycles\":%" PRIu64 "}",
-                k ? "," : "", e[k]->key,
+                k ? "," : "", e[k]->key & ~KEY_SVM,
                 exit_name(a, buf, sizeof(buf), e[k]->key), e[k]->s.count,
                 e[k]->s.ticks, secs(a, e[k]->s.ticks),
                 running_ticks(v) ? (double)e[k]->s.ticks / running_ticks(v)

@@ -6,7 +6,10 @@
  * Records come in global TSC order (libxentrace's k-way merge), or with
  * -r in the order of the file.  Each line is the time (TSC, or with -s
  * seconds from the start of the capture), the CPU, and the record
- * decoded with the event catalogue.  Lines are formatted by hand into a
+ * decoded with the event catalogue; in TSC order, then what the model of
+ * the machine (model.h) adds: the vCPU running on that pCPU for an HVM
+ * or PV record, the name of an exit reason or hypercall, and the length
+ * of the interval the record closes.  Lines are formatted by hand into a
  * large buffer written with write(2): this is the tool to read files of
  * gigabytes.  docs/man/xentrace-dump.1 describes the output.
  */
@@ -21,12 +24,14 @@
 #include <unistd.h>
 
 #include "decimal.h"
+#include "model.h"
 #include "view.h"
 #include "xtread.h"
 
 #define OUT_BYTES   (1u << 20)
-/* Room for one line: time, CPU, the record. */
-#define LINE_MAX_BYTES  (64 + XT_RECORD_FORMAT_MAX)
+/* Room for one line: time, CPU, the record, the model's note. */
+#define NOTE_MAX_BYTES  96
+#define LINE_MAX_BYTES  (64 + XT_RECORD_FORMAT_MAX + NOTE_MAX_BYTES)
 
 static const char *prog = "xentrace-dump";
 
@@ -41,14 +46,20 @@ struct dump {
     bool seconds;               /* -s */
     uint64_t hz;                /* TSC ticks per second, for -s */
     uint64_t base_tsc;          /* time 0 for -s */
+    uint32_t xen;               /* whose event layouts: XT_XEN_VERSION() */
+    const char *xen_from;       /* where that version comes from */
     /* The last TSC's digits above the low 8, which seldom change. */
     uint64_t tsc_high;          /* TSC / 10^8; UINT64_MAX: none yet */
     uint64_t tsc_high_text;     /* as 8 columns (dec8_word_right()) */
+    bool svm;                   /* --svm: exit reasons are SVM's */
+    struct model *model;        /* in TSC order; NULL with -r */
+    struct model_record what;   /* what it says of the record */
 };
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: %s [-ahrs] [--cpu-hz hz] [file]\n", prog);
+    fprintf(stderr, "usage: %s [-ahrs] [--cpu-hz hz] [--svm] "
+            "[--xen-version x.y] [file]\n", prog);
     exit(1);
 }
 
@@ -107,6 +118,84 @@ static char *put_seconds(char *p, const struct dump *d, uint64_t tsc)
     return p;
 }
 
+/* The name the model's note gives @rec's exit reason or hypercall. */
+static const char *note_name(const struct dump *d, const struct xt_record *rec)
+{
+    uint32_t ev = rec->event;
+
+    if ( !rec->nr_extra )
+        return NULL;
+    if ( (ev >> 16) == TRC_HVM >> 16 )
+    {
+        ev &= ~TRC_HVM_NESTEDFLAG;
+        if ( ev == TRC_HVM_VMEXIT || ev == TRC_HVM_VMEXIT64 )
+            return model_exit_name(rec->extra[0], d->svm);
+        if ( (ev & ~TRC_64_FLAG) == MODEL_TRC_HVM_SVM_EXIT )
+            return model_exit_name(rec->extra[0], true);
+        if ( ev == TRC_HVM_VMMCALL )
+            return model_hypercall_name(rec->extra[0]);
+        return NULL;
+    }
+    ev &= ~TRC_64_FLAG;
+    if ( ev == TRC_PV_HYPERCALL_V2 || ev == TRC_PV_HYPERCALL_SUBCALL )
+        return model_hypercall_name(rec->extra[0] &
+                                    ~TRC_PV_HYPERCALL_V2_ARG_MASK);
+    if ( ev == TRC_PV_HYPERCALL )       /* eax after the ip */
+    {
+        unsigned int at = rec->event & TRC_64_FLAG ? 2 : 1;
+
+        return rec->nr_extra > at ? model_hypercall_name(rec->extra[at])
+                                  : NULL;
+    }
+    return NULL;
+}
+
+/*
+ * " | d1v0 IO_INSTRUCTION 1.250us": for an HVM or PV record the vCPU its
+ * pCPU runs ("?" if not known), a name, the interval the record closes.
+ */
+static char *put_note(char *p, const struct dump *d,
+                      const struct xt_record *rec)
+{
+    uint32_t class = rec->event >> 16;
+    bool guest = class == TRC_HVM >> 16 || class == TRC_PV >> 16;
+    const char *name;
+    char buf[32];
+    int n = 0;
+
+    if ( !guest && !d->what.closes )
+        return p;
+    memcpy(p, " |", 2);
+    p += 2;
+    if ( guest )
+        n += snprintf(p + n, 32, " %s", model_vcpu_name(buf, sizeof(buf),
+                                                         d->what.domvcpu));
+    if ( guest && (name = note_name(d, rec)) )
+        n += snprintf(p + n, 40, " %s", name);
+    if ( d->what.closes && d->hz )
+        n += snprintf(p + n, 24, " %.3fus",
+                      model_seconds(d->what.ticks, d->hz) * 1e6);
+    else if ( d->what.closes )
+        n += snprintf(p + n, 24, " %" PRIu64 "cyc", d->what.ticks);
+    return p + n;
+}
+
+static void took(void *arg, const struct xt_record *rec,
+                 const struct model_record *what)
+{
+    struct dump *d = arg;
+
+    (void)rec;
+    d->what = *what;
+}
+
+/* The dump prints records, not the model's events. */
+static void no_event(void *arg, const struct model_event *ev)
+{
+    (void)arg;
+    (void)ev;
+}
+
 static void put_line(struct out *o, struct dump *d,
                      const struct xt_record *rec)
 {
@@ -132,6 +221,16 @@ static void put_line(struct out *o, struct dump *d,
     *p++ = rec->has_tsc ? ' ' : '*';
     *p++ = ' ';
     p += xt_record_format(rec, p, XT_RECORD_FORMAT_MAX);
+    if ( d->model )
+    {
+        d->what = (struct model_record){ .domvcpu = MODEL_VCPU_NONE };
+        if ( model_feed(d->model, rec) )
+        {
+            fprintf(stderr, "%s: %s\n", prog, strerror(ENOMEM));
+            exit(1);
+        }
+        p = put_note(p, d, rec);
+    }
     *p++ = '\n';
     o->len = p - o->buf;
     if ( o->len > OUT_BYTES - LINE_MAX_BYTES )
@@ -180,6 +279,9 @@ static void put_header(struct out *o, const struct xt_reader_info *in,
              in->has_nr_cpus ? "" : "? ", in->meta.nr_cpus, d->hz,
              in->has_tsc_hz ? "" : " (not in the file)");
     put_text(o, line);
+    snprintf(line, sizeof(line), "# event layouts of Xen %" PRIu32 ".%" PRIu32
+             " (%s)\n", d->xen >> 16, d->xen & 0xffff, d->xen_from);
+    put_text(o, line);
     snprintf(line, sizeof(line), "# %" PRIu64 " records, %" PRIu64
              " lost in %" PRIu64 " gaps\n", in->records, in->lost_records,
              in->lost_markers);
@@ -210,19 +312,23 @@ static bool parse_hz(const char *arg, uint64_t *hz)
 
 int main(int argc, char *argv[])
 {
-    enum { OPT_CPU_HZ = 256 };
+    enum { OPT_CPU_HZ = 256, OPT_SVM, OPT_XEN_VERSION };
+    static const struct model_ops ops = { .event = no_event, .record = took };
     static const struct option longopts[] = {
         { "all",     no_argument,       NULL, 'a' },
         { "cpu-hz",  required_argument, NULL, OPT_CPU_HZ },
         { "help",    no_argument,       NULL, 'h' },
         { "raw",     no_argument,       NULL, 'r' },
         { "seconds", no_argument,       NULL, 's' },
+        { "svm",     no_argument,       NULL, OPT_SVM },
+        { "xen-version", required_argument, NULL, OPT_XEN_VERSION },
         { NULL, 0, NULL, 0 },
     };
     static struct out out;
     struct dump d = { .tsc_high = UINT64_MAX };
     const char *path = "-";
     uint64_t cpu_hz = 0;
+    uint32_t xen_version = 0;
     const struct xt_reader_info *in;
     struct xt_reader *r;
     struct xt_iter *it;
@@ -242,11 +348,22 @@ int main(int argc, char *argv[])
         case 's':
             d.seconds = true;
             break;
+        case OPT_SVM:
+            d.svm = true;
+            break;
         case OPT_CPU_HZ:
             if ( !parse_hz(optarg, &cpu_hz) )
             {
                 fprintf(stderr, "%s: --cpu-hz %s: not a frequency\n", prog,
                         optarg);
+                return 1;
+            }
+            break;
+        case OPT_XEN_VERSION:
+            if ( xt_xen_version_parse(optarg, &xen_version) )
+            {
+                fprintf(stderr, "%s: --xen-version %s: not a Xen version "
+                        "(4.17, 4.20...)\n", prog, optarg);
                 return 1;
             }
             break;
@@ -265,7 +382,12 @@ int main(int argc, char *argv[])
                 strcmp(path, "-") ? path : "stdin", xt_reader_strerror(errno));
         return 1;
     }
+    xt_reader_set_xen_version(r, xen_version);
     in = xt_reader_info(r);
+    d.xen = xt_reader_xen_version(r);
+    d.xen_from = xen_version ? "--xen-version" :
+                 in->meta.xen_version ? "the file's hypervisor" :
+                 "not in the file: the default";
     d.hz = cpu_hz ? cpu_hz : in->meta.tsc_hz;
     if ( d.seconds && !d.hz )
     {
@@ -284,10 +406,17 @@ int main(int argc, char *argv[])
         fprintf(stderr, "%s: %s\n", prog, strerror(errno));
         return 1;
     }
+    /* The model takes records in TSC order only. */
+    if ( !d.raw && !(d.model = model_new(r, NULL, &ops, &d)) )
+    {
+        fprintf(stderr, "%s: %s\n", prog, strerror(errno));
+        return 1;
+    }
     put_header(&out, in, &d);
     while ( xt_iter_next(it, &rec) )
         put_line(&out, &d, &rec);
     flush_out(&out);
+    model_free(d.model);
     xt_iter_free(it);
     xt_reader_close(r);
     return 0;

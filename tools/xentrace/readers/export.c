@@ -1,16 +1,18 @@
 /*
  * xentrace-export: a trace file in formats other tools read.
  *
- *   xentrace-export [--ctf dir] [--perfetto file] [--json file] [-H hz]
- *                   [--domain list] [--cpu list] [--from s] [--to s]
- *                   [--classes list] trace
+ *   xentrace-export [--ctf dir] [--perfetto file] [--json file]
+ *                   [--records] [-H hz] [--domain list] [--cpu list]
+ *                   [--from s] [--to s] [--classes list]
+ *                   [--xen-version x.y] trace
  *
  * --ctf writes a CTF 1.8 trace (babeltrace2, Trace Compass): a TSDL
  * "metadata" file and one stream file per CPU, each a single packet, every
  * record an event.  --perfetto writes Perfetto's native trace (perfetto.c)
  * and --json Chrome's trace-event JSON with the same structure: the
  * machine as the model (model.h) rebuilds it, vCPUs on pCPUs, their
- * exits, hypercalls and losses; the filters (view.h) cut those two.  See
+ * exits, hypercalls and losses; the filters (view.h) cut those two, and
+ * --records adds every record to the JSON as an instant.  See
  * xentrace-export(1).
  */
 #include <err.h>
@@ -34,15 +36,24 @@
 
 static const char *prog_input;      /* the trace, for messages */
 
-/* CTF event classes: one per distinct event, numbered as first met. */
+/*
+ * CTF event classes: one per distinct event and payload length, numbered
+ * as first met; a class's key is the event | words << 28.
+ */
+#define CLASS_KEY(event, words) ((event) | (uint32_t)(words) << 28)
+#define KEY_EVENT(key)          ((key) & 0x0fffffffu)
+#define KEY_WORDS(key)          ((key) >> 28)
 static uint32_t *class_ids;
 static unsigned int nr_classes;
 static uint32_t *class_slot;        /* hash: event -> class + 1 */
 static unsigned int class_slots;
 
+/* Whose event layouts and names the file has (xt_reader_xen_version()). */
+static uint32_t xen_version;
+
 static const char *event_name(uint32_t id)
 {
-    const struct xt_event_desc *d = xt_event_find(id);
+    const struct xt_event_desc *d = xt_event_find_xen(id, xen_version);
 
     return d ? d->name : NULL;
 }
@@ -115,7 +126,7 @@ static void ctf_packet_header(FILE *f, const char *path, unsigned int cpu,
 
 /*
  * One CPU's stream: its records in file order, each an event of its
- * event's class, {event, tsc, n, data[n]}.  Timestamps must not go back
+ * class, {class, tsc, event, has_tsc, words...}.  Timestamps must not go back
  * in a stream; a record whose TSC does (a host whose TSC stepped) takes
  * its predecessor's.  One before any TSC on its CPU (the metadata) is at
  * @origin, as in xentrace-dump -s.
@@ -148,11 +159,10 @@ static void ctf_stream(struct xt_reader *r, const char *dir, unsigned int cpu,
             first = ts;
         any = true;
         last = ts;
-        put32(&p, class_of(rec.event));
+        put32(&p, class_of(CLASS_KEY(rec.event, rec.nr_extra)));
         put64(&p, ts);
         put32(&p, rec.event);
         put8(&p, rec.has_tsc);
-        put8(&p, rec.nr_extra);
         for ( i = 0; i < rec.nr_extra; i++ )
             put32(&p, rec.extra[i]);
         if ( fwrite(p.b, p.n, 1, f) != 1 )
@@ -198,6 +208,53 @@ static void ctf_clock(FILE *f, const struct xt_reader_info *info, uint64_t hz)
             "};\n\n", hz, offset_s, offset, info->has_start ? "true" : "false");
 }
 
+/* The CTF type of a catalogue field of @kind. */
+static const char *ctf_type(enum xt_field_kind kind)
+{
+    switch ( kind )
+    {
+    case XT_FIELD_U32:      return "uint32_t";
+    case XT_FIELD_X32:      return "x32_t";
+    case XT_FIELD_S32:      return "int32_t";
+    case XT_FIELD_U64:      return "uint64_t";
+    case XT_FIELD_X64:      return "x64_t";
+    /* The word's halves, low first (little-endian). */
+    case XT_FIELD_DOMVCPU:  return "struct { uint16_t vcpu; uint16_t dom; }";
+    case XT_FIELD_VCPUDOM:  return "struct { uint16_t dom; uint16_t vcpu; }";
+    }
+    return "x32_t";
+}
+
+/*
+ * Class @c, of records of event @key's words: a field per catalogue field,
+ * the words past them as data[]; an event the catalogue lacks, or a
+ * record too short for its fields, all as data[].
+ */
+static void ctf_event_class(FILE *f, unsigned int c, uint32_t key)
+{
+    const struct xt_event_desc *d = xt_event_find(KEY_EVENT(key));
+    unsigned int i, words = KEY_WORDS(key), raw = words;
+
+    fprintf(f, "event {\n\tid = %u;\n", c);
+    if ( d )
+        fprintf(f, "\tname = \"%s\";\n", d->name);
+    else
+        fprintf(f, "\tname = \"event_0x%08" PRIx32 "\";\n", KEY_EVENT(key));
+    fprintf(f, "\tfields := struct {\n"
+               "\t\tx32_t xen_event;\n"
+               "\t\tuint8_t has_tsc;\n");
+    if ( d && words >= d->words )
+    {
+        for ( i = 0; i < d->nr_fields; i++ )
+            fprintf(f, "\t\t%s %s;\n", ctf_type(d->fields[i].kind),
+                    d->fields[i].name);
+        raw = words - d->words;
+    }
+    if ( raw )
+        fprintf(f, "\t\tx32_t data[%u];\n", raw);
+    fprintf(f, "\t};\n};\n\n");
+}
+
 static void ctf_metadata(const char *dir, const struct xt_reader_info *info,
                          uint64_t hz)
 {
@@ -218,7 +275,13 @@ static void ctf_metadata(const char *dir, const struct xt_reader_info *info,
             "typealias integer { size = 32; align = 8; signed = false; "
             "base = hex; } := x32_t;\n"
             "typealias integer { size = 64; align = 8; signed = false; } "
-            ":= uint64_t;\n\n"
+            ":= uint64_t;\n"
+            "typealias integer { size = 16; align = 8; signed = false; } "
+            ":= uint16_t;\n"
+            "typealias integer { size = 32; align = 8; signed = true; } "
+            ":= int32_t;\n"
+            "typealias integer { size = 64; align = 8; signed = false; "
+            "base = hex; } := x64_t;\n\n"
             "trace {\n"
             "\tmajor = 1;\n"
             "\tminor = 8;\n"
@@ -244,23 +307,7 @@ static void ctf_metadata(const char *dir, const struct xt_reader_info *info,
             "\tevent.header := struct { uint32_t id; tsc_t timestamp; };\n"
             "};\n\n");
     for ( c = 0; c < nr_classes; c++ )
-    {
-        const char *name = event_name(class_ids[c]);
-
-        fprintf(f, "event {\n\tid = %u;\n", c);
-        if ( name )
-            fprintf(f, "\tname = \"%s\";\n", name);
-        else
-            fprintf(f, "\tname = \"event_0x%08" PRIx32 "\";\n", class_ids[c]);
-        fprintf(f,
-                "\tfields := struct {\n"
-                "\t\tx32_t xen_event;\n"
-                "\t\tuint8_t has_tsc;\n"
-                "\t\tuint8_t n;\n"
-                "\t\tx32_t data[n];\n"
-                "\t};\n"
-                "};\n\n");
-    }
+        ctf_event_class(f, c, class_ids[c]);
     if ( fclose(f) )
         err(1, "%s", path);
 }
@@ -405,13 +452,104 @@ static bool json_slice(struct json_out *j, const char *cat, uint32_t domvcpu,
     return true;
 }
 
+/* Field @fl of the words at @w, as a JSON value: numbers, hex as text. */
+static void json_field(FILE *f, const struct xt_field *fl, const uint32_t *w)
+{
+    uint64_t v64 = fl->kind == XT_FIELD_U64 || fl->kind == XT_FIELD_X64 ?
+                   w[0] | (uint64_t)w[1] << 32 : 0;
+
+    fprintf(f, "\"%s\":", fl->name);
+    switch ( fl->kind )
+    {
+    case XT_FIELD_U32:
+        fprintf(f, "%" PRIu32, w[0]);
+        break;
+    case XT_FIELD_S32:
+        fprintf(f, "%" PRId32, (int32_t)w[0]);
+        break;
+    case XT_FIELD_U64:
+        fprintf(f, "%" PRIu64, v64);
+        break;
+    case XT_FIELD_X64:
+        fprintf(f, "\"0x%" PRIx64 "\"", v64);
+        break;
+    case XT_FIELD_DOMVCPU:
+        fprintf(f, "\"d%" PRIu32 "v%" PRIu32 "\"", w[0] >> 16, w[0] & 0xffff);
+        break;
+    case XT_FIELD_VCPUDOM:
+        fprintf(f, "\"d%" PRIu32 "v%" PRIu32 "\"", w[0] & 0xffff, w[0] >> 16);
+        break;
+    case XT_FIELD_X32:
+    default:
+        fprintf(f, "\"0x%" PRIx32 "\"", w[0]);
+        break;
+    }
+}
+
+/*
+ * A record's payload as "args": a member per catalogue field, and the
+ * words past them (or all of an event the catalogue lacks, or of a record
+ * too short for its fields) as "data".
+ */
+static void json_args(FILE *f, const struct xt_record *rec)
+{
+    const struct xt_event_desc *d = xt_event_find(rec->event);
+    unsigned int i, word = 0, n = rec->nr_extra;
+    const char *sep = "";
+
+    fputs(",\"args\":{", f);
+    if ( d && n >= d->words )
+    {
+        for ( i = 0; i < d->nr_fields; i++ )
+        {
+            fputs(sep, f);
+            json_field(f, &d->fields[i], rec->extra + word);
+            word += d->fields[i].kind == XT_FIELD_U64 ||
+                    d->fields[i].kind == XT_FIELD_X64 ? 2 : 1;
+            sep = ",";
+        }
+    }
+    if ( word < n )
+    {
+        fprintf(f, "%s\"data\":[", sep);
+        for ( i = word; i < n; i++ )
+            fprintf(f, "%s\"0x%" PRIx32 "\"", i > word ? "," : "",
+                    rec->extra[i]);
+        fputc(']', f);
+    }
+    fputc('}', f);
+}
+
+/*
+ * With --records, a record as an instant on its pCPU's thread, named by
+ * its event, with its fields as arguments.
+ */
+static void json_record(void *arg, const struct xt_record *rec,
+                        const struct model_record *what)
+{
+    struct json_out *j = arg;
+    const char *name = event_name(rec->event);
+    char hex[16];
+
+    (void)what;
+    if ( !view_record_wanted(j->filter, rec) )
+        return;
+    snprintf(hex, sizeof(hex), "0x%08" PRIx32, rec->event);
+    if ( !json_head(j, "i", xt_event_class(rec->event), MODEL_VCPU_NONE,
+                    rec->cpu, rec->tsc, name ? name : hex) )
+        return;
+    json_args(j->f, rec);
+    fputc('}', j->f);
+}
+
 /* An exit: its RIP and how many handler records (the details: Perfetto). */
 static void json_exit(struct json_out *j, const struct model_event *ev)
 {
     char name[64];
 
     if ( json_slice(j, "hvm", ev->domvcpu, ev,
-                    view_exit_name(name, sizeof(name), ev->u.exit.reason)) )
+                    view_exit_name(name, sizeof(name), ev->u.exit.reason,
+                                   ev->u.exit.svm)) )
         fprintf(j->f, ",\"args\":{\"rip\":\"0x%" PRIx64 "\",\"handlers\":%u}}",
                 ev->u.exit.rip, ev->u.exit.nr_handlers);
 }
@@ -491,9 +629,10 @@ static void json_event(void *arg, const struct model_event *ev)
 }
 
 static void export_json(struct xt_reader *r, const char *path,
-                        const struct view_filter *f, uint64_t hz)
+                        const struct view_filter *f, uint64_t hz, bool records)
 {
-    const struct model_ops ops = { .event = json_event };
+    const struct model_ops ops = { .event = json_event,
+                                   .record = records ? json_record : NULL };
     const struct model_options mo = { .from = f->from, .to = f->to };
     struct json_out j = { .filter = f, .hz = view_hz(xt_reader_info(r), hz),
                           .origin = view_origin(r) };
@@ -552,9 +691,10 @@ static void export_perfetto(struct xt_reader *r, const char *path,
 static void usage(void)
 {
     fprintf(stderr, "usage: xentrace-export [--ctf dir] [--perfetto file] "
-            "[--json file] [-H hz]\n"
+            "[--json file] [--records] [-H hz]\n"
             "                       [--domain list] [--cpu list] "
             "[--from s] [--to s] [--classes list]\n"
+            "                       [--xen-version x.y]\n"
             "                       trace\n");
     exit(1);
 }
@@ -572,11 +712,13 @@ int main(int argc, char **argv)
         { "from", required_argument, NULL, OPT_FROM },
         { "to", required_argument, NULL, OPT_TO },
         { "classes", required_argument, NULL, OPT_CLASSES },
+        { "records", no_argument, NULL, 'r' },
+        { "xen-version", required_argument, NULL, 'X' },
         { NULL, 0, NULL, 0 },
     };
     const char *ctf_dir = NULL, *json_path = NULL, *perfetto_path = NULL;
     struct view_filter filter = { .classes = VIEW_ALL };
-    bool has_from = false, has_to = false;
+    bool has_from = false, has_to = false, records = false;
     double from = 0, to = 0;
     unsigned long long hz = 0;
     struct xt_reader *r;
@@ -625,6 +767,13 @@ int main(int argc, char **argv)
                 errx(1, "bad time: %s", optarg);
             has_to = true;
             break;
+        case 'r':
+            records = true;
+            break;
+        case 'X':
+            if ( xt_xen_version_parse(optarg, &xen_version) )
+                errx(1, "bad Xen version: %s (4.17, 4.20...)", optarg);
+            break;
         default:
             usage();
         }
@@ -638,6 +787,8 @@ int main(int argc, char **argv)
     r = xt_reader_open(prog_input, 0);
     if ( !r )
         errx(1, "%s: %s", prog_input, xt_reader_strerror(errno));
+    xt_reader_set_xen_version(r, xen_version);
+    xen_version = xt_reader_xen_version(r);
     if ( xt_reader_damage(r, damage, sizeof(damage)) )
         warnx("%s: %s", prog_input, damage);
     view_window(&filter, view_origin(r), view_hz(xt_reader_info(r), hz),
@@ -645,7 +796,7 @@ int main(int argc, char **argv)
     if ( ctf_dir )
         export_ctf(r, ctf_dir, hz);
     if ( json_path )
-        export_json(r, json_path, &filter, hz);
+        export_json(r, json_path, &filter, hz, records);
     if ( perfetto_path )
         export_perfetto(r, perfetto_path, &filter, hz);
     xt_reader_close(r);

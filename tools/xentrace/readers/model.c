@@ -6,31 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "keyhash.h"
+#include "merge.h"
 #include "model.h"
 
-#define EV_RUNSTATE_CHANGE  0x00021001u /* | old << 8 | new << 4 */
-#define EV_RUNSTATE_MASK    0x0ffff00fu
-#define EV_CONTINUE_RUNNING 0x00021002u
-#define EV_SCHED_WAKE       0x00028004u
-#define EV_SCHED_SWITCH     0x0002800au
-#define EV_HVM_NESTED       0x00000400u /* TRC_HVM_NESTEDFLAG */
-#define EV_HVM_VMENTRY      0x00081001u
-#define EV_HVM_VMEXIT       0x00081002u
-#define EV_HVM_VMEXIT64     0x00081102u
-#define EV_HVM_HANDLER      0x00082000u /* TRC_HVM_HANDLER: the class */
-#define EV_HVM_INJ_VIRQ     0x00082004u
-#define EV_HVM_INTR         0x0008200fu
-#define EV_HVM_VMMCALL      0x00082012u
-#define EV_PV_CLASS         0x00200000u
-#define EV_PV_64            0x00000100u /* TRC_64_FLAG */
-#define EV_PV_HYPERCALL     0x00201001u
-#define EV_PV_HYPERCALL_V2  0x0020100du
-#define EV_PV_SUBCALL       0x0020200eu
-#define EV_PM_IDLE_ENTRY    0x00801002u
-#define EV_PM_IDLE_EXIT     0x00801003u
-#define EV_HW_IRQ_HANDLED   0x00802008u
-#define EV_TRACE_IRQ        0x0001f004u
-#define HYPERCALL_V2_OP     0x000fffffu /* the rest: which args follow */
+/* Events of Xen's public trace.h are named from it (xtfile.h includes it). */
+#define TRC_TRACE_IRQ_EV    (TRC_GEN + 4)   /* {vector, tsc in, tsc out} */
+#define HYPERCALL_V2_OP     (~TRC_PV_HYPERCALL_V2_ARG_MASK) /* the rest: which
+                                                              args follow */
 #define NO_INDEX            UINT32_MAX
 
 struct vstate {
@@ -40,6 +23,7 @@ struct vstate {
     uint64_t since;
     uint32_t pcpu;              /* runs or last ran on; MODEL_CPU_NONE */
     bool exit_open;
+    bool exit_svm;
     uint32_t exit_reason;
     uint32_t exit_pcpu;
     uint64_t exit_rip, exit_start;
@@ -50,8 +34,11 @@ struct vstate {
 struct pstate {
     uint32_t cpu;
     uint32_t current;           /* index in vcpus, or NO_INDEX */
-    uint64_t last_tsc;          /* of its last record in the whole trace */
+    uint64_t first_tsc;         /* of its first and last record in the */
+    uint64_t last_tsc;          /* whole trace */
     bool has_tsc;
+    bool scheduled;             /* a record put a vCPU on it or took one
+                                   off, or a loss hid what it ran */
     bool in_cstate;
     uint32_t cstate;
     uint64_t cstate_since;
@@ -75,12 +62,12 @@ struct model {
     struct pstate *pcpus;
     uint32_t *by_cpu;
     unsigned int nr_by_cpu;
+    struct pstate *last_pcpu;   /* of the last record, found again */
 
     unsigned int nr_vcpus;
     size_t vcpus_cap;
     struct vstate *vcpus;
-    uint32_t *slot;             /* hash of domvcpu -> index + 1 */
-    unsigned int nr_slots;
+    struct keyhash index;       /* domvcpu -> index in vcpus */
 
     struct model_record what;   /* of the record being taken */
     struct model_stats stats;
@@ -90,37 +77,18 @@ struct model {
  * vCPUs
  */
 
-static unsigned int slot_of(const struct model *m, uint32_t domvcpu)
+static uint64_t vcpu_key(const void *vcpus, unsigned int i)
 {
-    unsigned int i = (domvcpu * 0x9e3779b1u) >> (32 - __builtin_ctz(m->nr_slots));
-
-    while ( m->slot[i] && m->vcpus[m->slot[i] - 1].domvcpu != domvcpu )
-        i = (i + 1) & (m->nr_slots - 1);
-    return i;
-}
-
-static int rehash(struct model *m)
-{
-    unsigned int n = m->nr_slots ? m->nr_slots * 2 : 64, i;
-    uint32_t *s = calloc(n, sizeof(*s));
-
-    if ( !s )
-        return -1;
-    free(m->slot);
-    m->slot = s;
-    m->nr_slots = n;
-    for ( i = 0; i < m->nr_vcpus; i++ )
-        m->slot[slot_of(m, m->vcpus[i].domvcpu)] = i + 1;
-    return 0;
+    return ((const struct vstate *)vcpus)[i].domvcpu;
 }
 
 /* The index of @domvcpu, which is added if new; NO_INDEX with ENOMEM. */
 static uint32_t vcpu_index(struct model *m, uint32_t domvcpu)
 {
-    unsigned int s = slot_of(m, domvcpu);
+    unsigned int s = keyhash_slot(&m->index, domvcpu, m->vcpus, vcpu_key);
 
-    if ( m->slot[s] )
-        return m->slot[s] - 1;
+    if ( m->index.slot[s] )
+        return m->index.slot[s] - 1;
     if ( m->nr_vcpus == m->vcpus_cap )
     {
         size_t cap = m->vcpus_cap ? m->vcpus_cap * 2 : 64;
@@ -136,9 +104,10 @@ static uint32_t vcpu_index(struct model *m, uint32_t domvcpu)
         .since = m->trace_first, .pcpu = MODEL_CPU_NONE,
     };
     m->nr_vcpus++;
-    if ( m->nr_vcpus * 2 > m->nr_slots )
-        return rehash(m) ? NO_INDEX : m->nr_vcpus - 1;
-    m->slot[s] = m->nr_vcpus;
+    if ( m->nr_vcpus * 2 > m->index.nr_slots )
+        return keyhash_fit(&m->index, m->nr_vcpus, m->vcpus, vcpu_key) ?
+               NO_INDEX : m->nr_vcpus - 1;
+    m->index.slot[s] = m->nr_vcpus;
     return m->nr_vcpus - 1;
 }
 
@@ -148,6 +117,9 @@ static struct pstate *pcpu_find(const struct model *m, uint32_t cpu)
 {
     unsigned int lo = 0, hi = m->nr_pcpus;
 
+    /* Records come a pCPU's run at a time (merge.h). */
+    if ( m->last_pcpu && m->last_pcpu->cpu == cpu )
+        return m->last_pcpu;
     if ( cpu < m->nr_by_cpu )
         return m->by_cpu[cpu] ? &m->pcpus[m->by_cpu[cpu] - 1] : NULL;
     while ( lo < hi )
@@ -214,8 +186,12 @@ static void enter(struct model *m, struct vstate *v, uint64_t tsc,
         tsc = ev.end = v->since;
     if ( tsc > v->since )
         emit(m, &ev);
-    m->what.closes = true;
-    m->what.ticks = tsc - v->since;
+    /* The record ends a state it proves, not a gap in what is known. */
+    if ( v->state <= MODEL_OFFLINE )
+    {
+        m->what.closes = true;
+        m->what.ticks = tsc - v->since;
+    }
     v->state = state;
     v->cause = cause;
     v->since = tsc;
@@ -228,7 +204,7 @@ static void close_exit(struct model *m, struct vstate *v, uint64_t tsc,
         .type = MODEL_EV_EXIT, .pcpu = v->exit_pcpu, .domvcpu = v->domvcpu,
         .start = v->exit_start, .end = tsc >= v->exit_start ? tsc : v->exit_start,
         .u.exit = {
-            .reason = v->exit_reason, .rip = v->exit_rip,
+            .reason = v->exit_reason, .svm = v->exit_svm, .rip = v->exit_rip,
             .nr_handlers = v->nr_handlers, .handlers = v->handlers,
             .entry_pcpu = pcpu,
         },
@@ -269,7 +245,10 @@ static void set_running(struct model *m, uint32_t index, uint32_t cpu)
     if ( q && q->current == index )
         q->current = NO_INDEX;
     if ( p )
+    {
         p->current = index;
+        p->scheduled = true;
+    }
     v->pcpu = cpu;
 }
 
@@ -314,6 +293,8 @@ static int runstate_change(struct model *m, const struct xt_record *rec)
 
         if ( q && q->current == i )
             q->current = NO_INDEX;
+        if ( p )
+            p->scheduled = true;
     }
     enter(m, v, rec->tsc, new,
           new != MODEL_RUNNABLE ? MODEL_CAUSE_NONE :
@@ -333,11 +314,24 @@ static int runstate_change(struct model *m, const struct xt_record *rec)
 static int continue_running(struct model *m, const struct xt_record *rec)
 {
     uint32_t i = vcpu_index(m, rec->extra[0]);
+    struct pstate *p = pcpu_find(m, rec->cpu);
+    struct vstate *v;
 
     if ( i == NO_INDEX )
         return -1;
-    enter(m, &m->vcpus[i], rec->tsc, MODEL_RUNNING, MODEL_CAUSE_NONE,
-          MODEL_END_RECORD);
+    v = &m->vcpus[i];
+    /*
+     * As the first scheduler record of its pCPU, it proves the vCPU ran
+     * there since the pCPU's first record: nothing was switched in before
+     * (xenalyze takes it so too).
+     */
+    if ( v->state == MODEL_UNKNOWN && p && !p->scheduled && p->has_tsc &&
+         p->first_tsc <= rec->tsc )
+        enter(m, v, p->first_tsc, MODEL_RUNNING, MODEL_CAUSE_NONE,
+              MODEL_END_RECORD);
+    else
+        enter(m, v, rec->tsc, MODEL_RUNNING, MODEL_CAUSE_NONE,
+              MODEL_END_RECORD);
     set_running(m, i, rec->cpu);
     return 0;
 }
@@ -434,6 +428,7 @@ static void lost_records(struct model *m, const struct xt_record *rec)
     {
         p->current = NO_INDEX;
         p->in_cstate = false;
+        p->scheduled = true;
     }
 }
 
@@ -443,11 +438,13 @@ static void lost_records(struct model *m, const struct xt_record *rec)
 
 static void hvm_exit(const struct xt_record *rec, struct vstate *v)
 {
-    bool wide = (rec->event & ~EV_HVM_NESTED) == EV_HVM_VMEXIT64;
+    bool wide = rec->event & TRC_64_FLAG;
 
     if ( rec->nr_extra < (wide ? 3u : 2u) )
         return;
     v->exit_open = true;
+    v->exit_svm = (rec->event & ~(TRC_HVM_NESTEDFLAG | TRC_64_FLAG)) ==
+                  MODEL_TRC_HVM_SVM_EXIT;
     v->exit_reason = rec->extra[0];
     v->exit_rip = wide ? rec->extra[1] | (uint64_t)rec->extra[2] << 32
                        : rec->extra[1];
@@ -471,18 +468,18 @@ static void hvm_handler(struct model *m, const struct xt_record *rec,
         return;
     switch ( id )
     {
-    case EV_HVM_VMMCALL:
+    case TRC_HVM_VMMCALL:
         ev = (struct model_event){
             .type = MODEL_EV_HYPERCALL,
             .u.hypercall = { .op = rec->extra[0], .hvm = true },
         };
         break;
-    case EV_HVM_INJ_VIRQ:
+    case TRC_HVM_INJ_VIRQ:
         ev = (struct model_event){
             .type = MODEL_EV_INJECT, .u.inject.vector = rec->extra[0],
         };
         break;
-    case EV_HVM_INTR:
+    case TRC_HVM_INTR:
         ev = (struct model_event){
             .type = MODEL_EV_IRQ,
             .u.irq = { .vector = rec->extra[0], .irq = UINT32_MAX },
@@ -496,7 +493,7 @@ static void hvm_handler(struct model *m, const struct xt_record *rec,
 
 static void hvm_record(struct model *m, const struct xt_record *rec)
 {
-    uint32_t id = rec->event & ~EV_HVM_NESTED;
+    uint32_t id = rec->event & ~TRC_HVM_NESTEDFLAG;
     struct vstate *v = current_of(m, rec->cpu);
 
     if ( !v )
@@ -504,14 +501,15 @@ static void hvm_record(struct model *m, const struct xt_record *rec)
         m->stats.orphan_hvm++;
         return;
     }
-    if ( id == EV_HVM_VMEXIT || id == EV_HVM_VMEXIT64 )
+    if ( id == TRC_HVM_VMEXIT || id == TRC_HVM_VMEXIT64 ||
+         (id & ~TRC_64_FLAG) == MODEL_TRC_HVM_SVM_EXIT )
         hvm_exit(rec, v);
-    else if ( id == EV_HVM_VMENTRY )
+    else if ( id == TRC_HVM_VMENTRY )
     {
         if ( v->exit_open )
             close_exit(m, v, rec->tsc, rec->cpu);
     }
-    else if ( (id & 0x0ffff000u) == EV_HVM_HANDLER )
+    else if ( (id & 0x0ffff000u) == TRC_HVM_HANDLER )
         hvm_handler(m, rec, v, id);
 }
 
@@ -521,22 +519,22 @@ static void hvm_record(struct model *m, const struct xt_record *rec)
 
 static void pv_record(struct model *m, const struct xt_record *rec)
 {
-    uint32_t id = rec->event & ~EV_PV_64;
+    uint32_t id = rec->event & ~TRC_64_FLAG;
     struct vstate *v = current_of(m, rec->cpu);
     uint32_t who = v ? v->domvcpu : MODEL_VCPU_NONE;
     struct model_event ev = { .type = MODEL_EV_HYPERCALL };
 
-    if ( id == EV_PV_HYPERCALL_V2 || id == EV_PV_SUBCALL )
+    if ( id == TRC_PV_HYPERCALL_V2 || id == TRC_PV_HYPERCALL_SUBCALL )
     {
         if ( !rec->nr_extra )
             return;
         ev.u.hypercall.op = rec->extra[0] & HYPERCALL_V2_OP;
-        ev.u.hypercall.subcall = id == EV_PV_SUBCALL;
+        ev.u.hypercall.subcall = id == TRC_PV_HYPERCALL_SUBCALL;
     }
-    else if ( id == EV_PV_HYPERCALL )
+    else if ( id == TRC_PV_HYPERCALL )
     {
         /* {eip, eax}, or {rip lo, hi, eax} */
-        unsigned int at = rec->event & EV_PV_64 ? 2 : 1;
+        unsigned int at = rec->event & TRC_64_FLAG ? 2 : 1;
 
         if ( rec->nr_extra <= at )
             return;
@@ -569,7 +567,7 @@ static void pm_record(struct model *m, const struct xt_record *rec)
 
     if ( !p || !rec->nr_extra )
         return;
-    if ( rec->event == EV_PM_IDLE_ENTRY )
+    if ( rec->event == TRC_PM_IDLE_ENTRY )
     {
         p->in_cstate = true;
         p->cstate = rec->extra[0];
@@ -601,43 +599,58 @@ static void pm_record(struct model *m, const struct xt_record *rec)
 int model_feed(struct model *m, const struct xt_record *rec)
 {
     uint32_t ev = rec->event;
+    struct xt_record within;
     struct pstate *p;
     struct vstate *v;
     int ret = 0;
 
+    /*
+     * A TSC outside the trace's range (one that went backwards on its
+     * CPU: damage) is taken at the range's edge, so that intervals stay
+     * inside the span.
+     */
+    if ( rec->tsc < m->trace_first || rec->tsc > m->trace_last )
+    {
+        within = *rec;
+        within.tsc = rec->tsc < m->trace_first ? m->trace_first
+                                               : m->trace_last;
+        rec = &within;
+    }
+
     m->stats.records++;
     m->what = (struct model_record){ .domvcpu = MODEL_VCPU_NONE };
-    if ( (p = pcpu_find(m, rec->cpu)) && p->switching &&
-         (ev & EV_RUNSTATE_MASK) != EV_RUNSTATE_CHANGE )
+    p = m->last_pcpu = pcpu_find(m, rec->cpu);
+    if ( p && p->switching &&
+         !xt_is_runstate_change(ev) )
         switch_done(m, p);
     switch ( ev >> 16 )
     {
-    case 0x0002:                /* TRC_SCHED_MIN, _CLASS, _VERBOSE */
-        if ( (ev & EV_RUNSTATE_MASK) == EV_RUNSTATE_CHANGE )
+    case TRC_SCHED >> 16:       /* _MIN, _CLASS, _VERBOSE */
+        if ( xt_is_runstate_change(ev) )
             ret = runstate_change(m, rec);
-        else if ( ev == EV_CONTINUE_RUNNING && rec->nr_extra )
+        else if ( ev == TRC_SCHED_CONTINUE_RUNNING && rec->nr_extra )
             ret = continue_running(m, rec);
-        else if ( ev == EV_SCHED_SWITCH )
+        else if ( ev == TRC_SCHED_SWITCH )
             ret = sched_switch(m, rec);
-        else if ( ev == EV_SCHED_WAKE )
+        else if ( ev == TRC_SCHED_WAKE )
             ret = sched_wake(m, rec);
         break;
-    case 0x0008:                /* TRC_HVM */
+    case TRC_HVM >> 16:
         hvm_record(m, rec);
         break;
-    case 0x0020:                /* TRC_PV */
+    case TRC_PV >> 16:
         pv_record(m, rec);
         break;
-    case 0x0080:                /* TRC_HW */
-        if ( ev == EV_PM_IDLE_ENTRY || ev == EV_PM_IDLE_EXIT )
+    case TRC_HW >> 16:
+        if ( ev == TRC_PM_IDLE_ENTRY || ev == TRC_PM_IDLE_EXIT )
             pm_record(m, rec);
-        else if ( ev == EV_HW_IRQ_HANDLED && rec->nr_extra >= 3 )
+        else if ( ev == TRC_HW_IRQ_HANDLED && rec->nr_extra >= 3 )
             irq_record(m, rec, UINT32_MAX, rec->extra[0]);
         break;
-    case 0x0001:                /* TRC_GEN */
-        if ( ev == XT_EV_LOST_RECORDS )
+    case TRC_GEN >> 16:
+        if ( ev == TRC_LOST_RECORDS )
             lost_records(m, rec);
-        else if ( ev == EV_TRACE_IRQ && rec->nr_extra >= 3 )
+        else if ( ev == TRC_TRACE_IRQ_EV && rec->nr_extra >= 3 )
             irq_record(m, rec, rec->extra[0], UINT32_MAX);
         break;
     }
@@ -681,18 +694,32 @@ int model_finish(struct model *m)
     return 0;
 }
 
+/*
+ * The records that tie pCPUs together, which the model takes in TSC order
+ * (merge.h): the scheduler's, which move vCPUs between states and pCPUs,
+ * and losses, which touch every vCPU not running.  Any other record is
+ * about its pCPU and the vCPU that runs there, which only records of that
+ * pCPU change.
+ */
+static const struct merge_sync sync_records[] = {
+    { 0x0ffff000u, TRC_SCHED_MIN },
+    { 0x0ffff000u, TRC_SCHED_VERBOSE },
+    { 0x0fffffffu, TRC_LOST_RECORDS },
+    { 0, 0 },
+};
+
 int model_run(struct model *m)
 {
-    struct xt_iter *it = xt_iter_new(m->reader, XT_ORDER_TSC, 0, 0);
+    struct merge *g = merge_new(m->reader, sync_records);
     struct xt_record rec;
-    int ret = 0;
+    int got = 0;
 
-    if ( !it )
+    if ( !g )
         return -1;
-    while ( !ret && xt_iter_next(it, &rec) > 0 )
-        ret = model_feed(m, &rec);
-    xt_iter_free(it);
-    if ( ret )
+    while ( (got = merge_next(g, &rec)) > 0 && !model_feed(m, &rec) )
+        continue;
+    merge_free(g);
+    if ( got )
     {
         errno = ENOMEM;
         return -1;
@@ -718,7 +745,8 @@ struct model *model_new(struct xt_reader *r, const struct model_options *o,
                    info->max_cpu + 1 : 0;
     m->pcpus = calloc(m->nr_pcpus ? m->nr_pcpus : 1, sizeof(*m->pcpus));
     m->by_cpu = calloc(m->nr_by_cpu ? m->nr_by_cpu : 1, sizeof(*m->by_cpu));
-    if ( !m->pcpus || !m->by_cpu || rehash(m) )
+    if ( !m->pcpus || !m->by_cpu ||
+         keyhash_fit(&m->index, 0, m->vcpus, vcpu_key) )
     {
         model_free(m);
         return NULL;
@@ -735,6 +763,7 @@ struct model *model_new(struct xt_reader *r, const struct model_options *o,
         if ( !ci->has_tsc )
             continue;
         p->has_tsc = true;
+        p->first_tsc = ci->first_tsc;
         p->last_tsc = ci->last_tsc;
         if ( !any || ci->first_tsc < m->trace_first )
             m->trace_first = ci->first_tsc;
@@ -763,7 +792,7 @@ void model_free(struct model *m)
     free(m->pcpus);
     free(m->by_cpu);
     free(m->vcpus);
-    free(m->slot);
+    free(m->index.slot);
     free(m);
 }
 

@@ -35,8 +35,9 @@
  *              Nothing is guessed: the states a vCPU goes through cover
  *              the whole trace (or the --from/--to window), so per vCPU
  *              they sum to the span.
- *              Its current HVM exit: opened by TRC_HVM_VMEXIT{,64} (reason,
- *              RIP) on the pCPU running it, with the handler records
+ *              Its current HVM exit: opened by TRC_HVM_VMEXIT{,64}, or
+ *              Xen 4.19's TRC_HVM_SVM_EXIT{,64} (reason, RIP), on the
+ *              pCPU running it, with the handler records
  *              (TRC_HVM_* of the handler class, 0x00082000) that follow on
  *              that pCPU, closed by TRC_HVM_VMENTRY on whichever pCPU runs
  *              it then, or as the vCPU becomes runnable (woken or
@@ -48,9 +49,15 @@
  *
  * and says what it learns as an event stream: a consumer gets, through
  * one callback, typed events in the order of the records that produce
- * them (TSC order); an interval is emitted when the record that closes it
- * is read, with start <= end <= that record's TSC (a loss closes intervals
- * at its first lost TSC, earlier than the marker).  Runstate intervals
+ * them; an interval is emitted when the record that closes it is read,
+ * with start <= end <= that record's TSC (a loss closes intervals at its
+ * first lost TSC, earlier than the marker).  model_run() takes the
+ * scheduler's records and losses in TSC order across pCPUs, and each
+ * pCPU's other records in that pCPU's order between them (merge.h): the
+ * state is what full TSC order gives, but events of different pCPUs may
+ * come out of TSC order by up to the time between two scheduler records
+ * of a pCPU; sort by @start if that matters.  model_feed() takes records
+ * in whatever order the caller gives (xentrace-dump: full TSC order).  Runstate intervals
  * still open at the end of the trace are closed with MODEL_END_TRACE: a
  * running vCPU's at its pCPU's last record (after which nothing proves
  * it runs: UNKNOWN to the end), every other at the trace's last TSC.  A second callback gets every record, after the model
@@ -68,10 +75,14 @@
 
 #include "xtread.h"
 
-#define MODEL_DOMID_IDLE    0x7fffu     /* Xen's idle domain */
+#define MODEL_DOMID_IDLE    XT_DOMID_IDLE   /* Xen's idle domain */
 #define MODEL_VCPU_NONE     UINT32_MAX  /* no vCPU, or none known */
 #define MODEL_CPU_NONE      UINT32_MAX  /* no pCPU, or none known */
 #define MODEL_MAX_HANDLERS  4           /* handler records kept per exit */
+
+/* Xen 4.19's SVM exit (| TRC_64_FLAG for a 64-bit RIP); its VMX exit is
+ * 4.17's TRC_HVM_VMEXIT.  Not in 4.17's public trace.h. */
+#define MODEL_TRC_HVM_SVM_EXIT  (TRC_HVM_ENTRYEXIT + 3)
 
 /* A vCPU as domain << 16 | vcpu, as TRC_SCHED_RUNSTATE_CHANGE names it. */
 static inline uint32_t model_domvcpu(unsigned int dom, unsigned int vcpu)
@@ -144,6 +155,8 @@ struct model_event {
         } wake;                         /* @pcpu: the one that woke it */
         struct {
             uint32_t reason;            /* VMX or SVM exit code */
+            bool svm;                   /* written as an SVM exit (Xen
+                                           4.19 on): @reason is SVM's */
             uint64_t rip;
             unsigned int nr_handlers;   /* handler records (all of them) */
             const struct xt_record *handlers;   /* the first ones, up to
@@ -179,7 +192,8 @@ struct model_event {
 /* What the model knows about a record, after taking it. */
 struct model_record {
     uint32_t domvcpu;           /* running on its pCPU; MODEL_VCPU_NONE */
-    bool closes;                /* it closed an interval: */
+    bool closes;                /* it closed an interval (a runstate, not
+                                   lost or unknown; an exit; a C-state): */
     uint64_t ticks;             /* that interval's length */
 };
 

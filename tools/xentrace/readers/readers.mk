@@ -1,23 +1,48 @@
-# Readers of trace files, on libxentrace's reader: xentrace-dump, and
-# xentrace_format (upstream's tool, in C) with the formats file made from
-# the event catalogue.
+# The readers of trace files, on libxtfile alone (no Xen library):
+# xentrace-dump, -summary, -export, -plot, and xentrace_format (upstream's
+# tool, in C) with the formats file made from the event catalogue.
 
 XT_DUMP     := $(BUILD)/tools/xentrace/xentrace-dump
+XT_SUMMARY  := $(BUILD)/tools/xentrace/xentrace-summary
+XT_EXPORT   := $(BUILD)/tools/xentrace/xentrace-export
+XT_PLOT     := $(BUILD)/tools/xentrace/xentrace-plot
 XT_FORMAT   := $(BUILD)/tools/xentrace/xentrace_format
 XT_FORMATS  := $(BUILD)/tools/xentrace/formats
-READERS     := $(XT_DUMP) $(XT_FORMAT) $(XT_FORMATS)
+READERS     := $(XT_DUMP) $(XT_SUMMARY) $(XT_EXPORT) $(XT_PLOT) $(XT_FORMAT)
 
-$(XT_DUMP): tools/xentrace/readers/dump.c tools/libxentrace/file/decimal.h \
-            tools/xentrace/readers/view.h tools/xentrace/readers/model.h $(LIBXT_RHDR) \
-            $(LIBXT_HDR) $(LIBXT)
-	@mkdir -p $(@D)
-	$(CC) $(TOOL_CFLAGS) -Itools/libxentrace -Itools/libxentrace/file $(LDFLAGS) -o $@ $< $(LIBXT) \
-	    $(LIBXT_LIBS)
+READER_DIR    := tools/xentrace/readers
+READER_CFLAGS := $(TOOL_CFLAGS) $(XTFILE_CFLAGS) -I$(READER_DIR)
+TALLY_SRCS    := $(READER_DIR)/tally.c $(READER_DIR)/tally.h
 
-$(XT_FORMAT): tools/xentrace/readers/xentrace_format.c
-	@mkdir -p $(@D)
-	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ $< -lm
+# The model of the machine (model.h), for the readers that need more than
+# records: the dump, and the summary's analysis.
+MODEL_SRCS    := $(READER_DIR)/model.c $(READER_DIR)/merge.c
+MODEL_HDRS    := $(READER_DIR)/model.h $(READER_DIR)/merge.h \
+                 $(READER_DIR)/keyhash.h
+ANALYSIS_SRCS := $(READER_DIR)/analysis.c $(READER_DIR)/sketch.c \
+                 $(MODEL_SRCS)
+ANALYSIS_HDRS := $(READER_DIR)/analysis.h $(READER_DIR)/sketch.h \
+                 $(MODEL_HDRS)
 
-$(XT_FORMATS): tools/libxentrace/file/trace-events tools/libxentrace/file/gen-trace-events
+# The timeline exports (Perfetto, Chrome JSON) on the model.
+EXPORT_SRCS   := $(READER_DIR)/perfetto.c $(READER_DIR)/pbwrite.c \
+                 $(READER_DIR)/view.c $(MODEL_SRCS)
+EXPORT_HDRS   := $(READER_DIR)/perfetto.h $(READER_DIR)/pbwrite.h \
+                 $(READER_DIR)/view.h $(MODEL_HDRS)
+
+$(XT_DUMP): $(READER_DIR)/dump.c tools/libxentrace/file/decimal.h \
+            $(READER_DIR)/view.h $(MODEL_SRCS) $(MODEL_HDRS)
+$(XT_SUMMARY): $(READER_DIR)/summary.c $(TALLY_SRCS) $(ANALYSIS_SRCS) \
+               $(ANALYSIS_HDRS)
+$(XT_EXPORT): $(READER_DIR)/export.c $(EXPORT_SRCS) $(EXPORT_HDRS)
+$(XT_PLOT): $(READER_DIR)/plot.c $(TALLY_SRCS)
+$(XT_FORMAT): $(READER_DIR)/xentrace_format.c
+
+$(READERS): $(XTFILE_HDRS) $(XTFILE)
 	@mkdir -p $(@D)
-	python3 tools/libxentrace/file/gen-trace-events --formats $@ $<
+	$(CC) $(READER_CFLAGS) $(LDFLAGS) -o $@ $(filter %.c,$^) $(XTFILE) \
+	    $(XTFILE_LIBS) -lm
+
+$(XT_FORMATS): $(CATALOGUE) $(GEN_EVENTS)
+	@mkdir -p $(@D)
+	python3 $(GEN_EVENTS) --formats $@ $<

@@ -98,6 +98,10 @@ uint64_t sketch_quantile(const struct sketch *s, double q)
     rank = q <= 0 ? 1 : q >= 1 ? s->count : (uint64_t)(q * s->count + 0.5);
     if ( rank < 1 )
         rank = 1;
+    if ( rank == s->count )
+        return s->max;          /* exact at the ends */
+    if ( rank == 1 )
+        return s->min;
     for ( o = 0; o < SKETCH_OCTAVES; o++ )
         for ( i = 0; s->octave[o] && i < SKETCH_SUB; i++ )
         {

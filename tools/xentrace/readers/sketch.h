@@ -7,7 +7,7 @@
  * so a bucket spans at most 1/SKETCH_SUB of its lowest value.  A
  * percentile is the middle of the bucket that holds it: within
  * 1/(2 * SKETCH_SUB) of the exact value (0.8% for 64), and exact below 64.
- * Count, sum, min and max are exact.  Two sketches merge by adding their
+ * Count, sum, min and max are exact, and so are the quantiles 0 and 1.  Two sketches merge by adding their
  * buckets, so a domain's is the sum of its vCPUs'.  The buckets of a
  * power of two are allocated when it is first used: 64 octaves at most,
  * 512 bytes each.

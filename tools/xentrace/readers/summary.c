@@ -2,7 +2,8 @@
  * xentrace-summary: what a trace file holds, in one pass.
  *
  *   xentrace-summary [--json] [--svm] [-b bins] [-H hz] [--top n]
- *                    [--domain d] [--cpu c] [--from t] [--to t] file
+ *                    [--domain d] [--cpu c] [--from t] [--to t]
+ *                    [--xen-version x.y] file
  *
  * Records and bytes per CPU and per event, losses per CPU with the time
  * they cover, and the event rate over time (tally.c); and what the model
@@ -25,9 +26,12 @@
 #define DEFAULT_BINS    20
 #define MAX_BINS        100000
 
+/* Whose event layouts and names the file has (xt_reader_xen_version()). */
+static uint32_t xen_version;
+
 static const char *event_name(uint32_t id)
 {
-    const struct xt_event_desc *d = xt_event_find(id);
+    const struct xt_event_desc *d = xt_event_find_xen(id, xen_version);
 
     return d ? d->name : "?";
 }
@@ -234,7 +238,7 @@ static void usage(void)
     fprintf(stderr, "usage: xentrace-summary [--json] [--svm] [-b bins] "
             "[-H hz] [--top n]\n"
             "                        [--domain d] [--cpu c] [--from t] "
-            "[--to t] file\n");
+            "[--to t] [--xen-version x.y] file\n");
     exit(1);
 }
 
@@ -316,6 +320,7 @@ int main(int argc, char **argv)
         { "from", required_argument, NULL, OPT_FROM },
         { "to", required_argument, NULL, OPT_TO },
         { "svm", no_argument, NULL, OPT_SVM },
+        { "xen-version", required_argument, NULL, 'X' },
         { NULL, 0, NULL, 0 },
     };
     unsigned int bins = DEFAULT_BINS;
@@ -364,6 +369,10 @@ int main(int argc, char **argv)
         case OPT_SVM:
             ao.svm = true;
             break;
+        case 'X':
+            if ( xt_xen_version_parse(optarg, &xen_version) )
+                errx(1, "bad Xen version: %s (4.17, 4.20...)", optarg);
+            break;
         default:
             usage();
         }
@@ -371,10 +380,11 @@ int main(int argc, char **argv)
     if ( optind != argc - 1 )
         usage();
 
-    /* The model reads records merged by TSC: the reader indexes them. */
-    r = xt_reader_open(argv[optind], 0);
+    r = xt_reader_open(argv[optind], XT_READ_BATCHES);
     if ( !r )
         errx(1, "%s: %s", argv[optind], xt_reader_strerror(errno));
+    xt_reader_set_xen_version(r, xen_version);
+    xen_version = xt_reader_xen_version(r);
     if ( tally_run(&t, r, bins, hz) )
         err(1, "%s", argv[optind]);
     ao.hz = t.hz;

@@ -7,11 +7,7 @@
 
 #include "tally.h"
 
-#define RUNSTATE_MASK       0x0ffff00fu     /* the event without old, new */
-#define RUNSTATE_CHANGE     0x00021001u     /* TRC_SCHED_RUNSTATE_CHANGE */
 #define MAX_EVENTS          (1u << 16)
-#define EVENT_MASK          0x0fffffffu
-#define TSC_FLAG            0x80000000u
 
 /* What a record of an event takes, beyond being counted. */
 enum kind {
@@ -126,7 +122,7 @@ static struct tally_vcpu *vcpu_of(struct tally *t, uint32_t domvcpu)
     if ( grow(&t->vcpus, &t->vcpus_cap, t->nr_vcpus + 1, sizeof(*t->vcpus)) )
         return NULL;
     t->vcpus[t->nr_vcpus] = (struct tally_vcpu){
-        .domvcpu = domvcpu, .state = TALLY_RUNSTATES,
+        .domvcpu = domvcpu, .state = XT_NR_RUNSTATES,
     };
     t->nr_vcpus++;
     if ( t->nr_vcpus * 2 > t->vcpu_slots )
@@ -155,7 +151,7 @@ static int runstate_change(struct tally *t, const struct tally_later *sp)
     v = vcpu_of(t, sp->extra[0]);
     if ( !v )
         return -1;
-    if ( v->state < TALLY_RUNSTATES && old < TALLY_RUNSTATES &&
+    if ( v->state < XT_NR_RUNSTATES && old < XT_NR_RUNSTATES &&
          sp->tsc >= v->since )
         v->ticks[old] += sp->tsc - v->since;
     v->state = new;
@@ -260,11 +256,11 @@ static unsigned int seen_hash(uint32_t id)
 
 static enum kind kind_of(uint32_t id)
 {
-    if ( id == XT_EV_WRAP_BUFFER || id == XT_EV_CPU_CHANGE )
+    if ( id == TRC_TRACE_WRAP_BUFFER || id == TRC_TRACE_CPU_CHANGE )
         return KIND_SKIP;
-    if ( (id & RUNSTATE_MASK) == RUNSTATE_CHANGE )
+    if ( xt_is_runstate_change(id) )
         return KIND_RUNSTATE;
-    if ( id == XT_EV_LOST_RECORDS )
+    if ( id == TRC_LOST_RECORDS )
         return KIND_LOST;
     return KIND_COUNT;
 }
@@ -290,11 +286,11 @@ static void special_at(struct tally_later *sp, struct tally_cpu *c,
                        enum kind kind, const uint32_t *w, unsigned int n,
                        uint64_t tsc)
 {
-    unsigned int head = w[0] & TSC_FLAG ? 3 : 1, i;
+    unsigned int head = TRC_HD_INCLUDES_CYCLE_COUNT(w[0]) ? 3 : 1, i;
 
     sp->cpu = c;
     sp->kind = kind;
-    sp->event = w[0] & EVENT_MASK;
+    sp->event = TRC_HD_TO_EVENT(w[0]);
     sp->nr_extra = n - head < 4 ? n - head : 4;
     sp->tsc = tsc;
     for ( i = 0; i < 4; i++ )
@@ -366,7 +362,7 @@ static inline void count_record(const struct tally *t, struct tally_cpu *c,
                                 uint32_t index, const uint32_t *w,
                                 unsigned int n)
 {
-    if ( w[0] & TSC_FLAG )
+    if ( TRC_HD_INCLUDES_CYCLE_COUNT(w[0]) )
         memcpy(&c->tsc, w + 1, sizeof(c->tsc));
     c->by_event[index].records++;
     c->by_event[index].bytes += 4 * n;
@@ -381,7 +377,7 @@ static enum step step_slow(struct tally *t, struct lane *l,
 {
     struct tally_cpu *c = l->c;
     const uint32_t *w = l->w + l->i;
-    uint32_t id = w[0] & EVENT_MASK;
+    uint32_t id = TRC_HD_TO_EVENT(w[0]);
     unsigned int n = xt_record_words(w[0]);
 
     if ( s->id != id )
@@ -425,7 +421,7 @@ step(struct tally *t, struct lane *l)
     if ( l->i >= l->len )
         return STEP_END;
     hdr = l->w[l->i];
-    id = hdr & EVENT_MASK;
+    id = TRC_HD_TO_EVENT(hdr);
     n = xt_record_words(hdr);
     s = &t->seen[seen_hash(id)];
     if ( n > l->len - l->i )
@@ -519,7 +515,7 @@ int tally_run(struct tally *t, struct xt_reader *r, unsigned int nr_bins,
     {
         struct tally_vcpu *v = &t->vcpus[i];
 
-        if ( v->state < TALLY_RUNSTATES && t->last_tsc > v->since )
+        if ( v->state < XT_NR_RUNSTATES && t->last_tsc > v->since )
             v->ticks[v->state] += t->last_tsc - v->since;
     }
     for ( i = 0; i < t->nr_cpus; i++ )
@@ -564,11 +560,3 @@ double tally_seconds(const struct tally *t, uint64_t ticks)
     return (double)ticks / t->hz;
 }
 
-const char *tally_runstate_name(unsigned int state)
-{
-    static const char *const names[TALLY_RUNSTATES] = {
-        "running", "runnable", "blocked", "offline",
-    };
-
-    return state < TALLY_RUNSTATES ? names[state] : "?";
-}

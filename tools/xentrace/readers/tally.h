@@ -19,7 +19,6 @@
 
 #include "xtread.h"
 
-#define TALLY_RUNSTATES     4   /* running, runnable, blocked, offline */
 #define TALLY_DEFAULT_HZ    2400000000ULL   /* xenalyze's default */
 
 struct tally_count {
@@ -72,7 +71,7 @@ struct tally_vcpu {
     uint32_t domvcpu;           /* domain << 16 | vcpu */
     unsigned int state;         /* the last runstate it entered */
     uint64_t since;             /* TSC it entered it */
-    uint64_t ticks[TALLY_RUNSTATES];
+    uint64_t ticks[XT_NR_RUNSTATES];
     uint64_t changes;
 };
 
@@ -130,8 +129,5 @@ void tally_free(struct tally *t);
 
 /* Ticks as seconds. */
 double tally_seconds(const struct tally *t, uint64_t ticks);
-
-/* "running", "runnable", "blocked", "offline". */
-const char *tally_runstate_name(unsigned int state);
 
 #endif /* TALLY_H */

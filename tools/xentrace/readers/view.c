@@ -234,9 +234,10 @@ uint32_t view_other_tid(uint32_t pcpu)
     return VIEW_XEN_PID + 2 + 2 * pcpu;
 }
 
-const char *view_exit_name(char *buf, unsigned int size, uint32_t reason)
+const char *view_exit_name(char *buf, unsigned int size, uint32_t reason,
+                           bool svm)
 {
-    const char *name = model_exit_name(reason, false);
+    const char *name = model_exit_name(reason, svm);
 
     if ( name )
         snprintf(buf, size, "%s", name);

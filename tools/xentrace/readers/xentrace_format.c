@@ -30,15 +30,20 @@
 #include <string.h>
 #include <unistd.h>
 
-#define EV_CPU_CHANGE       0x0001f003u
-#define EV_TRACE_IRQ        0x0001f004u
-#define EV_HYPERCALL_V2     0x0020100du
-#define EV_HYPERCALL_SUB    0x0020200eu
+#include "xtfile.h"
+
+/* Upstream's TRC_TRACE_IRQ, which only its formats file names. */
+#define TRACE_IRQ           (TRC_GEN + 4)
 
 static const char *prog = "xentrace_format";
 
-/* The values a rule can name: %(cpu), %(tsc), ..., %(1) to %(7). */
-enum key { K_CPU, K_TSC, K_RELTSC, K_EVENT, K_D1, NR_KEYS = K_D1 + 7 };
+/*
+ * The values a rule can name: %(cpu), %(tsc), ..., %(1) to %(7), and
+ * %(i1) to %(i7), the words as signed numbers (xentrace-ng's, for the
+ * catalogue's i32 fields; upstream's tool has no such keys).
+ */
+enum key { K_CPU, K_TSC, K_RELTSC, K_EVENT, K_D1, K_I1 = K_D1 + 7,
+           NR_KEYS = K_I1 + 7 };
 
 /* A piece of a rule: literal text, then at most one conversion. */
 struct piece {
@@ -104,6 +109,11 @@ static bool key_of(const char *name, size_t len, enum key *k)
     if ( len == 1 && name[0] >= '1' && name[0] <= '7' )
     {
         *k = K_D1 + name[0] - '1';
+        return true;
+    }
+    if ( len == 2 && name[0] == 'i' && name[1] >= '1' && name[1] <= '7' )
+    {
+        *k = K_I1 + name[1] - '1';
         return true;
     }
     return false;
@@ -438,16 +448,16 @@ static bool format_record(FILE *out, const struct rules *rules,
                           struct state *st, uint32_t hdr, bool has_tsc,
                           uint64_t tsc, uint32_t d[7], unsigned int mhz)
 {
-    uint32_t event = hdr & 0x0fffffff;
+    uint32_t event = TRC_HD_TO_EVENT(hdr);
     struct value vals[NR_KEYS] = { 0 };
     const struct rule *rule;
     uint64_t *last;
     bool new_cpu;
     unsigned int i;
 
-    if ( event == EV_CPU_CHANGE )
+    if ( event == TRC_TRACE_CPU_CHANGE )
         st->cpu = d[0];
-    if ( event == EV_TRACE_IRQ )
+    if ( event == TRACE_IRQ )
     {
         if ( d[2] < d[1] )
             return false;
@@ -459,8 +469,8 @@ static bool format_record(FILE *out, const struct rules *rules,
         d[2] = st->irq_total;
         d[3] = st->irq_max;
     }
-    if ( event == EV_HYPERCALL_V2 || event == EV_HYPERCALL_SUB )
-        d[0] &= 0x000fffff;
+    if ( event == TRC_PV_HYPERCALL_V2 || event == TRC_PV_HYPERCALL_SUBCALL )
+        d[0] &= ~TRC_PV_HYPERCALL_V2_ARG_MASK;
 
     last = last_tsc_of(st, st->cpu, &new_cpu);
     if ( !new_cpu && has_tsc && tsc < *last )
@@ -480,7 +490,10 @@ static bool format_record(FILE *out, const struct rules *rules,
     else
         vals[K_TSC].i = tsc;
     for ( i = 0; i < 7; i++ )
+    {
         vals[K_D1 + i].i = d[i];
+        vals[K_I1 + i].i = (int32_t)d[i];
+    }
 
     rule = find_rule(rules, event);
     if ( !rule )
@@ -547,8 +560,8 @@ int main(int argc, char *argv[])
                         PRIu64 " not read\n", prog, got, offset);
             break;
         }
-        has_tsc = hdr >> 31;
-        n = (hdr >> 28) & 7;
+        has_tsc = TRC_HD_INCLUDES_CYCLE_COUNT(hdr);
+        n = TRC_HD_EXTRA(hdr);
         size = (has_tsc ? 8 : 0) + 4 * n;
         if ( !read_all(body, size, &got) )
         {

@@ -33,6 +33,7 @@ __thread unsigned int host_this_cpu;
 __thread unsigned long host_this_cpu_offset = NOT_A_CPU_OFFSET;
 __thread bool host_irqs_enabled = true;
 __thread struct vcpu *host_current;
+__thread int64_t host_tsc_offset;
 
 static void *percpu_area[NR_CPUS];     /* live as long as the process */
 static struct domain idle_domain = { .domain_id = DOMID_IDLE };
@@ -149,6 +150,11 @@ void host_cpu_enter(unsigned int cpu)
     host_this_cpu = cpu;
     host_this_cpu_offset = __per_cpu_offset[cpu];
     host_current = &idle_vcpu[cpu];
+}
+
+void host_set_tsc_offset(int64_t cycles)
+{
+    host_tsc_offset = cycles;
 }
 
 void host_set_current(struct vcpu *v)

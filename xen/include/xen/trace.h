@@ -96,6 +96,26 @@ static inline void trace_cpu_stats(unsigned int cpu,
 #endif /* CONFIG_TRACEBUFFER */
 
 /*
+ * The 4.19+ primitives, over 4.17's __trace_var(): a record of @event with
+ * @extra bytes from @extra_data, timed if @event has TRC_HD_CYCLE_FLAG
+ * (trace_time() sets it).  As upstream's trace(), neither tests
+ * tb_init_done inline: their callers do (the generated trc_*() calls of
+ * xen/trace-events.h).
+ */
+static inline void trace(uint32_t event, unsigned int extra,
+                         const void *extra_data)
+{
+    __trace_var((uint32_t)(event & ~TRC_HD_CYCLE_FLAG),
+                event & TRC_HD_CYCLE_FLAG, extra, extra_data);
+}
+
+static inline void trace_time(uint32_t event, unsigned int extra,
+                              const void *extra_data)
+{
+    trace((uint32_t)(event | TRC_HD_CYCLE_FLAG), extra, extra_data);
+}
+
+/*
  * TRACE_nD(event, d1, ..., dn): a timed record of n 32-bit values.  Each
  * argument is evaluated only when tracing is on.
  */

@@ -39,6 +39,13 @@ int host_boot(const struct host_config *cfg);
  */
 void host_cpu_enter(unsigned int cpu);
 
+/*
+ * The calling CPU's TSC reads @cycles off the machine's from now on, as on
+ * a host whose CPUs' TSCs are not in step (for tests: see xen-sim's
+ * --tsc-skew).
+ */
+void host_set_tsc_offset(int64_t cycles);
+
 /* CPUs that exist (nr_cpu_ids), and those online now. */
 unsigned int host_possible_cpus(void);
 unsigned int host_online_cpus(void);

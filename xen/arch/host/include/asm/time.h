@@ -6,12 +6,15 @@
 
 typedef uint64_t cycles_t;
 
+/* How far this CPU's TSC is off the machine's: host_set_tsc_offset(). */
+extern __thread int64_t host_tsc_offset;
+
 static inline cycles_t get_cycles(void)
 {
     uint32_t lo, hi;
 
     __asm__ __volatile__ ( "rdtsc" : "=a" (lo), "=d" (hi) );
-    return ((uint64_t)hi << 32) | lo;
+    return (((uint64_t)hi << 32) | lo) + host_tsc_offset;
 }
 
 #endif /* __HOST_ASM_TIME_H__ */

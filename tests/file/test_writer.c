@@ -1,14 +1,15 @@
 /*
- * libxentrace's trace-file writer, without a hypervisor: synthetic
- * records in, files read back record by record (docs/trace-format.md).
+ * libxtfile's trace-file writer, without a hypervisor: synthetic records
+ * in, put as epochs of batches (tests/common/batches.c), files read back
+ * record by record (docs/trace-format.md).
  *
  * Every file is checked the same way: it is whole pages; each batch
  * starts with a TRC_TRACE_CPU_CHANGE at a multiple of 4096 whose byte
  * count reaches exactly the next batch; records never cross a batch's
- * end; pads come only at the end of a batch; the first batch opens with
- * the metadata.  Then each CPU's records, concatenated, must be exactly
- * the bytes given to the writer, and the batches' CPUs exactly the
- * epochs the flushes made.  Debian's xenalyze reads some of the files.
+ * end; pads come only at the end of a batch; the first batch is CPU 0's
+ * 4 KiB of metadata alone.  Then each CPU's records, concatenated, must
+ * be exactly the bytes given to the writer, and the batches' CPUs exactly
+ * the epochs put.  Debian's xenalyze reads some of the files.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -27,21 +28,20 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include <stdint.h>
-#include <public/trace.h>
-
-#include "libxentrace.h"
+#include "batches.h"
 #include "run_cmd.h"
 
 #define XENALYZE      "/usr/bin/xenalyze"
 #define PAGE          4096u
 #define HDR_BYTES     12u
-#define META_WORDS    17u
+#define META_WORDS    19u
 #define MAX_CPUS      8u
 #define MAX_FLUSHES   512u
 #define KiB           1024u
+#define DEFAULT_BATCH (256 * KiB)
 
 static char dir[] = "/tmp/test_writer.XXXXXX";
+static struct batches *staged;      /* the test's epoch being filled */
 static char tiny_dir[64];           /* a 64 KiB tmpfs, if it mounted */
 static bool tiny_mounted;
 
@@ -51,6 +51,7 @@ static const struct xt_metadata meta = {
     .start_tsc = 0x123456789abcULL,
     .start_sec = 1700000000,
     .start_nsec = 123456789,
+    .xen_version = 4 << 16 | 20,
 };
 
 /* ---- The writer's write(2) ------------------------------------------ */
@@ -261,27 +262,28 @@ static size_t make_window(struct source *s, uint32_t *buf, size_t bytes,
     return len;
 }
 
-static void add_window(struct xt_writer *w, struct model *m,
-                       struct source *s, size_t bytes)
+static void add_window(struct model *m, struct source *s, size_t bytes)
 {
     static uint32_t buf[64 * KiB];
     size_t len = make_window(s, buf, bytes, sizeof(buf));
 
-    assert_int_equal(xt_writer_add(w, s->cpu, buf, len), 0);
+    assert_int_equal(batches_add(staged, s->cpu, buf, len), 0);
     model_add(m, s->cpu, buf, len);
 }
 
+/* Put the epoch staged. */
 static void flush(struct xt_writer *w, struct model *m)
 {
-    assert_int_equal(xt_writer_flush(w), 0);
-    assert_false(xt_writer_full(w));
+    assert_int_equal(batches_put(staged, w), 0);
+    assert_false(batches_full(staged));
     model_flush(m);
 }
 
 /* ---- Reading a file back -------------------------------------------- */
 
+/* A file read back: its metadata, then its batches of records. */
 struct parsed {
-    struct bytes cpu_data[MAX_CPUS];   /* records, without pads and metadata */
+    struct bytes cpu_data[MAX_CPUS];   /* records, without pads */
     unsigned int batch_cpu[4 * MAX_FLUSHES];
     size_t batch_size[4 * MAX_FLUSHES];
     unsigned int nr_batches;
@@ -326,19 +328,15 @@ static bool is_pad(const uint8_t *rec)
     return true;
 }
 
-/* The records of the batch at @off..@end: a CPU's, then pads. */
-static void parse_batch(struct parsed *p, const uint8_t *file, size_t off,
-                        size_t end, unsigned int cpu)
+/*
+ * The records of the batch at @off..@end, a CPU's then pads, after
+ * @skip bytes (the metadata).  Returns the bytes of records.
+ */
+static size_t batch_records(struct parsed *p, const uint8_t *file,
+                            size_t off, size_t end, size_t skip)
 {
-    size_t pos = off + HDR_BYTES, data_end = 0;
+    size_t pos = off + HDR_BYTES + skip, data_end = 0;
 
-    if ( p->nr_batches == 0 )
-    {
-        /* The metadata, first: TRC_XT_FORMAT's header opens it. */
-        assert_true(end - pos >= META_WORDS * 4);
-        memcpy(p->meta, file + pos, META_WORDS * 4);
-        pos += META_WORDS * 4;
-    }
     while ( pos < end )
     {
         size_t size = record_size(word(file + pos));
@@ -358,10 +356,17 @@ static void parse_batch(struct parsed *p, const uint8_t *file, size_t off,
         data_end = end;
     assert_true(end - data_end < PAGE);
     p->padding += end - data_end;
-    append(&p->cpu_data[cpu], file + off + HDR_BYTES +
-           (p->nr_batches == 0 ? META_WORDS * 4 : 0),
-           data_end - (off + HDR_BYTES) -
-           (p->nr_batches == 0 ? META_WORDS * 4 : 0));
+    return data_end - (off + HDR_BYTES + skip);
+}
+
+/* The file's first batch: CPU 0's, one page, the metadata alone. */
+static void parse_metadata(struct parsed *p, const uint8_t *file)
+{
+    assert_int_equal(word(file), 0x2001f003);
+    assert_int_equal(word(file + 4), 0);
+    assert_int_equal(word(file + 8), PAGE - HDR_BYTES);
+    memcpy(p->meta, file + HDR_BYTES, META_WORDS * 4);
+    assert_int_equal(batch_records(p, file, 0, PAGE, META_WORDS * 4), 0);
 }
 
 static uint8_t *slurp(const char *path, size_t *len)
@@ -390,6 +395,8 @@ static struct parsed *parse_bytes(const uint8_t *file, size_t len)
     assert_non_null(p);
     assert_int_equal(len % PAGE, 0);
     assert_true(len > 0);
+    parse_metadata(p, file);
+    off = PAGE;
     while ( off < len )
     {
         uint32_t cpu = word(file + off + 4), bytes = word(file + off + 8);
@@ -401,7 +408,8 @@ static struct parsed *parse_bytes(const uint8_t *file, size_t len)
         if ( end % PAGE || end > len )
             fail_msg("batch at %zu: %u bytes end at %zu", off, bytes, end);
         assert_true(p->nr_batches < 4 * MAX_FLUSHES);
-        parse_batch(p, file, off, end, cpu);
+        append(&p->cpu_data[cpu], file + off + HDR_BYTES,
+               batch_records(p, file, off, end, 0));
         p->batch_cpu[p->nr_batches] = cpu;
         p->batch_size[p->nr_batches++] = end - off;
         off = end;
@@ -428,6 +436,7 @@ static void assert_metadata(const struct parsed *p)
         0x2001f012, 2400000000u, 0,
         0x1001f013, MAX_CPUS,
         0x5001f014, 0x56789abc, 0x1234, 1700000000, 0, 123456789,
+        0x1001f015, 0x00040014,
     };
 
     assert_memory_equal(p->meta, want, sizeof(want));
@@ -493,7 +502,8 @@ static char *xenalyze_summary(const char *trace, unsigned int nr_cpus)
     unsigned int cpu;
     int rc;
 
-    snprintf(log, sizeof(log), "%s.summary", trace);
+    /* In dir: the trace may be on a file system that is full. */
+    snprintf(log, sizeof(log), "%s/xenalyze.summary", dir);
     rc = run_cmd(argv, log);
     text = (char *)slurp(log, &len);
     unlink(log);
@@ -518,14 +528,56 @@ static void path_in(char *buf, size_t size, const char *d, const char *name)
 
 /* ---- Tests ---------------------------------------------------------- */
 
+/* A writer on @fd, and an empty epoch that is full at @batch_bytes. */
+static struct xt_writer *open_writer(int fd, const struct xt_writer_opts *opts,
+                                     size_t batch_bytes)
+{
+    struct xt_writer *w = xt_writer_open(fd, &meta, opts);
+
+    assert_non_null(w);
+    staged = batches_new(MAX_CPUS, batch_bytes ? batch_bytes : DEFAULT_BATCH);
+    assert_non_null(staged);
+    return w;
+}
+
+/* Close the writer; what is staged and not put is dropped. */
+static int close_writer(struct xt_writer *w)
+{
+    int rc = xt_writer_close(w), error = errno;
+
+    batches_free(staged);
+    staged = NULL;
+    errno = error;
+    return rc;
+}
+
 /*
- * @nr_cpus CPUs at the same rate, flushed whenever one is full, as the
- * daemon does: whole, in order, epochs as flushed, little padding.
+ * Put what is staged, close the writer and @fd, and check that @path
+ * holds the metadata and every epoch put; then free @m, remove @path.
+ */
+static void close_and_check(struct xt_writer *w, int fd, struct model *m,
+                            const char *path)
+{
+    struct parsed *p;
+
+    flush(w, m);
+    assert_int_equal(close_writer(w), 0);
+    close(fd);
+    p = parse_file(path);
+    assert_metadata(p);
+    assert_holds_flushes(p, m, 0);
+    free_parsed(p);
+    free_model(m);
+    unlink(path);
+}
+
+/*
+ * @nr_cpus CPUs at the same rate, an epoch put whenever one is full, as
+ * the daemon does: whole, in order, epochs as put, little padding.
  */
 static void write_steady(unsigned int nr_cpus, unsigned int nr_flushes,
                          size_t batch_bytes, const char *name)
 {
-    struct xt_writer_opts opts = { .batch_bytes = batch_bytes };
     struct model *m = new_model(nr_cpus);
     struct source src[MAX_CPUS];
     struct xt_writer *w;
@@ -533,41 +585,39 @@ static void write_steady(unsigned int nr_cpus, unsigned int nr_flushes,
     char path[128];
     unsigned int cpu;
     uint64_t bytes, padding;
-    size_t effective = batch_bytes ? batch_bytes : 256 * KiB;
+    size_t effective = batch_bytes ? batch_bytes : DEFAULT_BATCH;
     int fd;
 
     path_in(path, sizeof(path), dir, name);
     fd = open_out(path);
     watch(fd);
-    w = xt_writer_open(fd, &meta, &opts);
-    assert_non_null(w);
+    w = open_writer(fd, NULL, batch_bytes);
     for ( cpu = 0; cpu < nr_cpus; cpu++ )
         src[cpu] = (struct source){ .cpu = cpu, .tsc = 1ULL << 33 };
 
     while ( m->nr_flushes < nr_flushes )
     {
         for ( cpu = 0; cpu < nr_cpus; cpu++ )
-            add_window(w, m, &src[cpu], 4 * KiB + next_random() % (8 * KiB));
-        if ( xt_writer_full(w) )
+            add_window(m, &src[cpu], 4 * KiB + next_random() % (8 * KiB));
+        if ( batches_full(staged) )
             flush(w, m);
     }
     bytes = xt_writer_bytes(w);
     padding = xt_writer_padding(w);
-    assert_int_equal(xt_writer_close(w), 0);   /* nothing left to flush */
+    assert_int_equal(close_writer(w), 0);
     assert_int_equal(file_size(path), bytes);
     close(fd);
 
     p = parse_file(path);
     assert_metadata(p);
-    assert_int_equal(p->batch_cpu[0], 0);
     assert_int_equal(p->padding, padding);
     assert_holds_flushes(p, m, 0);
-    assert_int_equal(io.calls, p->nr_batches);    /* one write() each */
-    /* Alone, a CPU is flushed as soon as it holds batch_bytes. */
+    assert_int_equal(io.calls, 1 + p->nr_batches);  /* one write() each */
+    /* Alone, a CPU's batch goes as soon as it holds batch_bytes. */
     for ( cpu = 0; nr_cpus == 1 && cpu < p->nr_batches; cpu++ )
         assert_in_range(p->batch_size[cpu], effective,
                         effective + 12 * KiB + PAGE);
-    print_message("%u CPUs, %u flushes, batch_bytes %zu KiB: %u batches, "
+    print_message("%u CPUs, %u epochs, batch_bytes %zu KiB: %u batches, "
                   "%llu bytes, padding %llu (%.3f %%)\n", nr_cpus,
                   nr_flushes, effective / KiB,
                   p->nr_batches,
@@ -601,11 +651,9 @@ static void test_eight_cpus(void **state)
 /* Small batches and uneven CPUs: exact, whatever the sizes. */
 static void test_uneven_cpus_and_sizes(void **state)
 {
-    struct xt_writer_opts opts = { .batch_bytes = 6 * KiB };
     struct model *m = new_model(MAX_CPUS);
     struct source src[MAX_CPUS];
     struct xt_writer *w;
-    struct parsed *p;
     char path[128];
     unsigned int cpu, i;
     int fd;
@@ -613,33 +661,26 @@ static void test_uneven_cpus_and_sizes(void **state)
     (void)state;
     path_in(path, sizeof(path), dir, "uneven.xt");
     fd = open_out(path);
-    w = xt_writer_open(fd, &meta, &opts);
-    assert_non_null(w);
+    w = open_writer(fd, NULL, 6 * KiB);
     for ( cpu = 0; cpu < MAX_CPUS; cpu++ )
         src[cpu] = (struct source){ .cpu = cpu };
 
     for ( i = 0; i < 400; i++ )
     {
-        /* Some CPUs busy, some rare: flushes of 1 to 8 batches. */
+        /* Some CPUs busy, some rare: epochs of 1 to 8 batches. */
         cpu = next_random() % 3 ? next_random() % 2 : next_random() % 8;
-        add_window(w, m, &src[cpu], 4 + next_random() % (3 * KiB));
-        if ( xt_writer_full(w) || next_random() % 7 == 0 )
+        add_window(m, &src[cpu], 4 + next_random() % (3 * KiB));
+        if ( batches_full(staged) || next_random() % 7 == 0 )
             flush(w, m);
     }
-    assert_int_equal(xt_writer_close(w), 0);
-    model_flush(m);                 /* close flushed the rest */
-    close(fd);
-
-    p = parse_file(path);
-    assert_metadata(p);
-    assert_holds_flushes(p, m, 0);
-    free_parsed(p);
-    free_model(m);
-    unlink(path);
+    close_and_check(w, fd, m, path);
 }
 
-/* The metadata goes with the lowest CPU of the first flush. */
-static void test_metadata_with_first_cpu(void **state)
+/*
+ * The metadata is the file's first page, written at open, whichever CPU
+ * comes first after it; a batch of 12 bytes of records is one page.
+ */
+static void test_metadata_first(void **state)
 {
     struct model *m = new_model(MAX_CPUS);
     struct source a = { .cpu = 5 }, b = { .cpu = 3 };
@@ -651,16 +692,15 @@ static void test_metadata_with_first_cpu(void **state)
     (void)state;
     path_in(path, sizeof(path), dir, "meta.xt");
     fd = open_out(path);
-    w = xt_writer_open(fd, &meta, NULL);
-    assert_non_null(w);
-    assert_int_equal(xt_writer_flush(w), 0);        /* nothing: no batch */
-    assert_int_equal(file_size(path), 0);
-    add_window(w, m, &a, 100);
-    add_window(w, m, &b, 5000);
+    w = open_writer(fd, NULL, 0);
+    assert_int_equal(file_size(path), PAGE);
+    assert_int_equal(xt_writer_bytes(w), PAGE);
+    add_window(m, &a, 100);
+    add_window(m, &b, 5000);
     flush(w, m);
-    add_window(w, m, &a, 100);
+    add_window(m, &a, 10);
     flush(w, m);
-    assert_int_equal(xt_writer_close(w), 0);
+    assert_int_equal(close_writer(w), 0);
     close(fd);
 
     p = parse_file(path);
@@ -669,12 +709,13 @@ static void test_metadata_with_first_cpu(void **state)
     assert_metadata(p);
     assert_holds_flushes(p, m, 0);
     assert_int_equal(p->batch_size[1], PAGE);
+    assert_int_equal(p->batch_size[2], PAGE);
     free_parsed(p);
     free_model(m);
     unlink(path);
 }
 
-/* Nothing traced: still a trace file, CPU 0's batch with the metadata. */
+/* Nothing traced: still a trace file, the metadata's page. */
 static void test_metadata_alone(void **state)
 {
     struct xt_writer *w;
@@ -685,17 +726,15 @@ static void test_metadata_alone(void **state)
     (void)state;
     path_in(path, sizeof(path), dir, "empty.xt");
     fd = open_out(path);
-    w = xt_writer_open(fd, &meta, NULL);
-    assert_non_null(w);
-    assert_int_equal(xt_writer_close(w), 0);
+    w = open_writer(fd, NULL, 0);
+    assert_int_equal(close_writer(w), 0);
     close(fd);
 
     p = parse_file(path);
     assert_int_equal(p->bytes, PAGE);
-    assert_int_equal(p->nr_batches, 1);
-    assert_int_equal(p->batch_cpu[0], 0);
+    assert_int_equal(p->nr_batches, 0);
+    assert_int_equal(p->padding, PAGE - HDR_BYTES - META_WORDS * 4);
     assert_metadata(p);
-    assert_int_equal(p->cpu_data[0].len, 0);
     free_parsed(p);
     free(xenalyze_summary(path, 1));
     unlink(path);
@@ -728,7 +767,6 @@ static void drop_gen_lines(char *text)
  */
 static void test_xenalyze_reads_files(void **state)
 {
-    struct xt_writer_opts opts = { .batch_bytes = 64 * KiB };
     struct model *m = new_model(4);
     struct source src[4];
     struct xt_writer *w;
@@ -742,27 +780,27 @@ static void test_xenalyze_reads_files(void **state)
     path_in(path, sizeof(path), dir, "xenalyze.xt");
     path_in(bare, sizeof(bare), dir, "bare.xt");
     fd = open_out(path);
-    w = xt_writer_open(fd, &meta, &opts);
-    assert_non_null(w);
+    w = open_writer(fd, NULL, 64 * KiB);
     for ( cpu = 0; cpu < 4; cpu++ )
         src[cpu] = (struct source){ .cpu = cpu, .tsc = 1ULL << 33 };
     for ( i = 0; i < 300; i++ )
     {
         cpu = next_random() % 4;
-        add_window(w, m, &src[cpu], 1 + next_random() % (4 * KiB));
-        if ( xt_writer_full(w) )
+        add_window(m, &src[cpu], 1 + next_random() % (4 * KiB));
+        if ( batches_full(staged) )
             flush(w, m);
     }
-    assert_int_equal(xt_writer_close(w), 0);
+    flush(w, m);
+    assert_int_equal(close_writer(w), 0);
     close(fd);
 
-    /* The metadata, 68 bytes, becomes pads of 32, 32 and 4 bytes. */
+    /* The metadata, 76 bytes, becomes pads of 32, 32 and 12 bytes. */
     file = slurp(path, &len);
     assert_int_equal(word(file + HDR_BYTES), 0x1001f010);
     memset(file + HDR_BYTES, 0, META_WORDS * 4);
     memcpy(file + HDR_BYTES, &(uint32_t){ 0x7001f002 }, 4);
     memcpy(file + HDR_BYTES + 32, &(uint32_t){ 0x7001f002 }, 4);
-    memcpy(file + HDR_BYTES + 64, &(uint32_t){ 0x0001f002 }, 4);
+    memcpy(file + HDR_BYTES + 64, &(uint32_t){ 0x2001f002 }, 4);
     fd = open_out(bare);
     assert_int_equal(write(fd, file, len), (ssize_t)len);
     close(fd);
@@ -781,14 +819,36 @@ static void test_xenalyze_reads_files(void **state)
     unlink(bare);
 }
 
-/* Bad arguments are refused, and a refused add harms nothing. */
+/*
+ * Records for @s's CPU, about @bytes of them, laid out as a batch in
+ * page-aligned memory for xt_writer_put(); their length at *@len.
+ */
+static uint8_t *make_batch(struct model *m, struct source *s, size_t bytes,
+                           size_t *len)
+{
+    size_t size = xt_batch_size(bytes + 40);
+    uint8_t *batch = NULL;
+
+    assert_int_equal(posix_memalign((void **)&batch, PAGE, size), 0);
+    memset(batch, 0xee, size);                  /* no stale zeroes */
+    *len = make_window(s, (uint32_t *)(batch + XT_BATCH_HEAD), bytes,
+                       bytes + 40);
+    if ( m )
+        append(&m->added[s->cpu], batch + XT_BATCH_HEAD, *len);
+    return batch;
+}
+
+/* Bad arguments are refused, and a refused batch harms nothing. */
 static void test_bad_arguments(void **state)
 {
-    struct xt_metadata no_cpus = meta;
-    struct xt_writer_opts huge = { .batch_bytes = (size_t)1 << 31 };
-    uint32_t rec[4] = { TRC_GEN + 0x100 };
+    struct xt_metadata no_cpus = meta, bad_ns = meta;
+    struct model *m = new_model(2);
+    struct source src = { .cpu = 1 };
     struct xt_writer *w;
+    struct parsed *p;
+    uint8_t *batch;
     char path[128];
+    size_t len;
     int fd;
 
     (void)state;
@@ -796,26 +856,39 @@ static void test_bad_arguments(void **state)
     fd = open_out(path);
 
     no_cpus.nr_cpus = 0;
+    bad_ns.start_nsec = 1000000000;
     errno = 0;
     assert_null(xt_writer_open(fd, &no_cpus, NULL));
     assert_int_equal(errno, EINVAL);
-    assert_null(xt_writer_open(fd, &meta, &huge));
+    errno = 0;
+    assert_null(xt_writer_open(fd, &bad_ns, NULL));
     assert_int_equal(errno, EINVAL);
+    assert_int_equal(file_size(path), 0);
 
     w = xt_writer_open(fd, &meta, NULL);
     assert_non_null(w);
+    batch = make_batch(NULL, &src, 1000, &len);
     errno = 0;
-    assert_int_equal(xt_writer_add(w, 0, rec, 6), -1);
+    assert_int_equal(xt_writer_put(w, MAX_CPUS, batch, len), -1);
     assert_int_equal(errno, EINVAL);
     errno = 0;
-    assert_int_equal(xt_writer_add(w, MAX_CPUS, rec, 4), -1);
+    assert_int_equal(xt_writer_put(w, 1, batch, len - 2), -1);
     assert_int_equal(errno, EINVAL);
-    assert_int_equal(xt_writer_add(w, 0, rec, 0), 0);
-    assert_false(xt_writer_full(w));
+    errno = 0;
+    assert_int_equal(xt_writer_put(w, 1, batch + 4, len), -1);
+    assert_int_equal(errno, EINVAL);
+    assert_int_equal(file_size(path), PAGE);        /* the metadata alone */
     /* The writer goes on. */
-    assert_int_equal(xt_writer_add(w, 1, rec, 4), 0);
+    free(batch);
+    batch = make_batch(m, &src, 1000, &len);
+    assert_int_equal(xt_writer_put(w, 1, batch, len), 0);
     assert_int_equal(xt_writer_close(w), 0);
-    assert_int_equal(file_size(path), PAGE);
+    free(batch);
+    p = parse_file(path);
+    assert_int_equal(p->nr_batches, 1);
+    assert_int_equal(p->cpu_data[1].len, m->added[1].len);
+    assert_memory_equal(p->cpu_data[1].p, m->added[1].p, m->added[1].len);
+    free_parsed(p);
 
     /* Batches must start at page offsets of the file. */
     assert_int_equal(lseek(fd, 100, SEEK_SET), 100);
@@ -823,32 +896,8 @@ static void test_bad_arguments(void **state)
     assert_null(xt_writer_open(fd, &meta, NULL));
     assert_int_equal(errno, EINVAL);
     close(fd);
+    free_model(m);
     unlink(path);
-}
-
-/* full() says so exactly when a CPU reaches batch_bytes. */
-static void test_full(void **state)
-{
-    struct xt_writer_opts opts = { .batch_bytes = 4 * KiB };
-    static uint32_t recs[1024];
-    struct xt_writer *w;
-    int fd = open("/dev/null", O_WRONLY);
-
-    (void)state;
-    assert_true(fd >= 0);
-    w = xt_writer_open(fd, &meta, &opts);
-    assert_non_null(w);
-    assert_int_equal(xt_writer_add(w, 2, recs, 4 * KiB - 4), 0);
-    assert_int_equal(xt_writer_add(w, 3, recs, 4 * KiB - 4), 0);
-    assert_false(xt_writer_full(w));
-    assert_int_equal(xt_writer_add(w, 2, recs, 4), 0);
-    assert_true(xt_writer_full(w));
-    assert_int_equal(xt_writer_flush(w), 0);
-    assert_false(xt_writer_full(w));
-    /* CPU 2: header, metadata, 4096 bytes; CPU 3: header, 4092. */
-    assert_int_equal(xt_writer_bytes(w), 2 * PAGE + 2 * PAGE);
-    assert_int_equal(xt_writer_close(w), 0);
-    close(fd);
 }
 
 /* A pipe: no free-space check (its file system reports none free). */
@@ -859,28 +908,35 @@ static void test_pipe_skips_reserve(void **state)
     struct source s = { .cpu = 1 };
     struct xt_writer *w;
     struct parsed *p;
-    uint8_t buf[2 * PAGE];
+    uint8_t buf[3 * PAGE];
+    size_t got = 0;
+    ssize_t n;
     int fds[2];
 
     (void)state;
     assert_int_equal(pipe(fds), 0);
-    w = xt_writer_open(fds[1], &meta, &opts);
-    assert_non_null(w);
-    add_window(w, m, &s, 3000);
+    w = open_writer(fds[1], &opts, 0);
+    add_window(m, &s, 3000);
     flush(w, m);
-    assert_int_equal(xt_writer_close(w), 0);
+    assert_int_equal(close_writer(w), 0);
     close(fds[1]);
-    assert_int_equal(read(fds[0], buf, sizeof(buf)), PAGE);
+    while ( (n = read(fds[0], buf + got, sizeof(buf) - got)) > 0 )
+        got += n;
     close(fds[0]);
+    assert_int_equal(got, 2 * PAGE);
 
-    p = parse_bytes(buf, PAGE);
+    p = parse_bytes(buf, got);
     assert_metadata(p);
     assert_holds_flushes(p, m, 0);
     free_parsed(p);
     free_model(m);
 }
 
-static void test_reserve_refuses_first_flush(void **state)
+/*
+ * A reserve bigger than the free space: the metadata is refused, at
+ * open, and nothing is written; half the free space in reserve is fine.
+ */
+static void test_reserve_refuses_metadata(void **state)
 {
     struct xt_writer_opts opts = { 0 };
     struct model *m = new_model(2);
@@ -897,32 +953,18 @@ static void test_reserve_refuses_first_flush(void **state)
     opts.reserve_bytes = (uint64_t)vfs.f_bavail * vfs.f_frsize + (1 << 30);
 
     watch(fd);
-    w = xt_writer_open(fd, &meta, &opts);
-    assert_non_null(w);
-    add_window(w, m, &s, 10000);
     errno = 0;
-    assert_int_equal(xt_writer_flush(w), -1);
+    assert_null(xt_writer_open(fd, &meta, &opts));
     assert_int_equal(errno, ENOSPC);
     assert_int_equal(io.calls, 0);
     assert_int_equal(file_size(path), 0);
-    assert_int_equal(xt_writer_bytes(w), 0);
-    /* Failed for good, with its first error. */
-    errno = 0;
-    assert_int_equal(xt_writer_add(w, 0, "abcd", 4), -1);
-    assert_int_equal(errno, ENOSPC);
-    errno = 0;
-    assert_int_equal(xt_writer_close(w), -1);
-    assert_int_equal(errno, ENOSPC);
-    assert_int_equal(file_size(path), 0);
 
-    /* Half the free space in reserve: room enough. */
-    assert_int_equal(ftruncate(fd, 0), 0);
     opts.reserve_bytes /= 2;
-    w = xt_writer_open(fd, &meta, &opts);
-    assert_non_null(w);
-    add_window(w, m, &s, 10000);
-    assert_int_equal(xt_writer_close(w), 0);
-    assert_int_equal(file_size(path), 3 * PAGE);
+    w = open_writer(fd, &opts, 0);
+    add_window(m, &s, 10000);
+    flush(w, m);
+    assert_int_equal(close_writer(w), 0);
+    assert_int_equal(file_size(path), 4 * PAGE);
     close(fd);
     free_model(m);
     unlink(path);
@@ -942,18 +984,17 @@ static void test_interrupted_and_short_writes(void **state)
     (void)state;
     path_in(path, sizeof(path), dir, "retry.xt");
     fd = open_out(path);
-    w = xt_writer_open(fd, &meta, NULL);
-    assert_non_null(w);
+    w = open_writer(fd, NULL, 0);
     watch(fd);
     io.eintr_call = 2;
     io.short_call = 4;
     for ( i = 0; i < 3; i++ )
     {
-        add_window(w, m, &src[0], 10 * KiB);
-        add_window(w, m, &src[1], 7 * KiB);
+        add_window(m, &src[0], 10 * KiB);
+        add_window(m, &src[1], 7 * KiB);
         flush(w, m);
     }
-    assert_int_equal(xt_writer_close(w), 0);
+    assert_int_equal(close_writer(w), 0);
     close(fd);
 
     p = parse_file(path);
@@ -975,17 +1016,18 @@ static void test_write_error_cuts_back(void **state)
     struct source src[2] = { { .cpu = 0 }, { .cpu = 1 } };
     struct xt_writer *w;
     struct parsed *p;
+    uint8_t *batch;
     char path[128];
+    size_t len;
     off_t good;
     int fd;
 
     (void)state;
     path_in(path, sizeof(path), dir, "eio.xt");
     fd = open_out(path);
-    w = xt_writer_open(fd, &meta, NULL);
-    assert_non_null(w);
-    add_window(w, m, &src[0], 10 * KiB);
-    add_window(w, m, &src[1], 7 * KiB);
+    w = open_writer(fd, NULL, 0);
+    add_window(m, &src[0], 10 * KiB);
+    add_window(m, &src[1], 7 * KiB);
     flush(w, m);
     good = file_size(path);
 
@@ -993,24 +1035,23 @@ static void test_write_error_cuts_back(void **state)
     io.short_call = 1;
     io.fail_call = 2;
     io.fail_errno = EIO;
-    add_window(w, m, &src[0], 10 * KiB);
-    add_window(w, m, &src[1], 7 * KiB);
+    add_window(m, &src[0], 10 * KiB);
+    add_window(m, &src[1], 7 * KiB);
     errno = 0;
-    assert_int_equal(xt_writer_flush(w), -1);
+    assert_int_equal(batches_put(staged, w), -1);
     assert_int_equal(errno, EIO);
     assert_int_equal(io.calls, 2);
     assert_int_equal(file_size(path), good);
     assert_int_equal(xt_writer_bytes(w), good);
     assert_int_equal(lseek(fd, 0, SEEK_CUR), good);
 
+    batch = make_batch(NULL, &src[0], 100, &len);
     errno = 0;
-    assert_int_equal(xt_writer_add(w, 0, "abcd", 4), -1);
+    assert_int_equal(xt_writer_put(w, 0, batch, len), -1);
     assert_int_equal(errno, EIO);
+    free(batch);
     errno = 0;
-    assert_int_equal(xt_writer_flush(w), -1);
-    assert_int_equal(errno, EIO);
-    errno = 0;
-    assert_int_equal(xt_writer_close(w), -1);
+    assert_int_equal(close_writer(w), -1);
     assert_int_equal(errno, EIO);
     assert_int_equal(io.calls, 2);
     close(fd);
@@ -1052,7 +1093,6 @@ static int unmount_tiny(void **state)
  */
 static void test_enospc_leaves_valid_file(void **state)
 {
-    struct xt_writer_opts opts = { .batch_bytes = 9 * KiB };
     struct model *m = new_model(2);
     struct source src[2] = { { .cpu = 0 }, { .cpu = 1 } };
     struct xt_writer *w;
@@ -1066,27 +1106,23 @@ static void test_enospc_leaves_valid_file(void **state)
         skip();
     path_in(path, sizeof(path), tiny_dir, "full.xt");
     fd = open_out(path);
-    w = xt_writer_open(fd, &meta, &opts);
-    assert_non_null(w);
+    w = open_writer(fd, NULL, 9 * KiB);
     for ( i = 0; i < 100 && !rc; i++ )
     {
         for ( cpu = 0; cpu < 2; cpu++ )
-            add_window(w, m, &src[cpu], 2 * KiB);
-        if ( xt_writer_full(w) )
+            add_window(m, &src[cpu], 2 * KiB);
+        if ( batches_full(staged) )
         {
             errno = 0;
-            rc = xt_writer_flush(w);
+            rc = batches_put(staged, w);
             if ( !rc )
                 model_flush(m);
         }
     }
     assert_int_equal(rc, -1);
     assert_int_equal(errno, ENOSPC);
-    errno = 0;
-    assert_int_equal(xt_writer_flush(w), -1);
-    assert_int_equal(errno, ENOSPC);
     assert_int_equal(xt_writer_bytes(w), file_size(path));
-    assert_int_equal(xt_writer_close(w), -1);
+    assert_int_equal(close_writer(w), -1);
     assert_int_equal(errno, ENOSPC);
     close(fd);
 
@@ -1094,7 +1130,7 @@ static void test_enospc_leaves_valid_file(void **state)
     print_message("full at %llu bytes, %u batches\n",
                   (unsigned long long)p->bytes, p->nr_batches);
     assert_metadata(p);
-    /* Whole flushes, then maybe CPU 0's batch of the one that failed. */
+    /* Whole epochs, then maybe CPU 0's batch of the one that failed. */
     for ( cpu = 0; cpu < 2; cpu++ )
     {
         assert_true(p->cpu_data[cpu].len <= m->added[cpu].len);
@@ -1126,110 +1162,15 @@ static void test_reserve_does_not_wrap(void **state)
     path_in(path, sizeof(path), tiny_dir, "reserve.xt");
     fd = open_out(path);
     watch(fd);
-    w = xt_writer_open(fd, &meta, &opts);
-    assert_non_null(w);
-    add_window(w, m, &s, 100 * KiB);
+    w = open_writer(fd, &opts, 0);
+    add_window(m, &s, 100 * KiB);
     errno = 0;
-    assert_int_equal(xt_writer_flush(w), -1);
+    assert_int_equal(batches_put(staged, w), -1);
     assert_int_equal(errno, ENOSPC);
-    assert_int_equal(io.calls, 0);             /* refused, not tried */
-    assert_int_equal(file_size(path), 0);
-    assert_int_equal(xt_writer_close(w), -1);
+    assert_int_equal(io.calls, 1);             /* the metadata; refused */
+    assert_int_equal(file_size(path), PAGE);
+    assert_int_equal(close_writer(w), -1);
     close(fd);
-    free_model(m);
-    unlink(path);
-}
-
-/*
- * Flight recorder: many flushes through a small ring.  The file holds
- * the newest flushes that fit, from the first batch of one (its lowest
- * CPU), with the metadata.
- */
-static void test_ring_keeps_newest_epochs(void **state)
-{
-    const size_t ring_bytes = 96 * KiB;
-    struct xt_writer_opts opts = { .batch_bytes = 3 * KiB,
-                                   .ring_bytes = ring_bytes };
-    struct model *m = new_model(4);
-    struct source src[4];
-    struct xt_writer *w;
-    struct parsed *p;
-    char path[128];
-    unsigned int cpu, i, first;
-    size_t kept = 0;
-    int fd;
-
-    (void)state;
-    path_in(path, sizeof(path), dir, "ring.xt");
-    fd = open_out(path);
-    w = xt_writer_open(fd, &meta, &opts);
-    assert_non_null(w);
-    for ( cpu = 0; cpu < 4; cpu++ )
-        src[cpu] = (struct source){ .cpu = cpu, .tsc = 1ULL << 33 };
-    for ( i = 0; i < 500; i++ )
-    {
-        cpu = next_random() % 4;
-        add_window(w, m, &src[cpu], 1 + next_random() % (2 * KiB));
-        if ( xt_writer_full(w) )
-            flush(w, m);
-    }
-    assert_int_equal(file_size(path), 0);       /* all in memory */
-    assert_int_equal(xt_writer_close(w), 0);
-    model_flush(m);
-    close(fd);
-
-    /* The fewest newest flushes whose batches hold ring_bytes. */
-    for ( first = m->nr_flushes; first > 0 && kept < ring_bytes; first-- )
-        for ( cpu = 0; cpu < 4; cpu++ )
-            if ( m->flush[first - 1].len[cpu] )
-                kept += (HDR_BYTES + m->flush[first - 1].len[cpu] +
-                         PAGE - 1) / PAGE * PAGE;
-    assert_true(first > 10 && kept >= ring_bytes);
-
-    p = parse_file(path);
-    print_message("%u flushes, the newest %u kept: %u batches, %llu bytes\n",
-                  m->nr_flushes, m->nr_flushes - first, p->nr_batches,
-                  (unsigned long long)p->bytes);
-    assert_metadata(p);
-    assert_holds_flushes(p, m, first);
-    assert_true(p->bytes >= ring_bytes && p->bytes <= kept + PAGE);
-    free(xenalyze_summary(path, 4));
-    free_parsed(p);
-    free_model(m);
-    unlink(path);
-}
-
-/* A flush bigger than the whole ring: it alone is kept. */
-static void test_ring_keeps_oversized_flush(void **state)
-{
-    struct xt_writer_opts opts = { .ring_bytes = 8 * KiB };
-    struct model *m = new_model(2);
-    struct source s0 = { .cpu = 0 }, s1 = { .cpu = 1 };
-    struct xt_writer *w;
-    struct parsed *p;
-    char path[128];
-    int fd;
-
-    (void)state;
-    path_in(path, sizeof(path), dir, "ring2.xt");
-    fd = open_out(path);
-    w = xt_writer_open(fd, &meta, &opts);
-    assert_non_null(w);
-    add_window(w, m, &s0, 1000);
-    flush(w, m);
-    add_window(w, m, &s1, 1000);
-    flush(w, m);
-    add_window(w, m, &s1, 20 * KiB);
-    add_window(w, m, &s0, 100);
-    flush(w, m);
-    assert_int_equal(xt_writer_close(w), 0);
-    close(fd);
-
-    p = parse_file(path);
-    assert_int_equal(p->nr_batches, 2);
-    assert_metadata(p);
-    assert_holds_flushes(p, m, 2);
-    free_parsed(p);
     free_model(m);
     unlink(path);
 }
@@ -1237,11 +1178,9 @@ static void test_ring_keeps_oversized_flush(void **state)
 /* O_DIRECT, where the file system has it (tmpfs has not). */
 static void test_direct(void **state)
 {
-    struct xt_writer_opts opts = { .batch_bytes = 64 * KiB, .direct = true };
     struct model *m = new_model(2);
     struct source src[2] = { { .cpu = 0 }, { .cpu = 1 } };
     struct xt_writer *w;
-    struct parsed *p;
     char path[128];
     unsigned int i;
     int fd;
@@ -1257,179 +1196,14 @@ static void test_direct(void **state)
     }
     assert_true(fd >= 0);
     assert_true(fcntl(fd, F_GETFL) & O_DIRECT);
-    w = xt_writer_open(fd, &meta, &opts);
-    assert_non_null(w);
+    w = open_writer(fd, NULL, 64 * KiB);
     for ( i = 0; i < 200; i++ )
     {
-        add_window(w, m, &src[i % 2], 1 + next_random() % (3 * KiB));
-        if ( xt_writer_full(w) )
+        add_window(m, &src[i % 2], 1 + next_random() % (3 * KiB));
+        if ( batches_full(staged) )
             flush(w, m);
     }
-    assert_int_equal(xt_writer_close(w), 0);
-    model_flush(m);
-    close(fd);
-
-    p = parse_file(path);
-    assert_metadata(p);
-    assert_holds_flushes(p, m, 0);
-    free_parsed(p);
-    free_model(m);
-    unlink(path);
-}
-
-/* ---- Batches put without a copy ------------------------------------ */
-
-/*
- * Records for @s's CPU, about @bytes of them, laid out as a batch in
- * page-aligned memory for xt_writer_put(); their length at *@len.
- */
-static uint8_t *make_put_batch(struct model *m, struct source *s,
-                               size_t bytes, size_t *len)
-{
-    size_t size = xt_batch_size(bytes + 40);
-    uint8_t *batch = NULL;
-
-    assert_int_equal(posix_memalign((void **)&batch, PAGE, size), 0);
-    memset(batch, 0xee, size);                  /* no stale zeroes */
-    *len = make_window(s, (uint32_t *)(batch + XT_BATCH_HEAD), bytes,
-                       bytes + 40);
-    append(&m->added[s->cpu], batch + XT_BATCH_HEAD, *len);
-    return batch;
-}
-
-static void put_one(struct xt_writer *w, struct model *m, struct source *s,
-                    size_t bytes)
-{
-    size_t len;
-    uint8_t *batch = make_put_batch(m, s, bytes, &len);
-
-    assert_int_equal(xt_writer_put(w, s->cpu, batch, len), 0);
-    free(batch);
-}
-
-/* Each CPU's records, as added and put, and in that order. */
-static void assert_cpu_data(const struct parsed *p, const struct model *m)
-{
-    unsigned int cpu;
-
-    for ( cpu = 0; cpu < m->nr_cpus; cpu++ )
-    {
-        assert_int_equal(p->cpu_data[cpu].len, m->added[cpu].len);
-        if ( m->added[cpu].len )
-            assert_memory_equal(p->cpu_data[cpu].p, m->added[cpu].p,
-                                m->added[cpu].len);
-    }
-}
-
-/*
- * Batches put are written as they come, one write(2) each, after a
- * batch of the metadata alone; records held by xt_writer_add() go out
- * before the next batch put, so each CPU's records stay in order.
- */
-static void test_put_writes_batches_in_place(void **state)
-{
-    struct model *m = new_model(2);
-    struct source src[2] = { { .cpu = 0 }, { .cpu = 1 } };
-    struct xt_writer *w;
-    struct parsed *p;
-    unsigned int i, writes;
-    char path[128];
-    int fd;
-
-    (void)state;
-    path_in(path, sizeof(path), dir, "put.xt");
-    fd = open_out(path);
-    watch(fd);
-    w = xt_writer_open(fd, &meta, NULL);
-    assert_non_null(w);
-    for ( i = 0; i < 40; i++ )
-    {
-        if ( i % 7 == 3 )
-            add_window(w, m, &src[(i + 1) % 2], 1 + next_random() % 3000);
-        put_one(w, m, &src[i % 2], 1 + next_random() % (300 * KiB));
-    }
-    writes = io.calls;
-    assert_int_equal(xt_writer_close(w), 0);
-    watch(-1);
-    close(fd);
-    /* The metadata's, one per batch put, one per flush of what was added. */
-    assert_int_equal(writes, 1 + 40 + 6);
-
-    p = parse_file(path);
-    assert_metadata(p);
-    assert_int_equal(p->batch_cpu[0], 0);
-    assert_int_equal(p->batch_size[0], PAGE);       /* the metadata alone */
-    assert_int_equal(p->nr_batches, writes);
-    assert_cpu_data(p, m);
-    assert_true(p->padding < p->bytes / 50);        /* under 2 % */
-    free_parsed(p);
-    free(xenalyze_summary(path, 2));
-    free_model(m);
-    unlink(path);
-}
-
-static void test_put_bad_arguments(void **state)
-{
-    struct model *m = new_model(2);
-    struct source src = { .cpu = 1 };
-    struct xt_writer *w;
-    uint8_t *batch;
-    size_t len;
-    char path[128];
-    int fd;
-
-    (void)state;
-    path_in(path, sizeof(path), dir, "put-bad.xt");
-    fd = open_out(path);
-    w = xt_writer_open(fd, &meta, NULL);
-    assert_non_null(w);
-    batch = make_put_batch(m, &src, 1000, &len);
-    errno = 0;
-    assert_int_equal(xt_writer_put(w, MAX_CPUS, batch, len), -1);
-    assert_int_equal(errno, EINVAL);
-    assert_int_equal(xt_writer_put(w, 1, batch, len - 2), -1);
-    assert_int_equal(errno, EINVAL);
-    assert_int_equal(xt_writer_put(w, 1, batch + 4, len), -1);
-    assert_int_equal(errno, EINVAL);
-    assert_int_equal(file_size(path), 0);           /* nothing written */
-    assert_int_equal(xt_writer_put(w, 1, batch, len), 0);
-    assert_int_equal(xt_writer_close(w), 0);
-    close(fd);
-    free(batch);
-    free_model(m);
-    unlink(path);
-}
-
-/* With a ring, batches put are copied in, and come out at close. */
-static void test_put_into_ring(void **state)
-{
-    struct xt_writer_opts opts = { .batch_bytes = 64 * KiB,
-                                   .ring_bytes = 64 << 20 };
-    struct model *m = new_model(2);
-    struct source src[2] = { { .cpu = 0 }, { .cpu = 1 } };
-    struct xt_writer *w;
-    struct parsed *p;
-    unsigned int i;
-    char path[128];
-    int fd;
-
-    (void)state;
-    path_in(path, sizeof(path), dir, "put-ring.xt");
-    fd = open_out(path);
-    w = xt_writer_open(fd, &meta, &opts);
-    assert_non_null(w);
-    for ( i = 0; i < 30; i++ )
-        put_one(w, m, &src[i % 2], 1 + next_random() % (40 * KiB));
-    assert_int_equal(file_size(path), 0);           /* all held */
-    assert_int_equal(xt_writer_close(w), 0);
-    close(fd);
-
-    p = parse_file(path);
-    assert_metadata(p);
-    assert_cpu_data(p, m);
-    free_parsed(p);
-    free_model(m);
-    unlink(path);
+    close_and_check(w, fd, m, path);
 }
 
 static int setup(void **state)
@@ -1451,24 +1225,18 @@ int main(void)
         cmocka_unit_test(test_two_cpus),
         cmocka_unit_test(test_eight_cpus),
         cmocka_unit_test(test_uneven_cpus_and_sizes),
-        cmocka_unit_test(test_metadata_with_first_cpu),
+        cmocka_unit_test(test_metadata_first),
         cmocka_unit_test(test_metadata_alone),
         cmocka_unit_test(test_xenalyze_reads_files),
         cmocka_unit_test(test_bad_arguments),
-        cmocka_unit_test(test_full),
         cmocka_unit_test(test_pipe_skips_reserve),
-        cmocka_unit_test(test_reserve_refuses_first_flush),
+        cmocka_unit_test(test_reserve_refuses_metadata),
         cmocka_unit_test(test_interrupted_and_short_writes),
         cmocka_unit_test(test_write_error_cuts_back),
         cmocka_unit_test_setup_teardown(test_enospc_leaves_valid_file,
                                         mount_tiny, unmount_tiny),
         cmocka_unit_test_setup_teardown(test_reserve_does_not_wrap,
                                         mount_tiny, unmount_tiny),
-        cmocka_unit_test(test_ring_keeps_newest_epochs),
-        cmocka_unit_test(test_ring_keeps_oversized_flush),
-        cmocka_unit_test(test_put_writes_batches_in_place),
-        cmocka_unit_test(test_put_bad_arguments),
-        cmocka_unit_test(test_put_into_ring),
         cmocka_unit_test(test_direct),
     };
 

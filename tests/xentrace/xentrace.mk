@@ -1,0 +1,25 @@
+# Tests of xentrace that need no hypervisor: its option parsers, and its
+# output queue (the writer thread, -M's ring) on libxtfile's writer.
+
+XENTRACE_TESTS := $(BUILD)/tests/test_xentrace_options \
+                  $(BUILD)/tests/test_output
+
+$(BUILD)/tests/test_xentrace_options: tests/xentrace/test_xentrace_options.c \
+                                      tools/xentrace/options.c \
+                                      tools/xentrace/options.h \
+                                      $(XT_CLASSES_H)
+	@mkdir -p $(@D)
+	$(CC) $(TOOL_CFLAGS) -Itools/xentrace -I$(XTFILE_DIR) -Ixen/include \
+	    $(LDFLAGS) -o $@ \
+	    tests/xentrace/test_xentrace_options.c tools/xentrace/options.c \
+	    -lcmocka
+
+$(BUILD)/tests/test_output: tests/xentrace/test_output.c \
+                            tools/xentrace/output.c tools/xentrace/output.h \
+                            $(XTFILE_HDRS) $(XTFILE)
+	@mkdir -p $(@D)
+	$(CC) $(TOOL_CFLAGS) -Itools/xentrace $(XTFILE_CFLAGS) $(LDFLAGS) -o $@ \
+	    tests/xentrace/test_output.c tools/xentrace/output.c $(XTFILE) \
+	    $(XTFILE_LIBS) -lpthread -lcmocka
+
+THREADED_TESTS += $(BUILD)/tests/test_output

@@ -1,0 +1,194 @@
+/*
+ * libxtfile: the trace file (docs/trace-format.md).  The one home of what
+ * a trace file's records mean beyond Xen's ABI, and the writer; the
+ * reader is xtread.h.  Needs no Xen library, only zlib (for the reader).
+ *
+ * A trace file is a flat stream of t_rec records, readable by any tool
+ * that reads xentrace's files, cut into batches: each starts at a 4 KiB
+ * file offset with a TRC_TRACE_CPU_CHANGE {cpu, bytes} record and holds
+ * one CPU's records as Xen wrote them; "bytes" counts everything after
+ * the CPU-change record up to the next batch.  The writer pads each batch
+ * to the next 4 KiB boundary with TRC_TRACE_WRAP_BUFFER records, which
+ * readers skip.  The file's first batch, 4 KiB, is CPU 0's and holds the
+ * metadata records (TRC_XT_*) alone.
+ *
+ * The event numbers and the record header come from Xen's public ABI,
+ * xen/include/public/trace.h, the same as Debian's <xen/trace.h> (either
+ * may come first: they share the include guard).  It is included by a
+ * quoted name, so that a program's <xen/trace.h> stays whichever it
+ * means: build with -iquote xen/include (installed: the pkg-config file
+ * says where).
+ *
+ * Functions return 0 (or a count) on success and -1 with errno on failure.
+ */
+#ifndef XTFILE_H
+#define XTFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "public/trace.h"
+
+/* xentrace-ng's version: in every file's metadata, and xentrace -V. */
+#define XT_VERSION_MAJOR   0
+#define XT_VERSION_MINOR   1
+#define XT_VERSION_PATCH   0
+#define XT_VERSION         "0.1.0"
+
+/*
+ * Records
+ * =======
+ */
+
+#define XT_PAGE            4096u        /* batches start at multiples */
+#define XT_BATCH_HEAD      12u          /* the TRC_TRACE_CPU_CHANGE record */
+#define XT_PAD_MAX_BYTES   32u          /* a pad: header, up to 7 words */
+
+/* Words of the record whose header is @hdr: 1 to 10. */
+static inline unsigned int xt_record_words(uint32_t hdr)
+{
+    return 1 + (TRC_HD_INCLUDES_CYCLE_COUNT(hdr) ? 2 : 0) + TRC_HD_EXTRA(hdr);
+}
+
+/*
+ * TRC_LOST_RECORDS, Xen's marker of records it could not write, has
+ * these words: {count, domain | vcpu << 16, first tsc lo, first tsc hi}.
+ */
+#define XT_LOST_WORDS      4
+
+/*
+ * Scheduler runstate changes are TRC_SCHED_RUNSTATE_CHANGE | old << 8 |
+ * new << 4, {domain << 16 | vcpu}; the runstates are Xen's RUNSTATE_*
+ * (public/vcpu.h).
+ */
+#define XT_RUNSTATE_RUNNING    0
+#define XT_RUNSTATE_RUNNABLE   1
+#define XT_RUNSTATE_BLOCKED    2
+#define XT_RUNSTATE_OFFLINE    3
+#define XT_NR_RUNSTATES        4
+
+static inline bool xt_is_runstate_change(uint32_t event)
+{
+    return (event & ~0xff0u) == TRC_SCHED_RUNSTATE_CHANGE;
+}
+
+static inline unsigned int xt_runstate_old(uint32_t event)
+{
+    return (event >> 8) & 0xf;
+}
+
+static inline unsigned int xt_runstate_new(uint32_t event)
+{
+    return (event >> 4) & 0xf;
+}
+
+/* "running", "runnable", "blocked", "offline", or "?". */
+static inline const char *xt_runstate_name(unsigned int state)
+{
+    static const char *const names[XT_NR_RUNSTATES] = {
+        "running", "runnable", "blocked", "offline",
+    };
+
+    return state < XT_NR_RUNSTATES ? names[state] : "?";
+}
+
+/* The idle domain's id (DOMID_IDLE, public/xen.h): its vCPUs idle. */
+#define XT_DOMID_IDLE      0x7fffu
+
+/*
+ * Metadata
+ * ========
+ *
+ * TRC_GEN (0x0001f000) events without a TSC, alone in the file's first
+ * batch, and TRC_XT_END at the end.  "records", wherever xentrace-ng
+ * counts them, excludes these.
+ */
+#define TRC_XT_FORMAT      0x0001f010   /* {format version} */
+#define TRC_XT_TOOL        0x0001f011   /* {major, minor, patch} */
+#define TRC_XT_TSC_HZ      0x0001f012   /* {hz lo, hz hi} */
+#define TRC_XT_CPUS        0x0001f013   /* {possible CPUs} */
+#define TRC_XT_START       0x0001f014   /* {tsc lo, tsc hi, s lo, s hi, ns} */
+#define TRC_XT_XEN_VERSION 0x0001f015   /* {major << 16 | minor}, 0: unknown */
+/*
+ * The end of the capture, the last record of every CPU's stream: no
+ * payload, and the TSC of the newest record of any CPU.  It keeps a
+ * CPU's stream open until every CPU's is done: xenalyze 4.17 takes a
+ * CPU whose stream ended early, seen again in the batch after another
+ * CPU's, for a CPU coming online, and reads its last batch twice.  It is
+ * the one metadata record outside the first batch, and has a TSC.
+ */
+#define TRC_XT_END         0x0001f01f
+#define XT_FORMAT_VERSION  1
+#define XT_META_WORDS      19u          /* the six records of the first batch */
+
+/* Whether @event is one of the metadata events (TRC_XT_*). */
+static inline bool xt_is_metadata(uint32_t event)
+{
+    return (event & ~0xfu) == (TRC_XT_FORMAT & ~0xfu);
+}
+
+struct xt_metadata {
+    uint64_t tsc_hz;            /* 0: unknown */
+    uint32_t nr_cpus;
+    uint64_t start_tsc;         /* TSC at start_time */
+    int64_t start_sec;          /* wall clock (CLOCK_REALTIME) at start */
+    uint32_t start_nsec;
+    uint32_t xen_version;       /* xc_version(XENVER_version): major << 16
+                                   | minor; 0: unknown */
+};
+
+/*
+ * The writer
+ * ==========
+ *
+ * It takes batches laid out by the caller, in page-aligned memory of
+ * xt_batch_size(records) bytes with the records XT_BATCH_HEAD bytes in,
+ * fills in the header before them and the pads after them, and writes
+ * each with one write(2): no copy, and O_DIRECT works.  The order of the
+ * batches is the caller's: xenalyze wants epochs, one batch per CPU with
+ * records in ascending CPU order, each covering the same stretch of time
+ * (docs/trace-format.md, "Compatibility").
+ *
+ * The first error (a failed write, ENOSPC from the reserve check) fails
+ * the writer for good: a regular file is cut back to the end of its last
+ * complete batch, and every later call returns that first error.  It stays
+ * a valid trace file.  A writer is thread-compatible.
+ */
+
+struct xt_writer;
+
+struct xt_writer_opts {
+    /*
+     * -r: refuse (ENOSPC) a write that would leave less than this many
+     * bytes free on the file's file system.  0: no check.
+     */
+    uint64_t reserve_bytes;
+};
+
+/*
+ * A writer to @fd (at a multiple of 4 KiB if a regular file) that writes
+ * the metadata batch at once; NULL opts means the defaults.
+ */
+struct xt_writer *xt_writer_open(int fd, const struct xt_metadata *meta,
+                                 const struct xt_writer_opts *opts);
+
+/* Bytes of memory a batch of @records bytes of records is laid out in. */
+size_t xt_batch_size(size_t records);
+
+/*
+ * Write CPU @cpu's (below the metadata's nr_cpus) @records bytes of whole records at @batch +
+ * XT_BATCH_HEAD as one batch; @batch is page-aligned, of
+ * xt_batch_size(@records) bytes, and the writer fills in the rest.
+ */
+int xt_writer_put(struct xt_writer *w, unsigned int cpu, void *batch,
+                  size_t records);
+
+/* Free the writer (the fd stays open); -1 if it had failed. */
+int xt_writer_close(struct xt_writer *w);
+
+/* Bytes written so far, the metadata batch's included; of which padding. */
+uint64_t xt_writer_bytes(const struct xt_writer *w);
+uint64_t xt_writer_padding(const struct xt_writer *w);
+
+#endif /* XTFILE_H */
