@@ -73,6 +73,7 @@ include tests/xentrace/xentrace.mk
 include bench/bench.mk
 include tests/sim/sim.mk
 include tests/readers/readers.mk
+include tests/readers/agree.mk
 include tests/fuzz/fuzz.mk
 include tests/xen-events/xen-events.mk
 include tests/xen/trees.mk

@@ -44,9 +44,32 @@ $(LTTNG_COST): bench/lttng_cost.c bench/lttng_tp.h $(TIMING_SRCS)
 # generator (xen-sim's workloads put through libxtfile's writer in
 # epochs of batches, by tests/common/batches.c).
 GEN_TRACE    := $(BUILD)/bench/gen-trace
+WALK         := $(BUILD)/bench/walk
+
+# xenalyze built from Debian's source, as make check-xen fetches it, out
+# of tree and unchanged, when that source is here.
+XENALYZE_TREE := $(lastword $(sort $(wildcard \
+                   /var/cache/xentrace-ng/src/4.17.5*/tree)))
+XENALYZE_SRC  := $(if $(XENALYZE_TREE),$(BUILD)/bench/xenalyze-source)
+
 READ_ENV     = GEN_TRACE=$(GEN_TRACE) SUMMARY=$(XT_SUMMARY) DUMP=$(XT_DUMP) \
-               RUSAGE=$(RUSAGE)
-READ_DEPS    = $(GEN_TRACE) $(XT_SUMMARY) $(XT_DUMP) $(RUSAGE)
+               RUSAGE=$(RUSAGE) WALK=$(WALK) XENALYZE_SRC=$(XENALYZE_SRC)
+READ_DEPS    = $(GEN_TRACE) $(XT_SUMMARY) $(XT_DUMP) $(RUSAGE) $(WALK) \
+               $(XENALYZE_SRC)
+
+# The reader's bare walk, for run-read's equal-work table.
+$(WALK): bench/walk.c $(XTFILE_HDRS) $(XTFILE)
+	@mkdir -p $(@D)
+	$(CC) $(TOOL_CFLAGS) $(XTFILE_CFLAGS) $(LDFLAGS) -o $@ $< $(XTFILE) \
+	    $(XTFILE_LIBS)
+
+# Xen's tools build flags for it (tools/Rules.mk), without sanitizers.
+$(BUILD)/bench/xenalyze-source: $(XENALYZE_TREE)/tools/xentrace/xenalyze.c
+	@mkdir -p $(@D)
+	$(CC) -O2 -g -fno-strict-aliasing -std=gnu99 -D__XEN_TOOLS__ \
+	    -D_LARGEFILE_SOURCE -D_LARGEFILE64_SOURCE \
+	    -I$(XENALYZE_TREE)/tools/xentrace -I$(XENALYZE_TREE)/tools/include \
+	    -o $@ $< $(XENALYZE_TREE)/tools/xentrace/mread.c
 
 $(GEN_TRACE): bench/gen-trace.c tools/xen-sim/workload.c \
               tools/xen-sim/workload.h $(XEN_HDRS) $(BATCHES) $(XTFILE_HDRS) \

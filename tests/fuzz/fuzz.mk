@@ -1,8 +1,10 @@
 # libFuzzer targets (clang), each with a seed corpus in
 # tests/fuzz/corpus/NAME:
 #   fuzz_reader        libxtfile's reader, and the readers' tally
+#   fuzz_model         the model of the machine and the summary's analysis
 #   fuzz_options       xentrace's option parsers against a model of them
 #   fuzz_hostile_dom0  trace.c's buffers against a dom0 that writes anything
+#   fuzz_perfetto      xentrace-export --perfetto (and the model) on any file
 #   fuzz_dump, fuzz_summary, fuzz_export, fuzz_plot, fuzz_format
 #                      each reader's own logic and output on any trace
 #                      (and for xentrace_format, any formats file)
@@ -22,9 +24,11 @@ FUZZ_OBJ_FLAGS := -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
                   -fno-sanitize-recover=all
 FUZZ_PROGRAMS  := dump summary export plot format
 FUZZ_TESTS     := $(BUILD)/tests/fuzz_reader_check \
+                  $(BUILD)/tests/fuzz_model_check \
                   $(BUILD)/tests/fuzz_options_check \
                   $(BUILD)/tests/fuzz_hostile_dom0_check \
                   $(BUILD)/tests/fuzz_window_check \
+                  $(BUILD)/tests/fuzz_perfetto_check \
                   $(patsubst %,$(BUILD)/tests/fuzz_%_check,$(FUZZ_PROGRAMS))
 
 FUZZ_READER_SRCS := tests/fuzz/fuzz_reader.c \
@@ -38,6 +42,17 @@ $(BUILD)/tests/fuzz_reader: $(FUZZ_READER_SRCS) $(XTFILE_HDRS) $(XTFILE_PRIV) \
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(XTFILE_CFLAGS) -I$(XTFILE_DIR) \
 	    -Itools/xentrace/readers \
 	    -o $@ $(FUZZ_READER_SRCS) -lz
+
+FUZZ_MODEL_SRCS := tests/fuzz/fuzz_model.c \
+                   $(filter-out %/writer.c,$(XTFILE_SRCS)) $(XTFILE_EVENTS_C) \
+                   $(ANALYSIS_SRCS)
+
+$(BUILD)/tests/fuzz_model: $(FUZZ_MODEL_SRCS) $(XTFILE_HDRS) $(XTFILE_PRIV) \
+                           $(ANALYSIS_HDRS) $(XT_CLASSES_H)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -Wall -Wextra -Werror $(XTFILE_CFLAGS) \
+	    -I$(XTFILE_DIR) -Itools/xentrace/readers \
+	    -o $@ $(FUZZ_MODEL_SRCS) -lz
 
 $(BUILD)/tests/fuzz_options: tests/fuzz/fuzz_options.c \
                              tools/xentrace/options.c tools/xentrace/options.h \
@@ -56,11 +71,19 @@ FUZZ_READER_HDRS := $(XTFILE_HDRS) $(XTFILE_PRIV) $(XT_CLASSES_H) \
                     tools/xentrace/readers/tally.h tests/fuzz/check_output.h \
                     tests/fuzz/fuzz_tally.h
 
+# A reader's own .c is compiled in through its target's #include; the
+# other sources it needs (the model, the exports) are linked.
+FUZZ_READER_OWN := $(patsubst %,$(READER_DIR)/%.c,dump summary export plot \
+                                                  xentrace_format)
+
 $(BUILD)/tests/fuzz_dump:    tools/xentrace/readers/dump.c \
-                             tools/libxentrace/file/decimal.h
+                             tools/libxentrace/file/decimal.h \
+                             $(READER_DIR)/view.h $(MODEL_SRCS) $(MODEL_HDRS)
 $(BUILD)/tests/fuzz_summary: tools/xentrace/readers/summary.c \
-                             tools/xentrace/readers/tally.c
-$(BUILD)/tests/fuzz_export:  tools/xentrace/readers/export.c
+                             tools/xentrace/readers/tally.c \
+                             $(ANALYSIS_SRCS) $(ANALYSIS_HDRS)
+$(BUILD)/tests/fuzz_export:  tools/xentrace/readers/export.c \
+                             $(EXPORT_SRCS) $(EXPORT_HDRS)
 $(BUILD)/tests/fuzz_plot:    tools/xentrace/readers/plot.c \
                              tools/xentrace/readers/tally.c
 $(BUILD)/tests/fuzz_format:  tools/xentrace/readers/xentrace_format.c
@@ -70,8 +93,20 @@ $(patsubst %,$(BUILD)/tests/fuzz_%,$(FUZZ_PROGRAMS)): $(BUILD)/tests/fuzz_%: \
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -std=gnu11 -Wall -Wextra -Werror \
 	    $(XTFILE_CFLAGS) -I$(XTFILE_DIR) -Itools/xentrace/readers \
-	    -Itests/fuzz -o $@ $< $(filter %/tally.c,$^) $(FUZZ_READER_LIB) \
-	    -lz -lm
+	    -Itests/fuzz -o $@ $< \
+	    $(filter-out $< $(FUZZ_READER_OWN),$(filter %.c,$^)) -lz -lm
+
+FUZZ_PERFETTO_SRCS := tests/fuzz/fuzz_perfetto.c \
+                      $(filter-out %/writer.c,$(XTFILE_SRCS)) $(XTFILE_EVENTS_C) \
+                      $(EXPORT_SRCS) tools/xentrace/readers/cli.c
+
+$(BUILD)/tests/fuzz_perfetto: $(FUZZ_PERFETTO_SRCS) $(XTFILE_HDRS) $(XTFILE_PRIV) \
+                              $(EXPORT_HDRS) $(XT_CLASSES_H) \
+                              tools/xentrace/readers/cli.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -Wall -Wextra -Werror $(XTFILE_CFLAGS) \
+	    -I$(XTFILE_DIR) -Itools/xentrace/readers \
+	    -o $@ $(FUZZ_PERFETTO_SRCS) -lz
 
 $(BUILD)/tests/fuzz_window: tests/fuzz/fuzz_window.c tools/xentrace/window.c \
                             tools/xentrace/window.h $(XTFILE_HDRS)
@@ -115,6 +150,10 @@ fuzz-reader: $(BUILD)/tests/fuzz_reader
 	tests/fuzz/run-fuzz $< $(FUZZ_SECONDS) tests/fuzz/corpus/reader \
 	    $(FUZZ_ARTIFACTS)
 
+fuzz-model: $(BUILD)/tests/fuzz_model
+	tests/fuzz/run-fuzz $< $(FUZZ_SECONDS) tests/fuzz/corpus/model \
+	    $(FUZZ_ARTIFACTS)
+
 fuzz-options: $(BUILD)/tests/fuzz_options
 	tests/fuzz/run-fuzz $< $(FUZZ_SECONDS) tests/fuzz/corpus/options \
 	    $(FUZZ_ARTIFACTS)
@@ -127,11 +166,15 @@ fuzz-hostile-dom0: $(BUILD)/tests/fuzz_hostile_dom0
 	tests/fuzz/run-fuzz $< $(FUZZ_SECONDS) tests/fuzz/corpus/hostile_dom0 \
 	    $(FUZZ_ARTIFACTS)
 
+fuzz-perfetto: $(BUILD)/tests/fuzz_perfetto
+	tests/fuzz/run-fuzz $< $(FUZZ_SECONDS) tests/fuzz/corpus/perfetto \
+	    $(FUZZ_ARTIFACTS)
+
 $(patsubst %,fuzz-%,$(FUZZ_PROGRAMS)): fuzz-%: $(BUILD)/tests/fuzz_%
 	tests/fuzz/run-fuzz $< $(FUZZ_SECONDS) tests/fuzz/corpus/$* \
 	    $(FUZZ_ARTIFACTS)
 
 FORCE:
 
-.PHONY: fuzz-reader fuzz-options fuzz-hostile-dom0 fuzz-window FORCE \
-        $(patsubst %,fuzz-%,$(FUZZ_PROGRAMS))
+.PHONY: fuzz-reader fuzz-model fuzz-options fuzz-hostile-dom0 fuzz-window \
+        fuzz-perfetto FORCE $(patsubst %,fuzz-%,$(FUZZ_PROGRAMS))

@@ -36,7 +36,10 @@ static void dump(struct xt_reader *r, bool seconds, bool raw, uint64_t hz)
 
     if ( !it )
         abort();
-    d.base_tsc = base_tsc(r);
+    d.base_tsc = view_origin(r);
+    /* As main() does: the model's notes in TSC order. */
+    if ( !raw && !(d.model = model_new(r, NULL, &note_ops, &d)) )
+        abort();        /* out of memory: over -rss_limit_mb */
     put_header(&out, xt_reader_info(r), &d);
     while ( xt_iter_next(it, &rec) > 0 )
     {
@@ -45,6 +48,7 @@ static void dump(struct xt_reader *r, bool seconds, bool raw, uint64_t hz)
         put_line(&out, &d, &rec);
         check_line(from);
     }
+    model_free(d.model);
     xt_iter_free(it);
     flush_out(&out);
 }

@@ -1,6 +1,7 @@
 /*
- * libFuzzer target: any bytes as a trace for xentrace-export, both ways,
- * compiled in from export.c.  The Chrome JSON must parse and hold no NaN
+ * libFuzzer target: any bytes as a trace for xentrace-export, as JSON
+ * (with --records for odd sizes) and CTF, compiled in from export.c
+ * (fuzz_perfetto has the Perfetto export and the filters).  The Chrome JSON must parse and hold no NaN
  * or infinity; each CTF stream must be one packet that its header sizes
  * exactly, of one event per record of its CPU, in order, each of a class
  * in the metadata, with the record's event, TSC flag and words, and
@@ -104,6 +105,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct xt_reader *r = xt_reader_open_mem(data, size, 0);
+    struct view_filter all = { .classes = VIEW_ALL };
     const struct xt_reader_info *info;
     uint64_t hz;
     unsigned int i;
@@ -114,7 +116,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     prog_input = "fuzz.bin";
     hz = fuzz_hz(r, data, size);
 
-    export_json(r, fuzz_out.f, "fuzz.json", hz);
+    export_json(r, fuzz_out.f, &all, hz, size & 1);
     fflush(fuzz_out.f);
     CHECK(json_valid(fuzz_out.buf, fuzz_out.len));
     CHECK(!has_nan_or_inf(fuzz_out.buf, fuzz_out.len));

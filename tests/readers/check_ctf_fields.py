@@ -8,7 +8,8 @@ second `xentrace-dump -r` of the same trace.  Per CPU, in the order of
 the file, every record must have the same event name, the same field
 names with the same values, and the same words past the fields.  The
 forms differ by design: a dv field is "vcpu=d1v0" in the dump and
-"vcpu = { vcpu = 0, dom = 1 }" in CTF; hex digits are upper case in
+"vcpu = { vcpu = 0, dom = 1 }" in CTF (Xen's idle domain, 32767, is
+"idle-vN" in the dump); hex digits are upper case in
 babeltrace2; runstate changes carry their states in the event id, which
 CTF gives as xen_event.
 
@@ -41,7 +42,10 @@ def parse_bt(text):
     fields = {}
     for m in BT_DV.finditer(text):
         parts = {m.group(2): m.group(3), m.group(4): m.group(5)}
-        fields[m.group(1)] = 'd%sv%s' % (parts['dom'], parts['vcpu'])
+        # The dump names Xen's idle vCPUs as every reader does.
+        fields[m.group(1)] = ('idle-v%s' % parts['vcpu']
+                              if parts['dom'] == '32767' else
+                              'd%sv%s' % (parts['dom'], parts['vcpu']))
     text = BT_DV.sub('', text)
     words = []
     m = BT_DATA.search(text)
@@ -70,7 +74,7 @@ def parse_dump(text):
         k, eq, v = t.partition('=')
         if not eq:
             continue        # "running->runnable", "nested"
-        fields[k] = v if re.match(r'^d\d+v\d+$', v) else number(v)
+        fields[k] = v if re.match(r'^(d\d+|idle-)v\d+$', v) else number(v)
     return name, fields, words
 
 

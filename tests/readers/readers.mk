@@ -33,7 +33,7 @@ $(BUILD)/tests/test_export: tests/readers/test_export.c tests/common/run_cmd.c \
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_CFLAGS) -Itests/common -DGEN_TRACE='"$(GEN_TRACE)"' \
 	    -DSUMMARY='"$(XT_SUMMARY)"' -DEXPORT='"$(XT_EXPORT)"' \
-	    -DPLOT='"$(XT_PLOT)"' \
+	    -DPLOT='"$(XT_PLOT)"' -DDUMP='"$(XT_DUMP)"' \
 	    -DCHECK='"tests/readers/check_export.py"' $(LDFLAGS) -o $@ \
 	    tests/readers/test_export.c tests/common/run_cmd.c -lcmocka
 

@@ -6,13 +6,24 @@
  *   event, losses included, at 8, 200 and 1024 CPUs;
  * - per CPU and class, its bytes are those of Debian's xenalyze's log
  *   volume summary (8 and 200 CPUs: xenalyze takes at most 256);
- * - babeltrace2 reads every CTF export and prints one event per record;
- * - the Chrome JSON parses, with one track per CPU and vCPU slices;
+ * - babeltrace2 reads every CTF export and prints one event per record,
+ *   each at the wall-clock time xentrace-dump -s gives it;
+ * - the Chrome JSON parses, with threads named before use, vCPU runs, a
+ *   slice per loss and no instant per record;
+ * - every Perfetto export decodes with protoc against Perfetto's own
+ *   protos (PERFETTO_PROTOS, default ../shared/oracles/perfetto-protos),
+ *   and check_perfetto.py finds on the decoded text what the trace
+ *   processor needs: threads declared before use, per pCPU scheduling in
+ *   time order, no vCPU on two pCPUs, per vCPU states that tile the span,
+ *   balanced slices, a slice per loss, the runs of the JSON (the model's
+ *   runstates), the clock of xentrace-dump's header; and the filters
+ *   keep what they say;
  * - the SVG is well formed, one series per CPU, one band per loss;
  * - truncated files are read up to the cut, with a warning;
  * - bad input and bad options fail with status 1 and one line.
  *
- * The JSON and SVG checks are tests/readers/check_export.py's.
+ * The JSON and SVG checks are tests/readers/check_export.py's, the
+ * Perfetto ones tests/readers/check_perfetto.py's.
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -31,6 +42,9 @@
 
 #define XENALYZE    "/usr/bin/xenalyze"
 #define BABELTRACE  "/usr/bin/babeltrace2"
+#define PROTOC      "/usr/bin/protoc"
+#define CHECK_PERFETTO  "tests/readers/check_perfetto.py"
+#define PERFETTO_PROTOS_DEFAULT "../shared/oracles/perfetto-protos"
 
 static char dir[] = "/tmp/test_export.XXXXXX";
 
@@ -121,7 +135,8 @@ static int make_files(void **state)
          sh("%s -c 200 -B 16K -s 3M -l 50 -C %s/c200.counts %s/c200.bin",
             GEN_TRACE, dir, dir) ||
          sh("%s -c 1024 -w idle -B 4K -s 1M -l 1000 -C %s/c1024.counts "
-            "%s/c1024.bin", GEN_TRACE, dir, dir) )
+            "%s/c1024.bin", GEN_TRACE, dir, dir) ||
+         sh("%s -c 4 -s 1M -l 3000 %s/lossy.bin", GEN_TRACE, dir) )
         return -1;
     return 0;
 }
@@ -189,7 +204,7 @@ static void test_summary_text(void **state)
     assert_int_equal(sh("%s %s/c8.bin > %s/c8.txt", SUMMARY, dir, dir), 0);
     assert_true(file_has("c8.txt", "records on 8 CPUs"));
     assert_true(file_has("c8.txt", "lost-marks"));
-    assert_true(file_has("c8.txt", "running-s"));
+    assert_true(file_has("c8.txt", "vcpu runstates"));
     assert_true(file_has("c8.txt", "d1v0 "));
     assert_true(file_has("c8.txt", "events/s"));
 }
@@ -214,19 +229,59 @@ static void test_ctf_8(void **state)
     check_ctf("c8");
 }
 
+/* The CTF clock and xentrace-dump -s have one origin: the capture's start. */
+static void test_ctf_origin(void **state)
+{
+    (void)state;
+    check_ctf("c8");
+    assert_int_equal(sh("%s --clock-seconds %s/c8.ctf > %s/c8.bts 2>/dev/null",
+                        BABELTRACE, dir, dir), 0);
+    assert_int_equal(sh("%s -s %s/c8.bin > %s/c8.dumps", DUMP, dir, dir), 0);
+    assert_int_equal(sh("python3 %s ctf-times %s/c8.bts %s/c8.dumps", CHECK,
+                        dir, dir), 0);
+}
+
 static void test_ctf_1024(void **state)
 {
     (void)state;
     check_ctf("c1024");
 }
 
+/* @name.trace.json, made with @options, checked, for --domain @domain. */
+static void check_chrome_with(const char *name, const char *options,
+                              int domain)
+{
+    char dom[16] = "";
+
+    summarise(name);
+    if ( domain >= 0 )
+        snprintf(dom, sizeof(dom), "%d", domain);
+    assert_int_equal(sh("%s %s --json %s/%s.trace.json %s/%s.bin", EXPORT,
+                        options, dir, name, dir, name), 0);
+    assert_int_equal(sh("python3 %s chrome %s/%s.trace.json %s/%s.json %s",
+                        CHECK, dir, name, dir, name, dom), 0);
+}
+
 static void check_chrome(const char *name)
 {
-    summarise(name);
-    assert_int_equal(sh("%s --json %s/%s.trace.json %s/%s.bin", EXPORT, dir,
-                        name, dir, name), 0);
-    assert_int_equal(sh("python3 %s chrome %s/%s.trace.json %s/%s.json",
-                        CHECK, dir, name, dir, name), 0);
+    check_chrome_with(name, "", -1);
+}
+
+static void test_chrome_json_domain(void **state)
+{
+    (void)state;
+    check_chrome_with("c8", "--domain 1", 1);
+}
+
+/* --records: every record too, with its fields. */
+static void test_chrome_json_records(void **state)
+{
+    (void)state;
+    summarise("c8");
+    assert_int_equal(sh("%s --records --json %s/c8.rec.json %s/c8.bin", EXPORT,
+                        dir, dir), 0);
+    assert_int_equal(sh("python3 %s chrome-records %s/c8.rec.json %s/c8.json",
+                        CHECK, dir, dir), 0);
 }
 
 static void test_chrome_json_8(void **state)
@@ -262,6 +317,119 @@ static void test_svg_1024(void **state)
     check_svg("c1024");
 }
 
+/* ---- Perfetto -------------------------------------------------------- */
+
+static const char *perfetto_protos(void)
+{
+    const char *protos = getenv("PERFETTO_PROTOS");
+
+    return protos && *protos ? protos : PERFETTO_PROTOS_DEFAULT;
+}
+
+/*
+ * Export @name.bin with @options to @out.pftrace and decode it with
+ * protoc against Perfetto's protos, into @out.txt: protoc must say
+ * nothing (it warns, and goes on, on a string that is not UTF-8).
+ */
+static void perfetto_decode(const char *name, const char *options,
+                            const char *out)
+{
+    char protos[512], path[256];
+    struct stat st;
+
+    snprintf(protos, sizeof(protos), "%s/protos/perfetto/trace/trace.proto",
+             perfetto_protos());
+    if ( stat(protos, &st) )
+        fail_msg("Perfetto's protos are not in %s: set PERFETTO_PROTOS",
+                 perfetto_protos());
+    assert_int_equal(sh("%s %s --perfetto %s/%s.pftrace %s/%s.bin", EXPORT,
+                        options, dir, out, dir, name), status_of(name));
+    assert_int_equal(sh("cd %s && %s -I . --decode=perfetto.protos.Trace "
+                        "protos/perfetto/trace/trace.proto < %s/%s.pftrace "
+                        "> %s/%s.txt 2> %s/%s.protoc", perfetto_protos(),
+                        PROTOC, dir, out, dir, out, dir, out), 0);
+    snprintf(path, sizeof(path), "%s/%s.protoc", dir, out);
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_size, 0);
+}
+
+/* check_perfetto.py on @out.txt, with @checks. */
+static int check_perfetto(const char *out, const char *checks)
+{
+    return sh("python3 %s %s/%s.txt %s > %s/%s.check", CHECK_PERFETTO, dir,
+              out, checks, dir, out);
+}
+
+/*
+ * The whole file: every loss the summary counts is a slice, the runs
+ * are the JSON's, the clock is xentrace-dump's; and it is no larger than
+ * the trace.
+ */
+static void check_perfetto_file(const char *name)
+{
+    struct stat in, out;
+    char path[256];
+
+    summarise(name);
+    perfetto_decode(name, "", name);
+    assert_int_equal(sh("%s --json %s/%s.trace.json %s/%s.bin", EXPORT, dir,
+                        name, dir, name), 0);
+    assert_int_equal(sh("%s %s/%s.bin | grep '^#' > %s/%s.head", DUMP, dir,
+                        name, dir, name), 0);
+    assert_int_equal(sh("python3 -c 'import json,sys; s=json.load(open("
+                        "sys.argv[1])); print(sum(c[\"lost_markers\"] for c "
+                        "in s[\"cpus\"]), sum(c[\"lost_records\"] for c in "
+                        "s[\"cpus\"]))' %s/%s.json > %s/%s.lost", dir, name,
+                        dir, name), 0);
+    assert_int_equal(sh("read g l < %s/%s.lost && python3 %s %s/%s.txt "
+                        "--gaps $g --lost $l --runs %s/%s.trace.json "
+                        "--dump-header %s/%s.head > %s/%s.check", dir, name,
+                        CHECK_PERFETTO, dir, name, dir, name, dir, name, dir,
+                        name), 0);
+    snprintf(path, sizeof(path), "%s/%s.bin", dir, name);
+    assert_int_equal(stat(path, &in), 0);
+    snprintf(path, sizeof(path), "%s/%s.pftrace", dir, name);
+    assert_int_equal(stat(path, &out), 0);
+    assert_true(out.st_size <= in.st_size);
+}
+
+static void test_perfetto_8(void **state)
+{
+    (void)state;
+    check_perfetto_file("c8");
+}
+
+static void test_perfetto_1024(void **state)
+{
+    (void)state;
+    check_perfetto_file("c1024");
+}
+
+static void test_perfetto_lossy(void **state)
+{
+    (void)state;
+    check_perfetto_file("lossy");
+}
+
+/* Each filter keeps what it says, and what is kept still holds. */
+static void test_perfetto_filters(void **state)
+{
+    (void)state;
+    perfetto_decode("c8", "--domain 1", "c8-dom");
+    assert_int_equal(check_perfetto("c8-dom", "--domain 1"), 0);
+    perfetto_decode("c8", "--cpu 3", "c8-cpu");
+    assert_int_equal(check_perfetto("c8-cpu", "--cpu 3"), 0);
+    perfetto_decode("c8", "--classes hvm,pv,hw", "c8-cls");
+    assert_int_equal(check_perfetto("c8-cls", "--no-sched"), 0);
+    /* gen-trace's capture starts at TSC 10^10, 2.4 GHz: 0.01 to 0.02 s. */
+    perfetto_decode("c8", "--from 0.01 --to 0.02", "c8-win");
+    assert_int_equal(check_perfetto("c8-win", "--window 4176666666 "
+                                    "4186666667"), 0);
+    /* And a filter that would let something through fails the check. */
+    assert_int_equal(check_perfetto("c8-dom", "--domain 2"), 1);
+    assert_int_equal(check_perfetto("c8", "--cpu 3"), 1);
+}
+
 /* ---- Damaged and bad input ------------------------------------------- */
 
 /*
@@ -287,6 +455,8 @@ static void test_truncated(void **state)
     assert_true(summary_records("cut") < summary_records("c8"));
     check_ctf("cut");
     check_svg("cut");
+    perfetto_decode("cut", "", "cut");
+    assert_int_equal(check_perfetto("cut", ""), 0);
 }
 
 /* An empty file is refused: "no records", status 1. */
@@ -326,10 +496,10 @@ static void test_hostile_values(void **state)
                         " > %s/hostile.bin", dir), 0);
     summarise("hostile");
     assert_int_equal(summary_records("hostile"), 3);
-    assert_int_equal(sh("%s --json %s/hostile.trace.json %s/hostile.bin",
-                        EXPORT, dir, dir), 0);
-    assert_int_equal(sh("python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "
-                        "%s/hostile.trace.json", dir), 0);
+    /* A timeline has no room for CPU 0xffffffff: one line, status 1. */
+    assert_int_equal(sh("%s --json %s/hostile.trace.json %s/hostile.bin "
+                        "2> %s/hostile.err", EXPORT, dir, dir, dir), 1);
+    assert_int_equal(sh("test $(wc -l < %s/hostile.err) = 1", dir), 0);
     assert_int_equal(sh("rm -rf %s/hostile.ctf && %s --ctf %s/hostile.ctf "
                         "%s/hostile.bin", dir, EXPORT, dir, dir), 0);
     assert_int_equal(sh("test -f %s/hostile.ctf/stream_4294967295", dir), 0);
@@ -339,12 +509,14 @@ static void test_hostile_values(void **state)
 
 static void test_not_a_trace(void **state)
 {
-    static const char *const tools[] = { SUMMARY, PLOT, EXPORT " --json -" };
+    static const char *const tools[] = {
+        SUMMARY, PLOT, EXPORT " --json -", EXPORT " --perfetto -",
+    };
     unsigned int i;
 
     (void)state;
     assert_int_equal(sh("echo hello > %s/text.bin", dir), 0);
-    for ( i = 0; i < 3; i++ )
+    for ( i = 0; i < sizeof(tools) / sizeof(tools[0]); i++ )
     {
         assert_int_equal(sh("%s %s/text.bin > /dev/null 2> %s/bad.err",
                             tools[i], dir, dir), 1);
@@ -362,6 +534,18 @@ static void test_bad_options(void **state)
     assert_int_equal(sh("%s --bogus %s/c8.bin", SUMMARY, dir), 1);
     assert_int_equal(sh("%s %s/c8.bin", EXPORT, dir), 1);
     assert_int_equal(sh("%s -H x --json - %s/c8.bin", EXPORT, dir), 1);
+    assert_int_equal(sh("%s --domain x --perfetto - %s/c8.bin", EXPORT, dir),
+                     1);
+    assert_int_equal(sh("%s --domain 3-1 --perfetto - %s/c8.bin", EXPORT,
+                        dir), 1);
+    assert_int_equal(sh("%s --cpu 99999 --perfetto - %s/c8.bin", EXPORT,
+                        dir), 1);
+    assert_int_equal(sh("%s --classes foo --perfetto - %s/c8.bin", EXPORT,
+                        dir), 1);
+    assert_int_equal(sh("%s --from 2 --to 1 --perfetto - %s/c8.bin", EXPORT,
+                        dir), 1);
+    assert_int_equal(sh("%s --from x --perfetto - %s/c8.bin", EXPORT, dir),
+                     1);
     assert_int_equal(sh("%s -b 100001 %s/c8.bin", PLOT, dir), 1);
     assert_int_equal(sh("%s %s/c8.bin %s/c8.bin", PLOT, dir, dir), 1);
 }
@@ -377,8 +561,15 @@ int main(void)
         cmocka_unit_test(test_summary_text),
         cmocka_unit_test(test_ctf_8),
         cmocka_unit_test(test_ctf_1024),
+        cmocka_unit_test(test_ctf_origin),
         cmocka_unit_test(test_chrome_json_8),
         cmocka_unit_test(test_chrome_json_1024),
+        cmocka_unit_test(test_chrome_json_domain),
+        cmocka_unit_test(test_chrome_json_records),
+        cmocka_unit_test(test_perfetto_8),
+        cmocka_unit_test(test_perfetto_1024),
+        cmocka_unit_test(test_perfetto_lossy),
+        cmocka_unit_test(test_perfetto_filters),
         cmocka_unit_test(test_svg_8),
         cmocka_unit_test(test_svg_1024),
         cmocka_unit_test(test_truncated),

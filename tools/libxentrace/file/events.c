@@ -155,8 +155,14 @@ static char *put_hex(char *p, uint64_t v)
     return end;
 }
 
+/* "d1v0"; Xen's idle domain (DOMID_IDLE) as every reader names it. */
 static char *put_dv(char *p, uint32_t dom, uint32_t vcpu)
 {
+    if ( dom == 0x7fff )
+    {
+        p = put_lit(p, "idle-v");
+        return put_dec(p, vcpu);
+    }
     *p++ = 'd';
     p = put_dec(p, dom);
     *p++ = 'v';

@@ -1,14 +1,17 @@
 /*
  * xentrace-dump: print a trace file, one line per record.
  *
- *   xentrace-dump [-afhrs] [-H hz] [--xen-version x.y] [file]
+ *   xentrace-dump [-afhrs] [-H hz] [--svm] [--xen-version x.y] [file]
  *
- * Records come in global TSC order (libxentrace's k-way merge), or with
- * -r in the order of the file; -f follows a file being written.  A pipe
- * is read as a stream: lines come out as its batches come in.  Each line
- * is the time (TSC, or with -s seconds from the start of the capture),
- * the CPU, and the record
- * decoded with the event catalogue.  Lines are formatted by hand into a
+ * Records come in global TSC order (libxtfile's merge), or with -r in the
+ * order of the file; -f follows a file being written.  A pipe is read as
+ * a stream: lines come out as its batches come in.  Each line is the time
+ * (TSC, or with -s seconds from the start of the capture), the CPU, and
+ * the record decoded with the event catalogue; in TSC order, then what
+ * the model of the machine (model.h) adds: the vCPU running on that pCPU
+ * for an HVM or PV record, the name of an exit reason or hypercall, and
+ * the length of the interval the record closes.  Lines are formatted by
+ * hand into a
  * large buffer written with write(2): this is the tool to read files of
  * gigabytes.  docs/man/xentrace-dump.1 describes the output.
  */
@@ -24,11 +27,14 @@
 
 #include "cli.h"
 #include "decimal.h"
+#include "model.h"
+#include "view.h"
 #include "xtread.h"
 
 #define OUT_BYTES   (1u << 20)
-/* Room for one line: time, CPU, the record. */
-#define LINE_MAX_BYTES  (64 + XT_RECORD_FORMAT_MAX)
+/* Room for one line: time, CPU, the record, the model's note. */
+#define NOTE_MAX_BYTES  96
+#define LINE_MAX_BYTES  (64 + XT_RECORD_FORMAT_MAX + NOTE_MAX_BYTES)
 
 struct out {
     char buf[OUT_BYTES];
@@ -47,6 +53,9 @@ struct dump {
     /* The last TSC's digits above the low 8, which seldom change. */
     uint64_t tsc_high;          /* TSC / 10^8; UINT64_MAX: none yet */
     uint64_t tsc_high_text;     /* as 8 columns (dec8_word_right()) */
+    bool svm;                   /* --svm: exit reasons are SVM's */
+    struct model *model;        /* in TSC order; NULL with -r */
+    struct model_record what;   /* what it says of the record */
 };
 
 static void flush_out(struct out *o)
@@ -101,6 +110,98 @@ static char *put_seconds(char *p, const struct dump *d, uint64_t tsc)
     return p;
 }
 
+/* The name the model's note gives @rec's exit reason or hypercall. */
+static const char *note_name(const struct dump *d, const struct xt_record *rec)
+{
+    uint32_t ev = rec->event;
+
+    if ( !rec->nr_extra )
+        return NULL;
+    if ( (ev >> 16) == TRC_HVM >> 16 )
+    {
+        ev &= ~TRC_HVM_NESTEDFLAG;
+        if ( ev == TRC_HVM_VMEXIT || ev == TRC_HVM_VMEXIT64 )
+            return model_exit_name(rec->extra[0], d->svm);
+        if ( (ev & ~TRC_64_FLAG) == MODEL_TRC_HVM_SVM_EXIT )
+            return model_exit_name(rec->extra[0], true);
+        if ( ev == TRC_HVM_VMMCALL )
+            return model_hypercall_name(rec->extra[0]);
+        return NULL;
+    }
+    ev &= ~TRC_64_FLAG;
+    if ( ev == TRC_PV_HYPERCALL_V2 || ev == TRC_PV_HYPERCALL_SUBCALL )
+        return model_hypercall_name(rec->extra[0] &
+                                    ~TRC_PV_HYPERCALL_V2_ARG_MASK);
+    if ( ev == TRC_PV_HYPERCALL )       /* eax after the ip */
+    {
+        unsigned int at = rec->event & TRC_64_FLAG ? 2 : 1;
+
+        return rec->nr_extra > at ? model_hypercall_name(rec->extra[at])
+                                  : NULL;
+    }
+    return NULL;
+}
+
+/* What snprintf(3) put in @room bytes, when it said @k. */
+static size_t written(int k, size_t room)
+{
+    return k < 0 ? 0 : (size_t)k < room ? (size_t)k : room - 1;
+}
+
+/*
+ * " | d1v0 IO_INSTRUCTION 1.250us": for an HVM or PV record the vCPU its
+ * pCPU runs ("?" if not known), a name, the interval the record closes;
+ * cut to NOTE_MAX_BYTES.
+ */
+static char *put_note(char *p, const struct dump *d,
+                      const struct xt_record *rec)
+{
+    uint32_t class = rec->event >> 16;
+    bool guest = class == TRC_HVM >> 16 || class == TRC_PV >> 16;
+    const char *name;
+    char note[NOTE_MAX_BYTES], buf[32];
+    size_t n = 2;
+
+    if ( !guest && !d->what.closes )
+        return p;
+    memcpy(note, " |", 2);
+    if ( guest )
+        n += written(snprintf(note + n, sizeof(note) - n, " %s",
+                              model_vcpu_name(buf, sizeof(buf),
+                                              d->what.domvcpu)),
+                     sizeof(note) - n);
+    if ( guest && (name = note_name(d, rec)) )
+        n += written(snprintf(note + n, sizeof(note) - n, " %s", name),
+                     sizeof(note) - n);
+    if ( d->what.closes && d->hz )
+        n += written(snprintf(note + n, sizeof(note) - n, " %.3fus",
+                              model_seconds(d->what.ticks, d->hz) * 1e6),
+                     sizeof(note) - n);
+    else if ( d->what.closes )
+        n += written(snprintf(note + n, sizeof(note) - n, " %" PRIu64 "cyc",
+                              d->what.ticks), sizeof(note) - n);
+    memcpy(p, note, n);
+    return p + n;
+}
+
+static void took(void *arg, const struct xt_record *rec,
+                 const struct model_record *what)
+{
+    struct dump *d = arg;
+
+    (void)rec;
+    d->what = *what;
+}
+
+/* The dump prints records, not the model's events. */
+static void no_event(void *arg, const struct model_event *ev)
+{
+    (void)arg;
+    (void)ev;
+}
+
+static const struct model_ops note_ops = { .event = no_event, .record = took };
+
 static void put_line(struct out *o, struct dump *d,
                      const struct xt_record *rec)
 {
@@ -126,6 +227,13 @@ static void put_line(struct out *o, struct dump *d,
     *p++ = rec->has_tsc ? ' ' : '*';
     *p++ = ' ';
     p += xt_record_format(rec, p, XT_RECORD_FORMAT_MAX);
+    if ( d->model )
+    {
+        d->what = (struct model_record){ .domvcpu = MODEL_VCPU_NONE };
+        if ( model_feed(d->model, rec) )
+            errx(CLI_EXIT_ERROR, "%s", strerror(ENOMEM));
+        p = put_note(p, d, rec);
+    }
     *p++ = '\n';
     o->len = p - o->buf;
     if ( o->len > OUT_BYTES - LINE_MAX_BYTES )
@@ -194,25 +302,15 @@ static void put_header(struct out *o, const struct xt_reader_info *in,
     put_counts(o, in, d);
 }
 
-/* Time 0 for -s: the capture's start, or the first TSC in the file. */
-static uint64_t base_tsc(struct xt_reader *r)
-{
-    const struct xt_reader_info *in = xt_reader_info(r);
-    uint64_t first, last;
-
-    if ( in->has_start )
-        return in->meta.start_tsc;
-    cli_tsc_range(r, &first, &last);
-    return first;
-}
-
 int main(int argc, char *argv[])
 {
+    enum { OPT_SVM = CLI_LONG_ONLY };
     static const struct cli_option options[] = {
         { 'a', "all", NULL, "also the CPU-change and padding records" },
         { 'f', "follow", NULL, "follow a file being written, as tail -f" },
         { 'r', "raw", NULL, "in the order of the file, not merged by TSC" },
         { 's', "seconds", NULL, "the time in seconds from the start" },
+        { OPT_SVM, "svm", NULL, "exit reasons are SVM's, not VMX's" },
         CLI_XEN_VERSION_OPTION,
         { 0, NULL, NULL, NULL },
     };
@@ -245,6 +343,9 @@ int main(int argc, char *argv[])
         case 's':
             d.seconds = true;
             break;
+        case OPT_SVM:
+            d.svm = true;
+            break;
         }
     path = optind < argc ? argv[optind] : "-";
 
@@ -255,10 +356,13 @@ int main(int argc, char *argv[])
     d.xen_from = cli.xen_version ? "--xen-version" :
                  in->meta.xen_version ? "the file's hypervisor" :
                  "not in the file: the default";
-    d.base_tsc = base_tsc(r);
+    d.base_tsc = view_origin(r);
     it = xt_iter_new(r, d.raw ? XT_ORDER_FILE : XT_ORDER_TSC, 0,
                      (d.all ? XT_ITER_SPECIAL : 0) | XT_ITER_NOWAIT);
     if ( !it )
+        err(CLI_EXIT_ERROR, "%s", cli_input_name(path));
+    /* The model takes records in TSC order only. */
+    if ( !d.raw && !(d.model = model_new(r, NULL, &note_ops, &d)) )
         err(CLI_EXIT_ERROR, "%s", cli_input_name(path));
     put_header(&out, in, &d);
     while ( (got = xt_iter_next(it, &rec)) != 0 )
@@ -279,6 +383,7 @@ int main(int argc, char *argv[])
     if ( in->streamed )
         put_counts(&out, in, &d);
     flush_out(&out);
+    model_free(d.model);
     xt_iter_free(it);
     return cli_close(r, path);
 }

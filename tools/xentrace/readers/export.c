@@ -1,13 +1,17 @@
 /*
  * xentrace-export: a trace file in formats other tools read.
  *
- *   xentrace-export [-h] [-H hz] [--ctf dir] [--json file] [trace]
+ *   xentrace-export [-h] [-H hz] [--ctf dir] [--perfetto file] [--json file]
+ *                   [--records] [--domain list] [--cpu list] [--from s]
+ *                   [--to s] [--classes list] [--xen-version x.y] [trace]
  *
  * --ctf writes a CTF 1.8 trace (babeltrace2, Trace Compass): a TSDL
- * "metadata" file and one stream file per CPU, each a single packet.
- * --json writes Chrome's trace-event JSON (Perfetto UI, chrome://tracing):
- * one track per CPU, every record an instant event on it, and the vCPUs'
- * runs (from the scheduler's runstate changes) as slices.  See
+ * "metadata" file and one stream file per CPU, each a single packet, every
+ * record an event.  --perfetto writes Perfetto's native trace (perfetto.c)
+ * and --json Chrome's trace-event JSON with the same structure: the
+ * machine as the model (model.h) rebuilds it, vCPUs on pCPUs, their
+ * exits, hypercalls and losses; the filters (view.h) cut those two, and
+ * --records adds every record to the JSON as an instant.  See
  * xentrace-export(1).
  */
 #include <err.h>
@@ -20,6 +24,9 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "model.h"
+#include "perfetto.h"
+#include "view.h"
 #include "xtread.h"
 
 #define CTF_MAGIC       0xc1fc1fc1u
@@ -121,9 +128,11 @@ static void ctf_packet_header(FILE *f, const char *path, unsigned int cpu,
  * One CPU's stream: its records in file order, each an event of its
  * class, {class, tsc, event, has_tsc, words...}.  Timestamps must not go back
  * in a stream; a record whose TSC does (a host whose TSC stepped) takes
- * its predecessor's.
+ * its predecessor's.  One before any TSC on its CPU (the metadata) is at
+ * @origin, as in xentrace-dump -s.
  */
-static void ctf_stream(struct xt_reader *r, const char *dir, unsigned int cpu)
+static void ctf_stream(struct xt_reader *r, const char *dir, unsigned int cpu,
+                       uint64_t origin)
 {
     struct xt_iter *it = xt_iter_new(r, XT_ORDER_CPU, cpu, 0);
     struct xt_record rec;
@@ -143,7 +152,8 @@ static void ctf_stream(struct xt_reader *r, const char *dir, unsigned int cpu)
     while ( xt_iter_next(it, &rec) > 0 )
     {
         struct le_buf p = { .n = 0 };
-        uint64_t ts = any && rec.tsc < last ? last : rec.tsc;
+        uint64_t tsc = rec.tsc || rec.has_tsc ? rec.tsc : origin;
+        uint64_t ts = any && tsc < last ? last : tsc;
 
         if ( !any )
             first = ts;
@@ -316,7 +326,7 @@ static void export_ctf(struct xt_reader *r, const char *dir, uint64_t hz)
     if ( !class_ids || !class_slot )
         err(1, "calloc");
     for ( i = 0; i < info->nr_cpus; i++ )
-        ctf_stream(r, dir, xt_reader_cpu(r, i)->cpu);
+        ctf_stream(r, dir, xt_reader_cpu(r, i)->cpu, view_origin(r));
     ctf_metadata(dir, info, hz);
     free(class_ids);
     free(class_slot);
@@ -325,78 +335,107 @@ static void export_ctf(struct xt_reader *r, const char *dir, uint64_t hz)
 /*
  * Chrome trace-event JSON
  * =======================
+ *
+ * The Perfetto export's structure (perfetto.c), in what Chrome's format
+ * can say: a process per domain and a thread per vCPU (view.h's pids and
+ * tids) with its exits as slices and its hypercalls, PV events and
+ * injections as instants; Xen's process with a thread per pCPU and the
+ * vCPUs' runs on it as slices, its losses and interrupts; a C-state
+ * counter per pCPU.  Times in microseconds from view_origin().
  */
-
-/* The vCPU running on each CPU, and since when: a slice to close. */
-struct run {
-    uint32_t domvcpu;
-    uint64_t since;
-    bool open;
-};
 
 struct json_out {
     FILE *f;
-    const char *path;
+    const struct view_filter *filter;
     uint64_t hz;
-    uint64_t t0;                /* TSC of time 0 */
-    struct run *runs;           /* by CPU index (xt_record.cpu_index) */
-    size_t nr_runs;
-    uint64_t nr_records;
+    uint64_t origin;
+    struct view_set domains, vcpus, pcpus;  /* declared */
+    bool failed;                    /* out of memory */
 };
 
 static double json_us(const struct json_out *j, uint64_t tsc)
 {
-    return tsc > j->t0 ? (double)(tsc - j->t0) * 1e6 / j->hz : 0;
+    return tsc >= j->origin ? (double)(tsc - j->origin) * 1e6 / j->hz
+                            : -((double)(j->origin - tsc) * 1e6 / j->hz);
 }
 
-static void json_slice(struct json_out *j, struct run *run, unsigned int cpu,
-                       uint64_t end)
+static void json_meta(struct json_out *j, uint32_t pid, uint32_t tid,
+                      const char *what, const char *name)
 {
-    fprintf(j->f, ",\n{\"ph\":\"X\",\"cat\":\"vcpu\",\"pid\":0,\"tid\":%u,"
-            "\"name\":\"d%uv%u\",\"ts\":%.3f,\"dur\":%.3f}", cpu,
-            run->domvcpu >> 16, run->domvcpu & 0xffff,
-            json_us(j, run->since), json_us(j, end) - json_us(j, run->since));
-    run->open = false;
+    fprintf(j->f, ",\n{\"ph\":\"M\",\"pid\":%" PRIu32 ",\"tid\":%" PRIu32
+            ",\"name\":\"%s\",\"args\":{\"name\":", pid, tid, what);
+    cli_json_string(j->f, name);
+    fprintf(j->f, "}}");
 }
 
-/*
- * The run of CPU @index (xt_record.cpu_index): CPU numbers are any 32-bit
- * value, their indexes dense.
- */
-static struct run *run_of(struct json_out *j, unsigned int index)
+/* The thread an event goes on, declared if new: a vCPU's, or a pCPU's. */
+static bool json_thread(struct json_out *j, uint32_t domvcpu, uint32_t pcpu,
+                        uint32_t *pid, uint32_t *tid)
 {
-    if ( index >= j->nr_runs )
+    char name[32];
+    bool added;
+
+    if ( domvcpu != MODEL_VCPU_NONE && domvcpu >> 16 != MODEL_DOMID_IDLE )
     {
-        size_t n = (size_t)index + 1 > 2 * j->nr_runs ? (size_t)index + 1
-                                                      : 2 * j->nr_runs;
-        struct run *more = realloc(j->runs, n * sizeof(*more));
-
-        if ( !more )
-            err(1, "realloc");
-        memset(more + j->nr_runs, 0, (n - j->nr_runs) * sizeof(*more));
-        j->runs = more;
-        j->nr_runs = n;
+        *pid = view_pid(domvcpu);
+        *tid = view_tid(domvcpu);
+        if ( view_set_add(&j->vcpus, domvcpu, &added) < 0 )
+            j->failed = true;
+        if ( added )
+        {
+            snprintf(name, sizeof(name), "d%u", domvcpu >> 16);
+            if ( view_set_add(&j->domains, domvcpu >> 16, &added) < 0 )
+                j->failed = true;
+            if ( added )
+                json_meta(j, *pid, *pid, "process_name", name);
+            json_meta(j, *pid, *tid, "thread_name",
+                      model_vcpu_name(name, sizeof(name), domvcpu));
+        }
+        return true;
     }
-    return &j->runs[index];
+    if ( pcpu == MODEL_CPU_NONE )
+        return false;
+    *pid = VIEW_XEN_PID;
+    *tid = pcpu;
+    if ( view_set_add(&j->pcpus, pcpu, &added) < 0 )
+        j->failed = true;
+    if ( added )
+    {
+        snprintf(name, sizeof(name), "pCPU %u", pcpu);
+        json_meta(j, *pid, *tid, "thread_name", name);
+        fprintf(j->f, ",\n{\"ph\":\"M\",\"pid\":%" PRIu32 ",\"tid\":%" PRIu32
+                ",\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":"
+                "%" PRIu32 "}}", *pid, *tid, pcpu);
+    }
+    return true;
 }
 
-/* Slices: a vCPU runs on a CPU from its change to running to the next. */
-static void json_runstate(struct json_out *j, const struct xt_record *rec)
+/* An event's head: {"ph":..,"cat":..,"pid":..,"tid":..,"ts":..,"name":.. */
+static bool json_head(struct json_out *j, const char *ph, const char *cat,
+                      uint32_t domvcpu, uint32_t pcpu, uint64_t tsc,
+                      const char *name)
 {
-    struct run *run = run_of(j, rec->cpu_index);
-    unsigned int old = xt_runstate_old(rec->event);
-    unsigned int new = xt_runstate_new(rec->event);
-    uint32_t domvcpu = rec->extra[0];
+    uint32_t pid, tid;
 
-    if ( old == XT_RUNSTATE_RUNNING && run->open && run->domvcpu == domvcpu )
-        json_slice(j, run, rec->cpu, rec->tsc);
-    if ( new == XT_RUNSTATE_RUNNING && domvcpu >> 16 != XT_DOMID_IDLE )
-    {
-        if ( run->open )
-            json_slice(j, run, rec->cpu, rec->tsc);
-        *run = (struct run){ .domvcpu = domvcpu, .since = rec->tsc,
-                             .open = true };
-    }
+    if ( !json_thread(j, domvcpu, pcpu, &pid, &tid) )
+        return false;
+    fprintf(j->f, ",\n{\"ph\":\"%s\",\"cat\":\"%s\",\"pid\":%" PRIu32
+            ",\"tid\":%" PRIu32 ",\"ts\":%.3f,\"name\":", ph, cat, pid, tid,
+            json_us(j, tsc));
+    cli_json_string(j->f, name);
+    if ( *ph == 'i' )
+        fprintf(j->f, ",\"s\":\"t\"");
+    return true;
+}
+
+/* A slice's head and duration: false if it has no thread to go on. */
+static bool json_slice(struct json_out *j, const char *cat, uint32_t domvcpu,
+                       const struct model_event *ev, const char *name)
+{
+    if ( !json_head(j, "X", cat, domvcpu, ev->pcpu, ev->start, name) )
+        return false;
+    fprintf(j->f, ",\"dur\":%.3f", json_us(j, ev->end) - json_us(j, ev->start));
+    return true;
 }
 
 /* Field @fl of the words at @w, as a JSON value: numbers, hex as text. */
@@ -467,75 +506,161 @@ static void json_args(FILE *f, const struct xt_record *rec)
     fputc('}', f);
 }
 
-static void json_record(struct json_out *j, const struct xt_record *rec)
+/*
+ * With --records, a record as an instant on its pCPU's thread, named by
+ * its event, with its fields as arguments.
+ */
+static void json_record(void *arg, const struct xt_record *rec,
+                        const struct model_record *what)
 {
+    struct json_out *j = arg;
     const char *name = event_name(rec->event);
+    char hex[16];
 
-    fprintf(j->f, ",\n{\"ph\":\"i\",\"s\":\"t\",\"cat\":\"%s\",\"pid\":0,"
-            "\"tid\":%u,\"ts\":%.3f,\"name\":", xt_event_class(rec->event),
-            rec->cpu, json_us(j, rec->tsc));
-    if ( name )
-        cli_json_string(j->f, name);
-    else
-        fprintf(j->f, "\"0x%08" PRIx32 "\"", rec->event);
+    (void)what;
+    if ( !view_record_wanted(j->filter, rec) )
+        return;
+    snprintf(hex, sizeof(hex), "0x%08" PRIx32, rec->event);
+    if ( !json_head(j, "i", xt_event_class(rec->event), MODEL_VCPU_NONE,
+                    rec->cpu, rec->tsc, name ? name : hex) )
+        return;
     json_args(j->f, rec);
     fputc('}', j->f);
-    if ( xt_is_runstate_change(rec->event) && rec->nr_extra )
-        json_runstate(j, rec);
 }
 
-static void json_tracks(struct json_out *j, struct xt_reader *r)
+/* An exit: its RIP and how many handler records (the details: Perfetto). */
+static void json_exit(struct json_out *j, const struct model_event *ev)
 {
-    const struct xt_reader_info *info = xt_reader_info(r);
-    unsigned int i;
+    char name[64];
 
-    fprintf(j->f, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n"
-            "{\"ph\":\"M\",\"pid\":0,\"name\":\"process_name\","
-            "\"args\":{\"name\":\"Xen\"}}");
-    for ( i = 0; i < info->nr_cpus; i++ )
+    if ( json_slice(j, "hvm", ev->domvcpu, ev,
+                    view_exit_name(name, sizeof(name), ev->u.exit.reason,
+                                   ev->u.exit.svm)) )
+        fprintf(j->f, ",\"args\":{\"rip\":\"0x%" PRIx64 "\",\"handlers\":%u}}",
+                ev->u.exit.rip, ev->u.exit.nr_handlers);
+}
+
+static void json_point(struct json_out *j, const struct model_event *ev)
+{
+    char name[64];
+
+    view_point_name(name, sizeof(name), ev);
+    if ( json_head(j, "i", ev->type == MODEL_EV_PV ||
+                   (ev->type == MODEL_EV_HYPERCALL && !ev->u.hypercall.hvm) ?
+                   "pv" : "hvm",
+                   ev->domvcpu, ev->pcpu, ev->start, name) )
+        fputc('}', j->f);
+}
+
+static void json_event(void *arg, const struct model_event *ev)
+{
+    struct json_out *j = arg;
+    char name[64];
+
+    if ( !view_wants(j->filter, ev) )
+        return;
+    switch ( ev->type )
     {
-        unsigned int cpu = xt_reader_cpu(r, i)->cpu;
-
-        fprintf(j->f, ",\n{\"ph\":\"M\",\"pid\":0,\"tid\":%u,"
-                "\"name\":\"thread_name\",\"args\":{\"name\":\"CPU %u\"}}",
-                cpu, cpu);
-        fprintf(j->f, ",\n{\"ph\":\"M\",\"pid\":0,\"tid\":%u,"
-                "\"name\":\"thread_sort_index\","
-                "\"args\":{\"sort_index\":%u}}", cpu, cpu);
+    case MODEL_EV_RUNSTATE:
+        if ( ev->u.runstate.state == MODEL_LOST &&
+             json_slice(j, "lost", ev->domvcpu, ev, "lost") )
+            fputc('}', j->f);
+        else if ( ev->u.runstate.state == MODEL_RUNNING &&
+                  ev->domvcpu >> 16 != MODEL_DOMID_IDLE &&
+                  view_cpu_wanted(j->filter, ev->pcpu) &&
+                  json_slice(j, "sched", MODEL_VCPU_NONE, ev,
+                             model_vcpu_name(name, sizeof(name),
+                                             ev->domvcpu)) )
+            fputc('}', j->f);
+        break;
+    case MODEL_EV_EXIT:
+        json_exit(j, ev);
+        break;
+    case MODEL_EV_LOST:
+        snprintf(name, sizeof(name), "lost %" PRIu64 " records",
+                 ev->u.lost.count);
+        if ( json_slice(j, "lost", MODEL_VCPU_NONE, ev, name) )
+            fprintf(j->f, ",\"args\":{\"count\":%" PRIu64 "}}",
+                    ev->u.lost.count);
+        break;
+    case MODEL_EV_IRQ:
+        view_irq_name(name, sizeof(name), ev->u.irq.vector, ev->u.irq.irq);
+        if ( ev->end > ev->start ?
+             json_slice(j, "hw", MODEL_VCPU_NONE, ev, name) :
+             json_head(j, "i", "hw", MODEL_VCPU_NONE, ev->pcpu, ev->start,
+                       name) )
+            fputc('}', j->f);
+        break;
+    case MODEL_EV_CSTATE:
+        if ( ev->pcpu == MODEL_CPU_NONE )
+            break;
+        snprintf(name, sizeof(name), "pCPU %u C-state", ev->pcpu);
+        fprintf(j->f, ",\n{\"ph\":\"C\",\"pid\":%u,\"ts\":%.3f,\"name\":"
+                "\"%s\",\"args\":{\"C\":%" PRIu32 "}}", VIEW_XEN_PID,
+                json_us(j, ev->start), name, ev->u.cstate.cstate);
+        fprintf(j->f, ",\n{\"ph\":\"C\",\"pid\":%u,\"ts\":%.3f,\"name\":"
+                "\"%s\",\"args\":{\"C\":0}}", VIEW_XEN_PID,
+                json_us(j, ev->end), name);
+        break;
+    case MODEL_EV_HYPERCALL:
+    case MODEL_EV_PV:
+    case MODEL_EV_INJECT:
+        if ( ev->domvcpu != MODEL_VCPU_NONE )
+            json_point(j, ev);
+        break;
+    case MODEL_EV_SWITCH:
+    case MODEL_EV_WAKE:
+        break;                  /* the runs say it */
     }
 }
 
-/* @r as Chrome's JSON to @f, named @path in messages. */
-static void export_json(struct xt_reader *r, FILE *f, const char *path,
-                        uint64_t hz)
+/* @r as Chrome's JSON to @out, keeping what @f keeps. */
+static void export_json(struct xt_reader *r, FILE *out,
+                        const struct view_filter *f, uint64_t hz, bool records)
 {
-    const struct xt_reader_info *info = xt_reader_info(r);
-    struct json_out j = { .f = f, .path = path, .hz = hz };
-    struct xt_iter *it = xt_iter_new(r, XT_ORDER_FILE, 0, 0);
-    struct xt_record rec;
-    uint64_t end, first;
-    size_t i;
+    const struct model_ops ops = { .event = json_event,
+                                   .record = records ? json_record : NULL };
+    const struct model_options mo = { .from = f->from, .to = f->to };
+    struct json_out j = { .f = out, .filter = f, .hz = hz,
+                          .origin = view_origin(r) };
+    struct model *m;
 
-    if ( !it )
-        errx(1, "%s: %s", prog_input, xt_reader_strerror(errno));
-    cli_tsc_range(r, &j.t0, &end);
-
-    json_tracks(&j, r);
-    while ( xt_iter_next(it, &rec) > 0 )
-    {
-        /* Streamed, the TSC range is known at the end: time 0 is here. */
-        if ( info->streamed && !j.nr_records++ )
-            j.t0 = rec.tsc;
-        json_record(&j, &rec);
-    }
-    if ( info->streamed )
-        cli_tsc_range(r, &first, &end);
-    xt_iter_free(it);
-    for ( i = 0; i < j.nr_runs; i++ )
-        if ( j.runs[i].open )
-            json_slice(&j, &j.runs[i], xt_reader_cpu(r, i)->cpu, end);
+    m = model_new(r, &mo, &ops, &j);
+    if ( !m )
+        err(1, "%s", prog_input);
+    fprintf(j.f, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n"
+            "{\"ph\":\"M\",\"pid\":%u,\"name\":\"process_name\","
+            "\"args\":{\"name\":\"xen\"}}", VIEW_XEN_PID);
+    if ( model_run(m) || j.failed )
+        err(1, "%s", prog_input);
+    model_free(m);
+    view_set_free(&j.domains);
+    view_set_free(&j.vcpus);
+    view_set_free(&j.pcpus);
     fprintf(j.f, "\n]}\n");
-    free(j.runs);
+}
+
+/*
+ * Perfetto
+ * ========
+ */
+
+/* @r as a Perfetto trace to @out, named @path in messages. */
+static void export_perfetto(struct xt_reader *r, FILE *out, const char *path,
+                            const struct view_filter *f, uint64_t hz)
+{
+    if ( perfetto_export(r, out, f, hz) )
+        err(CLI_EXIT_ERROR, "%s", errno == EIO ? path : prog_input);
+}
+
+/* @path ("-": the standard output) to write, or exit 1. */
+static FILE *output(const char *path)
+{
+    FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+
+    if ( !f )
+        err(CLI_EXIT_ERROR, "%s", path);
+    return f;
 }
 
 /*
@@ -545,19 +670,34 @@ static void export_json(struct xt_reader *r, FILE *f, const char *path,
 
 int main(int argc, char **argv)
 {
-    enum { OPT_CTF = CLI_LONG_ONLY, OPT_JSON };
+    enum { OPT_CTF = CLI_LONG_ONLY, OPT_JSON, OPT_PERFETTO, OPT_RECORDS,
+           OPT_DOMAIN, OPT_CPU, OPT_FROM, OPT_TO, OPT_CLASSES };
     static const struct cli_option options[] = {
         { OPT_CTF, "ctf", "dir", "write a CTF trace into dir" },
+        { OPT_PERFETTO, "perfetto", "file", "write a Perfetto trace to file" },
         { OPT_JSON, "json", "file",
           "write Chrome's trace-event JSON to file" },
+        { OPT_RECORDS, "records", NULL,
+          "with --json, every record as an instant too" },
+        { OPT_DOMAIN, "domain", "list", "only these domains: 0,2-3" },
+        { OPT_CPU, "cpu", "list", "only these pCPUs: 0,2-3" },
+        { OPT_FROM, "from", "seconds", "from this time on" },
+        { OPT_TO, "to", "seconds", "up to this time" },
+        { OPT_CLASSES, "classes", "list",
+          "only these classes: sched,hvm,pv,hw" },
         CLI_XEN_VERSION_OPTION,
         { 0, NULL, NULL, NULL },
     };
     struct cli cli = {
         .options = options, .operands = "[trace]", .max_operands = 1,
     };
-    const char *ctf_dir = NULL, *json_path = NULL, *path;
+    const char *ctf_dir = NULL, *json_path = NULL, *perfetto_path = NULL;
+    const char *path;
+    struct view_filter filter = { .classes = VIEW_ALL };
+    bool has_from = false, has_to = false, records = false;
+    double from = 0, to = 0;
     struct xt_reader *r;
+    char why[128];
     uint64_t hz;
     FILE *f;
     int opt;
@@ -571,24 +711,63 @@ int main(int argc, char **argv)
         case OPT_JSON:
             json_path = optarg;
             break;
+        case OPT_PERFETTO:
+            perfetto_path = optarg;
+            break;
+        case OPT_DOMAIN:
+            if ( !view_parse_domains(&filter, optarg, why, sizeof(why)) )
+                errx(CLI_EXIT_ERROR, "%s", why);
+            break;
+        case OPT_CPU:
+            if ( !view_parse_cpus(&filter, optarg, why, sizeof(why)) )
+                errx(CLI_EXIT_ERROR, "%s", why);
+            break;
+        case OPT_CLASSES:
+            if ( !view_parse_classes(&filter, optarg, why, sizeof(why)) )
+                errx(CLI_EXIT_ERROR, "%s", why);
+            break;
+        case OPT_FROM:
+            if ( !view_parse_seconds(optarg, &from) )
+                errx(CLI_EXIT_ERROR, "--from %s: invalid", optarg);
+            has_from = true;
+            break;
+        case OPT_TO:
+            if ( !view_parse_seconds(optarg, &to) )
+                errx(CLI_EXIT_ERROR, "--to %s: invalid", optarg);
+            has_to = true;
+            break;
+        case OPT_RECORDS:
+            records = true;
+            break;
         }
-    if ( !ctf_dir && !json_path )
-        cli_usage_error("--ctf or --json is needed");
+    if ( !ctf_dir && !json_path && !perfetto_path )
+        cli_usage_error("--ctf, --perfetto or --json is needed");
+    if ( has_from && has_to && to <= from )
+        cli_usage_error("--to %g is not after --from %g", to, from);
     path = optind < argc ? argv[optind] : "-";
     prog_input = cli_input_name(path);
 
     r = cli_open(&cli, path, 0);
     xen_version = xt_reader_xen_version(r);
+    if ( (json_path || perfetto_path) && !view_cpus_fit(xt_reader_info(r)) )
+        errx(CLI_EXIT_ERROR, "%s: CPU numbers up to %u only", prog_input,
+             VIEW_MAX_PCPUS - 1);
     hz = cli_tsc_hz(&cli, xt_reader_info(r), NULL);
+    view_window(&filter, view_origin(r), hz, has_from, from, has_to, to);
     if ( ctf_dir )
         export_ctf(r, ctf_dir, hz);
     if ( json_path )
     {
-        f = strcmp(json_path, "-") ? fopen(json_path, "w") : stdout;
-        if ( !f )
-            err(1, "%s", json_path);
-        export_json(r, f, json_path, hz);
+        f = output(json_path);
+        export_json(r, f, &filter, hz, records);
         cli_close_output(f, json_path);
     }
+    if ( perfetto_path )
+    {
+        f = output(perfetto_path);
+        export_perfetto(r, f, perfetto_path, &filter, hz);
+        cli_close_output(f, perfetto_path);
+    }
+    view_filter_free(&filter);
     return cli_close(r, path);
 }

@@ -16,9 +16,27 @@ TALLY_SRCS    := $(READER_DIR)/tally.c $(READER_DIR)/tally.h
 # The readers' front end, which every reader links.
 READER_CLI    := $(READER_DIR)/cli.c $(READER_DIR)/cli.h
 
-$(XT_DUMP): $(READER_DIR)/dump.c tools/libxentrace/file/decimal.h
-$(XT_SUMMARY): $(READER_DIR)/summary.c $(TALLY_SRCS)
-$(XT_EXPORT): $(READER_DIR)/export.c
+# The model of the machine (model.h), for the readers that need more than
+# records: the dump, and the summary's analysis.
+MODEL_SRCS    := $(READER_DIR)/model.c $(READER_DIR)/merge.c
+MODEL_HDRS    := $(READER_DIR)/model.h $(READER_DIR)/merge.h \
+                 $(READER_DIR)/keyhash.h
+ANALYSIS_SRCS := $(READER_DIR)/analysis.c $(READER_DIR)/sketch.c \
+                 $(MODEL_SRCS)
+ANALYSIS_HDRS := $(READER_DIR)/analysis.h $(READER_DIR)/sketch.h \
+                 $(MODEL_HDRS)
+
+# The timeline exports (Perfetto, Chrome JSON) on the model.
+EXPORT_SRCS   := $(READER_DIR)/perfetto.c $(READER_DIR)/pbwrite.c \
+                 $(READER_DIR)/view.c $(MODEL_SRCS)
+EXPORT_HDRS   := $(READER_DIR)/perfetto.h $(READER_DIR)/pbwrite.h \
+                 $(READER_DIR)/view.h $(MODEL_HDRS)
+
+$(XT_DUMP): $(READER_DIR)/dump.c tools/libxentrace/file/decimal.h \
+            $(READER_DIR)/view.h $(MODEL_SRCS) $(MODEL_HDRS)
+$(XT_SUMMARY): $(READER_DIR)/summary.c $(TALLY_SRCS) $(ANALYSIS_SRCS) \
+               $(ANALYSIS_HDRS)
+$(XT_EXPORT): $(READER_DIR)/export.c $(EXPORT_SRCS) $(EXPORT_HDRS)
 $(XT_PLOT): $(READER_DIR)/plot.c $(TALLY_SRCS)
 $(XT_FORMAT): $(READER_DIR)/xentrace_format.c
 

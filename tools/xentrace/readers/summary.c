@@ -1,20 +1,26 @@
 /*
  * xentrace-summary: what a trace file holds, in one pass.
  *
- *   xentrace-summary [-h] [-b bins] [-H hz] [--json] [file]
+ *   xentrace-summary [-h] [-b bins] [-H hz] [--json] [--svm] [--top n]
+ *                    [--domain d] [--cpu c] [--from t] [--to t]
+ *                    [--xen-version x.y] [file]
  *
  * Records and bytes per CPU and per event, losses per CPU with the time
- * they cover, per vCPU the time in each runstate (from the scheduler's
- * runstate changes), and the event rate over time; as text, or as one
- * JSON object with --json.  See xentrace-summary(1).
+ * they cover, and the event rate over time (tally.c); and what the model
+ * of the machine (model.c) says of it: per domain and vCPU their
+ * runstates, runnable latency, placement, HVM exits, hypercalls, I/O and
+ * interrupts, per pCPU interrupts and C-states (analysis.c).  As text, or
+ * as one JSON object with --json.  See xentrace-summary(1).
  */
 #include <err.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "analysis.h"
 #include "cli.h"
 #include "tally.h"
 
@@ -60,16 +66,6 @@ static unsigned int cpu_classes(const struct tally *t,
         out[k].count.bytes += c->by_event[e].bytes;
     }
     return n;
-}
-
-/* "d1v0", or "idle-v3" for pCPU 3's idle vCPU. */
-static const char *vcpu_name(char *buf, size_t size, uint32_t domvcpu)
-{
-    if ( domvcpu >> 16 == XT_DOMID_IDLE )
-        snprintf(buf, size, "idle-v%u", domvcpu & 0xffff);
-    else
-        snprintf(buf, size, "d%uv%u", domvcpu >> 16, domvcpu & 0xffff);
-    return buf;
 }
 
 /*
@@ -126,26 +122,6 @@ static void text_events(FILE *f, const struct tally *t)
                 t->events[e].total.bytes);
 }
 
-static void text_vcpus(FILE *f, const struct tally *t)
-{
-    unsigned int i, s;
-
-    if ( !t->nr_vcpus )
-        return;
-    fprintf(f, "\n%-12s %12s %12s %12s %12s %10s\n", "vcpu", "running-s",
-            "runnable-s", "blocked-s", "offline-s", "changes");
-    for ( i = 0; i < t->nr_vcpus; i++ )
-    {
-        char name[32];
-
-        fprintf(f, "%-12s",
-                vcpu_name(name, sizeof(name), t->vcpus[i].domvcpu));
-        for ( s = 0; s < XT_NR_RUNSTATES; s++ )
-            fprintf(f, " %12.6f", tally_seconds(t, t->vcpus[i].ticks[s]));
-        fprintf(f, " %10" PRIu64 "\n", t->vcpus[i].changes);
-    }
-}
-
 static uint64_t bin_records(const struct tally *t, unsigned int b)
 {
     uint64_t n = 0;
@@ -197,11 +173,12 @@ static void json_cpu(FILE *f, const struct tally *t, const struct tally_cpu *c)
     fprintf(f, "}}");
 }
 
-static void json_print(FILE *f, const struct tally *t, const char *path,
+static void json_print(FILE *f, const struct tally *t,
+                       const struct analysis *a, const char *path,
                        const char *damage)
 {
     const struct xt_reader_info *info = t->info;
-    unsigned int i, s;
+    unsigned int i;
 
     fprintf(f, "{\"file\":");
     cli_json_string(f, path);
@@ -234,20 +211,9 @@ static void json_print(FILE *f, const struct tally *t, const char *path,
                 t->events[i].total.records, t->events[i].total.bytes);
     }
 
-    fprintf(f, "],\"vcpus\":[");
-    for ( i = 0; i < t->nr_vcpus; i++ )
-    {
-        const struct tally_vcpu *v = &t->vcpus[i];
-
-        fprintf(f, "%s{\"domain\":%u,\"vcpu\":%u", i ? "," : "",
-                v->domvcpu >> 16, v->domvcpu & 0xffff);
-        for ( s = 0; s < XT_NR_RUNSTATES; s++ )
-            fprintf(f, ",\"%s\":%.9f", xt_runstate_name(s),
-                    tally_seconds(t, v->ticks[s]));
-        fprintf(f, ",\"changes\":%" PRIu64 "}", v->changes);
-    }
-
-    fprintf(f, "],\"rate\":{\"bin_seconds\":%.9f,\"events_per_second\":[",
+    fprintf(f, "],");
+    analysis_json(f, a);
+    fprintf(f, ",\"rate\":{\"bin_seconds\":%.9f,\"events_per_second\":[",
             tally_seconds(t, t->bin_ticks));
     for ( i = 0; i < t->nr_bins; i++ )
         fprintf(f, "%s%.0f", i ? "," : "",
@@ -255,11 +221,57 @@ static void json_print(FILE *f, const struct tally *t, const char *path,
     fprintf(f, "]}}\n");
 }
 
+/*
+ * A --from or --to: seconds from the trace's first TSC ("1.5"), or a TSC
+ * ("tsc:10000000000").
+ */
+struct when {
+    bool given, tsc;
+    double seconds;
+    uint64_t at;
+};
+
+static struct when when(const char *s, const char *what)
+{
+    struct when w = { .given = true };
+    char *end;
+
+    errno = 0;
+    if ( !strncmp(s, "tsc:", 4) )
+    {
+        w.tsc = true;
+        w.at = cli_number(what, s + 4, 0, UINT64_MAX);
+        return w;
+    }
+    w.seconds = strtod(s, &end);
+    if ( errno || end == s || *end || !(w.seconds >= 0) )
+        errx(CLI_EXIT_ERROR, "%s %s: invalid", what, s);
+    return w;
+}
+
+static uint64_t when_tsc(const struct when *w, uint64_t first, uint64_t hz)
+{
+    if ( w->tsc )
+        return w->at;
+    return first + (uint64_t)(w->seconds * hz + 0.5);
+}
+
+enum { OPT_TOP = CLI_LONG_ONLY + 1, OPT_DOMAIN, OPT_CPU, OPT_FROM, OPT_TO,
+       OPT_SVM };
+
 int main(int argc, char **argv)
 {
     static const struct cli_option options[] = {
         { 'b', "bins", "bins", "bins of the event rate (1 to 100000)" },
         { OPT_JSON, "json", NULL, "one JSON object instead of text" },
+        { OPT_SVM, "svm", NULL, "exit reasons are SVM's, not VMX's" },
+        { OPT_TOP, "top", "n", "only the n largest rows of each table" },
+        { OPT_DOMAIN, "domain", "d", "only domain d" },
+        { OPT_CPU, "cpu", "c", "only pCPU c" },
+        { OPT_FROM, "from", "t", "from t: seconds after the first record, "
+          "or tsc:N" },
+        { OPT_TO, "to", "t", "up to t: seconds after the first record, "
+          "or tsc:N" },
         CLI_XEN_VERSION_OPTION,
         { 0, NULL, NULL, NULL },
     };
@@ -269,6 +281,11 @@ int main(int argc, char **argv)
     unsigned int bins = DEFAULT_BINS;
     bool json = false, assumed;
     const char *path, *name, *damage;
+    struct analysis_options ao = { 0 };
+    struct model_options mo = { 0 };
+    struct when from = { 0 }, to = { 0 };
+    struct analysis *a;
+    uint64_t first, last;
     struct xt_reader *r;
     struct tally t;
     char damage_buf[256];
@@ -283,6 +300,26 @@ int main(int argc, char **argv)
         case OPT_JSON:
             json = true;
             break;
+        case OPT_TOP:
+            ao.top = cli_number("--top", optarg, 1, UINT32_MAX);
+            break;
+        case OPT_DOMAIN:
+            ao.has_domain = true;
+            ao.domain = cli_number("--domain", optarg, 0, 0xffff);
+            break;
+        case OPT_CPU:
+            ao.has_cpu = true;
+            ao.cpu = cli_number("--cpu", optarg, 0, UINT32_MAX - 1);
+            break;
+        case OPT_FROM:
+            from = when(optarg, "--from");
+            break;
+        case OPT_TO:
+            to = when(optarg, "--to");
+            break;
+        case OPT_SVM:
+            ao.svm = true;
+            break;
         }
     path = optind < argc ? argv[optind] : "-";
     name = cli_input_name(path);
@@ -292,19 +329,31 @@ int main(int argc, char **argv)
     if ( tally_run(&t, r, bins, cli_tsc_hz(&cli, xt_reader_info(r),
                                            &assumed)) )
         errx(CLI_EXIT_ERROR, "%s: %s", name, xt_reader_strerror(errno));
+    ao.hz = t.hz;
+    cli_tsc_range(r, &first, &last);
+    if ( from.given )
+        mo.from = when_tsc(&from, first, t.hz);
+    if ( to.given )
+        mo.to = when_tsc(&to, first, t.hz);
+    if ( to.given && mo.to <= mo.from )
+        cli_usage_error("--to is not after --from");
+    a = analysis_run(r, &mo, &ao);
+    if ( !a )
+        err(CLI_EXIT_ERROR, "%s", name);
     /* Damage inside batches is known once tally_run() has read them. */
     damage = xt_reader_damage(r, damage_buf, sizeof(damage_buf));
     if ( json )
-        json_print(stdout, &t, name, damage);
+        json_print(stdout, &t, a, name, damage);
     else
     {
         text_header(stdout, &t, name, damage, assumed);
         text_cpus(stdout, &t);
         text_events(stdout, &t);
-        text_vcpus(stdout, &t);
+        analysis_text(stdout, a);
         text_rate(stdout, &t);
     }
     cli_close_output(stdout, "stdout");
+    analysis_free(a);
     tally_free(&t);
     return cli_close(r, path);
 }

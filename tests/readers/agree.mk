@@ -1,0 +1,26 @@
+# xentrace-summary's analysis against Debian's xenalyze --summary, on
+# xen-sim captures and gen-trace files, and its lost-time accounting
+# (tests/readers/test_agree.c, tests/readers/check_agree.py); the model's
+# parts on their own (tests/readers/test_model.c).  The fuzz target of the
+# model is tests/fuzz/fuzz.mk's.
+
+AGREE_TEST := $(BUILD)/tests/test_agree
+MODEL_TEST := $(BUILD)/tests/test_model
+READER_TESTS += $(AGREE_TEST) $(MODEL_TEST)
+
+$(AGREE_TEST): tests/readers/test_agree.c tests/common/run_cmd.c \
+               tests/common/run_cmd.h | $(GEN_TRACE) $(XT_SUMMARY) \
+                                        $(XEN_SIM) $(XEN_SIM_LIBS) $(XENTRACE)
+	@mkdir -p $(@D)
+	$(CC) $(TOOL_CFLAGS) -Itests/common -DGEN_TRACE='"$(GEN_TRACE)"' \
+	    -DSUMMARY='"$(XT_SUMMARY)"' -DXEN_SIM='"$(XEN_SIM)"' \
+	    -DXENTRACE='"$(XENTRACE)"' \
+	    -DCHECK='"tests/readers/check_agree.py"' $(LDFLAGS) -o $@ \
+	    tests/readers/test_agree.c tests/common/run_cmd.c -lcmocka
+
+$(MODEL_TEST): tests/readers/test_model.c $(MODEL_SRCS) $(MODEL_HDRS) \
+               $(READER_DIR)/sketch.c $(READER_DIR)/sketch.h $(XTFILE) \
+               $(XTFILE_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(READER_CFLAGS) $(LDFLAGS) -o $@ $< $(MODEL_SRCS) \
+	    $(READER_DIR)/sketch.c $(XTFILE) $(XTFILE_LIBS) -lcmocka

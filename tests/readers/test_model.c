@@ -1,0 +1,368 @@
+/*
+ * The model's parts on their own: the sketch's percentiles keep their
+ * error bound and merge; the merge gives the scheduler's records in the
+ * reader's TSC order and every CPU's records in its own order; the model
+ * books a loss as lost, for the vCPU its pCPU ran and every one not
+ * running, and closes an exit when its vCPU turns runnable.
+ */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "merge.h"
+#include "model.h"
+#include "sketch.h"
+
+/* ---- The sketch ------------------------------------------------------ */
+
+static int by_value(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+    return x < y ? -1 : x > y;
+}
+
+static void test_sketch_error_bound(void **state)
+{
+    enum { N = 20000 };
+    static uint64_t v[N];
+    static const double qs[] = { 0.01, 0.5, 0.9, 0.99, 1 };
+    struct sketch s = { 0 }, half1 = { 0 }, half2 = { 0 };
+    unsigned int i, k;
+    uint64_t x = 88172645463325252ull;
+
+    (void)state;
+    for ( i = 0; i < N; i++ )
+    {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        v[i] = (x % 1000000) * (1 + i % 7) + i % 50;    /* 0 to ~7M */
+        assert_int_equal(sketch_add(&s, v[i]), 0);
+        assert_int_equal(sketch_add(i % 2 ? &half1 : &half2, v[i]), 0);
+    }
+    assert_int_equal(sketch_merge(&half1, &half2), 0);
+    qsort(v, N, sizeof(v[0]), by_value);
+    for ( k = 0; k < sizeof(qs) / sizeof(qs[0]); k++ )
+    {
+        uint64_t exact = v[(size_t)(qs[k] * N + 0.5) - 1];
+        uint64_t got = sketch_quantile(&s, qs[k]);
+        double err = exact ? (double)(got > exact ? got - exact
+                                                  : exact - got) / exact : 0;
+
+        assert_true(err <= 1.0 / (2 * SKETCH_SUB));
+        /* Merged halves: the same buckets, the same answer. */
+        assert_int_equal(sketch_quantile(&half1, qs[k]), got);
+    }
+    assert_int_equal(s.count, N);
+    assert_int_equal(half1.count, N);
+    assert_int_equal(half1.sum, s.sum);
+    assert_int_equal(sketch_quantile(&s, 1), v[N - 1]);
+    sketch_free(&s);
+    sketch_free(&half1);
+    sketch_free(&half2);
+}
+
+static void test_sketch_small_values_exact(void **state)
+{
+    struct sketch s = { 0 };
+    unsigned int i;
+
+    (void)state;
+    for ( i = 0; i < SKETCH_SUB; i++ )
+        assert_int_equal(sketch_add(&s, i), 0);
+    assert_int_equal(sketch_quantile(&s, 0.5), SKETCH_SUB / 2 - 1);
+    assert_int_equal(sketch_quantile(&s, 0), 0);
+    sketch_free(&s);
+    assert_int_equal(sketch_quantile(&s, 0.5), 0);
+}
+
+/* ---- Files ----------------------------------------------------------- */
+
+struct file {
+    uint32_t *w;
+    size_t n, cap, batch;       /* batch: index of its CPU-change record */
+};
+
+static void put(struct file *f, uint32_t word)
+{
+    if ( f->n == f->cap )
+    {
+        f->cap = f->cap ? f->cap * 2 : 256;
+        f->w = realloc(f->w, f->cap * sizeof(*f->w));
+        assert_non_null(f->w);
+    }
+    f->w[f->n++] = word;
+}
+
+static void end_batch(struct file *f)
+{
+    if ( f->n )
+        f->w[f->batch + 2] = (f->n - f->batch - 3) * 4;
+}
+
+static void batch(struct file *f, unsigned int cpu)
+{
+    end_batch(f);
+    f->batch = f->n;
+    put(f, 0x0001f003u | 2u << 28);     /* TRC_TRACE_CPU_CHANGE */
+    put(f, cpu);
+    put(f, 0);
+}
+
+/* A record with a TSC and @n extra words. */
+static void rec(struct file *f, uint32_t event, uint64_t tsc, unsigned int n,
+                ...)
+{
+    va_list ap;
+    unsigned int i;
+
+    put(f, event | n << 28 | 0x80000000u);
+    put(f, tsc);
+    put(f, tsc >> 32);
+    va_start(ap, n);
+    for ( i = 0; i < n; i++ )
+        put(f, va_arg(ap, uint32_t));
+    va_end(ap);
+}
+
+#define RUNSTATE(o, n)  (0x00021001u | (o) << 8 | (n) << 4)
+#define SWITCH          0x0002800au
+#define VMEXIT          0x00081002u
+#define VMENTRY         0x00081001u
+#define LOST            0x0001f001u
+#define DV(d, v)        ((uint32_t)(d) << 16 | (v))
+
+/* ---- The merge --------------------------------------------------------- */
+
+static bool is_sched(uint32_t event)
+{
+    return (event & 0x0ffff000u) == 0x00021000u ||
+           (event & 0x0ffff000u) == 0x00028000u || event == LOST;
+}
+
+static const struct merge_sync sync_list[] = {
+    { 0x0ffff000u, 0x00021000u }, { 0x0ffff000u, 0x00028000u },
+    { 0x0fffffffu, LOST }, { 0, 0 },
+};
+
+/* Interleaved CPUs: the sync records by TSC, each CPU's in its order. */
+static void test_merge_order(void **state)
+{
+    struct file f = { 0 };
+    struct xt_reader *r;
+    struct xt_iter *it;
+    struct merge *g;
+    struct xt_record a, b;
+    uint64_t t;
+    unsigned int cpu, sync_a = 0, sync_b = 0;
+    uint64_t seen_a[2] = { 0 }, seen_b[2] = { 0 };
+    static struct xt_record sa[64], sb[64];
+
+    (void)state;
+    for ( cpu = 0; cpu < 2; cpu++ )
+    {
+        batch(&f, cpu);
+        for ( t = 1; t <= 20; t++ )
+            rec(&f, t % 5 ? 0x00082012u : SWITCH, 10 * t + cpu, 4, cpu,
+                (uint32_t)t, 0u, 0u);
+    }
+    end_batch(&f);
+    r = xt_reader_open_mem(f.w, f.n * 4, 0);
+    assert_non_null(r);
+    g = merge_new(r, sync_list);
+    assert_non_null(g);
+    while ( merge_next(g, &a) > 0 )
+    {
+        /* A CPU's records come in its order: extra[1] counts up. */
+        assert_true(a.extra[1] > seen_a[a.cpu]);
+        seen_a[a.cpu] = a.extra[1];
+        if ( is_sched(a.event) )
+            sa[sync_a++] = a;
+    }
+    merge_free(g);
+    xt_reader_close(r);
+    r = xt_reader_open_mem(f.w, f.n * 4, 0);
+    it = xt_iter_new(r, XT_ORDER_TSC, 0, 0);
+    while ( xt_iter_next(it, &b) > 0 )
+    {
+        seen_b[b.cpu] = b.extra[1];
+        if ( is_sched(b.event) )
+            sb[sync_b++] = b;
+    }
+    xt_iter_free(it);
+    xt_reader_close(r);
+    assert_int_equal(sync_a, 8);
+    assert_int_equal(sync_a, sync_b);
+    assert_memory_equal(seen_a, seen_b, sizeof(seen_a));
+    for ( cpu = 0; cpu < sync_a; cpu++ )
+    {
+        assert_int_equal(sa[cpu].tsc, sb[cpu].tsc);
+        assert_int_equal(sa[cpu].cpu, sb[cpu].cpu);
+    }
+    free(f.w);
+}
+
+/* ---- The model -------------------------------------------------------- */
+
+struct seen {
+    uint64_t ticks[MODEL_STATES];       /* of d1v0 */
+    uint64_t other_lost;                /* d2v0's lost ticks */
+    unsigned int exits;
+    uint64_t exit_ticks;
+    unsigned int losses;
+};
+
+static void take(void *arg, const struct model_event *ev)
+{
+    struct seen *s = arg;
+
+    if ( ev->type == MODEL_EV_RUNSTATE && ev->domvcpu == DV(1, 0) )
+        s->ticks[ev->u.runstate.state] += ev->end - ev->start;
+    if ( ev->type == MODEL_EV_RUNSTATE && ev->domvcpu == DV(2, 0) &&
+         ev->u.runstate.state == MODEL_LOST )
+        s->other_lost += ev->end - ev->start;
+    if ( ev->type == MODEL_EV_EXIT )
+    {
+        s->exits++;
+        s->exit_ticks = ev->end - ev->start;
+    }
+    if ( ev->type == MODEL_EV_LOST )
+        s->losses++;
+}
+
+static void run_model(struct file *f, struct seen *s)
+{
+    static const struct model_ops ops = { .event = take };
+    struct xt_reader *r;
+    struct model *m;
+
+    end_batch(f);
+    r = xt_reader_open_mem(f->w, f->n * 4, 0);
+    assert_non_null(r);
+    memset(s, 0, sizeof(*s));
+    m = model_new(r, NULL, &ops, s);
+    assert_non_null(m);
+    assert_int_equal(model_run(m), 0);
+    model_free(m);
+    xt_reader_close(r);
+}
+
+/*
+ * d1v0 runs on pCPU 0 from 100; records 200 to 300 are lost there; it is
+ * lost from 200 until its next change at 400.  d2v0, blocked, is lost
+ * too (it might have run on pCPU 0 in the gap).  Every state sums to the
+ * span, 50 to 500.
+ */
+static void test_loss_is_lost(void **state)
+{
+    struct file f = { 0 };
+    struct seen s;
+    uint64_t sum = 0;
+    unsigned int i;
+
+    (void)state;
+    batch(&f, 0);
+    rec(&f, RUNSTATE(2, 0), 50, 1, DV(2, 0));   /* d2v0 ran, */
+    rec(&f, RUNSTATE(0, 2), 60, 1, DV(2, 0));   /* then blocked */
+    rec(&f, SWITCH, 100, 4, 2u, 0u, 1u, 0u);
+    rec(&f, RUNSTATE(1, 0), 100, 1, DV(1, 0));
+    rec(&f, LOST, 300, 4, 5u, DV(1, 0), 200u, 0u);
+    rec(&f, RUNSTATE(0, 2), 400, 1, DV(1, 0));
+    rec(&f, 0x00081001u, 500, 0);
+    run_model(&f, &s);
+    assert_int_equal(s.losses, 1);
+    assert_int_equal(s.ticks[MODEL_UNKNOWN], 100 - 50);
+    assert_int_equal(s.ticks[MODEL_RUNNING], 200 - 100);
+    assert_int_equal(s.ticks[MODEL_LOST], 400 - 200);
+    assert_int_equal(s.ticks[MODEL_BLOCKED], 500 - 400);
+    assert_int_equal(s.other_lost, 500 - 200);
+    for ( i = 0; i < MODEL_STATES; i++ )
+        sum += s.ticks[i];
+    assert_int_equal(sum, 500 - 50);
+    free(f.w);
+}
+
+/* An exit that blocks ends when its vCPU is woken, not at VMENTRY. */
+static void test_exit_closes_at_wake(void **state)
+{
+    struct file f = { 0 };
+    struct seen s;
+
+    (void)state;
+    batch(&f, 0);
+    rec(&f, SWITCH, 10, 4, 0x7fffu, 0u, 1u, 0u);
+    rec(&f, RUNSTATE(1, 0), 10, 1, DV(1, 0));
+    rec(&f, VMEXIT, 20, 2, 12u, 0x1000u);       /* HLT */
+    rec(&f, RUNSTATE(0, 2), 30, 1, DV(1, 0));   /* blocks */
+    batch(&f, 1);
+    rec(&f, RUNSTATE(2, 1), 70, 1, DV(1, 0));   /* woken on pCPU 1 */
+    rec(&f, SWITCH, 90, 4, 0x7fffu, 1u, 1u, 0u);
+    rec(&f, RUNSTATE(1, 0), 90, 1, DV(1, 0));
+    rec(&f, VMENTRY, 95, 0);
+    run_model(&f, &s);
+    assert_int_equal(s.exits, 1);
+    assert_int_equal(s.exit_ticks, 70 - 20);
+    free(f.w);
+}
+
+/* Xen 4.19's SVM exits are named as SVM's. */
+struct named {
+    bool svm;
+    const char *name;
+};
+
+static void take_name(void *arg, const struct model_event *ev)
+{
+    struct named *n = arg;
+
+    if ( ev->type != MODEL_EV_EXIT )
+        return;
+    n->svm = ev->u.exit.svm;
+    n->name = model_exit_name(ev->u.exit.reason, ev->u.exit.svm);
+}
+
+static void test_svm_exit_named(void **state)
+{
+    static const struct model_ops ops = { .event = take_name };
+    struct file f = { 0 };
+    struct named n = { 0 };
+    struct xt_reader *r;
+    struct model *m;
+
+    (void)state;
+    batch(&f, 0);
+    rec(&f, SWITCH, 10, 4, 0x7fffu, 0u, 1u, 0u);
+    rec(&f, MODEL_TRC_HVM_SVM_EXIT | 0x100u, 20, 3, 0x72u, 0x1000u, 0u);
+    rec(&f, VMENTRY, 30, 0);
+    end_batch(&f);
+    r = xt_reader_open_mem(f.w, f.n * 4, 0);
+    assert_non_null(r);
+    m = model_new(r, NULL, &ops, &n);
+    assert_non_null(m);
+    assert_int_equal(model_run(m), 0);
+    assert_true(n.svm);
+    assert_string_equal(n.name, "CPUID");
+    model_free(m);
+    xt_reader_close(r);
+    free(f.w);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sketch_error_bound),
+        cmocka_unit_test(test_sketch_small_values_exact),
+        cmocka_unit_test(test_merge_order),
+        cmocka_unit_test(test_loss_is_lost),
+        cmocka_unit_test(test_exit_closes_at_wake),
+        cmocka_unit_test(test_svm_exit_named),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,1167 @@
+/*
+ * analysis: xentrace-summary's figures from the model's events
+ * (analysis.h).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+#include "keyhash.h"
+#include "sketch.h"
+
+#define TABLE_MAX       4096    /* distinct keys per table; then "other" */
+#define VECTORS         256
+#define NR_CAUSES       3
+
+/* Handler records, from Xen's public trace.h (xtfile.h includes it). */
+#define TRC_HVM_IOMEM_READ64    (TRC_HVM_IOMEM_READ | TRC_64_FLAG)
+#define TRC_HVM_IOMEM_WRITE64   (TRC_HVM_IOMEM_WRITE | TRC_64_FLAG)
+#define KEY_SVM             ((uint64_t)1 << 32) /* of an exit's key */
+#define KEY_WRITE           ((uint64_t)1 << 63) /* of an I/O or MMIO key */
+
+struct stat {
+    uint64_t count, ticks;
+};
+
+/* A count and time per key (a reason, port, vector...), in bounded room. */
+struct entry {
+    uint64_t key;
+    struct stat s;
+    struct sketch *sk;          /* with_sketch tables */
+};
+
+struct table {
+    struct entry *e;
+    unsigned int n, cap;
+    struct keyhash index;       /* key -> index in e */
+    struct stat other;          /* what did not fit in TABLE_MAX keys */
+    bool with_sketch;
+};
+
+/* Runstate totals, the runnable ones also by how they became runnable. */
+struct runstates {
+    struct stat st[MODEL_STATES];
+    struct stat cause[NR_CAUSES];
+};
+
+struct avcpu {
+    uint32_t domvcpu;
+    struct runstates all;
+    struct runstates head;      /* before its first running interval */
+    struct runstates tail;      /* closed by the end of the trace */
+    bool ran;
+    struct sketch latency[NR_CAUSES];
+    struct table pcpus;         /* cpu -> running intervals, ticks */
+    uint32_t last_pcpu;
+    uint64_t migrations;
+    struct table exits;         /* reason -> count, ticks, sketch */
+    struct table vmcalls;       /* hypercall -> exits, ticks */
+    struct table io;            /* port | KEY_WRITE -> exits, ticks */
+    struct table mmio;          /* address | KEY_WRITE -> exits, ticks */
+    struct table injected;      /* vector -> count */
+    struct table hypercalls;    /* PV: op -> count */
+    struct table subcalls;      /* PV multicall entries: op -> count */
+    struct table pv;            /* PV event (without TRC_64_FLAG) -> count */
+};
+
+struct apcpu {
+    uint32_t cpu;
+    struct table vectors;       /* vector -> count */
+    struct table irqs;          /* irq -> count (TRC_HW_IRQ_HANDLED) */
+    struct table cstates;       /* C-state -> count, ticks */
+    struct stat lost;           /* markers, ticks */
+    uint64_t lost_records;
+};
+
+struct analysis {
+    struct analysis_options o;
+    struct model *model;
+    uint64_t first, last;
+    struct model_stats stats;
+
+    unsigned int nr_pcpus;
+    struct apcpu *pcpus;
+
+    unsigned int nr_vcpus;
+    size_t vcpus_cap;
+    struct avcpu **vcpus;
+    struct avcpu *last_vcpu;    /* the last ones found, found again */
+    struct apcpu *last_pcpu;
+    struct table vcpu_index;    /* domvcpu -> index in vcpus, as .s.ticks
+                                   (.s.count 1 once set) */
+
+    bool failed;                /* ENOMEM in a callback */
+};
+
+/*
+ * Tables
+ */
+
+static uint64_t entry_key(const void *entries, unsigned int i)
+{
+    return ((const struct entry *)entries)[i].key;
+}
+
+/* @key's entry, added if new; NULL when the table is full (or ENOMEM). */
+static struct entry *table_get(struct analysis *a, struct table *t,
+                               uint64_t key)
+{
+    unsigned int s;
+
+    if ( !t->index.nr_slots && keyhash_fit(&t->index, 0, t->e, entry_key) )
+        goto nomem;
+    s = keyhash_slot(&t->index, key, t->e, entry_key);
+    if ( t->index.slot[s] )
+        return &t->e[t->index.slot[s] - 1];
+    if ( t->n == TABLE_MAX )
+        return NULL;
+    if ( t->n == t->cap )
+    {
+        unsigned int cap = t->cap ? t->cap * 2 : 8;
+        struct entry *e = realloc(t->e, cap * sizeof(*e));
+
+        if ( !e )
+            goto nomem;
+        t->e = e;
+        t->cap = cap;
+    }
+    t->e[t->n] = (struct entry){ .key = key };
+    if ( t->with_sketch && !(t->e[t->n].sk = calloc(1, sizeof(struct sketch))) )
+        goto nomem;
+    t->n++;
+    if ( t->n * 2 > t->index.nr_slots )
+    {
+        if ( keyhash_fit(&t->index, t->n, t->e, entry_key) )
+            goto nomem;
+    }
+    else
+        t->index.slot[s] = t->n;
+    return &t->e[t->n - 1];
+
+nomem:
+    a->failed = true;
+    return NULL;
+}
+
+static void table_add(struct analysis *a, struct table *t, uint64_t key,
+                      uint64_t ticks)
+{
+    struct entry *e = table_get(a, t, key);
+    struct stat *s = e ? &e->s : &t->other;
+
+    s->count++;
+    s->ticks += ticks;
+    if ( e && e->sk && sketch_add(e->sk, ticks) )
+        a->failed = true;
+}
+
+static void table_merge(struct analysis *a, struct table *into,
+                        const struct table *from)
+{
+    unsigned int i;
+
+    into->other.count += from->other.count;
+    into->other.ticks += from->other.ticks;
+    for ( i = 0; i < from->n; i++ )
+    {
+        struct entry *e = table_get(a, into, from->e[i].key);
+        struct stat *s = e ? &e->s : &into->other;
+
+        s->count += from->e[i].s.count;
+        s->ticks += from->e[i].s.ticks;
+        if ( e && e->sk && from->e[i].sk && sketch_merge(e->sk, from->e[i].sk) )
+            a->failed = true;
+    }
+}
+
+static void table_free(struct table *t)
+{
+    unsigned int i;
+
+    for ( i = 0; i < t->n; i++ )
+        if ( t->e[i].sk )
+        {
+            sketch_free(t->e[i].sk);
+            free(t->e[i].sk);
+        }
+    free(t->e);
+    free(t->index.slot);
+    memset(t, 0, sizeof(*t));
+}
+
+/* Entries most costly first: by ticks, then count, then key. */
+static int by_cost(const void *pa, const void *pb)
+{
+    const struct entry *x = *(const struct entry *const *)pa;
+    const struct entry *y = *(const struct entry *const *)pb;
+
+    if ( x->s.ticks != y->s.ticks )
+        return x->s.ticks < y->s.ticks ? 1 : -1;
+    if ( x->s.count != y->s.count )
+        return x->s.count < y->s.count ? 1 : -1;
+    return x->key < y->key ? -1 : x->key > y->key;
+}
+
+static int by_key(const void *pa, const void *pb)
+{
+    const struct entry *x = *(const struct entry *const *)pa;
+    const struct entry *y = *(const struct entry *const *)pb;
+
+    return x->key < y->key ? -1 : x->key > y->key;
+}
+
+/* @t's entries in an array of pointers, sorted; NULL if none or ENOMEM. */
+static const struct entry **table_sorted(const struct table *t, bool cost,
+                                         unsigned int *n)
+{
+    const struct entry **v;
+    unsigned int i;
+
+    *n = 0;
+    if ( !t->n || !(v = malloc(t->n * sizeof(*v))) )
+        return NULL;
+    for ( i = 0; i < t->n; i++ )
+        v[i] = &t->e[i];
+    qsort(v, t->n, sizeof(*v), cost ? by_cost : by_key);
+    *n = t->n;
+    return v;
+}
+
+/*
+ * Taking the model's events
+ */
+
+static struct avcpu *vcpu_of(struct analysis *a, uint32_t domvcpu)
+{
+    struct entry *e;
+    struct avcpu *v;
+
+    if ( a->last_vcpu && a->last_vcpu->domvcpu == domvcpu )
+        return a->last_vcpu;
+    if ( domvcpu == MODEL_VCPU_NONE ||
+         !(e = table_get(a, &a->vcpu_index, domvcpu)) )
+        return NULL;
+    if ( e->s.count )
+        return a->last_vcpu = a->vcpus[e->s.ticks];
+    if ( a->nr_vcpus == a->vcpus_cap )
+    {
+        size_t cap = a->vcpus_cap ? a->vcpus_cap * 2 : 64;
+        struct avcpu **p = realloc(a->vcpus, cap * sizeof(*p));
+
+        if ( !p )
+            goto nomem;
+        a->vcpus = p;
+        a->vcpus_cap = cap;
+    }
+    if ( !(v = calloc(1, sizeof(*v))) )
+        goto nomem;
+    v->domvcpu = domvcpu;
+    v->last_pcpu = MODEL_CPU_NONE;
+    v->exits.with_sketch = true;
+    e->s.count = 1;
+    e->s.ticks = a->nr_vcpus;
+    a->vcpus[a->nr_vcpus++] = v;
+    return v;
+
+nomem:
+    a->failed = true;
+    return NULL;
+}
+
+static struct apcpu *pcpu_of(struct analysis *a, uint32_t cpu)
+{
+    unsigned int lo = 0, hi = a->nr_pcpus;
+
+    if ( a->last_pcpu && a->last_pcpu->cpu == cpu )
+        return a->last_pcpu;
+    while ( lo < hi )
+    {
+        unsigned int mid = lo + (hi - lo) / 2;
+
+        if ( a->pcpus[mid].cpu == cpu )
+            return a->last_pcpu = &a->pcpus[mid];
+        if ( a->pcpus[mid].cpu < cpu )
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+static void add_stat(struct stat *s, uint64_t ticks)
+{
+    s->count++;
+    s->ticks += ticks;
+}
+
+static void add_runstate(struct runstates *r, const struct model_event *ev)
+{
+    uint64_t ticks = ev->end - ev->start;
+
+    add_stat(&r->st[ev->u.runstate.state], ticks);
+    if ( ev->u.runstate.state == MODEL_RUNNABLE )
+        add_stat(&r->cause[ev->u.runstate.cause], ticks);
+}
+
+static void take_runstate(struct analysis *a, const struct model_event *ev)
+{
+    struct avcpu *v = vcpu_of(a, ev->domvcpu);
+    uint64_t ticks = ev->end - ev->start;
+
+    if ( !v )
+        return;
+    add_runstate(&v->all, ev);
+    if ( !v->ran && ev->u.runstate.state != MODEL_RUNNING )
+        add_runstate(&v->head, ev);
+    if ( ev->u.runstate.end_by == MODEL_END_TRACE )
+        add_runstate(&v->tail, ev);
+    switch ( ev->u.runstate.state )
+    {
+    case MODEL_RUNNING:
+        v->ran = true;
+        if ( ev->pcpu == MODEL_CPU_NONE )
+            break;
+        table_add(a, &v->pcpus, ev->pcpu, ticks);
+        if ( v->last_pcpu != MODEL_CPU_NONE && v->last_pcpu != ev->pcpu )
+            v->migrations++;
+        v->last_pcpu = ev->pcpu;
+        break;
+    case MODEL_RUNNABLE:
+        /* The wait for a pCPU; one the trace's end cut is no wait. */
+        if ( ev->u.runstate.end_by == MODEL_END_RECORD &&
+             sketch_add(&v->latency[ev->u.runstate.cause], ticks) )
+            a->failed = true;
+        break;
+    default:
+        break;
+    }
+}
+
+/* What an exit's handler records say it did: its port, address, call. */
+static void take_handlers(struct analysis *a, struct avcpu *v,
+                          const struct model_event *ev, uint64_t ticks)
+{
+    unsigned int i, n = ev->u.exit.nr_handlers;
+
+    if ( n > MODEL_MAX_HANDLERS )
+        n = MODEL_MAX_HANDLERS;
+    for ( i = 0; i < n; i++ )
+    {
+        const struct xt_record *h = &ev->u.exit.handlers[i];
+        uint32_t id = h->event & ~TRC_HVM_NESTEDFLAG;
+
+        if ( !h->nr_extra )
+            continue;
+        switch ( id )
+        {
+        case TRC_HVM_IO_READ: case TRC_HVM_IOPORT_READ:
+            table_add(a, &v->io, h->extra[0], ticks);
+            break;
+        case TRC_HVM_IO_WRITE: case TRC_HVM_IOPORT_WRITE:
+            table_add(a, &v->io, h->extra[0] | KEY_WRITE, ticks);
+            break;
+        case TRC_HVM_IOMEM_READ:
+            table_add(a, &v->mmio, h->extra[0], ticks);
+            break;
+        case TRC_HVM_IOMEM_WRITE:
+            table_add(a, &v->mmio, h->extra[0] | KEY_WRITE, ticks);
+            break;
+        case TRC_HVM_IOMEM_READ64: case TRC_HVM_IOMEM_WRITE64:
+            if ( h->nr_extra >= 2 )
+                table_add(a, &v->mmio,
+                          (h->extra[0] | (uint64_t)h->extra[1] << 32) |
+                          (id == TRC_HVM_IOMEM_WRITE64 ? KEY_WRITE : 0), ticks);
+            break;
+        case TRC_HVM_VMMCALL:
+            table_add(a, &v->vmcalls, h->extra[0], ticks);
+            break;
+        }
+    }
+}
+
+static void take_exit(struct analysis *a, const struct model_event *ev)
+{
+    struct avcpu *v = vcpu_of(a, ev->domvcpu);
+    uint64_t ticks = ev->end - ev->start;
+
+    if ( !v )
+        return;
+    table_add(a, &v->exits, ev->u.exit.reason |
+              (ev->u.exit.svm ? KEY_SVM : 0), ticks);
+    take_handlers(a, v, ev, ticks);
+}
+
+static void take_pv(struct analysis *a, const struct model_event *ev)
+{
+    struct avcpu *v = vcpu_of(a, ev->domvcpu);
+
+    if ( !v )
+        return;
+    if ( ev->type == MODEL_EV_PV )
+        table_add(a, &v->pv, ev->u.pv.event & ~TRC_64_FLAG, 0);
+    else if ( !ev->u.hypercall.hvm )    /* VMCALLs: from their exits */
+        table_add(a, ev->u.hypercall.subcall ? &v->subcalls : &v->hypercalls,
+                  ev->u.hypercall.op, 0);
+}
+
+static void take_event(void *arg, const struct model_event *ev)
+{
+    struct analysis *a = arg;
+    struct apcpu *p;
+    struct avcpu *v;
+
+    switch ( ev->type )
+    {
+    case MODEL_EV_RUNSTATE:
+        take_runstate(a, ev);
+        break;
+    case MODEL_EV_EXIT:
+        take_exit(a, ev);
+        break;
+    case MODEL_EV_HYPERCALL:
+    case MODEL_EV_PV:
+        take_pv(a, ev);
+        break;
+    case MODEL_EV_INJECT:
+        if ( (v = vcpu_of(a, ev->domvcpu)) )
+            table_add(a, &v->injected, ev->u.inject.vector, 0);
+        break;
+    case MODEL_EV_IRQ:
+        if ( !(p = pcpu_of(a, ev->pcpu)) )
+            break;
+        if ( ev->u.irq.vector != UINT32_MAX )
+            table_add(a, &p->vectors, ev->u.irq.vector, 0);
+        if ( ev->u.irq.irq != UINT32_MAX )
+            table_add(a, &p->irqs, ev->u.irq.irq, 0);
+        break;
+    case MODEL_EV_CSTATE:
+        if ( (p = pcpu_of(a, ev->pcpu)) )
+            table_add(a, &p->cstates, ev->u.cstate.cstate,
+                      ev->end - ev->start);
+        break;
+    case MODEL_EV_LOST:
+        if ( (p = pcpu_of(a, ev->pcpu)) )
+        {
+            add_stat(&p->lost, ev->end - ev->start);
+            p->lost_records += ev->u.lost.count;
+        }
+        break;
+    case MODEL_EV_SWITCH:
+    case MODEL_EV_WAKE:
+        break;
+    }
+}
+
+struct analysis *analysis_run(struct xt_reader *r,
+                              const struct model_options *mo,
+                              const struct analysis_options *o)
+{
+    const struct xt_reader_info *info = xt_reader_info(r);
+    static const struct model_ops ops = { .event = take_event };
+    struct analysis *a = calloc(1, sizeof(*a));
+    unsigned int i;
+
+    if ( !a )
+        return NULL;
+    a->o = *o;
+    a->nr_pcpus = info->nr_cpus;
+    a->pcpus = calloc(a->nr_pcpus ? a->nr_pcpus : 1, sizeof(*a->pcpus));
+    if ( !a->pcpus || !(a->model = model_new(r, mo, &ops, a)) )
+        goto fail;
+    for ( i = 0; i < a->nr_pcpus; i++ )
+        a->pcpus[i].cpu = xt_reader_cpu(r, i)->cpu;
+    if ( model_run(a->model) || a->failed )
+        goto fail;
+    a->first = model_first_tsc(a->model);
+    a->last = model_last_tsc(a->model);
+    a->stats = *model_stats(a->model);
+    model_free(a->model);
+    a->model = NULL;
+    return a;
+
+fail:
+    analysis_free(a);
+    errno = ENOMEM;
+    return NULL;
+}
+
+static void vcpu_free(struct avcpu *v)
+{
+    unsigned int c;
+
+    for ( c = 0; c < NR_CAUSES; c++ )
+        sketch_free(&v->latency[c]);
+    table_free(&v->pcpus);
+    table_free(&v->exits);
+    table_free(&v->vmcalls);
+    table_free(&v->io);
+    table_free(&v->mmio);
+    table_free(&v->injected);
+    table_free(&v->hypercalls);
+    table_free(&v->subcalls);
+    table_free(&v->pv);
+    free(v);
+}
+
+void analysis_free(struct analysis *a)
+{
+    unsigned int i;
+
+    if ( !a )
+        return;
+    model_free(a->model);
+    for ( i = 0; i < a->nr_vcpus; i++ )
+        vcpu_free(a->vcpus[i]);
+    for ( i = 0; a->pcpus && i < a->nr_pcpus; i++ )
+    {
+        table_free(&a->pcpus[i].vectors);
+        table_free(&a->pcpus[i].irqs);
+        table_free(&a->pcpus[i].cstates);
+    }
+    free(a->pcpus);
+    free(a->vcpus);
+    table_free(&a->vcpu_index);
+    free(a);
+}
+
+uint64_t analysis_span(const struct analysis *a)
+{
+    return a->last - a->first;
+}
+
+/*
+ * Domains: their vCPUs' figures added up, for printing
+ */
+
+static void runstates_merge(struct runstates *into, const struct runstates *from)
+{
+    unsigned int s;
+
+    for ( s = 0; s < MODEL_STATES; s++ )
+    {
+        into->st[s].count += from->st[s].count;
+        into->st[s].ticks += from->st[s].ticks;
+    }
+    for ( s = 0; s < NR_CAUSES; s++ )
+    {
+        into->cause[s].count += from->cause[s].count;
+        into->cause[s].ticks += from->cause[s].ticks;
+    }
+}
+
+static bool vcpu_shown(const struct analysis *a, const struct avcpu *v)
+{
+    unsigned int i;
+
+    if ( a->o.has_domain && v->domvcpu >> 16 != a->o.domain )
+        return false;
+    if ( !a->o.has_cpu )
+        return true;
+    for ( i = 0; i < v->pcpus.n; i++ )
+        if ( v->pcpus.e[i].key == a->o.cpu )
+            return true;
+    return false;
+}
+
+/* A domain's vCPUs' figures summed into one struct avcpu (vcpu 0xffff). */
+static struct avcpu *domain_sum(struct analysis *a, uint32_t dom,
+                                unsigned int *nr_vcpus)
+{
+    struct avcpu *d = calloc(1, sizeof(*d));
+    unsigned int i, c;
+
+    if ( !d )
+        return NULL;
+    d->domvcpu = dom << 16 | 0xffff;
+    d->exits.with_sketch = true;
+    *nr_vcpus = 0;
+    for ( i = 0; i < a->nr_vcpus; i++ )
+    {
+        const struct avcpu *v = a->vcpus[i];
+
+        if ( v->domvcpu >> 16 != dom || !vcpu_shown(a, v) )
+            continue;
+        ++*nr_vcpus;
+        runstates_merge(&d->all, &v->all);
+        for ( c = 0; c < NR_CAUSES; c++ )
+            if ( sketch_merge(&d->latency[c], &v->latency[c]) )
+                a->failed = true;
+        d->migrations += v->migrations;
+        table_merge(a, &d->pcpus, &v->pcpus);
+        table_merge(a, &d->exits, &v->exits);
+        table_merge(a, &d->vmcalls, &v->vmcalls);
+        table_merge(a, &d->io, &v->io);
+        table_merge(a, &d->mmio, &v->mmio);
+        table_merge(a, &d->injected, &v->injected);
+        table_merge(a, &d->hypercalls, &v->hypercalls);
+        table_merge(a, &d->subcalls, &v->subcalls);
+        table_merge(a, &d->pv, &v->pv);
+    }
+    return d;
+}
+
+/* vCPUs (or domains), most running time first; idle last. */
+static int by_running(const void *pa, const void *pb)
+{
+    const struct avcpu *x = *(const struct avcpu *const *)pa;
+    const struct avcpu *y = *(const struct avcpu *const *)pb;
+    bool xi = x->domvcpu >> 16 == MODEL_DOMID_IDLE;
+    bool yi = y->domvcpu >> 16 == MODEL_DOMID_IDLE;
+
+    if ( xi != yi )
+        return xi ? 1 : -1;
+    if ( x->all.st[MODEL_RUNNING].ticks != y->all.st[MODEL_RUNNING].ticks )
+        return x->all.st[MODEL_RUNNING].ticks <
+               y->all.st[MODEL_RUNNING].ticks ? 1 : -1;
+    return x->domvcpu < y->domvcpu ? -1 : x->domvcpu > y->domvcpu;
+}
+
+/* The vCPUs shown, then one summed struct per domain; sorted by cost. */
+struct view {
+    struct avcpu **vcpus;
+    unsigned int nr_vcpus;
+    struct avcpu **domains;
+    unsigned int *domain_vcpus;
+    unsigned int nr_domains;
+};
+
+static int view_make(struct analysis *a, struct view *w)
+{
+    unsigned int i, j;
+
+    memset(w, 0, sizeof(*w));
+    w->vcpus = calloc(a->nr_vcpus + 1, sizeof(*w->vcpus));
+    w->domains = calloc(a->nr_vcpus + 1, sizeof(*w->domains));
+    w->domain_vcpus = calloc(a->nr_vcpus + 1, sizeof(*w->domain_vcpus));
+    if ( !w->vcpus || !w->domains || !w->domain_vcpus )
+        return -1;
+    for ( i = 0; i < a->nr_vcpus; i++ )
+    {
+        struct avcpu *v = a->vcpus[i];
+        uint32_t dom = v->domvcpu >> 16;
+
+        if ( !vcpu_shown(a, v) )
+            continue;
+        w->vcpus[w->nr_vcpus++] = v;
+        for ( j = 0; j < w->nr_domains &&
+                     w->domains[j]->domvcpu >> 16 != dom; j++ )
+            continue;
+        if ( j < w->nr_domains )
+            continue;
+        w->domains[j] = domain_sum(a, dom, &w->domain_vcpus[j]);
+        if ( !w->domains[j] )
+            return -1;
+        w->nr_domains++;
+    }
+    qsort(w->vcpus, w->nr_vcpus, sizeof(*w->vcpus), by_running);
+    /* Sorting domains moves their vCPU counts: sort pairs by hand. */
+    for ( i = 1; i < w->nr_domains; i++ )
+        for ( j = i; j > 0 && by_running(&w->domains[j - 1],
+                                         &w->domains[j]) > 0; j-- )
+        {
+            struct avcpu *t = w->domains[j];
+            unsigned int n = w->domain_vcpus[j];
+
+            w->domains[j] = w->domains[j - 1];
+            w->domain_vcpus[j] = w->domain_vcpus[j - 1];
+            w->domains[j - 1] = t;
+            w->domain_vcpus[j - 1] = n;
+        }
+    return a->failed ? -1 : 0;
+}
+
+static void view_free(struct view *w)
+{
+    unsigned int i;
+
+    for ( i = 0; i < w->nr_domains; i++ )
+        if ( w->domains[i] )
+            vcpu_free(w->domains[i]);
+    free(w->vcpus);
+    free(w->domains);
+    free(w->domain_vcpus);
+}
+
+/*
+ * Names
+ */
+
+static const char *domain_name(char *buf, size_t size, uint32_t dom)
+{
+    if ( dom == MODEL_DOMID_IDLE )
+        snprintf(buf, size, "idle");
+    else
+        snprintf(buf, size, "d%u", dom);
+    return buf;
+}
+
+static const char *who_name(char *buf, size_t size, const struct avcpu *v)
+{
+    if ( (v->domvcpu & 0xffff) == 0xffff )
+        return domain_name(buf, size, v->domvcpu >> 16);
+    return model_vcpu_name(buf, size, v->domvcpu);
+}
+
+/* An exit's key: its reason, with KEY_SVM if Xen said it is SVM's. */
+static const char *exit_name(const struct analysis *a, char *buf,
+                             size_t size, uint64_t key)
+{
+    uint32_t reason = key;
+    const char *n = model_exit_name(reason, a->o.svm || (key & KEY_SVM));
+
+    if ( n )
+        return n;
+    snprintf(buf, size, "0x%" PRIx32, reason);
+    return buf;
+}
+
+static const char *hypercall_name(char *buf, size_t size, uint64_t op)
+{
+    const char *n = model_hypercall_name(op);
+
+    if ( n )
+        return n;
+    snprintf(buf, size, "hypercall_%" PRIu64, op);
+    return buf;
+}
+
+static const char *pv_name(char *buf, size_t size, uint64_t event)
+{
+    const struct xt_event_desc *d = xt_event_find(event);
+
+    if ( d )
+        return d->name;
+    snprintf(buf, size, "0x%08" PRIx64, event);
+    return buf;
+}
+
+static double secs(const struct analysis *a, uint64_t ticks)
+{
+    return model_seconds(ticks, a->o.hz);
+}
+
+static double usecs(const struct analysis *a, uint64_t ticks)
+{
+    return model_seconds(ticks, a->o.hz) * 1e6;
+}
+
+static unsigned int shown(const struct analysis *a, unsigned int n)
+{
+    return a->o.top && a->o.top < n ? a->o.top : n;
+}
+
+static uint64_t running_ticks(const struct avcpu *v)
+{
+    return v->all.st[MODEL_RUNNING].ticks;
+}
+
+/*
+ * Text
+ */
+
+static void text_runstates(FILE *f, const struct analysis *a,
+                           struct avcpu *const *who, unsigned int n,
+                           const unsigned int *nr_vcpus, const char *title)
+{
+    unsigned int i, s;
+    char name[32];
+
+    fprintf(f, "\n%s runstates (seconds, and intervals)\n%-10s", title,
+            title);
+    if ( nr_vcpus )
+        fprintf(f, " %5s", "vcpus");
+    for ( s = 0; s < MODEL_STATES; s++ )
+        fprintf(f, " %11s %7s", model_state_name(s), "n");
+    fprintf(f, " %6s\n", "migr");
+    for ( i = 0; i < n; i++ )
+    {
+        fprintf(f, "%-10s", who_name(name, sizeof(name), who[i]));
+        if ( nr_vcpus )
+            fprintf(f, " %5u", nr_vcpus[i]);
+        for ( s = 0; s < MODEL_STATES; s++ )
+            fprintf(f, " %11.6f %7" PRIu64, secs(a, who[i]->all.st[s].ticks),
+                    who[i]->all.st[s].count);
+        fprintf(f, " %6" PRIu64 "\n", who[i]->migrations);
+    }
+}
+
+static void text_latency(FILE *f, const struct analysis *a,
+                         struct avcpu *const *who, unsigned int n)
+{
+    static const char *const causes[NR_CAUSES] = {
+        "other", "woken", "preempted",
+    };
+    unsigned int i, c;
+    char name[32];
+
+    fprintf(f, "\nrunnable to running (us)\n%-10s %-9s %8s %10s %10s %10s "
+            "%10s %10s\n", "vcpu", "cause", "count", "mean", "p50", "p90",
+            "p99", "max");
+    for ( i = 0; i < n; i++ )
+        for ( c = MODEL_CAUSE_WOKEN; c < NR_CAUSES; c++ )
+        {
+            const struct sketch *s = &who[i]->latency[c];
+
+            if ( !s->count )
+                continue;
+            fprintf(f, "%-10s %-9s %8" PRIu64 " %10.1f %10.1f %10.1f %10.1f "
+                    "%10.1f\n", who_name(name, sizeof(name), who[i]),
+                    causes[c], s->count, usecs(a, s->sum) / s->count,
+                    usecs(a, sketch_quantile(s, 0.5)),
+                    usecs(a, sketch_quantile(s, 0.9)),
+                    usecs(a, sketch_quantile(s, 0.99)), usecs(a, s->max));
+        }
+}
+
+static void text_placement(FILE *f, const struct analysis *a,
+                           struct avcpu *const *who, unsigned int n)
+{
+    unsigned int i, k, m;
+    char name[32];
+
+    fprintf(f, "\nwhere each vCPU ran (pCPU: seconds)\n");
+    for ( i = 0; i < n; i++ )
+    {
+        const struct entry **e = table_sorted(&who[i]->pcpus, true, &m);
+
+        if ( !m )
+            continue;
+        fprintf(f, "%-10s migrations %" PRIu64 ":",
+                who_name(name, sizeof(name), who[i]), who[i]->migrations);
+        for ( k = 0; k < shown(a, m); k++ )
+            fprintf(f, " p%" PRIu64 " %.6f", e[k]->key,
+                    secs(a, e[k]->s.ticks));
+        fprintf(f, "\n");
+        free(e);
+    }
+}
+
+static void text_exits(FILE *f, const struct analysis *a,
+                       const struct avcpu *v, const char *who)
+{
+    unsigned int k, m;
+    const struct entry **e = table_sorted(&v->exits, true, &m);
+    char buf[32];
+
+    if ( !m )
+        return;
+    fprintf(f, "%s exits:\n  %-28s %9s %11s %7s %7s %10s %10s %10s %10s\n",
+            who, "reason", "count", "seconds", "%run", "%span", "mean-cyc",
+            "p50-cyc", "p90-cyc", "p99-cyc");
+    for ( k = 0; k < shown(a, m); k++ )
+        fprintf(f, "  %-28s %9" PRIu64 " %11.6f %7.2f %7.2f %10" PRIu64
+                " %10" PRIu64 " %10" PRIu64 " %10" PRIu64 "\n",
+                exit_name(a, buf, sizeof(buf), e[k]->key), e[k]->s.count,
+                secs(a, e[k]->s.ticks),
+                running_ticks(v) ? 100.0 * e[k]->s.ticks / running_ticks(v)
+                                  : 0,
+                analysis_span(a) ? 100.0 * e[k]->s.ticks / analysis_span(a)
+                                 : 0,
+                e[k]->s.ticks / e[k]->s.count,
+                sketch_quantile(e[k]->sk, 0.5), sketch_quantile(e[k]->sk, 0.9),
+                sketch_quantile(e[k]->sk, 0.99));
+    free(e);
+}
+
+/* A table of keys with counts (and seconds, if @timed), under a title. */
+static void __attribute__((format(printf, 6, 7)))
+text_keyed(FILE *f, const struct analysis *a, const struct table *t,
+           const char *(*name)(char *, size_t, uint64_t), bool timed,
+           const char *title, ...)
+{
+    unsigned int k, m;
+    const struct entry **e = table_sorted(t, true, &m);
+    char buf[48];
+    va_list ap;
+
+    if ( !m )
+        return;
+    va_start(ap, title);
+    vfprintf(f, title, ap);
+    va_end(ap);
+    fprintf(f, "\n");
+    for ( k = 0; k < shown(a, m); k++ )
+    {
+        fprintf(f, "  %-28s %9" PRIu64, name(buf, sizeof(buf), e[k]->key),
+                e[k]->s.count);
+        if ( timed )
+            fprintf(f, " %11.6f", secs(a, e[k]->s.ticks));
+        fprintf(f, "\n");
+    }
+    if ( t->other.count )
+        fprintf(f, "  %-28s %9" PRIu64 "\n", "(others)", t->other.count);
+    free(e);
+}
+
+static const char *port_name(char *buf, size_t size, uint64_t key)
+{
+    snprintf(buf, size, "0x%04" PRIx64 " %s", key & ~KEY_WRITE,
+             key & KEY_WRITE ? "write" : "read");
+    return buf;
+}
+
+static const char *vector_name(char *buf, size_t size, uint64_t v)
+{
+    snprintf(buf, size, "0x%02" PRIx64, v);
+    return buf;
+}
+
+static const char *number_name(char *buf, size_t size, uint64_t n)
+{
+    snprintf(buf, size, "%" PRIu64, n);
+    return buf;
+}
+
+static void text_guest(FILE *f, const struct analysis *a,
+                       const struct avcpu *v)
+{
+    char who[32];
+
+    who_name(who, sizeof(who), v);
+    text_exits(f, a, v, who);
+    text_keyed(f, a, &v->vmcalls, hypercall_name, true,
+               "%s VMCALL exits by hypercall:", who);
+    text_keyed(f, a, &v->io, port_name, true, "%s I/O ports:", who);
+    text_keyed(f, a, &v->mmio, port_name, true, "%s MMIO:", who);
+    text_keyed(f, a, &v->injected, vector_name, false,
+               "%s interrupts injected:", who);
+    text_keyed(f, a, &v->hypercalls, hypercall_name, false,
+               "%s PV hypercalls:", who);
+    text_keyed(f, a, &v->subcalls, hypercall_name, false,
+               "%s PV multicall entries:", who);
+    text_keyed(f, a, &v->pv, pv_name, false, "%s PV events:", who);
+}
+
+static void text_pcpus(FILE *f, const struct analysis *a)
+{
+    unsigned int i;
+
+    fprintf(f, "\npCPUs\n");
+    for ( i = 0; i < a->nr_pcpus; i++ )
+    {
+        const struct apcpu *p = &a->pcpus[i];
+
+        if ( a->o.has_cpu && p->cpu != a->o.cpu )
+            continue;
+        if ( p->lost.count )
+            fprintf(f, "p%u lost %" PRIu64 " records in %" PRIu64
+                    " gaps, %.6f s\n", p->cpu, p->lost_records, p->lost.count,
+                    secs(a, p->lost.ticks));
+        text_keyed(f, a, &p->vectors, vector_name, false,
+                   "p%u interrupts by vector:", p->cpu);
+        text_keyed(f, a, &p->irqs, number_name, false,
+                   "p%u interrupts by irq:", p->cpu);
+        text_keyed(f, a, &p->cstates, number_name, true,
+                   "p%u C-state residency:", p->cpu);
+    }
+}
+
+void analysis_text(FILE *f, const struct analysis *a)
+{
+    struct view w;
+    unsigned int i;
+
+    if ( view_make((struct analysis *)a, &w) )
+    {
+        view_free(&w);
+        fprintf(f, "\n(out of memory for the analysis)\n");
+        return;
+    }
+    text_runstates(f, a, w.domains, shown(a, w.nr_domains), w.domain_vcpus,
+                   "domain");
+    text_runstates(f, a, w.vcpus, shown(a, w.nr_vcpus), NULL, "vcpu");
+    text_latency(f, a, w.domains, shown(a, w.nr_domains));
+    text_latency(f, a, w.vcpus, shown(a, w.nr_vcpus));
+    text_placement(f, a, w.vcpus, shown(a, w.nr_vcpus));
+    fprintf(f, "\nguests, per domain then per vCPU, most costly first\n");
+    for ( i = 0; i < shown(a, w.nr_domains); i++ )
+        text_guest(f, a, w.domains[i]);
+    for ( i = 0; i < shown(a, w.nr_vcpus); i++ )
+        text_guest(f, a, w.vcpus[i]);
+    text_pcpus(f, a);
+    if ( a->stats.orphan_hvm || a->stats.exits_dropped || a->stats.mismatches )
+        fprintf(f, "\nnot placed: %" PRIu64 " HVM records on a pCPU running "
+                "no known vCPU, %" PRIu64 " exits cut by a loss, %" PRIu64
+                " runstate changes from a state not held\n",
+                a->stats.orphan_hvm, a->stats.exits_dropped,
+                a->stats.mismatches);
+    view_free(&w);
+}
+
+/*
+ * JSON
+ */
+
+static void json_stat(FILE *f, const struct analysis *a, const char *name,
+                      const struct stat *s)
+{
+    fprintf(f, "\"%s\":{\"count\":%" PRIu64 ",\"cycles\":%" PRIu64
+            ",\"seconds\":%.9f}", name, s->count, s->ticks, secs(a, s->ticks));
+}
+
+static void json_runstates(FILE *f, const struct analysis *a,
+                           const struct runstates *r)
+{
+    unsigned int s;
+
+    fprintf(f, "{");
+    for ( s = 0; s < MODEL_STATES; s++ )
+    {
+        json_stat(f, a, model_state_name(s), &r->st[s]);
+        fprintf(f, ",");
+    }
+    json_stat(f, a, "woken", &r->cause[MODEL_CAUSE_WOKEN]);
+    fprintf(f, ",");
+    json_stat(f, a, "preempted", &r->cause[MODEL_CAUSE_PREEMPTED]);
+    fprintf(f, "}");
+}
+
+static void json_sketch(FILE *f, const struct analysis *a, const char *name,
+                        const struct sketch *s)
+{
+    fprintf(f, "\"%s\":{\"count\":%" PRIu64 ",\"mean_us\":%.3f,\"p50_us\":%.3f"
+            ",\"p90_us\":%.3f,\"p99_us\":%.3f,\"max_us\":%.3f}", name, s->count,
+            s->count ? usecs(a, s->sum) / s->count : 0,
+            usecs(a, sketch_quantile(s, 0.5)), usecs(a, sketch_quantile(s, 0.9)),
+            usecs(a, sketch_quantile(s, 0.99)), usecs(a, s->max));
+}
+
+/* "name":[{"key":..,"name":..,"count":..,"cycles":..},...] */
+static void json_keyed(FILE *f, const struct analysis *a, const char *member,
+                       const struct table *t,
+                       const char *(*name)(char *, size_t, uint64_t))
+{
+    unsigned int k, m;
+    const struct entry **e = table_sorted(t, true, &m);
+    char buf[48];
+
+    fprintf(f, ",\"%s\":[", member);
+    for ( k = 0; k < shown(a, m); k++ )
+    {
+        fprintf(f, "%s{\"key\":%" PRIu64, k ? "," : "", e[k]->key);
+        if ( name )
+        {
+            fprintf(f, ",\"name\":\"%s\"", name(buf, sizeof(buf), e[k]->key));
+        }
+        fprintf(f, ",\"count\":%" PRIu64 ",\"cycles\":%" PRIu64
+                ",\"seconds\":%.9f}", e[k]->s.count, e[k]->s.ticks,
+                secs(a, e[k]->s.ticks));
+    }
+    fprintf(f, "]");
+    free(e);
+}
+
+static void json_exits(FILE *f, const struct analysis *a,
+                       const struct avcpu *v)
+{
+    unsigned int k, m;
+    const struct entry **e = table_sorted(&v->exits, true, &m);
+    char buf[32];
+
+    fprintf(f, ",\"exits\":[");
+    for ( k = 0; k < shown(a, m); k++ )
+    {
+        fprintf(f, "%s{\"reason\":%" PRIu64 ",\"name\":\"%s\",\"count\":%"
+                PRIu64 ",\"cycles\":%" PRIu64 ",\"seconds\":%.9f"
+                ",\"share_running\":%.6f,\"share_span\":%.6f"
+                ",\"mean_cycles\":%" PRIu64 ",\"p50_cycles\":%" PRIu64
+                ",\"p90_cycles\":%" PRIu64 ",\"p99_cycles\":%" PRIu64 "}",
+                k ? "," : "", e[k]->key & ~KEY_SVM,
+                exit_name(a, buf, sizeof(buf), e[k]->key), e[k]->s.count,
+                e[k]->s.ticks, secs(a, e[k]->s.ticks),
+                running_ticks(v) ? (double)e[k]->s.ticks / running_ticks(v)
+                                  : 0,
+                analysis_span(a) ? (double)e[k]->s.ticks / analysis_span(a)
+                                 : 0,
+                e[k]->s.ticks / e[k]->s.count, sketch_quantile(e[k]->sk, 0.5),
+                sketch_quantile(e[k]->sk, 0.9),
+                sketch_quantile(e[k]->sk, 0.99));
+    }
+    fprintf(f, "]");
+    free(e);
+}
+
+static void json_who(FILE *f, const struct analysis *a,
+                     const struct avcpu *v, bool vcpu)
+{
+    char name[32];
+
+    fprintf(f, "{\"domain\":%u,", v->domvcpu >> 16);
+    if ( vcpu )
+        fprintf(f, "\"vcpu\":%u,", v->domvcpu & 0xffff);
+    fprintf(f, "\"name\":\"%s\",\"runstates\":",
+            who_name(name, sizeof(name), v));
+    json_runstates(f, a, &v->all);
+    if ( vcpu )
+    {
+        /* What xenalyze leaves out: see docs/reading-traces.md. */
+        fprintf(f, ",\"before_first_run\":");
+        json_runstates(f, a, &v->head);
+        fprintf(f, ",\"at_end\":");
+        json_runstates(f, a, &v->tail);
+    }
+    fprintf(f, ",\"latency\":{");
+    json_sketch(f, a, "woken", &v->latency[MODEL_CAUSE_WOKEN]);
+    fprintf(f, ",");
+    json_sketch(f, a, "preempted", &v->latency[MODEL_CAUSE_PREEMPTED]);
+    fprintf(f, "},\"migrations\":%" PRIu64, v->migrations);
+    json_keyed(f, a, "pcpus", &v->pcpus, NULL);
+    json_exits(f, a, v);
+    json_keyed(f, a, "vmcalls", &v->vmcalls, hypercall_name);
+    json_keyed(f, a, "io", &v->io, port_name);
+    json_keyed(f, a, "mmio", &v->mmio, port_name);
+    json_keyed(f, a, "injected", &v->injected, NULL);
+    json_keyed(f, a, "hypercalls", &v->hypercalls, hypercall_name);
+    json_keyed(f, a, "subcalls", &v->subcalls, hypercall_name);
+    json_keyed(f, a, "pv", &v->pv, pv_name);
+    fprintf(f, "}");
+}
+
+void analysis_json(FILE *f, const struct analysis *a)
+{
+    const char *sep = "";
+    struct view w;
+    unsigned int i;
+
+    if ( view_make((struct analysis *)a, &w) )
+    {
+        view_free(&w);
+        fprintf(f, "\"analysis\":null");
+        return;
+    }
+    fprintf(f, "\"span_cycles\":%" PRIu64 ",\"domains\":[", analysis_span(a));
+    for ( i = 0; i < shown(a, w.nr_domains); i++ )
+    {
+        fprintf(f, i ? "," : "");
+        json_who(f, a, w.domains[i], false);
+    }
+    fprintf(f, "],\"vcpus\":[");
+    for ( i = 0; i < shown(a, w.nr_vcpus); i++ )
+    {
+        fprintf(f, i ? "," : "");
+        json_who(f, a, w.vcpus[i], true);
+    }
+    fprintf(f, "],\"pcpus\":[");
+    for ( i = 0; i < a->nr_pcpus; i++ )
+    {
+        const struct apcpu *p = &a->pcpus[i];
+
+        if ( a->o.has_cpu && p->cpu != a->o.cpu )
+            continue;
+        fprintf(f, "%s{\"cpu\":%u,\"lost\":{\"gaps\":%" PRIu64 ",\"records\":%"
+                PRIu64 ",\"seconds\":%.9f}", sep, p->cpu,
+                p->lost.count, p->lost_records, secs(a, p->lost.ticks));
+        json_keyed(f, a, "vectors", &p->vectors, NULL);
+        json_keyed(f, a, "irqs", &p->irqs, NULL);
+        json_keyed(f, a, "cstates", &p->cstates, NULL);
+        fprintf(f, "}");
+        sep = ",";
+    }
+    fprintf(f, "],\"unplaced\":{\"orphan_hvm\":%" PRIu64 ",\"exits_dropped\":%"
+            PRIu64 ",\"mismatches\":%" PRIu64 "}", a->stats.orphan_hvm,
+            a->stats.exits_dropped, a->stats.mismatches);
+    view_free(&w);
+}

@@ -1,0 +1,950 @@
+/*
+ * model: the machine a trace describes (model.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "keyhash.h"
+#include "merge.h"
+#include "model.h"
+
+/* Events of Xen's public trace.h are named from it (xtfile.h includes it). */
+#define TRC_TRACE_IRQ_EV    (TRC_GEN + 4)   /* {vector, tsc in, tsc out} */
+#define HYPERCALL_V2_OP     (~TRC_PV_HYPERCALL_V2_ARG_MASK) /* the rest: which
+                                                              args follow */
+#define NO_INDEX            UINT32_MAX
+
+struct vstate {
+    uint32_t domvcpu;
+    enum model_state state;
+    enum model_cause cause;
+    uint64_t since;
+    uint32_t pcpu;              /* runs or last ran on; MODEL_CPU_NONE */
+    bool exit_open;
+    bool exit_svm;
+    uint32_t exit_reason;
+    uint32_t exit_pcpu;
+    uint64_t exit_rip, exit_start;
+    unsigned int nr_handlers;
+    struct xt_record handlers[MODEL_MAX_HANDLERS];
+};
+
+struct pstate {
+    uint32_t cpu;
+    uint32_t current;           /* index in vcpus, or NO_INDEX */
+    uint64_t first_tsc;         /* of its first and last record in the */
+    uint64_t last_tsc;          /* whole trace */
+    bool has_tsc;
+    bool scheduled;             /* a record put a vCPU on it or took one
+                                   off, or a loss hid what it ran */
+    bool in_cstate;
+    uint32_t cstate;
+    uint64_t cstate_since;
+    bool switching;             /* @sw waits for prev's runstate change */
+    struct model_event sw;
+};
+
+struct model {
+    struct xt_reader *reader;
+    struct model_ops ops;
+    void *arg;
+    uint64_t trace_first, trace_last;   /* the whole trace's TSCs */
+    uint64_t first, last;               /* the window's */
+
+    /*
+     * The pCPUs with a batch, ascending, found by CPU number through
+     * @by_cpu (index + 1, for numbers below @nr_by_cpu), or a binary
+     * search above: a hostile file's CPU numbers can be anything.
+     */
+    unsigned int nr_pcpus;
+    struct pstate *pcpus;
+    uint32_t *by_cpu;
+    unsigned int nr_by_cpu;
+    struct pstate *last_pcpu;   /* of the last record, found again */
+
+    unsigned int nr_vcpus;
+    size_t vcpus_cap;
+    struct vstate *vcpus;
+    struct keyhash index;       /* domvcpu -> index in vcpus */
+
+    struct model_record what;   /* of the record being taken */
+    struct model_stats stats;
+};
+
+/*
+ * vCPUs
+ */
+
+static uint64_t vcpu_key(const void *vcpus, unsigned int i)
+{
+    return ((const struct vstate *)vcpus)[i].domvcpu;
+}
+
+/* The index of @domvcpu, which is added if new; NO_INDEX with ENOMEM. */
+static uint32_t vcpu_index(struct model *m, uint32_t domvcpu)
+{
+    unsigned int s = keyhash_slot(&m->index, domvcpu, m->vcpus, vcpu_key);
+
+    if ( m->index.slot[s] )
+        return m->index.slot[s] - 1;
+    if ( m->nr_vcpus == m->vcpus_cap )
+    {
+        size_t cap = m->vcpus_cap ? m->vcpus_cap * 2 : 64;
+        struct vstate *v = realloc(m->vcpus, cap * sizeof(*v));
+
+        if ( !v )
+            return NO_INDEX;
+        m->vcpus = v;
+        m->vcpus_cap = cap;
+    }
+    m->vcpus[m->nr_vcpus] = (struct vstate){
+        .domvcpu = domvcpu, .state = MODEL_UNKNOWN,
+        .since = m->trace_first, .pcpu = MODEL_CPU_NONE,
+    };
+    m->nr_vcpus++;
+    if ( m->nr_vcpus * 2 > m->index.nr_slots )
+        return keyhash_fit(&m->index, m->nr_vcpus, m->vcpus, vcpu_key) ?
+               NO_INDEX : m->nr_vcpus - 1;
+    m->index.slot[s] = m->nr_vcpus;
+    return m->nr_vcpus - 1;
+}
+
+#define DENSE_CPUS  4096
+
+static struct pstate *pcpu_find(const struct model *m, uint32_t cpu)
+{
+    unsigned int lo = 0, hi = m->nr_pcpus;
+
+    /* Records come a pCPU's run at a time (merge.h). */
+    if ( m->last_pcpu && m->last_pcpu->cpu == cpu )
+        return m->last_pcpu;
+    if ( cpu < m->nr_by_cpu )
+        return m->by_cpu[cpu] ? &m->pcpus[m->by_cpu[cpu] - 1] : NULL;
+    while ( lo < hi )
+    {
+        unsigned int mid = lo + (hi - lo) / 2;
+
+        if ( m->pcpus[mid].cpu == cpu )
+            return &m->pcpus[mid];
+        if ( m->pcpus[mid].cpu < cpu )
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+static struct vstate *current_of(struct model *m, uint32_t cpu)
+{
+    struct pstate *p = pcpu_find(m, cpu);
+
+    return p && p->current != NO_INDEX ? &m->vcpus[p->current] : NULL;
+}
+
+/*
+ * Emitting, clipped to the window
+ */
+
+static void emit(struct model *m, struct model_event *ev)
+{
+    if ( ev->start < m->first )
+        ev->start = m->first;
+    if ( ev->end > m->last )
+        ev->end = m->last;
+    if ( ev->start > ev->end ||
+         (ev->start == ev->end && (ev->start < m->first ||
+                                   ev->start > m->last)) )
+        return;
+    m->ops.event(m->arg, ev);
+}
+
+static void emit_point(struct model *m, struct model_event *ev,
+                       const struct xt_record *rec, uint32_t domvcpu)
+{
+    ev->pcpu = rec->cpu;
+    ev->domvcpu = domvcpu;
+    ev->start = ev->end = rec->tsc;
+    if ( rec->tsc >= m->first && rec->tsc <= m->last )
+        m->ops.event(m->arg, ev);
+}
+
+/* Close @v's interval at @tsc and enter @state with @cause. */
+static void enter(struct model *m, struct vstate *v, uint64_t tsc,
+                  enum model_state state, enum model_cause cause,
+                  enum model_end end_by)
+{
+    struct model_event ev = {
+        .type = MODEL_EV_RUNSTATE, .pcpu = v->pcpu, .domvcpu = v->domvcpu,
+        .start = v->since, .end = tsc,
+        .u.runstate = { .state = v->state, .cause = v->cause,
+                        .end_by = end_by },
+    };
+
+    if ( tsc < v->since )
+        tsc = ev.end = v->since;
+    if ( tsc > v->since )
+        emit(m, &ev);
+    /* The record ends a state it proves, not a gap in what is known. */
+    if ( v->state <= MODEL_OFFLINE )
+    {
+        m->what.closes = true;
+        m->what.ticks = tsc - v->since;
+    }
+    v->state = state;
+    v->cause = cause;
+    v->since = tsc;
+}
+
+static void close_exit(struct model *m, struct vstate *v, uint64_t tsc,
+                       uint32_t pcpu)
+{
+    struct model_event ev = {
+        .type = MODEL_EV_EXIT, .pcpu = v->exit_pcpu, .domvcpu = v->domvcpu,
+        .start = v->exit_start, .end = tsc >= v->exit_start ? tsc : v->exit_start,
+        .u.exit = {
+            .reason = v->exit_reason, .svm = v->exit_svm, .rip = v->exit_rip,
+            .nr_handlers = v->nr_handlers, .handlers = v->handlers,
+            .entry_pcpu = pcpu,
+        },
+    };
+
+    v->exit_open = false;
+    emit(m, &ev);
+    m->what.closes = true;
+    m->what.ticks = ev.end - ev.start;
+}
+
+/* @v's state is not known from @tsc on: records that would say are lost. */
+static void lose(struct model *m, struct vstate *v, uint64_t tsc)
+{
+    if ( v->exit_open )
+    {
+        v->exit_open = false;
+        m->stats.exits_dropped++;
+    }
+    if ( v->state == MODEL_LOST || v->state == MODEL_UNKNOWN )
+        return;
+    enter(m, v, tsc > v->since ? tsc : v->since, MODEL_LOST,
+          MODEL_CAUSE_NONE, MODEL_END_LOSS);
+}
+
+/*
+ * Scheduler records
+ */
+
+static void switch_done(struct model *m, struct pstate *p);
+
+/* @v runs on @cpu from @tsc (it was proven running there). */
+static void set_running(struct model *m, uint32_t index, uint32_t cpu)
+{
+    struct vstate *v = &m->vcpus[index];
+    struct pstate *p = pcpu_find(m, cpu), *q = pcpu_find(m, v->pcpu);
+
+    if ( q && q->current == index )
+        q->current = NO_INDEX;
+    if ( p )
+    {
+        p->current = index;
+        p->scheduled = true;
+    }
+    v->pcpu = cpu;
+}
+
+static int runstate_change(struct model *m, const struct xt_record *rec)
+{
+    enum model_state old = (rec->event >> 8) & 0xf, new = (rec->event >> 4) & 0xf;
+    enum model_state from;
+    struct pstate *p;
+    uint32_t i;
+    struct vstate *v;
+
+    if ( !rec->nr_extra || old > MODEL_OFFLINE || new > MODEL_OFFLINE )
+        return 0;
+    if ( (i = vcpu_index(m, rec->extra[0])) == NO_INDEX )
+        return -1;
+    v = &m->vcpus[i];
+
+    /* A change from a state not held: what happened between is lost. */
+    from = v->state;
+    if ( from <= MODEL_OFFLINE && from != old )
+    {
+        m->stats.mismatches++;
+        from = MODEL_LOST;
+    }
+    v->state = from;
+
+    p = pcpu_find(m, rec->cpu);
+    if ( p && p->switching && p->sw.u.sw.prev == v->domvcpu &&
+         old == MODEL_RUNNING )
+    {
+        p->sw.u.sw.prev_state = new;
+        switch_done(m, p);
+    }
+
+    /* Waiting for a pCPU is no part of an exit's cost (xenalyze too). */
+    if ( new == MODEL_RUNNABLE && v->exit_open )
+        close_exit(m, v, rec->tsc, rec->cpu);
+
+    if ( old == MODEL_RUNNING )
+    {
+        struct pstate *q = pcpu_find(m, v->pcpu);
+
+        if ( q && q->current == i )
+            q->current = NO_INDEX;
+        if ( p )
+            p->scheduled = true;
+    }
+    enter(m, v, rec->tsc, new,
+          new != MODEL_RUNNABLE ? MODEL_CAUSE_NONE :
+          old == MODEL_RUNNING ? MODEL_CAUSE_PREEMPTED : MODEL_CAUSE_WOKEN,
+          MODEL_END_RECORD);
+    if ( new == MODEL_RUNNING )
+        set_running(m, i, rec->cpu);
+    return 0;
+}
+
+/*
+ * TRC_SCHED_CONTINUE_RUNNING: the scheduler ran, and @domvcpu goes on
+ * running on its pCPU.  It starts a new running interval (a new time
+ * slice), as xenalyze counts it; it also proves the state of a vCPU lost
+ * or unknown.
+ */
+static int continue_running(struct model *m, const struct xt_record *rec)
+{
+    uint32_t i = vcpu_index(m, rec->extra[0]);
+    struct pstate *p = pcpu_find(m, rec->cpu);
+    struct vstate *v;
+
+    if ( i == NO_INDEX )
+        return -1;
+    v = &m->vcpus[i];
+    /*
+     * As the first scheduler record of its pCPU, it proves the vCPU ran
+     * there since the pCPU's first record: nothing was switched in before
+     * (xenalyze takes it so too).
+     */
+    if ( v->state == MODEL_UNKNOWN && p && !p->scheduled && p->has_tsc &&
+         p->first_tsc <= rec->tsc )
+        enter(m, v, p->first_tsc, MODEL_RUNNING, MODEL_CAUSE_NONE,
+              MODEL_END_RECORD);
+    else
+        enter(m, v, rec->tsc, MODEL_RUNNING, MODEL_CAUSE_NONE,
+              MODEL_END_RECORD);
+    set_running(m, i, rec->cpu);
+    return 0;
+}
+
+/*
+ * A switch says which vCPU runs on its pCPU from now: the one HVM and PV
+ * records there are of.  Runstates change only by their own records, which
+ * Xen writes just after the switch.
+ */
+static int sched_switch(struct model *m, const struct xt_record *rec)
+{
+    struct model_event ev = { .type = MODEL_EV_SWITCH };
+    struct pstate *p;
+    uint32_t pi, ni;
+
+    if ( rec->nr_extra < 4 )
+        return 0;
+    pi = vcpu_index(m, model_domvcpu(rec->extra[0], rec->extra[1]));
+    ni = pi == NO_INDEX ? NO_INDEX :
+         vcpu_index(m, model_domvcpu(rec->extra[2], rec->extra[3]));
+    if ( ni == NO_INDEX )
+        return -1;
+    ev.u.sw.prev = m->vcpus[pi].domvcpu;
+    ev.u.sw.next = m->vcpus[ni].domvcpu;
+    ev.u.sw.prev_state = m->vcpus[pi].state;
+    set_running(m, ni, rec->cpu);
+    if ( !(p = pcpu_find(m, rec->cpu)) )
+        return 0;
+    ev.pcpu = rec->cpu;
+    ev.domvcpu = ev.u.sw.next;
+    ev.start = ev.end = rec->tsc;
+    p->sw = ev;
+    p->switching = true;
+    return 0;
+}
+
+/*
+ * The switch on @p, once its prev's runstate change has said where prev
+ * went (it follows the switch), or once another record shows it will not.
+ */
+static void switch_done(struct model *m, struct pstate *p)
+{
+    p->switching = false;
+    if ( p->sw.start >= m->first && p->sw.start <= m->last )
+        m->ops.event(m->arg, &p->sw);
+}
+
+static int sched_wake(struct model *m, const struct xt_record *rec)
+{
+    struct model_event ev = { .type = MODEL_EV_WAKE };
+    uint32_t i;
+
+    if ( rec->nr_extra < 2 )
+        return 0;
+    if ( (i = vcpu_index(m, model_domvcpu(rec->extra[0],
+                                          rec->extra[1]))) == NO_INDEX )
+        return -1;
+    ev.u.wake.target_pcpu = m->vcpus[i].pcpu;
+    emit_point(m, &ev, rec, m->vcpus[i].domvcpu);
+    return 0;
+}
+
+/*
+ * A loss on a pCPU hides whatever it did: the vCPU it ran, and every vCPU
+ * not running elsewhere (it may have been woken or run there), are lost
+ * from the first lost record.  An idle vCPU runs only on its own pCPU.
+ */
+static void lost_records(struct model *m, const struct xt_record *rec)
+{
+    struct model_event ev = { .type = MODEL_EV_LOST, .pcpu = rec->cpu,
+                              .domvcpu = MODEL_VCPU_NONE };
+    struct pstate *p = pcpu_find(m, rec->cpu);
+    struct xt_lost lost;
+    unsigned int i;
+
+    if ( !xt_record_lost(rec, &lost) )
+        return;
+    ev.start = lost.first_tsc <= rec->tsc ? lost.first_tsc : rec->tsc;
+    ev.end = rec->tsc;
+    ev.u.lost.count = lost.count;
+    emit(m, &ev);
+    for ( i = 0; i < m->nr_vcpus; i++ )
+    {
+        struct vstate *v = &m->vcpus[i];
+        bool here = p && p->current == i;
+
+        if ( (v->domvcpu >> 16 == MODEL_DOMID_IDLE &&
+              (v->domvcpu & 0xffff) != rec->cpu) ||
+             (v->state == MODEL_RUNNING && !here) )
+            continue;
+        lose(m, v, ev.start);
+    }
+    if ( p )
+    {
+        p->current = NO_INDEX;
+        p->in_cstate = false;
+        p->scheduled = true;
+    }
+}
+
+/*
+ * HVM records, of the vCPU that runs on their pCPU
+ */
+
+static void hvm_exit(const struct xt_record *rec, struct vstate *v)
+{
+    bool wide = rec->event & TRC_64_FLAG;
+
+    if ( rec->nr_extra < (wide ? 3u : 2u) )
+        return;
+    v->exit_open = true;
+    v->exit_svm = (rec->event & ~(TRC_HVM_NESTEDFLAG | TRC_64_FLAG)) ==
+                  MODEL_TRC_HVM_SVM_EXIT;
+    v->exit_reason = rec->extra[0];
+    v->exit_rip = wide ? rec->extra[1] | (uint64_t)rec->extra[2] << 32
+                       : rec->extra[1];
+    v->exit_start = rec->tsc;
+    v->exit_pcpu = rec->cpu;
+    v->nr_handlers = 0;
+}
+
+static void hvm_handler(struct model *m, const struct xt_record *rec,
+                        struct vstate *v, uint32_t id)
+{
+    struct model_event ev;
+
+    if ( v->exit_open )
+    {
+        if ( v->nr_handlers < MODEL_MAX_HANDLERS )
+            v->handlers[v->nr_handlers] = *rec;
+        v->nr_handlers++;
+    }
+    if ( !rec->nr_extra )
+        return;
+    switch ( id )
+    {
+    case TRC_HVM_VMMCALL:
+        ev = (struct model_event){
+            .type = MODEL_EV_HYPERCALL,
+            .u.hypercall = { .op = rec->extra[0], .hvm = true },
+        };
+        break;
+    case TRC_HVM_INJ_VIRQ:
+        ev = (struct model_event){
+            .type = MODEL_EV_INJECT, .u.inject.vector = rec->extra[0],
+        };
+        break;
+    case TRC_HVM_INTR:
+        ev = (struct model_event){
+            .type = MODEL_EV_IRQ,
+            .u.irq = { .vector = rec->extra[0], .irq = UINT32_MAX },
+        };
+        break;
+    default:
+        return;
+    }
+    emit_point(m, &ev, rec, v->domvcpu);
+}
+
+static void hvm_record(struct model *m, const struct xt_record *rec)
+{
+    uint32_t id = rec->event & ~TRC_HVM_NESTEDFLAG;
+    struct vstate *v = current_of(m, rec->cpu);
+
+    if ( !v )
+    {
+        m->stats.orphan_hvm++;
+        return;
+    }
+    if ( id == TRC_HVM_VMEXIT || id == TRC_HVM_VMEXIT64 ||
+         (id & ~TRC_64_FLAG) == MODEL_TRC_HVM_SVM_EXIT )
+        hvm_exit(rec, v);
+    else if ( id == TRC_HVM_VMENTRY )
+    {
+        if ( v->exit_open )
+            close_exit(m, v, rec->tsc, rec->cpu);
+    }
+    else if ( (id & 0x0ffff000u) == TRC_HVM_HANDLER )
+        hvm_handler(m, rec, v, id);
+}
+
+/*
+ * PV records
+ */
+
+static void pv_record(struct model *m, const struct xt_record *rec)
+{
+    uint32_t id = rec->event & ~TRC_64_FLAG;
+    struct vstate *v = current_of(m, rec->cpu);
+    uint32_t who = v ? v->domvcpu : MODEL_VCPU_NONE;
+    struct model_event ev = { .type = MODEL_EV_HYPERCALL };
+
+    if ( id == TRC_PV_HYPERCALL_V2 || id == TRC_PV_HYPERCALL_SUBCALL )
+    {
+        if ( !rec->nr_extra )
+            return;
+        ev.u.hypercall.op = rec->extra[0] & HYPERCALL_V2_OP;
+        ev.u.hypercall.subcall = id == TRC_PV_HYPERCALL_SUBCALL;
+    }
+    else if ( id == TRC_PV_HYPERCALL )
+    {
+        /* {eip, eax}, or {rip lo, hi, eax} */
+        unsigned int at = rec->event & TRC_64_FLAG ? 2 : 1;
+
+        if ( rec->nr_extra <= at )
+            return;
+        ev.u.hypercall.op = rec->extra[at];
+    }
+    else
+        ev = (struct model_event){ .type = MODEL_EV_PV, .u.pv.event = rec->event };
+    emit_point(m, &ev, rec, who);
+}
+
+/*
+ * Interrupts and C-states
+ */
+
+static void irq_record(struct model *m, const struct xt_record *rec,
+                       uint32_t vector, uint32_t irq)
+{
+    struct vstate *v = current_of(m, rec->cpu);
+    struct model_event ev = {
+        .type = MODEL_EV_IRQ, .u.irq = { .vector = vector, .irq = irq },
+    };
+
+    emit_point(m, &ev, rec, v ? v->domvcpu : MODEL_VCPU_NONE);
+}
+
+static void pm_record(struct model *m, const struct xt_record *rec)
+{
+    struct pstate *p = pcpu_find(m, rec->cpu);
+    unsigned int i;
+
+    if ( !p || !rec->nr_extra )
+        return;
+    if ( rec->event == TRC_PM_IDLE_ENTRY )
+    {
+        p->in_cstate = true;
+        p->cstate = rec->extra[0];
+        p->cstate_since = rec->tsc;
+        return;
+    }
+    if ( p->in_cstate )
+    {
+        struct model_event ev = {
+            .type = MODEL_EV_CSTATE, .pcpu = rec->cpu,
+            .domvcpu = MODEL_VCPU_NONE, .start = p->cstate_since,
+            .end = rec->tsc, .u.cstate.cstate = p->cstate,
+        };
+
+        p->in_cstate = false;
+        emit(m, &ev);
+        m->what.closes = true;
+        m->what.ticks = ev.end - ev.start;
+    }
+    /* The vectors pending when the pCPU woke (Xen's trace_exit_reason()). */
+    for ( i = 2; i < rec->nr_extra && rec->extra[i]; i++ )
+        irq_record(m, rec, rec->extra[i], UINT32_MAX);
+}
+
+/*
+ * Taking records
+ */
+
+int model_feed(struct model *m, const struct xt_record *rec)
+{
+    uint32_t ev = rec->event;
+    struct xt_record within;
+    struct pstate *p;
+    struct vstate *v;
+    int ret = 0;
+
+    /*
+     * A TSC outside the trace's range (one that went backwards on its
+     * CPU: damage) is taken at the range's edge, so that intervals stay
+     * inside the span.
+     */
+    if ( rec->tsc < m->trace_first || rec->tsc > m->trace_last )
+    {
+        within = *rec;
+        within.tsc = rec->tsc < m->trace_first ? m->trace_first
+                                               : m->trace_last;
+        rec = &within;
+    }
+
+    m->stats.records++;
+    m->what = (struct model_record){ .domvcpu = MODEL_VCPU_NONE };
+    p = m->last_pcpu = pcpu_find(m, rec->cpu);
+    if ( p && p->switching &&
+         !xt_is_runstate_change(ev) )
+        switch_done(m, p);
+    switch ( ev >> 16 )
+    {
+    case TRC_SCHED >> 16:       /* _MIN, _CLASS, _VERBOSE */
+        if ( xt_is_runstate_change(ev) )
+            ret = runstate_change(m, rec);
+        else if ( ev == TRC_SCHED_CONTINUE_RUNNING && rec->nr_extra )
+            ret = continue_running(m, rec);
+        else if ( ev == TRC_SCHED_SWITCH )
+            ret = sched_switch(m, rec);
+        else if ( ev == TRC_SCHED_WAKE )
+            ret = sched_wake(m, rec);
+        break;
+    case TRC_HVM >> 16:
+        hvm_record(m, rec);
+        break;
+    case TRC_PV >> 16:
+        pv_record(m, rec);
+        break;
+    case TRC_HW >> 16:
+        if ( ev == TRC_PM_IDLE_ENTRY || ev == TRC_PM_IDLE_EXIT )
+            pm_record(m, rec);
+        else if ( ev == TRC_HW_IRQ_HANDLED && rec->nr_extra >= 3 )
+            irq_record(m, rec, UINT32_MAX, rec->extra[0]);
+        break;
+    case TRC_GEN >> 16:
+        if ( ev == TRC_LOST_RECORDS )
+            lost_records(m, rec);
+        else if ( ev == TRC_TRACE_IRQ_EV && rec->nr_extra >= 3 )
+            irq_record(m, rec, rec->extra[0], UINT32_MAX);
+        break;
+    }
+    if ( ret )
+        return -1;
+    if ( m->ops.record && rec->tsc >= m->first && rec->tsc <= m->last )
+    {
+        v = current_of(m, rec->cpu);
+        m->what.domvcpu = v ? v->domvcpu : MODEL_VCPU_NONE;
+        m->ops.record(m->arg, rec, &m->what);
+    }
+    return 0;
+}
+
+/*
+ * The end: a running vCPU is known to run until its pCPU's last record,
+ * and no further; every other state holds to the end of the trace.
+ */
+int model_finish(struct model *m)
+{
+    unsigned int i;
+
+    for ( i = 0; i < m->nr_pcpus; i++ )
+        if ( m->pcpus[i].switching )
+            switch_done(m, &m->pcpus[i]);
+
+    for ( i = 0; i < m->nr_vcpus; i++ )
+    {
+        struct vstate *v = &m->vcpus[i];
+        struct pstate *p = pcpu_find(m, v->pcpu);
+        uint64_t end = m->trace_last;
+
+        if ( v->state == MODEL_RUNNING && p && p->has_tsc &&
+             p->last_tsc < end )
+            end = p->last_tsc;
+        enter(m, v, end, MODEL_UNKNOWN, MODEL_CAUSE_NONE, MODEL_END_TRACE);
+        if ( end < m->trace_last )
+            enter(m, v, m->trace_last, MODEL_UNKNOWN, MODEL_CAUSE_NONE,
+                  MODEL_END_TRACE);
+    }
+    return 0;
+}
+
+/*
+ * The records that tie pCPUs together, which the model takes in TSC order
+ * (merge.h): the scheduler's, which move vCPUs between states and pCPUs,
+ * and losses, which touch every vCPU not running.  Any other record is
+ * about its pCPU and the vCPU that runs there, which only records of that
+ * pCPU change.
+ */
+static const struct merge_sync sync_records[] = {
+    { 0x0ffff000u, TRC_SCHED_MIN },
+    { 0x0ffff000u, TRC_SCHED_VERBOSE },
+    { 0x0fffffffu, TRC_LOST_RECORDS },
+    { 0, 0 },
+};
+
+int model_run(struct model *m)
+{
+    struct merge *g = merge_new(m->reader, sync_records);
+    struct xt_record rec;
+    int got = 0;
+
+    if ( !g )
+        return -1;
+    while ( (got = merge_next(g, &rec)) > 0 && !model_feed(m, &rec) )
+        continue;
+    merge_free(g);
+    if ( got )
+    {
+        errno = ENOMEM;
+        return -1;
+    }
+    return model_finish(m);
+}
+
+struct model *model_new(struct xt_reader *r, const struct model_options *o,
+                        const struct model_ops *ops, void *arg)
+{
+    const struct xt_reader_info *info = xt_reader_info(r);
+    struct model *m = calloc(1, sizeof(*m));
+    bool any = false;
+    unsigned int i;
+
+    if ( !m )
+        return NULL;
+    m->reader = r;
+    m->ops = *ops;
+    m->arg = arg;
+    m->nr_pcpus = info->nr_cpus;
+    m->nr_by_cpu = info->nr_cpus && info->max_cpu < DENSE_CPUS ?
+                   info->max_cpu + 1 : 0;
+    m->pcpus = calloc(m->nr_pcpus ? m->nr_pcpus : 1, sizeof(*m->pcpus));
+    m->by_cpu = calloc(m->nr_by_cpu ? m->nr_by_cpu : 1, sizeof(*m->by_cpu));
+    if ( !m->pcpus || !m->by_cpu ||
+         keyhash_fit(&m->index, 0, m->vcpus, vcpu_key) )
+    {
+        model_free(m);
+        return NULL;
+    }
+    for ( i = 0; i < info->nr_cpus; i++ )
+    {
+        const struct xt_cpu_info *ci = xt_reader_cpu(r, i);
+        struct pstate *p = &m->pcpus[i];
+
+        p->cpu = ci->cpu;
+        p->current = NO_INDEX;
+        if ( ci->cpu < m->nr_by_cpu )
+            m->by_cpu[ci->cpu] = i + 1;
+        if ( !ci->has_tsc )
+            continue;
+        p->has_tsc = true;
+        p->first_tsc = ci->first_tsc;
+        p->last_tsc = ci->last_tsc;
+        if ( !any || ci->first_tsc < m->trace_first )
+            m->trace_first = ci->first_tsc;
+        if ( !any || ci->last_tsc > m->trace_last )
+            m->trace_last = ci->last_tsc;
+        any = true;
+    }
+    m->first = m->trace_first;
+    m->last = m->trace_last;
+    if ( o && (o->from || o->to) )
+    {
+        if ( o->from > m->first )
+            m->first = o->from;
+        if ( o->to && o->to < m->last )
+            m->last = o->to;
+        if ( m->first > m->last )
+            m->first = m->last;
+    }
+    return m;
+}
+
+void model_free(struct model *m)
+{
+    if ( !m )
+        return;
+    free(m->pcpus);
+    free(m->by_cpu);
+    free(m->vcpus);
+    free(m->index.slot);
+    free(m);
+}
+
+uint64_t model_first_tsc(const struct model *m)
+{
+    return m->first;
+}
+
+uint64_t model_last_tsc(const struct model *m)
+{
+    return m->last;
+}
+
+double model_seconds(uint64_t ticks, uint64_t hz)
+{
+    return hz ? (double)ticks / hz : 0;
+}
+
+uint32_t model_pcpu_current(const struct model *m, uint32_t pcpu)
+{
+    const struct pstate *p = pcpu_find(m, pcpu);
+
+    return p && p->current != NO_INDEX ? m->vcpus[p->current].domvcpu
+                                       : MODEL_VCPU_NONE;
+}
+
+bool model_vcpu(const struct model *m, unsigned int i,
+                struct model_vcpu_state *out)
+{
+    const struct vstate *v;
+
+    if ( i >= m->nr_vcpus )
+        return false;
+    v = &m->vcpus[i];
+    *out = (struct model_vcpu_state){
+        .domvcpu = v->domvcpu, .state = v->state, .since = v->since,
+        .pcpu = v->pcpu, .in_exit = v->exit_open,
+        .exit_reason = v->exit_reason, .exit_since = v->exit_start,
+    };
+    return true;
+}
+
+const struct model_stats *model_stats(const struct model *m)
+{
+    return &m->stats;
+}
+
+/*
+ * Names
+ */
+
+const char *model_state_name(enum model_state s)
+{
+    static const char *const names[MODEL_STATES] = {
+        "running", "runnable", "blocked", "offline", "lost", "unknown",
+    };
+
+    return s < MODEL_STATES ? names[s] : "?";
+}
+
+const char *model_vcpu_name(char *buf, unsigned int size, uint32_t domvcpu)
+{
+    if ( domvcpu == MODEL_VCPU_NONE )
+        snprintf(buf, size, "?");
+    else if ( domvcpu >> 16 == MODEL_DOMID_IDLE )
+        snprintf(buf, size, "idle-v%u", domvcpu & 0xffff);
+    else
+        snprintf(buf, size, "d%uv%u", domvcpu >> 16, domvcpu & 0xffff);
+    return buf;
+}
+
+/* Xen's EXIT_REASON_* (asm/hvm/vmx/vmx.h), the SDM's basic exit reasons. */
+static const char *const vmx_exits[] = {
+    [0] = "EXCEPTION_NMI", [1] = "EXTERNAL_INTERRUPT",
+    [2] = "TRIPLE_FAULT", [3] = "INIT", [4] = "SIPI", [5] = "IO_SMI",
+    [6] = "OTHER_SMI", [7] = "PENDING_VIRT_INTR", [8] = "PENDING_VIRT_NMI",
+    [9] = "TASK_SWITCH", [10] = "CPUID", [11] = "GETSEC", [12] = "HLT",
+    [13] = "INVD", [14] = "INVLPG", [15] = "RDPMC", [16] = "RDTSC",
+    [17] = "RSM", [18] = "VMCALL", [19] = "VMCLEAR", [20] = "VMLAUNCH",
+    [21] = "VMPTRLD", [22] = "VMPTRST", [23] = "VMREAD", [24] = "VMRESUME",
+    [25] = "VMWRITE", [26] = "VMXOFF", [27] = "VMXON", [28] = "CR_ACCESS",
+    [29] = "DR_ACCESS", [30] = "IO_INSTRUCTION", [31] = "MSR_READ",
+    [32] = "MSR_WRITE", [33] = "INVALID_GUEST_STATE", [34] = "MSR_LOADING",
+    [36] = "MWAIT_INSTRUCTION", [37] = "MONITOR_TRAP_FLAG",
+    [39] = "MONITOR_INSTRUCTION", [40] = "PAUSE_INSTRUCTION",
+    [41] = "MCE_DURING_VMENTRY", [43] = "TPR_BELOW_THRESHOLD",
+    [44] = "APIC_ACCESS", [45] = "EOI_INDUCED", [46] = "ACCESS_GDTR_OR_IDTR",
+    [47] = "ACCESS_LDTR_OR_TR", [48] = "EPT_VIOLATION",
+    [49] = "EPT_MISCONFIG", [50] = "INVEPT", [51] = "RDTSCP",
+    [52] = "VMX_PREEMPTION_TIMER_EXPIRED", [53] = "INVVPID",
+    [54] = "WBINVD", [55] = "XSETBV", [56] = "APIC_WRITE", [57] = "RDRAND",
+    [58] = "INVPCID", [59] = "VMFUNC", [60] = "ENCLS", [61] = "RDSEED",
+    [62] = "PML_FULL", [63] = "XSAVES", [64] = "XRSTORS", [67] = "UMWAIT",
+    [68] = "TPAUSE", [74] = "BUS_LOCK", [75] = "NOTIFY",
+};
+
+#define SVM_16(what) \
+    what "0", what "1", what "2", what "3", what "4", what "5", what "6", \
+    what "7", what "8", what "9", what "10", what "11", what "12", \
+    what "13", what "14", what "15"
+#define SVM_16_HI(what) \
+    what "16", what "17", what "18", what "19", what "20", what "21", \
+    what "22", what "23", what "24", what "25", what "26", what "27", \
+    what "28", what "29", what "30", what "31"
+
+/* Xen's VMEXIT_* (asm/hvm/svm/vmcb.h), the APM's exit codes. */
+static const char *const svm_exits[] = {
+    SVM_16("CR_READ_"), SVM_16("CR_WRITE_"), SVM_16("DR_READ_"),
+    SVM_16("DR_WRITE_"), SVM_16("EXCEPTION_"), SVM_16_HI("EXCEPTION_"),
+    [0x60] = "INTR", "NMI", "SMI", "INIT", "VINTR", "CR0_SEL_WRITE",
+    "IDTR_READ", "GDTR_READ", "LDTR_READ", "TR_READ", "IDTR_WRITE",
+    "GDTR_WRITE", "LDTR_WRITE", "TR_WRITE", "RDTSC", "RDPMC", "PUSHF",
+    "POPF", "CPUID", "RSM", "IRET", "SWINT", "INVD", "PAUSE", "HLT",
+    "INVLPG", "INVLPGA", "IOIO", "MSR", "TASK_SWITCH", "FERR_FREEZE",
+    "SHUTDOWN", "VMRUN", "VMMCALL", "VMLOAD", "VMSAVE", "STGI", "CLGI",
+    "SKINIT", "RDTSCP", "ICEBP", "WBINVD", "MONITOR", "MWAIT",
+    "MWAIT_CONDITIONAL", "XSETBV", "RDPRU",
+};
+
+static const char *const svm_exits_npf[] = {
+    "NPF", "AVIC_INCOMPLETE_IPI", "AVIC_NOACCEL",
+};
+
+#define NR(a) (sizeof(a) / sizeof((a)[0]))
+
+const char *model_exit_name(uint32_t reason, bool svm)
+{
+    if ( !svm )
+        return reason < NR(vmx_exits) ? vmx_exits[reason] : NULL;
+    if ( reason < NR(svm_exits) )
+        return svm_exits[reason];
+    if ( reason >= 0x400 && reason - 0x400 < NR(svm_exits_npf) )
+        return svm_exits_npf[reason - 0x400];
+    return NULL;
+}
+
+/* __HYPERVISOR_* of Xen's public xen.h. */
+static const char *const hypercalls[] = {
+    "set_trap_table", "mmu_update", "set_gdt", "stack_switch",
+    "set_callbacks", "fpu_taskswitch", "sched_op_compat", "platform_op",
+    "set_debugreg", "get_debugreg", "update_descriptor", NULL, "memory_op",
+    "multicall", "update_va_mapping", "set_timer_op",
+    "event_channel_op_compat", "xen_version", "console_io",
+    "physdev_op_compat", "grant_table_op", "vm_assist",
+    "update_va_mapping_otherdomain", "iret", "vcpu_op", "set_segment_base",
+    "mmuext_op", "xsm_op", "nmi_op", "sched_op", "callback_op",
+    "xenoprof_op", "event_channel_op", "physdev_op", "hvm_op", "sysctl",
+    "domctl", "kexec_op", "tmem_op", "argo_op", "xenpmu_op", "dm_op",
+    "hypfs_op",
+};
+
+const char *model_hypercall_name(uint32_t op)
+{
+    return op < NR(hypercalls) ? hypercalls[op] : NULL;
+}

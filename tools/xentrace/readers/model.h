@@ -1,0 +1,285 @@
+/*
+ * model: the machine a trace describes, rebuilt record by record, for
+ * every reader that asks more of a trace than its records (the summary,
+ * the dump, the exports).  docs/reading-traces.md, "The model", says the
+ * same for users.
+ *
+ * The model takes the records of every pCPU merged by TSC (XT_ORDER_TSC)
+ * and keeps:
+ *
+ *   per pCPU   the vCPU it runs.  HVM and PV records carry no vCPU: it is
+ *              the one the scheduler's records last put there
+ *              (TRC_SCHED_SWITCH next, or a runstate change to running
+ *              recorded on that pCPU), as xenalyze does it; none is known
+ *              before such a record, nor after a loss on that pCPU until
+ *              the next one.  Its C-state, from TRC_PM_IDLE_ENTRY to
+ *              TRC_PM_IDLE_EXIT.
+ *
+ *   per vCPU   its runstate.  RUNNING, RUNNABLE, BLOCKED and OFFLINE are
+ *              Xen's (TRC_SCHED_RUNSTATE_CHANGE carries old and new in its
+ *              event); then
+ *                UNKNOWN  from the start of the trace until the first
+ *                         record that proves its state (a trace that
+ *                         starts mid-run, or covers only some pCPUs);
+ *                LOST     from the first lost record of a loss until the
+ *                         next record that proves its state: a loss on
+ *                         pCPU p hides whatever p did, so every vCPU not
+ *                         proven running elsewhere (the one p ran, and
+ *                         every one not running) may have changed state
+ *                         in the gap.  It starts at the loss's first lost
+ *                         TSC, or where the vCPU's last interval ended if
+ *                         that is later.  A runstate change whose old
+ *                         state is not the one the model holds also
+ *                         proves records missing: the time since the last
+ *                         change is booked LOST.
+ *              Nothing is guessed: the states a vCPU goes through cover
+ *              the whole trace (or the --from/--to window), so per vCPU
+ *              they sum to the span.
+ *              Its current HVM exit: opened by TRC_HVM_VMEXIT{,64}, or
+ *              Xen 4.19's TRC_HVM_SVM_EXIT{,64} (reason, RIP), on the
+ *              pCPU running it, with the handler records
+ *              (TRC_HVM_* of the handler class, 0x00082000) that follow on
+ *              that pCPU, closed by TRC_HVM_VMENTRY on whichever pCPU runs
+ *              it then, or as the vCPU becomes runnable (woken or
+ *              preempted) if that is earlier: an exit that blocks, HLT,
+ *              costs the time blocked, not the wait for a pCPU after the
+ *              wake, as in xenalyze.  An exit open when its vCPU is lost
+ *              is dropped, and counted; one open at the end is not
+ *              emitted.
+ *
+ * and says what it learns as an event stream: a consumer gets, through
+ * one callback, typed events in the order of the records that produce
+ * them; an interval is emitted when the record that closes it is read,
+ * with start <= end <= that record's TSC (a loss closes intervals at its
+ * first lost TSC, earlier than the marker).  model_run() takes the
+ * scheduler's records and losses in TSC order across pCPUs, and each
+ * pCPU's other records in that pCPU's order between them (merge.h): the
+ * state is what full TSC order gives, but events of different pCPUs may
+ * come out of TSC order by up to the time between two scheduler records
+ * of a pCPU; sort by @start if that matters.  model_feed() takes records
+ * in whatever order the caller gives (xentrace-dump: full TSC order).  Runstate intervals
+ * still open at the end of the trace are closed with MODEL_END_TRACE: a
+ * running vCPU's at its pCPU's last record (after which nothing proves
+ * it runs: UNKNOWN to the end), every other at the trace's last TSC.  A second callback gets every record, after the model
+ * has taken it, with what the model knows about it (struct model_record):
+ * the dump prints from it.
+ *
+ * Memory is bounded by the number of pCPUs and vCPUs, never by the
+ * trace's length.  TSCs are the trace's; model_seconds() converts.
+ */
+#ifndef MODEL_H
+#define MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "xtread.h"
+
+#define MODEL_DOMID_IDLE    XT_DOMID_IDLE   /* Xen's idle domain */
+#define MODEL_VCPU_NONE     UINT32_MAX  /* no vCPU, or none known */
+#define MODEL_CPU_NONE      UINT32_MAX  /* no pCPU, or none known */
+#define MODEL_MAX_HANDLERS  4           /* handler records kept per exit */
+
+/* Xen 4.19's SVM exit (| TRC_64_FLAG for a 64-bit RIP); its VMX exit is
+ * 4.17's TRC_HVM_VMEXIT.  Not in 4.17's public trace.h. */
+#define MODEL_TRC_HVM_SVM_EXIT  (TRC_HVM_ENTRYEXIT + 3)
+
+/* A vCPU as domain << 16 | vcpu, as TRC_SCHED_RUNSTATE_CHANGE names it. */
+static inline uint32_t model_domvcpu(unsigned int dom, unsigned int vcpu)
+{
+    return (dom & 0xffffu) << 16 | (vcpu & 0xffffu);
+}
+
+enum model_state {
+    MODEL_RUNNING,              /* Xen's RUNSTATE_running ... */
+    MODEL_RUNNABLE,
+    MODEL_BLOCKED,
+    MODEL_OFFLINE,              /* ... RUNSTATE_offline */
+    MODEL_LOST,                 /* records that would say are missing */
+    MODEL_UNKNOWN,              /* nothing has proven it yet */
+    MODEL_STATES
+};
+
+/* How a vCPU became runnable (MODEL_RUNNABLE intervals only). */
+enum model_cause {
+    MODEL_CAUSE_NONE,           /* not a runnable interval, or not known */
+    MODEL_CAUSE_WOKEN,          /* it was blocked or offline */
+    MODEL_CAUSE_PREEMPTED,      /* it was running */
+};
+
+/* What closed an interval. */
+enum model_end {
+    MODEL_END_RECORD,           /* a record that proves the next state */
+    MODEL_END_LOSS,             /* a loss: the next interval is LOST */
+    MODEL_END_TRACE,            /* the end of the trace (or the window) */
+};
+
+enum model_event_type {
+    MODEL_EV_RUNSTATE,          /* a vCPU's runstate interval closed */
+    MODEL_EV_SWITCH,            /* a pCPU switched from one vCPU to another */
+    MODEL_EV_WAKE,              /* a vCPU was woken */
+    MODEL_EV_EXIT,              /* an HVM exit closed (VMENTRY) */
+    MODEL_EV_HYPERCALL,         /* a PV hypercall, or an HVM VMCALL's */
+    MODEL_EV_PV,                /* a PV trap, page fault, emulated op... */
+    MODEL_EV_IRQ,               /* an interrupt on a pCPU */
+    MODEL_EV_INJECT,            /* an interrupt injected into an HVM vCPU */
+    MODEL_EV_CSTATE,            /* a C-state residency closed */
+    MODEL_EV_LOST,              /* records lost on a pCPU */
+};
+
+/*
+ * One event.  @pcpu is where it happened (MODEL_CPU_NONE: not known),
+ * @domvcpu the vCPU it is about (MODEL_VCPU_NONE: none, or not known:
+ * e.g. an HVM record on a pCPU whose running vCPU is not known).  For
+ * intervals [@start, @end) in TSC; for points @start == @end.
+ */
+struct model_event {
+    enum model_event_type type;
+    uint32_t pcpu;
+    uint32_t domvcpu;
+    uint64_t start, end;
+    union {
+        struct {
+            enum model_state state;
+            enum model_cause cause;     /* RUNNABLE: how it got there */
+            enum model_end end_by;
+        } runstate;                     /* @pcpu: where it ran (RUNNING) */
+        struct {
+            uint32_t prev, next;        /* vCPUs; MODEL_VCPU_NONE: unknown */
+            enum model_state prev_state;    /* what prev went to */
+        } sw;                           /* emitted once prev's runstate
+                                           change (Xen writes it after the
+                                           switch) says where it went */
+        struct {
+            uint32_t target_pcpu;       /* the pCPU it last ran on */
+        } wake;                         /* @pcpu: the one that woke it */
+        struct {
+            uint32_t reason;            /* VMX or SVM exit code */
+            bool svm;                   /* written as an SVM exit (Xen
+                                           4.19 on): @reason is SVM's */
+            uint64_t rip;
+            unsigned int nr_handlers;   /* handler records (all of them) */
+            const struct xt_record *handlers;   /* the first ones, up to
+                                                   MODEL_MAX_HANDLERS; valid
+                                                   during the callback */
+            uint32_t entry_pcpu;        /* where VMENTRY was (@pcpu: exit) */
+        } exit;
+        struct {
+            uint32_t op;                /* hypercall number */
+            bool hvm;                   /* TRC_HVM_VMMCALL, in a VMCALL exit */
+            bool subcall;               /* a multicall's entry */
+        } hypercall;
+        struct {
+            uint32_t event;             /* the TRC_PV_* record's event */
+        } pv;
+        struct {
+            uint32_t vector;
+            uint32_t irq;               /* UINT32_MAX where not recorded */
+        } irq;                          /* [start, end): its handling, when
+                                           the record gives it */
+        struct {
+            uint32_t vector;            /* TRC_HVM_INJ_VIRQ's */
+        } inject;
+        struct {
+            uint32_t cstate;
+        } cstate;
+        struct {
+            uint64_t count;             /* records lost */
+        } lost;                         /* [first lost TSC, marker TSC) */
+    } u;
+};
+
+/* What the model knows about a record, after taking it. */
+struct model_record {
+    uint32_t domvcpu;           /* running on its pCPU; MODEL_VCPU_NONE */
+    bool closes;                /* it closed an interval (a runstate, not
+                                   lost or unknown; an exit; a C-state): */
+    uint64_t ticks;             /* that interval's length */
+};
+
+struct model_ops {
+    void (*event)(void *arg, const struct model_event *ev);
+    void (*record)(void *arg, const struct xt_record *rec,
+                   const struct model_record *what);    /* may be NULL */
+};
+
+struct model_options {
+    uint64_t from, to;          /* TSC window [from, to); 0, 0: all.
+                                   Records outside it still build the
+                                   state; events are clipped to it */
+};
+
+struct model;
+
+/*
+ * A model of @r's machine, calling @ops with @arg.  NULL with ENOMEM.
+ * model_run() is the usual way: it iterates @r in TSC order, feeds every
+ * record and finishes.  model_feed() and model_finish() are for those who
+ * iterate themselves.
+ */
+struct model *model_new(struct xt_reader *r, const struct model_options *o,
+                        const struct model_ops *ops, void *arg);
+int model_feed(struct model *m, const struct xt_record *rec);
+int model_finish(struct model *m);     /* close what is open at the end */
+int model_run(struct model *m);        /* 0, or -1 with errno */
+void model_free(struct model *m);
+
+/* The span events cover: the trace's (or the window's) first, last TSC. */
+uint64_t model_first_tsc(const struct model *m);
+uint64_t model_last_tsc(const struct model *m);
+
+/* TSC ticks per second: the file's, or @hz where the caller says. */
+double model_seconds(uint64_t ticks, uint64_t hz);
+
+/*
+ * Queries of the current state (between records, or in a callback)
+ */
+
+/* The vCPU @pcpu runs, or MODEL_VCPU_NONE if not known. */
+uint32_t model_pcpu_current(const struct model *m, uint32_t pcpu);
+
+struct model_vcpu_state {
+    uint32_t domvcpu;
+    enum model_state state;
+    uint64_t since;             /* TSC it entered @state */
+    uint32_t pcpu;              /* where it runs or last ran, or NONE */
+    bool in_exit;               /* an HVM exit is open: */
+    uint32_t exit_reason;
+    uint64_t exit_since;
+};
+
+/* The vCPUs seen so far: @i from 0; false past the last. */
+bool model_vcpu(const struct model *m, unsigned int i,
+                struct model_vcpu_state *out);
+
+/* Counts of what the model could not place, for the summary. */
+struct model_stats {
+    uint64_t records;           /* fed */
+    uint64_t orphan_hvm;        /* HVM records on a pCPU with no known vCPU */
+    uint64_t exits_dropped;     /* exits open when their vCPU was lost */
+    uint64_t mismatches;        /* runstate changes from a state not held */
+};
+
+const struct model_stats *model_stats(const struct model *m);
+
+/*
+ * Names
+ */
+
+/* "running" ... "unknown". */
+const char *model_state_name(enum model_state s);
+
+/* "d1v0"; "idle" for the idle domain: "idle-v3"; "?" for NONE. */
+const char *model_vcpu_name(char *buf, unsigned int size, uint32_t domvcpu);
+
+/*
+ * An exit reason's name: VMX's basic reasons (Intel SDM vol. 3 app. C)
+ * unless @svm, then SVM's exit codes (AMD APM vol. 2 app. C); NULL if not
+ * known.
+ */
+const char *model_exit_name(uint32_t reason, bool svm);
+
+/* A hypercall's name (Xen's public xen.h, __HYPERVISOR_*), or NULL. */
+const char *model_hypercall_name(uint32_t op);
+
+#endif /* MODEL_H */

@@ -1,0 +1,357 @@
+/*
+ * view: the filters, threads, names and time xentrace-export's timeline
+ * exports share.  view.h says what they are.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "view.h"
+
+#define NR_DOMIDS       0x10000u
+
+static const struct {
+    const char *name;
+    unsigned int bit;
+} classes[] = {
+    { "sched", VIEW_SCHED }, { "hvm", VIEW_HVM }, { "pv", VIEW_PV },
+    { "hw", VIEW_HW },
+};
+
+static bool bit_test(const uint8_t *map, uint32_t i)
+{
+    return map[i / 8] & (1u << (i % 8));
+}
+
+/*
+ * "0,2-3": set bits below @limit in *@map (allocated on first use).
+ */
+static bool parse_list(uint8_t **map, uint32_t limit, const char *arg,
+                       const char *what, char *why, unsigned int size)
+{
+    const char *p = arg;
+
+    if ( !*map && !(*map = calloc(limit / 8 + 1, 1)) )
+    {
+        snprintf(why, size, "%s", strerror(errno));
+        return false;
+    }
+    for ( ;; )
+    {
+        unsigned long lo, hi;
+        char *end;
+
+        errno = 0;
+        lo = hi = strtoul(p, &end, 10);
+        if ( end != p && *end == '-' )
+        {
+            p = end + 1;
+            hi = strtoul(p, &end, 10);
+        }
+        if ( errno || end == p || *p == '-' || *p == '+' || lo > hi ||
+             hi >= limit || (*end && *end != ',') )
+        {
+            snprintf(why, size, "bad %s list: %s", what, arg);
+            return false;
+        }
+        for ( ; lo <= hi; lo++ )
+            (*map)[lo / 8] |= 1u << (lo % 8);
+        if ( !*end )
+            return true;
+        p = end + 1;
+    }
+}
+
+bool view_parse_domains(struct view_filter *f, const char *arg,
+                        char *why, unsigned int size)
+{
+    return parse_list(&f->domains, NR_DOMIDS, arg, "domain", why, size);
+}
+
+bool view_parse_cpus(struct view_filter *f, const char *arg,
+                     char *why, unsigned int size)
+{
+    f->nr_cpus = VIEW_MAX_PCPUS;
+    return parse_list(&f->cpus, VIEW_MAX_PCPUS, arg, "CPU", why, size);
+}
+
+bool view_parse_classes(struct view_filter *f, const char *arg,
+                        char *why, unsigned int size)
+{
+    const char *p = arg;
+
+    f->classes = 0;
+    while ( *p )
+    {
+        size_t n = strcspn(p, ",");
+        unsigned int i;
+
+        for ( i = 0; i < sizeof(classes) / sizeof(classes[0]); i++ )
+            if ( strlen(classes[i].name) == n &&
+                 !strncmp(p, classes[i].name, n) )
+                break;
+        if ( i == sizeof(classes) / sizeof(classes[0]) )
+        {
+            snprintf(why, size, "bad class list: %s (classes: sched, hvm, "
+                     "pv, hw)", arg);
+            return false;
+        }
+        f->classes |= classes[i].bit;
+        p += n + (p[n] == ',');
+    }
+    if ( !f->classes )
+    {
+        snprintf(why, size, "bad class list: %s", arg);
+        return false;
+    }
+    return true;
+}
+
+bool view_parse_seconds(const char *arg, double *out)
+{
+    char *end;
+
+    errno = 0;
+    *out = strtod(arg, &end);
+    return !errno && end != arg && !*end && *out == *out;
+}
+
+void view_filter_free(struct view_filter *f)
+{
+    free(f->domains);
+    free(f->cpus);
+    f->domains = f->cpus = NULL;
+}
+
+/* @s seconds from @origin as a TSC, within 1 and UINT64_MAX. */
+static uint64_t tsc_at(uint64_t origin, uint64_t hz, double s)
+{
+    double ticks = s * (double)hz;
+
+    if ( ticks <= -(double)origin )
+        return 1;
+    if ( ticks >= (double)(UINT64_MAX - origin) )
+        return UINT64_MAX;
+    return ticks < 0 ? origin - (uint64_t)-ticks : origin + (uint64_t)ticks;
+}
+
+void view_window(struct view_filter *f, uint64_t origin, uint64_t hz,
+                 bool has_from, double from, bool has_to, double to)
+{
+    f->from = has_from ? tsc_at(origin, hz, from) : 0;
+    f->to = has_to ? tsc_at(origin, hz, to) : 0;
+    if ( has_to && !has_from )
+        f->from = 1;            /* the model takes 0, 0 as "all" */
+}
+
+bool view_domain_wanted(const struct view_filter *f, uint32_t domvcpu)
+{
+    uint32_t dom = domvcpu >> 16;
+
+    if ( domvcpu == MODEL_VCPU_NONE || dom == MODEL_DOMID_IDLE )
+        return true;
+    return dom <= VIEW_MAX_DOMID && (!f->domains || bit_test(f->domains, dom));
+}
+
+bool view_cpu_wanted(const struct view_filter *f, uint32_t pcpu)
+{
+    return !f->cpus || (pcpu < f->nr_cpus && bit_test(f->cpus, pcpu));
+}
+
+static unsigned int class_of(const struct model_event *ev)
+{
+    switch ( ev->type )
+    {
+    case MODEL_EV_RUNSTATE:
+    case MODEL_EV_SWITCH:
+    case MODEL_EV_WAKE:
+        return VIEW_SCHED;
+    case MODEL_EV_EXIT:
+    case MODEL_EV_INJECT:
+        return VIEW_HVM;
+    case MODEL_EV_HYPERCALL:
+        return ev->u.hypercall.hvm ? VIEW_HVM : VIEW_PV;
+    case MODEL_EV_PV:
+        return VIEW_PV;
+    case MODEL_EV_IRQ:
+    case MODEL_EV_CSTATE:
+        return VIEW_HW;
+    case MODEL_EV_LOST:
+        break;
+    }
+    return VIEW_ALL;
+}
+
+bool view_wants(const struct view_filter *f, const struct model_event *ev)
+{
+    if ( ev->type == MODEL_EV_LOST )
+        return view_cpu_wanted(f, ev->pcpu);
+    if ( !(class_of(ev) & f->classes) )
+        return false;
+    /* A switch is the pCPU's: one to a vCPU left out shows as "other". */
+    if ( ev->type != MODEL_EV_SWITCH && !view_domain_wanted(f, ev->domvcpu) )
+        return false;
+    return ev->pcpu == MODEL_CPU_NONE || view_cpu_wanted(f, ev->pcpu);
+}
+
+bool view_record_wanted(const struct view_filter *f,
+                        const struct xt_record *rec)
+{
+    unsigned int i;
+
+    if ( !view_cpu_wanted(f, rec->cpu) )
+        return false;
+    if ( f->classes == VIEW_ALL )
+        return true;
+    for ( i = 0; i < sizeof(classes) / sizeof(classes[0]); i++ )
+        if ( !strcmp(xt_event_class(rec->event), classes[i].name) )
+            return f->classes & classes[i].bit;
+    return false;
+}
+
+uint32_t view_pid(uint32_t domvcpu)
+{
+    return ((domvcpu >> 16) + 1) << 16;
+}
+
+uint32_t view_tid(uint32_t domvcpu)
+{
+    if ( domvcpu >> 16 == MODEL_DOMID_IDLE )
+        return 0;
+    return view_pid(domvcpu) + (domvcpu & 0xffff);
+}
+
+uint32_t view_unknown_tid(uint32_t pcpu)
+{
+    return VIEW_XEN_PID + 1 + 2 * pcpu;
+}
+
+uint32_t view_other_tid(uint32_t pcpu)
+{
+    return VIEW_XEN_PID + 2 + 2 * pcpu;
+}
+
+const char *view_exit_name(char *buf, unsigned int size, uint32_t reason,
+                           bool svm)
+{
+    const char *name = model_exit_name(reason, svm);
+
+    if ( name )
+        snprintf(buf, size, "%s", name);
+    else
+        snprintf(buf, size, "exit 0x%x", reason);
+    return buf;
+}
+
+const char *view_hypercall_name(char *buf, unsigned int size, uint32_t op)
+{
+    const char *name = model_hypercall_name(op);
+
+    if ( name )
+        snprintf(buf, size, "%s", name);
+    else
+        snprintf(buf, size, "hypercall %u", op);
+    return buf;
+}
+
+static bool set_grow(struct view_set *s)
+{
+    unsigned int slots = s->slots ? 2 * s->slots : 64, i, j;
+    uint32_t *keys = calloc(slots, sizeof(*keys));
+    int32_t *index = malloc(slots * sizeof(*index));
+
+    if ( !keys || !index )
+    {
+        free(keys);
+        free(index);
+        return false;
+    }
+    memset(index, 0xff, slots * sizeof(*index));
+    for ( i = 0; i < s->slots; i++ )
+    {
+        if ( s->index[i] < 0 )
+            continue;
+        for ( j = s->keys[i] * 0x9e3779b1u & (slots - 1); index[j] >= 0;
+              j = (j + 1) & (slots - 1) )
+            ;
+        keys[j] = s->keys[i];
+        index[j] = s->index[i];
+    }
+    free(s->keys);
+    free(s->index);
+    s->keys = keys;
+    s->index = index;
+    s->slots = slots;
+    return true;
+}
+
+int32_t view_set_add(struct view_set *s, uint32_t key, bool *added)
+{
+    unsigned int i;
+
+    *added = false;
+    if ( 2 * (s->nr + 1) > s->slots && !set_grow(s) )
+        return -1;
+    for ( i = key * 0x9e3779b1u & (s->slots - 1); s->index[i] >= 0;
+          i = (i + 1) & (s->slots - 1) )
+        if ( s->keys[i] == key )
+            return s->index[i];
+    s->keys[i] = key;
+    s->index[i] = s->nr;
+    *added = true;
+    return s->nr++;
+}
+
+void view_set_free(struct view_set *s)
+{
+    free(s->keys);
+    free(s->index);
+    s->keys = NULL;
+    s->index = NULL;
+    s->slots = s->nr = 0;
+}
+
+const char *view_point_name(char *buf, unsigned int size,
+                            const struct model_event *ev)
+{
+    const struct xt_event_desc *d;
+
+    switch ( ev->type )
+    {
+    case MODEL_EV_HYPERCALL:
+        return view_hypercall_name(buf, size, ev->u.hypercall.op);
+    case MODEL_EV_INJECT:
+        snprintf(buf, size, "inject 0x%02x", ev->u.inject.vector);
+        break;
+    default:
+        d = xt_event_find(ev->u.pv.event);
+        if ( d )
+            snprintf(buf, size, "%s", d->name);
+        else
+            snprintf(buf, size, "0x%08" PRIx32, ev->u.pv.event);
+        break;
+    }
+    return buf;
+}
+
+const char *view_irq_name(char *buf, unsigned int size, uint32_t vector,
+                          uint32_t irq)
+{
+    if ( vector != UINT32_MAX )
+        snprintf(buf, size, "vector 0x%02x", vector);
+    else
+        snprintf(buf, size, "irq %u", irq);
+    return buf;
+}
+
+bool view_cpus_fit(const struct xt_reader_info *info)
+{
+    return !info->nr_cpus || info->max_cpu < VIEW_MAX_PCPUS;
+}
+
+uint64_t view_ns(uint64_t ticks, uint64_t hz)
+{
+    return (unsigned __int128)ticks * 1000000000u / hz;
+}

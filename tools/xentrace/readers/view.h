@@ -1,0 +1,135 @@
+/*
+ * view: what xentrace-export's timeline exports (Perfetto, Chrome JSON)
+ * share: which of the model's events a user asked for (--domain, --cpu,
+ * --from/--to, --classes), the threads and processes the machine is shown
+ * as, their names, and time.
+ *
+ * Domain d is the process of pid 65536 * (d + 1), its vCPU v the thread
+ * of tid 65536 * (d + 1) + v: stable across exports, and the domain's pid
+ * is the tid of its vCPU 0, as a Linux process's is its main thread's.
+ * The idle domain's vCPUs are the idle task, tid 0 ("swapper/N" on pCPU
+ * N).  Xen itself is the process of pid VIEW_XEN_PID, whose threads
+ * stand for what ran on a pCPU when no vCPU can be named: "unknown/N"
+ * (after a loss, before the first switch, after a pCPU's last record)
+ * and "other/N" (a vCPU of a domain --domain left out, or of a domain id
+ * above VIEW_MAX_DOMID other than the idle domain's: Xen's reserved ids,
+ * which have no vCPUs, in a record that says otherwise).
+ */
+#ifndef VIEW_H
+#define VIEW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cli.h"
+#include "model.h"
+#include "xtread.h"
+
+#define VIEW_XEN_PID    0x7fff0000u
+#define VIEW_MAX_PCPUS  0x7ffeu         /* pseudo-threads fit below 2^31 */
+#define VIEW_MAX_DOMID  0x7fefu         /* below DOMID_FIRST_RESERVED */
+
+/* The classes --classes names, as the event catalogue's. */
+enum {
+    VIEW_SCHED  = 1u << 0,      /* runstates, switches, wake-ups */
+    VIEW_HVM    = 1u << 1,      /* exits, VMCALLs, injections */
+    VIEW_PV     = 1u << 2,      /* PV hypercalls, traps */
+    VIEW_HW     = 1u << 3,      /* interrupts, C-states */
+    VIEW_ALL    = 0xfu,
+};
+
+struct view_filter {
+    uint64_t from, to;          /* TSC window [from, to); 0, 0: all */
+    unsigned int classes;       /* VIEW_* */
+    uint8_t *domains;           /* bitmap by domid; NULL: all */
+    uint8_t *cpus;              /* bitmap by pCPU, nr_cpus bits; NULL: all */
+    unsigned int nr_cpus;
+};
+
+/*
+ * Parsers of the options' arguments into @f: lists "0,2-3"; times in
+ * seconds from the trace's origin.  false, with a message in @why, if
+ * the argument is bad.
+ */
+bool view_parse_domains(struct view_filter *f, const char *arg,
+                        char *why, unsigned int size);
+bool view_parse_cpus(struct view_filter *f, const char *arg,
+                     char *why, unsigned int size);
+bool view_parse_classes(struct view_filter *f, const char *arg,
+                        char *why, unsigned int size);
+bool view_parse_seconds(const char *arg, double *out);
+void view_filter_free(struct view_filter *f);
+
+/* --from/--to, in seconds from @origin, as a TSC window. */
+void view_window(struct view_filter *f, uint64_t origin, uint64_t hz,
+                 bool has_from, double from, bool has_to, double to);
+
+bool view_domain_wanted(const struct view_filter *f, uint32_t domvcpu);
+bool view_cpu_wanted(const struct view_filter *f, uint32_t pcpu);
+/* The event is one the filter keeps (losses always are). */
+bool view_wants(const struct view_filter *f, const struct model_event *ev);
+/* A record's class is one the filter keeps (for the rate counters). */
+bool view_record_wanted(const struct view_filter *f,
+                        const struct xt_record *rec);
+
+/*
+ * The file's CPU numbers fit the timelines' pseudo-threads (below
+ * VIEW_MAX_PCPUS): the exports refuse a file whose do not, rather than
+ * lose its records.
+ */
+bool view_cpus_fit(const struct xt_reader_info *info);
+
+/* Threads */
+uint32_t view_pid(uint32_t domvcpu);
+uint32_t view_tid(uint32_t domvcpu);
+uint32_t view_unknown_tid(uint32_t pcpu);
+uint32_t view_other_tid(uint32_t pcpu);
+
+/* Into @buf, which they return: "EPT_VIOLATION" or "exit 0x1f" (VMX's
+ * names, or SVM's with @svm); "memory_op" or "hypercall 41". */
+const char *view_exit_name(char *buf, unsigned int size, uint32_t reason,
+                           bool svm);
+const char *view_hypercall_name(char *buf, unsigned int size, uint32_t op);
+
+/*
+ * A set of 32-bit keys (the vCPUs met so far), each with its index in
+ * the order they were added.  view_set_add() gives the index, and says
+ * through @added whether @key is new; -1 with ENOMEM.
+ */
+struct view_set {
+    uint32_t *keys;
+    int32_t *index;             /* by slot; -1: free */
+    unsigned int slots, nr;
+};
+
+int32_t view_set_add(struct view_set *s, uint32_t key, bool *added);
+void view_set_free(struct view_set *s);
+
+/* A point event's (hypercall, PV, injection): "memory_op", "inject 0xec". */
+const char *view_point_name(char *buf, unsigned int size,
+                            const struct model_event *ev);
+
+/* An interrupt: "vector 0xf9", or "irq 122" where the vector is not known. */
+const char *view_irq_name(char *buf, unsigned int size, uint32_t vector,
+                          uint32_t irq);
+
+/* Nanoseconds of @ticks at @hz. */
+uint64_t view_ns(uint64_t ticks, uint64_t hz);
+
+/*
+ * Time 0 of every reader's seconds (xentrace-dump -s, the exports): the
+ * capture's start (TRC_XT_START), or the first TSC in the file.  Inline,
+ * for xentrace-dump, which needs nothing else from here.
+ */
+static inline uint64_t view_origin(struct xt_reader *r)
+{
+    const struct xt_reader_info *in = xt_reader_info(r);
+    uint64_t first, last;
+
+    if ( in->has_start )
+        return in->meta.start_tsc;
+    cli_tsc_range(r, &first, &last);
+    return first;
+}
+
+#endif /* VIEW_H */
