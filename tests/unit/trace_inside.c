@@ -13,7 +13,10 @@ void ti_set_lost(unsigned int cpu, unsigned long lost)
 
     if ( lost && !tc->lost_records )
         tc->lost_records_first_tsc = get_cycles();
+    if ( lost )
+        tc->lost_records_last_tsc = get_cycles();
     tc->lost_records = lost;
+    tc->room = 0;           /* a marker is due: the slow path */
 }
 
 uint32_t ti_prod(unsigned int cpu)
@@ -33,6 +36,8 @@ void ti_reset(unsigned int cpu)
     tc->prod = 0;
     tc->lost_records = 0;
     tc->lost_records_first_tsc = 0;
+    tc->lost_records_last_tsc = 0;
+    tc->room = 0;
     memset(&tc->stats, 0, sizeof(tc->stats));
     if ( tc->buf )
     {

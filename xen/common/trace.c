@@ -109,14 +109,21 @@ static unsigned int t_buf_pages;         /* per CPU; 0 until allocated */
 static uint32_t data_size __read_mostly; /* record bytes per CPU */
 static uint32_t t_buf_highwater __read_mostly;
 
-/* One CPU's tracing state.  t_lock: see "Locks" above. */
+/*
+ * One CPU's tracing state.  t_lock: see "Locks" above.  room, next and
+ * cons are the fast path's: see "Writing records" below.
+ */
 struct t_cpu {
     spinlock_t t_lock;
+    uint32_t room;                /* records shorter than this go at next */
+    uint32_t *next;               /* where the record at prod goes */
+    uint32_t cons;                /* dom0's cons when room was worked out */
+    uint32_t prod;                /* Xen's copy of buf->prod */
     struct t_buf *buf;            /* NULL: this CPU has no buffer */
     const uint32_t *mfns;         /* its pages, from t_info */
-    uint32_t prod;                /* Xen's copy of buf->prod */
     unsigned long lost_records;   /* lost, not yet reported */
     uint64_t lost_records_first_tsc;
+    uint64_t lost_records_last_tsc;
     struct trace_cpu_stats stats;
     uint32_t split[1 + 2 + TRACE_EXTRA_MAX]; /* a record that crosses pages */
 };
@@ -218,6 +225,7 @@ static void publish_cpu_buffer(unsigned int cpu)
     tc->buf = mfn_to_virt(mfns[0]);
     tc->mfns = mfns;
     tc->prod = 0;
+    tc->room = 0;        /* the first record works out the room */
     spin_unlock_irqrestore(&tc->t_lock, flags);
 
     /* A consumer reading t_info sees the list before the offset to it. */
@@ -405,17 +413,50 @@ int trace_will_trace_event(uint32_t event)
  * Writing records
  * ===============
  *
- * tb_reserve() finds room for one record at prod, writing the pending
- * lost-records marker and a wrap pad first if need be, and returns where
- * the record's words go.  The caller fills them in and calls tb_commit(),
- * which publishes the record.  Must be followed by tb_commit() unless NULL
- * is returned; NULL means nothing was reserved and the record was counted
- * as lost.  A record that would cross a page boundary is built in
- * tc->split and copied out in two parts by tb_commit(); every other record
- * is written in place.
+ * A record is written with interrupts off and the buffer's t_lock held, on
+ * the buffer's CPU, by one of two paths.
  *
- * All of this runs with the buffer's t_lock held, on the buffer's CPU (or,
- * for flush_lost_records(), on the control CPU).
+ * The fast path writes it in place at tc->next, and needs only two
+ * compares to know that it may: the record is shorter than tc->room, and
+ * dom0's cons still has the value tc->cons that the room was worked out
+ * from.  The room ends before the first of
+ *
+ *  - the end of the page at prod, so that the record is contiguous where
+ *    tc->next points, and prod cannot reach the end of the data area (the
+ *    last page's end) and wrap;
+ *  - below the high-water mark, the mark itself: the record cannot cross
+ *    it, so there is no virq to send;
+ *  - at or above the mark, LOST_RESERVE short of the end of the free space:
+ *    the record fits.
+ *
+ * It is 0 while a lost count is pending (a marker must go first) and on a
+ * CPU without a buffer.  Since cons is compared with the value the room was
+ * based on, the fast path writes exactly what the full checks would: same
+ * bytes, same losses, same virqs, and a bad cons is caught by the very next
+ * record.  So the page lookup, the check of cons, the loss and pad checks
+ * and the high-water check all fold into one limit, and a record that
+ * reaches it takes the slow path.
+ *
+ * The slow path, put_trace_slow(), reads and checks cons afresh, writes the
+ * pending lost marker and a wrap pad if need be, writes the record (a
+ * record that crosses a page boundary is built in tc->split and copied out
+ * in two parts), tells whether the record crossed the high-water mark, and
+ * works out the room for the records after it.  It runs about once per
+ * page of records, and once each time dom0 moves cons.  Anything else that
+ * moves prod (the flush at disable) or gives a CPU its buffer sets the room
+ * to 0, which sends the next record there.
+ *
+ * Time.  A record's TSC is read with interrupts off, so that no trace point
+ * of an interrupt comes between it and the record, but before the lock, so
+ * that reading it overlaps taking the lock.  The one other writer of a
+ * buffer is the control CPU, which flushes a pending lost count at disable
+ * while holding that CPU's t_lock, between that CPU's reading of a TSC and
+ * its writing a record with it.  That marker is stamped with the TSC of the
+ * last loss it counts, read on the buffer's CPU before any TSC a later
+ * record of that CPU carries, and not with the control CPU's clock: so a
+ * buffer's TSCs never go backwards, and the marker brackets its losses
+ * (first_tsc to its own TSC).  Markers and pads written before a record
+ * carry the record's TSC.
  */
 
 /* The data offset of index @idx. */
@@ -437,6 +478,7 @@ static uint32_t noinline resync_buffer(struct t_cpu *tc, unsigned int cpu,
         printk(XENLOG_WARNING "trc#%u: bogus cons %#x (prod %#x, size %#x), "
                "buffer reset\n", cpu, cons, tc->prod, data_size);
     write_atomic(&tc->buf->cons, tc->prod);
+    tc->cons = tc->prod;
 
     return 0;
 }
@@ -444,8 +486,9 @@ static uint32_t noinline resync_buffer(struct t_cpu *tc, unsigned int cpu,
 /*
  * Bytes between cons and prod.  ->cons is dom0's: read it once (A: pairs
  * with D), and if it cannot be right, empty this buffer and carry on.
+ * tc->cons is left with the value the result is based on.
  */
-static inline uint32_t unconsumed_bytes(struct t_cpu *tc, unsigned int cpu)
+static uint32_t unconsumed_bytes(struct t_cpu *tc, unsigned int cpu)
 {
     uint32_t cons = read_atomic(&tc->buf->cons);
     uint32_t used = tc->prod - cons;
@@ -456,6 +499,7 @@ static inline uint32_t unconsumed_bytes(struct t_cpu *tc, unsigned int cpu)
     if ( unlikely((cons & 3) || cons >= 2 * data_size || used > data_size) )
         return resync_buffer(tc, cpu, cons);
 
+    tc->cons = cons;
     return used;
 }
 
@@ -505,31 +549,50 @@ static void copy_to_buffer(const struct t_cpu *tc, uint32_t off,
 }
 
 /* Where a @size-byte record at data offset @off goes: in place, or split. */
-static inline uint32_t *record_space(struct t_cpu *tc, uint32_t off,
-                                     unsigned int size)
+static uint32_t *record_space(struct t_cpu *tc, uint32_t off,
+                              unsigned int size)
 {
     unsigned int pos = sizeof(struct t_buf) + off;
     unsigned int in_page = pos & (PAGE_SIZE - 1);
 
-    if ( unlikely(in_page + size > PAGE_SIZE) )
+    if ( in_page + size > PAGE_SIZE )
         return tc->split;
 
     return mfn_to_virt(tc->mfns[pos >> PAGE_SHIFT]) + in_page;
 }
 
 /*
- * Fill in a record's header and TSC at @rec; returns where its payload
- * goes.
+ * The fast path's room at prod, where @used bytes are unconsumed as of
+ * tc->cons; see "Writing records" above.
+ */
+static void set_room(struct t_cpu *tc, uint32_t used)
+{
+    unsigned int pos = sizeof(struct t_buf) + data_offset(tc->prod);
+    unsigned int in_page = pos & (PAGE_SIZE - 1);
+    uint32_t limit;
+
+    if ( used < t_buf_highwater )
+        limit = t_buf_highwater - used;
+    else
+        limit = data_size - min(data_size, used + LOST_RESERVE);
+
+    tc->next = mfn_to_virt(tc->mfns[pos >> PAGE_SHIFT]) + in_page;
+    tc->room = tc->lost_records ? 0
+                                : min_t(uint32_t, PAGE_SIZE - in_page, limit);
+}
+
+/*
+ * Fill in a record's header and, if @cycles, the TSC @tsc at @rec; returns
+ * where its payload goes.
  */
 static inline uint32_t *put_header(uint32_t *rec, uint32_t event,
-                                   bool cycles, unsigned int words)
+                                   bool cycles, uint64_t tsc,
+                                   unsigned int words)
 {
     *rec++ = TRC_HD_TO_EVENT(event) | (words << TRACE_EXTRA_SHIFT) |
              (cycles ? TRC_HD_CYCLE_FLAG : 0);
     if ( cycles )
     {
-        uint64_t tsc = get_cycles();
-
         *rec++ = tsc;
         *rec++ = tsc >> 32;
     }
@@ -537,23 +600,11 @@ static inline uint32_t *put_header(uint32_t *rec, uint32_t event,
     return rec;
 }
 
-/*
- * Copy @bytes of payload from @src, zero-filling the last word: never read
- * past @bytes of the caller's object.
- */
+/* Copy @words words of payload from @src, which need not be aligned. */
 static inline void put_payload(uint32_t *dst, const void *src,
-                               unsigned int bytes)
+                               unsigned int words)
 {
-    const unsigned char *p = src;
-    unsigned int i, whole = bytes / 4;
-
-    for ( i = 0; i < whole; i++ )
-        memcpy(&dst[i], p + 4 * i, 4);
-    if ( unlikely(bytes & 3) )
-    {
-        dst[whole] = 0;
-        memcpy(&dst[whole], p + 4 * whole, bytes & 3);
-    }
+    memcpy(dst, src, words * sizeof(uint32_t));
 }
 
 /* Write a whole record built elsewhere at prod, and advance prod. */
@@ -564,8 +615,11 @@ static void put_record(struct t_cpu *tc, const uint32_t *rec,
     tc->prod = advance(tc->prod, size);
 }
 
-/* Pad to the end of the data area if a @size-byte record would not fit. */
-static void put_wrap_pad(struct t_cpu *tc, unsigned int size)
+/*
+ * Pad to the end of the data area if a @size-byte record would not fit.
+ * A 36-byte pad carries a TSC: @tsc, that of what follows it.
+ */
+static void put_wrap_pad(struct t_cpu *tc, unsigned int size, uint64_t tsc)
 {
     uint32_t pad = pad_before(tc->prod, size);
     uint32_t rec[1 + 2 + TRACE_EXTRA_MAX] = { 0 };
@@ -574,108 +628,58 @@ static void put_wrap_pad(struct t_cpu *tc, unsigned int size)
         return;
     /* 4-32 bytes is a header and 0-7 words; 36 needs the TSC's 8 bytes. */
     if ( pad <= 4 + 4 * TRACE_EXTRA_MAX )
-        put_header(rec, TRC_TRACE_WRAP_BUFFER, false, (pad - 4) / 4);
+        put_header(rec, TRC_TRACE_WRAP_BUFFER, false, 0, (pad - 4) / 4);
     else
-        put_header(rec, TRC_TRACE_WRAP_BUFFER, true, (pad - 12) / 4);
+        put_header(rec, TRC_TRACE_WRAP_BUFFER, true, tsc, (pad - 12) / 4);
     put_record(tc, rec, pad);
 }
 
 /*
- * The marker for records lost so far.  Its count is 32 bits: a larger
- * count is reported in parts, one per record written, until it is all out.
+ * The marker for records lost so far, stamped @tsc.  Its count is 32 bits:
+ * a larger count is reported in parts, one per record written, until it is
+ * all out.
  */
-static void put_lost_records(struct t_cpu *tc, domid_t did, unsigned int vid)
+static void put_lost_records(struct t_cpu *tc, domid_t did, unsigned int vid,
+                             uint64_t tsc)
 {
     uint32_t count = min_t(unsigned long, tc->lost_records, UINT32_MAX);
     uint32_t rec[1 + 2 + 4];
-    uint32_t *payload = put_header(rec, TRC_LOST_RECORDS, true, 4);
+    uint32_t *payload = put_header(rec, TRC_LOST_RECORDS, true, tsc, 4);
 
     payload[0] = count;
     payload[1] = did | (vid << 16);
     payload[2] = tc->lost_records_first_tsc;
     payload[3] = tc->lost_records_first_tsc >> 32;
 
-    put_wrap_pad(tc, LOST_REC_SIZE);
+    put_wrap_pad(tc, LOST_REC_SIZE, tsc);
     put_record(tc, rec, LOST_REC_SIZE);
     tc->lost_records -= count;
 }
 
-static void note_lost_record(struct t_cpu *tc)
+/* A record of time @tsc found no room. */
+static void note_lost_record(struct t_cpu *tc, uint64_t tsc)
 {
     if ( !tc->lost_records++ )
-        tc->lost_records_first_tsc = get_cycles();
+        tc->lost_records_first_tsc = tsc;
+    tc->lost_records_last_tsc = tsc;
     tc->stats.lost++;
+    tc->room = 0;
 }
 
-/*
- * What tb_reserve() found: prod after the record, and for the high-water
- * check, the unconsumed bytes before and the bytes that the record takes
- * with its marker and pad.  The record itself starts at tc->prod.  Kept in
- * locals because stores to the record may alias anything (Xen builds with
- * -fno-strict-aliasing).
- */
-struct tb_reservation {
-    uint32_t next;
-    uint32_t used, needed;
-};
-
-/* tb_reserve() when a marker or a pad must go first. */
-static uint32_t *noinline tb_reserve_slow(struct t_cpu *tc,
-                                          unsigned int size,
-                                          struct tb_reservation *res)
+/* Xen's view of a @size-byte record that ends at index @prod. */
+static always_inline void count_record(struct t_cpu *tc, uint32_t prod,
+                                       unsigned int size)
 {
-    res->needed = bytes_needed(tc, size);
-    if ( res->needed + LOST_RESERVE > data_size - res->used )
-    {
-        note_lost_record(tc);
-        return NULL;
-    }
-
-    if ( tc->lost_records )
-        put_lost_records(tc, current->domain->domain_id, current->vcpu_id);
-    put_wrap_pad(tc, size);
-
-    res->next = advance(tc->prod, size);
-    return record_space(tc, data_offset(tc->prod), size);
-}
-
-/* Room for a @size-byte record: see "Writing records" above. */
-static always_inline uint32_t *tb_reserve(struct t_cpu *tc, unsigned int cpu,
-                                          unsigned int size,
-                                          struct tb_reservation *res)
-{
-    uint32_t ds = data_size, prod = tc->prod, off;
-
-    res->used = unconsumed_bytes(tc, cpu);
-    off = prod < ds ? prod : prod - ds;
-
-    if ( unlikely(tc->lost_records) || unlikely(size > ds - off) )
-        return tb_reserve_slow(tc, size, res);
-
-    if ( unlikely(size + LOST_RESERVE > ds - res->used) )
-    {
-        note_lost_record(tc);
-        return NULL;
-    }
-
-    res->needed = size;
-    res->next = prod + size < 2 * ds ? prod + size : prod + size - 2 * ds;
-    return record_space(tc, off, size);
-}
-
-/* Publish the @size-byte record reserved at @rec. */
-static always_inline void tb_commit(struct t_cpu *tc, const uint32_t *rec,
-                                    unsigned int size,
-                                    const struct tb_reservation *res)
-{
-    if ( unlikely(rec == tc->split) )
-        copy_to_buffer(tc, data_offset(tc->prod), rec, size);
-    tc->prod = res->next;
+    tc->prod = prod;
     tc->stats.records++;
     tc->stats.bytes += size;
+}
 
+/* Show dom0 the records up to index @prod. */
+static always_inline void publish_prod(struct t_buf *buf, uint32_t prod)
+{
     smp_wmb(); /* B: records before prod; pairs with C. */
-    write_atomic(&tc->buf->prod, res->next);
+    write_atomic(&buf->prod, prod);
 }
 
 static void noinline note_unbuffered_record(struct t_cpu *tc,
@@ -687,10 +691,59 @@ static void noinline note_unbuffered_record(struct t_cpu *tc,
 }
 
 /*
+ * The slow path (see "Writing records"): @event with @extra bytes from
+ * @extra_data, at time @tsc if it carries one.  Returns whether the record
+ * crossed the high-water mark.
+ */
+static bool noinline put_trace_slow(struct t_cpu *tc, unsigned int cpu,
+                                    uint32_t event, uint64_t tsc,
+                                    unsigned int extra,
+                                    const void *extra_data)
+{
+    bool cycles = event & TRC_HD_CYCLE_FLAG;
+    unsigned int words = extra / sizeof(uint32_t);
+    unsigned int size = sizeof(uint32_t) * (1 + (cycles ? 2 : 0) + words);
+    uint32_t used, needed, *rec;
+
+    if ( !tc->buf )
+    {
+        note_unbuffered_record(tc, cpu);
+        return false;
+    }
+
+    /* A marker or a pad may need a time, and a loss keeps it. */
+    if ( !cycles )
+        tsc = get_cycles();
+
+    used = unconsumed_bytes(tc, cpu);
+    needed = bytes_needed(tc, size);
+    if ( needed + LOST_RESERVE > data_size - used )
+    {
+        note_lost_record(tc, tsc);
+        return false;
+    }
+
+    /* A: the room check on cons resolved before these stores. */
+    if ( tc->lost_records )
+        put_lost_records(tc, current->domain->domain_id, current->vcpu_id,
+                         tsc);
+    put_wrap_pad(tc, size, tsc);
+
+    rec = record_space(tc, data_offset(tc->prod), size);
+    put_payload(put_header(rec, event, cycles, tsc, words), extra_data, words);
+    if ( rec == tc->split )
+        copy_to_buffer(tc, data_offset(tc->prod), rec, size);
+    count_record(tc, advance(tc->prod, size), size);
+    publish_prod(tc->buf, tc->prod);
+    set_room(tc, used + needed);
+
+    return used < t_buf_highwater && used + needed >= t_buf_highwater;
+}
+
+/*
  * Write @event, with a TSC if its bit 31 is set, and @extra bytes of
- * payload (a partial last word zero-filled; at most TRACE_EXTRA_MAX words)
- * from @extra_data, if it passes the masks.  The body of trace() and
- * __trace_var(), which differ only in what sizes they take.
+ * payload (whole words, at most TRACE_EXTRA_MAX) from @extra_data, if it
+ * passes the masks.  trace() has one copy of this per payload size.
  */
 static always_inline void put_trace(uint32_t event, unsigned int extra,
                                     const void *extra_data)
@@ -698,21 +751,23 @@ static always_inline void put_trace(uint32_t event, unsigned int extra,
     unsigned int cpu = smp_processor_id();
     bool cycles = event & TRC_HD_CYCLE_FLAG;
     unsigned int words, size;
-    struct tb_reservation res;
     struct t_cpu *tc;
     unsigned long flags;
-    uint32_t *rec;
+    uint64_t tsc = 0;
     bool notify = false;
 
     if ( !tb_init_done || !event_wanted(event) ||
          !cpumask_test_cpu(cpu, &tb_cpu_mask) )
         return;
 
-    words = DIV_ROUND_UP(extra, sizeof(uint32_t));
+    words = extra / sizeof(uint32_t);
     size = sizeof(uint32_t) * (1 + (cycles ? 2 : 0) + words);
     tc = &this_cpu(t_cpu);
 
-    spin_lock_irqsave(&tc->t_lock, flags);
+    local_irq_save(flags);
+    if ( cycles )
+        tsc = get_cycles();    /* before the lock: see "Time" above */
+    spin_lock(&tc->t_lock);
 
     /*
      * Again under the lock: disable clears tb_init_done, then takes each
@@ -722,36 +777,60 @@ static always_inline void put_trace(uint32_t event, unsigned int extra,
     if ( unlikely(!tb_init_done) )
         goto unlock;
 
-    if ( unlikely(!tc->buf) )
-        note_unbuffered_record(tc, cpu);
-    else if ( (rec = tb_reserve(tc, cpu, size, &res)) != NULL )
+    if ( likely(size < tc->room) &&
+         likely(read_atomic(&tc->buf->cons) == tc->cons) )
     {
-        /* A: the room check in tb_reserve() resolved before these stores. */
-        put_payload(put_header(rec, event, cycles, words), extra_data, extra);
-        tb_commit(tc, rec, size, &res);
-        notify = res.used < t_buf_highwater &&
-                 res.used + res.needed >= t_buf_highwater;
+        /*
+         * The fast path.  A: the compare with cons resolved before the
+         * stores to the record.  tc is done with first, as stores to the
+         * record may alias anything (Xen builds with -fno-strict-aliasing).
+         */
+        uint32_t *rec = tc->next;
+        uint32_t prod = tc->prod + size;
+        struct t_buf *buf = tc->buf;
+
+        tc->next = rec + size / sizeof(uint32_t);
+        tc->room -= size;
+        count_record(tc, prod, size);
+        put_payload(put_header(rec, event, cycles, tsc, words), extra_data,
+                    words);
+        publish_prod(buf, prod);
     }
+    else
+        notify = put_trace_slow(tc, cpu, event, tsc, extra, extra_data);
 
  unlock:
-    spin_unlock_irqrestore(&tc->t_lock, flags);
+    spin_unlock(&tc->t_lock);
+    local_irq_restore(flags);
 
     if ( notify )
         tasklet_schedule(&trace_notify_dom0_tasklet);
 }
 
-/* Xen 4.18's rule: whole words only, and no more than a record holds. */
+/*
+ * Xen 4.18's rule: whole words only, and no more than a record holds.
+ * Each size has a copy of the record path of its own, in which the size of
+ * the record, its header's word count and the copy of its payload are
+ * constants: the copy is then a few moves rather than a loop, and the
+ * switch is also the check of the size.
+ */
 void trace(uint32_t event, unsigned int extra, const void *extra_data)
 {
-    if ( unlikely(extra % sizeof(uint32_t) ||
-                  extra > sizeof(uint32_t) * TRACE_EXTRA_MAX) )
+    switch ( extra )
     {
+    case  0: put_trace(event,  0, extra_data); break;
+    case  4: put_trace(event,  4, extra_data); break;
+    case  8: put_trace(event,  8, extra_data); break;
+    case 12: put_trace(event, 12, extra_data); break;
+    case 16: put_trace(event, 16, extra_data); break;
+    case 20: put_trace(event, 20, extra_data); break;
+    case 24: put_trace(event, 24, extra_data); break;
+    case 28: put_trace(event, 28, extra_data); break;
+    default:
         printk_once(XENLOG_WARNING "Trace event %#x bad size %u, "
                     "discarding\n", event, extra);
-        return;
+        break;
     }
-
-    put_trace(event, extra, extra_data);
 }
 
 #if TRACE_API_4_17
@@ -762,15 +841,25 @@ void trace(uint32_t event, unsigned int extra, const void *extra_data)
 void __trace_var(uint32_t event, bool cycles, unsigned int extra,
                  const void *extra_data)
 {
-    if ( unlikely(extra > sizeof(uint32_t) * TRACE_EXTRA_MAX) )
+    uint32_t padded[TRACE_EXTRA_MAX];
+
+    if ( unlikely(extra > sizeof(padded)) )
     {
         printk_once(XENLOG_WARNING "Trace event %#x bad size %u, "
                     "truncated\n", event, extra);
-        extra = sizeof(uint32_t) * TRACE_EXTRA_MAX;
+        extra = sizeof(padded);
+    }
+    if ( unlikely(extra % sizeof(uint32_t)) )
+    {
+        /* Never read past @extra bytes of the caller's object. */
+        padded[extra / sizeof(uint32_t)] = 0;
+        memcpy(padded, extra_data, extra);
+        extra_data = padded;
+        extra = sizeof(uint32_t) * DIV_ROUND_UP(extra, sizeof(uint32_t));
     }
 
-    put_trace(TRC_HD_TO_EVENT(event) | (cycles ? TRC_HD_CYCLE_FLAG : 0),
-              extra, extra_data);
+    trace(TRC_HD_TO_EVENT(event) | (cycles ? TRC_HD_CYCLE_FLAG : 0), extra,
+          extra_data);
 }
 #endif
 
@@ -796,9 +885,9 @@ static void flush_lost_records(unsigned int cpu)
     {
         while ( tc->lost_records &&
                 bytes_needed(tc, 0) <= data_size - unconsumed_bytes(tc, cpu) )
-            put_lost_records(tc, DOMID_IDLE, cpu);
-        smp_wmb(); /* B: records before prod; pairs with C. */
-        write_atomic(&tc->buf->prod, tc->prod);
+            put_lost_records(tc, DOMID_IDLE, cpu, tc->lost_records_last_tsc);
+        tc->room = 0;
+        publish_prod(tc->buf, tc->prod);
     }
     spin_unlock_irqrestore(&tc->t_lock, flags);
 }
