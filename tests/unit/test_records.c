@@ -380,6 +380,39 @@ static void test_disable_flushes_lost_count(void **state)
     assert_int_equal(recs[0].event, EV_TEST);
 }
 
+/*
+ * The marker that disable writes is stamped with the buffer's CPU's time
+ * of the last loss, not the control CPU's clock: here that clock runs far
+ * ahead, and the CPU's next record must still come after the marker.
+ */
+static void test_disable_marker_keeps_time_in_order(void **state)
+{
+    uint64_t first, before_disable;
+    size_t n;
+
+    (void)state;
+    fill_until_lost();
+    TRACE_0D(EV_TEST);
+    before_disable = get_cycles();
+
+    host_set_tsc_offset(1ULL << 40);         /* the control CPU's clock */
+    assert_int_equal(tu_disable(), 0);
+    host_set_tsc_offset(0);
+
+    n = tu_drain(&buf[0], recs, MAX_RECS);
+    assert_true(n >= 2);
+    assert_int_equal(recs[n - 1].event, TRC_LOST_RECORDS);
+    first = recs[n - 1].data[2] | ((uint64_t)recs[n - 1].data[3] << 32);
+    assert_true(recs[n - 2].tsc <= first);
+    assert_true(first < recs[n - 1].tsc);    /* the second loss's time */
+    assert_true(recs[n - 1].tsc <= before_disable);
+
+    assert_int_equal(tu_enable(), 0);
+    TRACE_0D(EV_TEST);
+    assert_int_equal(tu_drain(&buf[0], &recs[n], MAX_RECS - n), 1);
+    assert_true(recs[n - 1].tsc <= recs[n].tsc);
+}
+
 static unsigned long tbuf_virqs(void)
 {
     host_process_softirqs();
@@ -645,6 +678,7 @@ int main(void)
         T(test_random_sizes_never_straddle),
         T(test_lost_records_marker),
         T(test_disable_flushes_lost_count),
+        T(test_disable_marker_keeps_time_in_order),
         T(test_high_water_notification),
         T(test_event_mask),
         T(test_mask_bits_above_event_match_nothing),
