@@ -34,14 +34,22 @@
  *
  * Trust.  dom0 can write anything to cons, prod and the data area.  Xen
  * never reads the data area or prod back: it keeps its own copy of prod.
- * It reads cons once per record and checks it (aligned, in range, not ahead
- * of prod).  A bad cons resets that one buffer to empty, is counted, and is
- * logged the first time; tracing goes on for that CPU and every other.
+ * It reads cons once per record, and checks every value it has not checked
+ * already (aligned, in range, not ahead of prod).  A bad cons resets that
+ * one buffer to empty, is counted, and is logged the first time; tracing
+ * goes on for that CPU and every other.
  *
  * Entry points.  Every record comes through trace() (Xen 4.19's API, which
- * takes the TSC flag in the event's bit 31 and only whole-word payloads)
- * or, in trees older than 4.19, __trace_var() (4.17's, which pads a
- * partial word); both run the same record path, put_trace().
+ * takes the TSC flag in the event's bit 31 and only whole-word payloads),
+ * which has a copy of the record path, put_trace(), for each payload size.
+ * In trees older than 4.19, __trace_var() (4.17's) pads a partial word
+ * into a copy of its own and calls trace().
+ *
+ * Speed.  A record normally takes the fast path: it is written in place
+ * under one limit that folds together every reason for doing more (a page
+ * boundary, a pending lost count, the high-water mark, a full buffer), as
+ * long as dom0's cons has not moved; see "Writing records".  It reads the
+ * TSC before taking the lock; see "Time" there.
  *
  * Loss.  A record that does not fit is counted in lost_records, never
  * written in part.  Before the next record that fits, Xen writes one
@@ -449,14 +457,14 @@ int trace_will_trace_event(uint32_t event)
  * Time.  A record's TSC is read with interrupts off, so that no trace point
  * of an interrupt comes between it and the record, but before the lock, so
  * that reading it overlaps taking the lock.  The one other writer of a
- * buffer is the control CPU, which flushes a pending lost count at disable
- * while holding that CPU's t_lock, between that CPU's reading of a TSC and
- * its writing a record with it.  That marker is stamped with the TSC of the
- * last loss it counts, read on the buffer's CPU before any TSC a later
- * record of that CPU carries, and not with the control CPU's clock: so a
- * buffer's TSCs never go backwards, and the marker brackets its losses
- * (first_tsc to its own TSC).  Markers and pads written before a record
- * carry the record's TSC.
+ * buffer is the control CPU, flushing a pending lost count at disable: it
+ * may hold the buffer's t_lock after the buffer's CPU read a TSC and before
+ * that CPU gets the lock (and writes, if tracing was enabled again in
+ * between).  So that marker is stamped with the TSC of the last loss it
+ * counts, which the buffer's CPU read before any TSC of a later record of
+ * its own, and not with the control CPU's clock: a buffer's TSCs never go
+ * backwards, and the marker spans its losses, first_tsc to its own TSC.
+ * Markers and pads written before a record carry the record's TSC.
  */
 
 /* The data offset of index @idx. */
@@ -600,11 +608,15 @@ static inline uint32_t *put_header(uint32_t *rec, uint32_t event,
     return rec;
 }
 
-/* Copy @words words of payload from @src, which need not be aligned. */
+/*
+ * Copy @words words of payload from @src, which need not be aligned.  @src
+ * is NULL when there are none, and memcpy() may not be passed NULL.
+ */
 static inline void put_payload(uint32_t *dst, const void *src,
                                unsigned int words)
 {
-    memcpy(dst, src, words * sizeof(uint32_t));
+    if ( words )
+        memcpy(dst, src, words * sizeof(uint32_t));
 }
 
 /* Write a whole record built elsewhere at prod, and advance prod. */
