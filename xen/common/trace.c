@@ -34,10 +34,10 @@
  *
  * Trust.  dom0 can write anything to cons, prod and the data area.  Xen
  * never reads the data area or prod back: it keeps its own copy of prod.
- * It reads cons once per record, and checks every value it has not checked
- * already (aligned, in range, not ahead of prod).  A bad cons resets that
- * one buffer to empty, is counted, and is logged the first time; tracing
- * goes on for that CPU and every other.
+ * It reads cons once per record, and checks it whenever it differs from
+ * the value checked last (aligned, in range, not ahead of prod).  A bad
+ * cons resets that one buffer to empty, is counted, and is logged the first
+ * time; tracing goes on for that CPU and every other.
  *
  * Entry points.  Every record comes through trace() (Xen 4.19's API, which
  * takes the TSC flag in the event's bit 31 and only whole-word payloads),
