@@ -35,6 +35,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "boots.h"
 #include "run_cmd.h"
 #include "tracefile.h"
 
@@ -209,11 +210,6 @@ static void test_keep_capture(void **state)
 {
     agree(*state, "keep", "");
 }
-
-#define ON(fn, boot) { #fn " " boot, fn, NULL, NULL, (void *)boot }
-#define ON_STOCK(fn) ON(fn, "debian-xen"), ON(fn, "stock-4.20")
-#define ON_OURS(fn)  ON(fn, "our-xen"), ON(fn, "our-xen-4.20")
-#define ON_CLAMP(fn) ON(fn, "clamp"), ON(fn, "clamp-4.20")
 
 int main(void)
 {

@@ -14,15 +14,15 @@ $(TBUF_STATE): tests/xen/tbuf_state.c
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ $< -lxenctrl
 
-$(XEN_TEST): tests/xen/test_xen.c tests/sim/tracefile.c tests/sim/tracefile.h \
-             tests/common/run_cmd.c tests/common/run_cmd.h
+$(XEN_TEST): tests/xen/test_xen.c tests/xen/boots.h tests/sim/tracefile.c \
+             tests/sim/tracefile.h tests/common/run_cmd.c tests/common/run_cmd.h
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_CFLAGS) -Ixen/include -Itests/sim -Itests/common $(LDFLAGS) \
 	    -o $@ tests/xen/test_xen.c tests/sim/tracefile.c \
 	    tests/common/run_cmd.c -lcmocka
 
 # The summary against xenalyze on the boots' captures.
-$(XEN_AGREE_TEST): tests/xen/test_xen_agree.c tests/sim/tracefile.c \
+$(XEN_AGREE_TEST): tests/xen/test_xen_agree.c tests/xen/boots.h tests/sim/tracefile.c \
                    tests/sim/tracefile.h tests/common/run_cmd.c \
                    tests/common/run_cmd.h | $(XT_SUMMARY) $(XT_DUMP)
 	@mkdir -p $(@D)
