@@ -1037,8 +1037,9 @@ int main(int argc, char *argv[])
     }
     fd = open_output(&opt);
     /*
-     * Xen's own calibration: a measurement in a loaded dom0 is off by
-     * the vCPU's time descheduled (4% seen under QEMU).
+     * Xen's own calibration: in a loaded dom0, the vCPU descheduled
+     * between reading the clock and the TSC skews a measurement (by up
+     * to 4% in check-xen's boots).
      */
     if ( !(tsc_hz = xt_tsc_hz(cap.h)) )
         tsc_hz = measure_tsc_hz();
