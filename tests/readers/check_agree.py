@@ -3,11 +3,13 @@
 
   check_agree.py xenalyze XENALYZE_SUMMARY SUMMARY_JSON
       on a loss-free trace, every figure both tools report agrees: per
-      vCPU the count and mean cycles of each runstate (and of runnable's
-      wake / preempt split), of each exit reason, of each I/O port; per
-      vCPU the interrupts injected per vector and the PV hypercalls per
-      name; per CPU the bytes of each class (tests/readers/check_export.py
-      has that one).
+      vCPU, guests' and Xen's idle ones, the count, mean cycles and
+      seconds of each runstate (and of runnable's wake / preempt split),
+      of each exit reason, of each VMCALL's hypercall, of each I/O port;
+      per vCPU the interrupts injected per vector, the PV hypercalls per
+      number and the other PV events per kind, and the pCPUs it ran on;
+      the trace's span and the TSC frequency both used; per CPU the bytes
+      of each class (tests/readers/check_export.py has that one).
   check_agree.py span SUMMARY_JSON
       on any trace, lossy too: per vCPU the time in every state, lost
       and unknown included, is the trace's span, to the cycle.
@@ -16,7 +18,10 @@ Counts agree exactly.  Cycles are compared as xenalyze prints them, a
 mean in whole cycles (its total / count, rounded down): ours must give
 the same integer.  Both tools add the same TSC differences, so there is
 no tolerance to allow but the rounding of that division, which is
-reproduced.  Seconds are not compared: xenalyze prints two decimals.
+reproduced.  Seconds, xenalyze's total cycles over the --cpu-hz it was
+given, printed with two decimals, must be within half a hundredth of
+ours (TWO_DECIMALS): that is the rounding of its printf, and what
+shows that both tools were given the same TSC frequency.
 
 Where the two differ by design, the figures are brought to the same
 footing, and the difference is checked rather than ignored:
@@ -31,9 +36,30 @@ footing, and the difference is checked rather than ignored:
     PENDING_INTERRUPT, VMOFF, VMON and MACHINE_CHECK; ours are Xen's
     (PENDING_VIRT_INTR, VMXOFF, VMXON, MCE_DURING_VMENTRY).
   - xenalyze's hypercall names are its own ("evtchn_op"); ours are Xen's
-    __HYPERVISOR_* ("event_channel_op"): they are compared by number.
+    __HYPERVISOR_* ("event_channel_op"): they are compared by number,
+    but in the VMCALL split, which xenalyze gives by name only, through
+    HYPERCALL_ALIASES.
   - xenalyze's PV "hypercall" count and per-hypercall counts include
     multicall entries; ours lists those apart ("subcalls").
+  - xenalyze's PV event names are its own ("ptwr" for
+    TRC_PV_PTWR_EMULATION): they are compared by number; its "ptwr"
+    counts TRC_PV_PTWR_EMULATION_PAE too, which ours lists apart.
+  - xenalyze splits VMCALL exits by hypercall for one vCPU at most, the
+    first it sees one on (hvm_set_summary_handler() sets the summary's
+    handler once per call site, for the vCPU at hand, which may be its
+    placeholder for records before a pCPU's first scheduler record):
+    compared where it prints it, and checked that it is one vCPU at most.
+  - where each vCPU ran: xenalyze's "cpu affinity" is residence, from a
+    vCPU's first run on a pCPU to its next run elsewhere (or the trace's
+    end), booked to the pCPU it moves to; ours is the running time on
+    each pCPU.  So its residences are our migrations + 1, its pCPUs are
+    among ours, and without a migration they are the one pCPU it ran on.
+    xenalyze places a vCPU at a TRC_SCHED_SWITCH to it: one only ever
+    seen running (continue-running records: real Xen's busy dom0 vCPUs)
+    has no affinity, and none of our intervals in another state.
+  - xenalyze's domain runstates are about concurrency (full / partial
+    run, contention, all vCPUs blocked); ours add the vCPUs' states, and
+    are not compared.
 
 Exits 0 if all holds, 1 with the differences otherwise.
 """
@@ -49,18 +75,44 @@ EXIT_ALIASES = {
 }
 STATES = ("running", "runnable", "blocked", "offline")
 CAUSES = {"wake": "woken", "preempt": "preempted"}
+# xenalyze's hypercall names that are not Xen's __HYPERVISOR_* ones.
+HYPERCALL_ALIASES = {
+    "evtchn_op": "event_channel_op",
+    "sched_op(compat)": "sched_op_compat",
+    "evtchn_op(compat)": "event_channel_op_compat",
+    "physdev_op(compat)": "physdev_op_compat",
+}
 
+# xenalyze's PV event numbers (its PV_* enum: TRC_PV_*'s low byte).
+PV_EVENTS = {
+    "trap": 3, "page_fault": 4, "forced_invalid_op": 5,
+    "emulate privop": 6, "emulate 4g": 7, "math state restore": 8,
+    "paging fixup": 9, "gdt/ldt mapping fault": 10, "ptwr": 11,
+    "ptwr(pae)": 12,
+}
+PV_PTWR, PV_PTWR_PAE = 11, 12
+IDLE_DOMAIN = 0x7fff
+DEFAULT_DOMAIN = 0x8000     # xenalyze's, for vCPUs of no known domain
+TWO_DECIMALS = 0.005 + 1e-9  # the rounding of xenalyze's "%.2lf"
+
+RE_TOTAL = re.compile(r"^Total time: ([\d.]+) seconds \(using cpu speed ([\d.]+) GHz\)")
 RE_DOMAIN = re.compile(r"^\|-- Domain (\d+) --\|")
 RE_VCPU = re.compile(r"^-- v(\d+) --")
-RE_RUNSTATE = re.compile(r"^\s+(\w+):\s+(\d+)\s+[\d.]+s\s+(\d+)")
-RE_EXIT = re.compile(r"^ ([A-Z][A-Z0-9_]+)\s+(\d+)\s+[\d.]+s\s+[\d.]+%\s+(\d+) cyc")
+RE_RUNSTATE = re.compile(r"^\s+(\w+):\s+(\d+)\s+([\d.]+)s\s+(\d+)")
+RE_EXIT = re.compile(r"^ ([A-Z][A-Z0-9_]+)\s+(\d+)\s+([\d.]+)s\s+[\d.]+%\s+(\d+) cyc")
+RE_VMCALL = re.compile(r"^    \[\s*([^]\s]+)\]\s+(\d+)\s+([\d.]+)s\s+[\d.]+%\s+(\d+) cyc")
+RE_AFFINITY = re.compile(r"^ cpu affinity:\s+(\d+)")
+RE_AFFINITY_CPU = re.compile(r"^   \[(\d+)\]:\s+(\d+)")
 RE_VECTOR = re.compile(r"^  \[(\d+)\] (\d+)")
-RE_IO = re.compile(r"^\s+([0-9a-f]+):\[([rw])\]\s+(\d+)\s+[\d.]+s\s+[\d.]+%\s+(\d+) cyc")
+RE_IO = re.compile(r"^\s+([0-9a-f]+):\[([rw])\]\s+(\d+)\s+([\d.]+)s\s+[\d.]+%\s+(\d+) cyc")
 RE_PV = re.compile(r"^  (\S.*?)  (\d+)$")
 RE_HYPERCALL = re.compile(r"^    (\S+)\s+\[\s*(\d+)\]:\s+(\d+)")
 
 errors = []
 compared = [0]
+tsc_hz = [0]               # the summary's, which xenalyze was given
+vmcall_splits = []         # the vCPUs xenalyze splits VMCALL for
+vmcall_splits_unprinted = []    # those it does not, though ours does
 
 
 def fail(msg):
@@ -71,13 +123,23 @@ def agree(n=1):
     compared[0] += n
 
 
+def figure(m):
+    """(count, mean cycles, seconds) of a matched summary line."""
+    return int(m.group(2)), int(m.group(4)), float(m.group(3))
+
+
 def parse_xenalyze(path):
-    """{(dom, vcpu): {...}} from xenalyze --summary's per-vCPU sections."""
-    vcpus = {}
+    """{(dom, vcpu): {...}} from xenalyze --summary's per-vCPU sections,
+    and its total time and TSC frequency, as (seconds, GHz)."""
+    vcpus, total = {}, None
     dom = v = None
-    section = None
+    section = exit_reason = None
     for line in open(path, errors="replace"):
         line = line.rstrip("\n")
+        m = RE_TOTAL.match(line)
+        if m:
+            total = float(m.group(1)), float(m.group(2))
+            continue
         m = RE_DOMAIN.match(line)
         if m:
             dom, v, section = int(m.group(1)), None, None
@@ -85,8 +147,9 @@ def parse_xenalyze(path):
         m = RE_VCPU.match(line)
         if m and dom is not None:
             v = vcpus.setdefault((dom, int(m.group(1))), {
-                "runstates": {}, "exits": {}, "vectors": {}, "io": {},
-                "pv": {}, "hypercalls": {}})
+                "runstates": {}, "exits": {}, "vmcalls": {}, "vectors": {},
+                "io": {}, "pv": {}, "hypercalls": {}, "affinity": None,
+                "affinity_cpus": set()})
             section = None
             continue
         if v is None:
@@ -101,18 +164,29 @@ def parse_xenalyze(path):
             section = "io"
         elif line.startswith("PV events:"):
             section = "pv"
-        elif line.startswith(" cpu affinity") or (
-                line and not line.startswith(" ") and section != "io"):
+        elif RE_AFFINITY.match(line):
+            section = "affinity"
+            v["affinity"] = int(RE_AFFINITY.match(line).group(1))
+        elif line and not line.startswith(" ") and section != "io":
             section = None
         elif section == "runstates":
             m = RE_RUNSTATE.match(line)
             if m:
-                v["runstates"][m.group(1)] = (int(m.group(2)), int(m.group(3)))
+                v["runstates"][m.group(1)] = figure(m)
+        elif section == "affinity":
+            m = RE_AFFINITY_CPU.match(line)
+            if m:
+                v["affinity_cpus"].add(int(m.group(1)))
         elif section == "exits":
             m = RE_EXIT.match(line)
             if m:
-                name = EXIT_ALIASES.get(m.group(1), m.group(1))
-                v["exits"][name] = (int(m.group(2)), int(m.group(3)))
+                exit_reason = EXIT_ALIASES.get(m.group(1), m.group(1))
+                v["exits"][exit_reason] = figure(m)
+                continue
+            m = RE_VMCALL.match(line)
+            if m and exit_reason == "VMCALL":
+                name = HYPERCALL_ALIASES.get(m.group(1), m.group(1))
+                v["vmcalls"][name] = figure(m)
         elif section == "vectors":
             m = RE_VECTOR.match(line)
             if m:
@@ -121,7 +195,8 @@ def parse_xenalyze(path):
             m = RE_IO.match(line)
             if m:
                 key = (int(m.group(1), 16), m.group(2) == "w")
-                v["io"][key] = (int(m.group(3)), int(m.group(4)))
+                v["io"][key] = (int(m.group(3)), int(m.group(5)),
+                                float(m.group(4)))
             elif line and not line.startswith(" "):
                 section = None
         elif section == "pv":
@@ -132,17 +207,27 @@ def parse_xenalyze(path):
             m = RE_PV.match(line)
             if m:
                 v["pv"][m.group(1)] = int(m.group(2))
-    return vcpus
+    return vcpus, total
+
+
+def same_seconds(what, seconds, cycles):
+    """xenalyze's printed seconds against our cycles at the file's rate."""
+    agree()
+    if abs(cycles / tsc_hz[0] - seconds) > TWO_DECIMALS:
+        fail("%s: %.6f s, xenalyze %.2f s" % (what, cycles / tsc_hz[0],
+                                               seconds))
 
 
 def same_mean(what, xen, cycles, count):
-    """xenalyze's (count, mean) against our total cycles and count."""
-    xcount, xmean = xen
+    """xenalyze's (count, mean, seconds) against our total cycles and
+    count."""
+    xcount, xmean, xseconds = xen
     agree(2)
     if count != xcount:
         fail("%s: count %d, xenalyze %d" % (what, count, xcount))
     elif count and cycles // count != xmean:
         fail("%s: mean %d cycles, xenalyze %d" % (what, cycles // count, xmean))
+    same_seconds(what, xseconds, cycles)
 
 
 def compared_runstate(v, name):
@@ -158,7 +243,19 @@ def compared_runstate(v, name):
     return cycles, count
 
 
-def check_vcpu(name, ours, xen):
+def same_table(what, ours, theirs):
+    """Our {name: entry} against xenalyze's {name: (count, mean, s)}."""
+    for key in set(ours) | set(theirs):
+        if key not in theirs:
+            fail("%s %s: %d, xenalyze none" % (what, key, ours[key]["count"]))
+        elif key not in ours:
+            fail("%s %s: none, xenalyze %d" % (what, key, theirs[key][0]))
+        else:
+            same_mean("%s %s" % (what, key), theirs[key],
+                      ours[key]["cycles"], ours[key]["count"])
+
+
+def check_runstates(name, ours, xen):
     for state in STATES + tuple(CAUSES):
         cycles, count = compared_runstate(ours, state)
         if state in xen["runstates"]:
@@ -166,19 +263,39 @@ def check_vcpu(name, ours, xen):
                       cycles, count)
         elif count:
             fail("%s %s: %d intervals, xenalyze none" % (name, state, count))
-    exits = {e["name"]: e for e in ours["exits"]}
-    for reason in set(exits) | set(xen["exits"]):
-        if reason not in xen["exits"]:
-            fail("%s exit %s: %d, xenalyze none" %
-                 (name, reason, exits[reason]["count"]))
-        elif reason not in exits:
-            fail("%s exit %s: none, xenalyze %d" %
-                 (name, reason, xen["exits"][reason][0]))
-        else:
-            same_mean("%s exit %s" % (name, reason), xen["exits"][reason],
-                      exits[reason]["cycles"], exits[reason]["count"])
+
+
+def check_pcpus(name, ours, xen):
+    """Where it ran: xenalyze's residences against our runs per pCPU."""
+    ran_on = {p["key"] for p in ours["pcpus"]}
+    agree(2)
+    if xen["affinity"] is None:
+        # xenalyze places a vCPU at a switch to it: one only ever seen
+        # running (continue-running records) has no affinity.
+        if [s for s in STATES[1:] if compared_runstate(ours, s)[1]]:
+            fail("%s: ran on pCPUs %s, xenalyze no affinity" %
+                 (name, sorted(ran_on)))
+        return
+    if xen["affinity"] != ours["migrations"] + 1:
+        fail("%s: %d residences, our migrations %d" %
+             (name, xen["affinity"], ours["migrations"]))
+    if not xen["affinity_cpus"] <= ran_on or (
+            not ours["migrations"] and xen["affinity_cpus"] != ran_on):
+        fail("%s: xenalyze's pCPUs %s, ours %s" %
+             (name, sorted(xen["affinity_cpus"]), sorted(ran_on)))
+
+
+def check_hvm(name, ours, xen):
+    same_table("%s exit" % name, {e["name"]: e for e in ours["exits"]},
+               xen["exits"])
+    if xen["vmcalls"]:
+        same_table("%s VMCALL" % name,
+                   {e["name"]: e for e in ours["vmcalls"]}, xen["vmcalls"])
+        vmcall_splits.append(name)
+    elif ours["vmcalls"]:
+        vmcall_splits_unprinted.append(name)
     vectors = {e["key"]: e["count"] for e in ours["injected"]}
-    agree(len(xen["vectors"]) + len(xen["hypercalls"]) + 2)
+    agree(len(xen["vectors"]) + 1)
     if vectors != xen["vectors"]:
         fail("%s injected vectors %s, xenalyze %s" %
              (name, vectors, xen["vectors"]))
@@ -190,9 +307,13 @@ def check_vcpu(name, ours, xen):
     for key in set(io) & set(xen["io"]):
         same_mean("%s port %#x" % (name, key[0]), xen["io"][key],
                   io[key]["cycles"], io[key]["count"])
+
+
+def check_pv(name, ours, xen):
     hypercalls = {}
     for e in ours["hypercalls"] + ours["subcalls"]:
         hypercalls[e["key"]] = hypercalls.get(e["key"], 0) + e["count"]
+    agree(len(xen["hypercalls"]) + 3)
     if hypercalls != xen["hypercalls"]:
         fail("%s PV hypercalls %s, xenalyze %s" %
              (name, hypercalls, xen["hypercalls"]))
@@ -203,26 +324,48 @@ def check_vcpu(name, ours, xen):
     if subcalls != xen["pv"].get("hypercall (subcall)", 0):
         fail("%s PV subcalls %d, xenalyze %s" %
              (name, subcalls, xen["pv"].get("hypercall (subcall)")))
+    events = {}
+    for e in ours["pv"]:
+        number = PV_PTWR if e["key"] & 0xff == PV_PTWR_PAE else e["key"] & 0xff
+        events[number] = events.get(number, 0) + e["count"]
+    theirs = {PV_EVENTS[k]: n for k, n in xen["pv"].items() if k in PV_EVENTS}
+    agree(len(theirs))
+    if events != theirs:
+        fail("%s PV events %s, xenalyze %s" % (name, events, theirs))
 
 
 def check_xenalyze(xen_path, summary_path):
-    xen = parse_xenalyze(xen_path)
+    xen, total = parse_xenalyze(xen_path)
     summary = json.load(open(summary_path))
+    tsc_hz[0] = summary["tsc_hz"]
     ours = {(v["domain"], v["vcpu"]): v for v in summary["vcpus"]}
-    guests = {k for k in ours if k[0] != 0x7fff}
-    if not guests:
+    if not [k for k in ours if k[0] != IDLE_DOMAIN]:
         fail("no guest vCPUs in the summary")
-    for key in sorted(guests):
-        name = "d%dv%d" % key
+    agree(2)
+    if total is None:
+        fail("no total time in xenalyze's output")
+    else:
+        same_seconds("span", total[0], summary["span_cycles"])
+        if abs(tsc_hz[0] / 1e9 - total[1]) > TWO_DECIMALS:
+            fail("TSC at %d Hz, xenalyze %.2f GHz" % (tsc_hz[0], total[1]))
+    for key in sorted(ours):
+        name = ours[key]["name"]
         if key not in xen:
             # xenalyze shows a vCPU once it has seen it run.
             if compared_runstate(ours[key], "running")[1]:
                 fail("%s: ran, but xenalyze has no section" % name)
             continue
-        check_vcpu(name, ours[key], xen[key])
+        check_runstates(name, ours[key], xen[key])
+        check_pcpus(name, ours[key], xen[key])
+        check_hvm(name, ours[key], xen[key])
+        check_pv(name, ours[key], xen[key])
     for key in set(xen) - set(ours):
-        if key[0] < 0x7fff:
+        if key[0] != DEFAULT_DOMAIN:
             fail("d%dv%d: in xenalyze only" % key)
+    agree()
+    if vmcall_splits_unprinted and len(vmcall_splits) > 1:
+        fail("xenalyze splits VMCALL by hypercall for %s, not one vCPU" %
+             vmcall_splits)
 
 
 def check_span(summary_path):

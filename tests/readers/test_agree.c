@@ -5,10 +5,12 @@
  * - on loss-free captures of xen-sim's mixed workload with 2 and 8 pCPUs
  *   (captures that start mid-run: the host runs before xentrace starts),
  *   and on a loss-free gen-trace file of 8 pCPUs, every figure both tools
- *   report per vCPU agrees: runstate counts and mean cycles (with the
- *   wake / preempt split), exit counts and mean cycles per reason, I/O
- *   ports, injected vectors, PV hypercalls (tests/readers/check_agree.py
- *   says how, and names the differences by design);
+ *   report per vCPU, guests' and idle, agrees: runstate counts, mean
+ *   cycles and seconds (with the wake / preempt split), exit counts and
+ *   mean cycles per reason and per VMCALL hypercall, I/O ports, injected
+ *   vectors, PV hypercalls and events, the pCPUs each ran on, the span
+ *   (tests/readers/check_agree.py says how, and names the differences by
+ *   design); tests/xen/test_xen_agree.c does the same on real Xen;
  * - on lossy files (xen-sim's flood, gen-trace with losses), per vCPU
  *   the time in every state, lost and unknown included, is the span, and
  *   some of it is lost;

@@ -29,6 +29,7 @@
 #include <stdint.h>
 #include <public/trace.h>
 
+#include "boots.h"
 #include "run_cmd.h"
 #include "tracefile.h"
 
@@ -472,12 +473,6 @@ static void test_clamp_our_capture(void **state)
     assert_tracing_off(boot, "ours");
     print_capture(boot, "ours", &file);
 }
-
-/* Each test on each boot it applies to, named for both. */
-#define ON(fn, boot) { #fn " " boot, fn, NULL, NULL, (void *)boot }
-#define ON_STOCK(fn) ON(fn, "debian-xen"), ON(fn, "stock-4.20")
-#define ON_OURS(fn)  ON(fn, "our-xen"), ON(fn, "our-xen-4.20")
-#define ON_CLAMP(fn) ON(fn, "clamp"), ON(fn, "clamp-4.20")
 
 int main(void)
 {

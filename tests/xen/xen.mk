@@ -7,27 +7,39 @@ XEN_CACHE   ?= /var/cache/xentrace-ng
 XEN_RESULTS := $(BUILD)/xen-results
 TBUF_STATE  := $(BUILD)/tests/tbuf-state
 XEN_TEST    := $(BUILD)/tests/test_xen
+XEN_AGREE_TEST := $(BUILD)/tests/test_xen_agree
 
 # A dom0 program: on Debian's libxenctrl, like Debian's xentrace.
 $(TBUF_STATE): tests/xen/tbuf_state.c
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ $< -lxenctrl
 
-$(XEN_TEST): tests/xen/test_xen.c tests/sim/tracefile.c tests/sim/tracefile.h \
-             tests/common/run_cmd.c tests/common/run_cmd.h
+$(XEN_TEST): tests/xen/test_xen.c tests/xen/boots.h tests/sim/tracefile.c \
+             tests/sim/tracefile.h tests/common/run_cmd.c tests/common/run_cmd.h
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_CFLAGS) -Ixen/include -Itests/sim -Itests/common $(LDFLAGS) \
 	    -o $@ tests/xen/test_xen.c tests/sim/tracefile.c \
 	    tests/common/run_cmd.c -lcmocka
 
-check-xen: $(XENTRACE) $(TBUF_STATE) $(XEN_TEST) $(XEN_TREES_TEST) \
-           $(XEN_EVENTS_TEST)
+# The summary against xenalyze on the boots' captures.
+$(XEN_AGREE_TEST): tests/xen/test_xen_agree.c tests/xen/boots.h tests/sim/tracefile.c \
+                   tests/sim/tracefile.h tests/common/run_cmd.c \
+                   tests/common/run_cmd.h | $(XT_SUMMARY) $(XT_DUMP)
+	@mkdir -p $(@D)
+	$(CC) $(TOOL_CFLAGS) -Ixen/include -Itests/sim -Itests/common \
+	    -DAGREE='"tests/readers/agree-with-xenalyze"' \
+	    -DSUMMARY='"$(XT_SUMMARY)"' -DDUMP='"$(XT_DUMP)"' $(LDFLAGS) \
+	    -o $@ tests/xen/test_xen_agree.c tests/sim/tracefile.c \
+	    tests/common/run_cmd.c -lcmocka
+
+check-xen: $(XENTRACE) $(TBUF_STATE) $(XEN_TEST) $(XEN_AGREE_TEST) \
+           $(XEN_TREES_TEST) $(XEN_EVENTS_TEST)
 	@tests/xen/check-xen.sh $(XEN_CACHE) $(XEN_SRC) $(XENTRACE) $(TBUF_STATE) \
 	    $(XEN_RESULTS)
 	@XT_RESULTS=$(XEN_RESULTS) XT_TREES=$(XEN_RESULTS)/trees \
 	    XT_TREE_VERSIONS="4.17 4.20.4" XEN_CACHE=$(XEN_CACHE) \
 	    XEN_EVENTS_TEST=$(XEN_EVENTS_TEST) \
-	    tests/run-tests $(XEN_TEST) $(XEN_TREES_TEST) \
+	    tests/run-tests $(XEN_TEST) $(XEN_AGREE_TEST) $(XEN_TREES_TEST) \
 	    tests/xen-events/check-xen-events.sh
 
 .PHONY: check-xen

@@ -148,6 +148,15 @@ uint32_t xt_xen_version(struct xt_host *h)
     return v > 0 ? (uint32_t)v : 0;
 }
 
+uint64_t xt_tsc_hz(struct xt_host *h)
+{
+    xc_physinfo_t info;
+
+    if ( xc_physinfo(h->xch, &info) )
+        return 0;
+    return info.cpu_khz * 1000ULL;
+}
+
 /*
  * Control: XEN_SYSCTL_tbuf_op
  * ===========================

@@ -32,6 +32,13 @@ unsigned int xt_max_cpus(const struct xt_host *h);
  */
 uint32_t xt_xen_version(struct xt_host *h);
 
+/*
+ * The TSC's rate as Xen calibrated it (physinfo cpu_khz, which xl info
+ * gives as cpu_mhz), in Hz; 0 if Xen does not say (errno set if the
+ * sysctl failed).
+ */
+uint64_t xt_tsc_hz(struct xt_host *h);
+
 /* XEN_SYSCTL_tbuf_op. */
 int xt_get_evt_mask(struct xt_host *h, uint32_t *mask);
 int xt_set_evt_mask(struct xt_host *h, uint32_t mask);

@@ -1,0 +1,252 @@
+/*
+ * xentrace-summary against Debian's xenalyze --summary on the captures
+ * of `make check-xen`'s boots (tests/xen/dom0-tests.sh: a PV dom0 of two
+ * vCPUs under a load of process-spawning loops; $XT_RESULTS/BOOT/):
+ *
+ * - our xentrace's ours.bin and Debian's xentrace's debian.bin, both
+ *   loss-free, on the stock and our hypervisors of Xen 4.17 and 4.20.4,
+ *   and ours on the clamp boots: every figure both tools report agrees
+ *   (tests/readers/agree-with-xenalyze, which runs check_agree.py and
+ *   check_export.py: runstate counts, mean cycles and seconds per vCPU,
+ *   guests' and idle, with the wake / preempt split; PV hypercalls per
+ *   number, multicall entries, the other PV events; the pCPUs each vCPU
+ *   ran on; the span; the bytes per CPU and class).  Counts agree
+ *   exactly, mean cycles to the cycle, seconds to xenalyze's two
+ *   decimals (check_agree.py says why).  Under QEMU's TCG there is no
+ *   VT-x or SVM, so no HVM guest: the exit, I/O and injection figures
+ *   are compared on xen-sim's captures only (tests/readers/test_agree.c).
+ * - Debian's files have no metadata: both tools are given the TSC
+ *   frequency and the Xen release the boot's console gave ("Detected
+ *   2599.997 MHz processor.", "Xen version 4.20.4").  Our files carry
+ *   them, and they are the boot's.
+ * - the first capture of each boot follows the boot's tracing, which
+ *   filled the buffers: it has losses, the summary counts them as the
+ *   file holds them, and per vCPU the states, lost and unknown included,
+ *   sum to the span; so do they on the SIGINT and -x captures.
+ */
+#include <inttypes.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "boots.h"
+#include "run_cmd.h"
+#include "tracefile.h"
+
+#define PATH_BYTES  512
+#define NR_CPUS     2           /* QEMU -smp 2, dom0_max_vcpus=2 */
+
+static const char *results;
+
+/* What the boot's console says of the machine. */
+struct boot_facts {
+    uint64_t tsc_hz;            /* Xen's cpu_khz, in Hz */
+    char xen[16];               /* its release, major.minor */
+};
+
+static char *read_boot_file(const char *boot, const char *file)
+{
+    char path[PATH_BYTES], *text;
+
+    snprintf(path, sizeof(path), "%s/%s/%s", results, boot, file);
+    if ( !(text = read_file(path)) )
+        fail_msg("%s: missing (did the boot finish? see %s/%s/serial.log)",
+                 path, results, boot);
+    return text;
+}
+
+static struct boot_facts read_boot_facts(const char *boot)
+{
+    struct boot_facts f = { 0 };
+    char *log = read_boot_file(boot, "serial.log"), *at;
+    unsigned long mhz, khz, major, minor;
+
+    if ( !(at = strstr(log, "(XEN) Detected ")) ||
+         sscanf(at, "(XEN) Detected %lu.%3lu MHz processor.", &mhz,
+                &khz) != 2 )
+        fail_msg("%s: no \"Detected N MHz processor.\" in serial.log", boot);
+    f.tsc_hz = (mhz * 1000 + khz) * 1000ULL;
+    if ( !(at = strstr(log, "(XEN) Xen version ")) ||
+         sscanf(at, "(XEN) Xen version %lu.%lu", &major, &minor) != 2 )
+        fail_msg("%s: no Xen banner in serial.log", boot);
+    snprintf(f.xen, sizeof(f.xen), "%lu.%lu", major, minor);
+    free(log);
+    return f;
+}
+
+/*
+ * agree-with-xenalyze on @boot's @step.bin with @options; its output in
+ * @step.agree, printed (how many figures agreed) or shown on failure.
+ */
+static void agree(const char *boot, const char *step, const char *options)
+{
+    char log[PATH_BYTES], name[64], *text;
+    int rc;
+
+    snprintf(log, sizeof(log), "%s/%s/%s.agree", results, boot, step);
+    rc = run_sh(log, "%s %s %s %s/%s/%s.bin", AGREE, options, SUMMARY,
+                results, boot, step);
+    snprintf(name, sizeof(name), "%s.agree", step);
+    text = read_boot_file(boot, name);
+    if ( rc )
+        fail_msg("%s %s: xentrace-summary and xenalyze differ:\n%.3000s",
+                 boot, step, text);
+    print_message("%s %s: %s", boot, step, text);
+    free(text);
+}
+
+/* The records @step.bin lost, by the tests' own reading of the file. */
+static uint64_t lost_in(const char *boot, const char *step)
+{
+    static struct tf_summary file;
+    char path[PATH_BYTES];
+    uint64_t lost = 0;
+    unsigned int cpu;
+
+    snprintf(path, sizeof(path), "%s/%s/%s.bin", results, boot, step);
+    if ( !tf_read(path, &file) )
+        fail_msg("%s: %s", path, file.error);
+    for ( cpu = 0; cpu < NR_CPUS; cpu++ )
+        lost += file.cpu[cpu].lost;
+    return lost;
+}
+
+/* A Python expression over @step.bin's summary ("s"), as an integer. */
+static long long summary_value(const char *boot, const char *step,
+                               const char *options, const char *expr)
+{
+    char log[PATH_BYTES], name[64], *text;
+    long long n;
+
+    snprintf(name, sizeof(name), "%s.value", step);
+    snprintf(log, sizeof(log), "%s/%s/%s", results, boot, name);
+    assert_int_equal(run_sh(log, "%s --json %s %s/%s/%s.bin | python3 -c "
+                            "'import json,sys; s = json.load(sys.stdin); "
+                            "print(int(%s))'", SUMMARY, options, results,
+                            boot, step, expr), 0);
+    text = read_boot_file(boot, name);
+    n = strtoll(text, NULL, 10);
+    free(text);
+    return n;
+}
+
+/* Our file says the boot's TSC frequency and Xen release. */
+static void test_our_file_knows_the_host(void **state)
+{
+    const char *boot = *state;
+    struct boot_facts host = read_boot_facts(boot);
+    char log[PATH_BYTES], want[64], *text;
+    long long hz = summary_value(boot, "ours", "", "s[\"tsc_hz\"]");
+
+    if ( hz != (long long)host.tsc_hz )
+        fail_msg("%s: ours.bin says the TSC runs at %lld Hz, Xen %" PRIu64,
+                 boot, hz, host.tsc_hz);
+    snprintf(log, sizeof(log), "%s/%s/ours.layouts", results, boot);
+    assert_int_equal(run_sh(log, "%s %s/%s/ours.bin | sed -n 3p", DUMP,
+                            results, boot), 0);
+    text = read_boot_file(boot, "ours.layouts");
+    snprintf(want, sizeof(want), "# event layouts of Xen %s (the file's "
+             "hypervisor)\n", host.xen);
+    assert_string_equal(text, want);
+    free(text);
+}
+
+/* @step.bin lost nothing: around a loss xenalyze's figures are its own. */
+static void assert_loss_free(const char *boot, const char *step)
+{
+    uint64_t lost = lost_in(boot, step);
+
+    if ( lost )
+        fail_msg("%s %s: %" PRIu64 " records lost, so not comparable with "
+                 "xenalyze (was the host too busy for the tracer?)", boot,
+                 step, lost);
+}
+
+/* Our capture: xenalyze is given the file's own TSC frequency. */
+static void test_ours_agrees_with_xenalyze(void **state)
+{
+    const char *boot = *state;
+
+    assert_loss_free(boot, "ours");
+    agree(boot, "ours", "");
+}
+
+/* Debian's: no metadata, so the boot's frequency and release. */
+static void test_debian_agrees_with_xenalyze(void **state)
+{
+    const char *boot = *state;
+    struct boot_facts host = read_boot_facts(boot);
+    char options[64];
+
+    assert_loss_free(boot, "debian");
+    snprintf(options, sizeof(options), "-H %" PRIu64 " -V %s", host.tsc_hz,
+             host.xen);
+    agree(boot, "debian", options);
+}
+
+/* The boot's first capture: losses, counted, and the states still tile. */
+static void check_lossy(const char *boot, const char *step)
+{
+    uint64_t lost = lost_in(boot, step);
+
+    assert_true(lost > 0);
+    assert_int_equal(summary_value(boot, step, "", "sum(c[\"lost_records\"] "
+                                   "for c in s[\"cpus\"])"), lost);
+    assert_true(summary_value(boot, step, "", "sum(p[\"lost\"][\"gaps\"] "
+                              "for p in s[\"pcpus\"])") > 0);
+    agree(boot, step, "");
+}
+
+static void test_stock_first_capture_lost_accounted(void **state)
+{
+    check_lossy(*state, "masked");
+}
+
+static void test_ours_first_capture_lost_accounted(void **state)
+{
+    check_lossy(*state, "nomask");
+}
+
+/* Stopped by SIGINT, or with -x: the states sum to the span. */
+static void test_sigint_capture(void **state)
+{
+    agree(*state, "sigint", "");
+}
+
+static void test_keep_capture(void **state)
+{
+    agree(*state, "keep", "");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        ON_STOCK(test_our_file_knows_the_host),
+        ON_OURS(test_our_file_knows_the_host),
+        ON_CLAMP(test_our_file_knows_the_host),
+        ON_STOCK(test_ours_agrees_with_xenalyze),
+        ON_OURS(test_ours_agrees_with_xenalyze),
+        ON_CLAMP(test_ours_agrees_with_xenalyze),
+        ON_STOCK(test_debian_agrees_with_xenalyze),
+        ON_OURS(test_debian_agrees_with_xenalyze),
+        ON_STOCK(test_stock_first_capture_lost_accounted),
+        ON_OURS(test_ours_first_capture_lost_accounted),
+        ON_STOCK(test_sigint_capture),
+        ON_OURS(test_sigint_capture),
+        ON_STOCK(test_keep_capture),
+    };
+
+    if ( !(results = getenv("XT_RESULTS")) )
+    {
+        fprintf(stderr, "test_xen_agree: XT_RESULTS names no results "
+                "directory\n");
+        return 1;
+    }
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
