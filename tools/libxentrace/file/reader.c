@@ -174,6 +174,8 @@ struct slot {
     uint64_t merge_tsc;         /* streamed merge: its last record's TSC */
     struct seg *head, *tail;    /* streamed merge: waiting records */
     unsigned int heap_pos;      /* in the merge heap + 1; 0: not in it */
+    uint32_t *copy;             /* xt_reader_cpu_batch()'s unaligned one */
+    uint64_t copy_cap;          /* words */
 };
 
 /*
@@ -1497,7 +1499,10 @@ void xt_reader_close(struct xt_reader *r)
     if ( r->map )
         munmap(r->map, r->map_len);
     for ( i = 0; i < r->nr_slots; i++ )
+    {
         free_segs(&r->slots[i]);
+        free(r->slots[i].copy);
+    }
     free(r->batches);
     free(r->slots);
     free(r->hash_cpu);
@@ -1622,17 +1627,16 @@ bool xt_record_lost(const struct xt_record *rec, struct xt_lost *lost)
  * ===============
  */
 
-/* @b's words, 4-byte aligned: in place, or copied into r->copy. */
-static int batch_words(struct xt_reader *r, const uint8_t *p, size_t len,
-                       struct xt_batch *b)
+/* @b's words, 4-byte aligned: in place, or copied into *@copy. */
+static int batch_words(uint32_t **copy, uint64_t *copy_cap, const uint8_t *p,
+                       size_t len, struct xt_batch *b)
 {
     if ( (uintptr_t)p & 3 )
     {
-        if ( grow((void **)&r->copy, sizeof(*r->copy), &r->copy_cap,
-                  len ? len : 1) )
+        if ( grow((void **)copy, sizeof(**copy), copy_cap, len ? len : 1) )
             return -1;
-        memcpy(r->copy, p, len * 4);
-        p = (const uint8_t *)r->copy;
+        memcpy(*copy, p, len * 4);
+        p = (const uint8_t *)*copy;
     }
     b->words = (const uint32_t *)p;
     b->len = len;
@@ -1657,8 +1661,8 @@ static int walk_indexed(struct xt_reader *r, xt_walk_fn *fn, void *arg)
                 .cpu = r->slots[b->slot].info.cpu, .cpu_index = b->slot,
                 .offset = b->start,
             };
-            if ( batch_words(r, r->data + b->start, (b->end - b->start) / 4,
-                             &run[n]) )
+            if ( batch_words(&r->copy, &r->copy_cap, r->data + b->start,
+                             (b->end - b->start) / 4, &run[n]) )
                 return -1;
             /* A copy ends the run: the next one would overwrite it. */
         } while ( run[n++].words != r->copy && n < RUN_BATCHES &&
@@ -1685,7 +1689,7 @@ static int walk_stream(struct xt_reader *r, xt_walk_fn *fn, void *arg)
 
         if ( sp.cpu_change )
             continue;
-        if ( batch_words(r, sp.p, sp.len / 4, &b) )
+        if ( batch_words(&r->copy, &r->copy_cap, sp.p, sp.len / 4, &b) )
             return -1;
         ret = fn(arg, &b, 1);
         if ( ret )
@@ -1726,6 +1730,35 @@ int xt_reader_walk(struct xt_reader *r, xt_walk_fn *fn, void *arg)
     ret = walk_stream(r, fn, arg);
     r->busy = false;
     return ret;
+}
+
+int xt_reader_cpu_batch(struct xt_reader *r, unsigned int cpu_index,
+                        uint64_t *next, struct xt_batch *b)
+{
+    struct slot *s;
+    const struct batch *at;
+    uint64_t i;
+
+    if ( r->s )
+    {
+        errno = ESPIPE;
+        return -1;
+    }
+    if ( cpu_index >= r->nr_slots )
+        return 0;
+    s = &r->slots[cpu_index];
+    i = *next ? *next - 1 : s->first_batch;
+    if ( i == NO_BATCH || i >= r->nr_batches )
+        return 0;
+    at = &r->batches[i];
+    *b = (struct xt_batch){
+        .cpu = s->info.cpu, .cpu_index = cpu_index, .offset = at->start,
+    };
+    if ( batch_words(&s->copy, &s->copy_cap, r->data + at->start,
+                     (at->end - at->start) / 4, b) )
+        return -1;
+    *next = at->next == NO_BATCH ? (uint64_t)r->nr_batches + 1 : at->next + 1;
+    return 1;
 }
 
 /*

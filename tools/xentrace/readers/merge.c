@@ -1,34 +1,249 @@
 /*
  * merge: records in an order that keeps what matters of TSC order, for
  * the model (merge.h).
+ *
+ * On an indexed reader, with a sync list, each CPU has a cursor on its
+ * batches in place (xt_reader_cpu_batch()).  The CPU whose next sync
+ * record is earliest runs: it hands out that record and its records after
+ * it, up to its next sync record, whose TSC then keys it in a tournament
+ * of the CPUs again.  So the compares are per sync record, not per
+ * record, and each run of records is read where it lies, a CPU at a time.
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "merge.h"
 
-struct merge {
-    struct xt_iter *it;
+typedef unsigned __int128 merge_key;    /* TSC << 32 | slot */
+#define KEY_DONE        ((merge_key)1 << 96)
+#define PREFETCH_WORDS  128              /* 256 bytes ahead */
+
+/* A CPU's place in its records. */
+struct cursor {
+    const uint32_t *w;          /* its batch's words */
+    size_t len, i;              /* words; the next record */
+    uint64_t offset;            /* of w[0] in the input */
+    uint64_t next;              /* xt_reader_cpu_batch()'s */
+    uint64_t tsc;               /* of its last record with one */
+    unsigned int cpu;
+    bool at_sync;               /* keyed by the sync record at @i */
 };
+
+struct merge {
+    struct xt_iter *it;         /* the reader's merge by TSC, or NULL */
+    struct xt_reader *r;
+    uint32_t xen_version;
+    struct merge_sync sync[MERGE_MAX_SYNC];
+    unsigned int nr_sync;
+    unsigned int nr, leaves;    /* cursors; leaves of the tournament */
+    struct cursor *cursors;
+    merge_key *losers;          /* [1, leaves): who lost each match */
+    unsigned int run;           /* the cursor handing out records */
+};
+
+static bool is_sync(const struct merge *g, uint32_t event)
+{
+    unsigned int i;
+
+    for ( i = 0; i < g->nr_sync; i++ )
+        if ( (event & g->sync[i].mask) == g->sync[i].value )
+            return true;
+    return false;
+}
+
+/*
+ * Put @c on its next record that is not a pad or CPU change, entering its
+ * CPU's next batches as needed: 1, 0 at its end, -1 with errno.
+ */
+static int settle(struct merge *g, unsigned int slot, struct cursor *c)
+{
+    for ( ;; )
+    {
+        struct xt_batch b;
+        int got;
+
+        while ( c->i < c->len )
+        {
+            uint32_t hdr = c->w[c->i];
+            uint32_t ev = TRC_HD_TO_EVENT(hdr);
+
+            if ( xt_record_words(hdr) > c->len - c->i )
+                break;
+            if ( ev != TRC_TRACE_WRAP_BUFFER && ev != TRC_TRACE_CPU_CHANGE )
+                return 1;
+            if ( TRC_HD_INCLUDES_CYCLE_COUNT(hdr) && c->len - c->i >= 3 )
+                memcpy(&c->tsc, c->w + c->i + 1, sizeof(c->tsc));
+            c->i += xt_record_words(hdr);
+        }
+        if ( (got = xt_reader_cpu_batch(g->r, slot, &c->next, &b)) <= 0 )
+            return got;
+        c->w = b.words;
+        c->len = b.len;
+        c->i = 0;
+        c->offset = b.offset;
+    }
+}
+
+/*
+ * @slot has a new key: it plays the matches on its way up the tree again;
+ * the winner is the slot to run.
+ */
+static unsigned int replay(struct merge *g, unsigned int slot, merge_key key)
+{
+    unsigned int node;
+
+    for ( node = (slot + g->leaves) / 2; node; node /= 2 )
+    {
+        merge_key other = g->losers[node];
+        bool lost = other < key;
+
+        g->losers[node] = lost ? key : other;
+        key = lost ? other : key;
+    }
+    return key & KEY_DONE ? g->nr : (uint32_t)key;
+}
+
+static int merge_start(struct merge *g, struct xt_reader *r)
+{
+    const struct xt_reader_info *info = xt_reader_info(r);
+    merge_key *won;
+    unsigned int s, node;
+
+    g->nr = info->nr_cpus;
+    for ( g->leaves = 1; g->leaves < g->nr; g->leaves *= 2 )
+        ;
+    g->cursors = calloc(g->nr ? g->nr : 1, sizeof(*g->cursors));
+    g->losers = calloc(g->leaves, sizeof(*g->losers));
+    won = calloc(2 * g->leaves, sizeof(*won));
+    if ( !g->cursors || !g->losers || !won )
+    {
+        free(won);
+        errno = ENOMEM;
+        return -1;
+    }
+    /* Every CPU first hands out its records before its first sync one. */
+    for ( s = 0; s < g->leaves; s++ )
+    {
+        won[g->leaves + s] = s < g->nr ? s : KEY_DONE | s;
+        if ( s < g->nr )
+            g->cursors[s].cpu = xt_reader_cpu(r, s)->cpu;
+    }
+    for ( node = g->leaves - 1; node; node-- )
+    {
+        merge_key a = won[2 * node], b = won[2 * node + 1];
+
+        won[node] = a < b ? a : b;
+        g->losers[node] = a < b ? b : a;
+    }
+    g->run = won[1] & KEY_DONE ? g->nr : (uint32_t)won[1];
+    free(won);
+    return 0;
+}
 
 struct merge *merge_new(struct xt_reader *r, const struct merge_sync *sync)
 {
     struct merge *g = calloc(1, sizeof(*g));
 
-    (void)sync;                 /* every record comes in TSC order */
     if ( !g )
         return NULL;
-    if ( !(g->it = xt_iter_new(r, XT_ORDER_TSC, 0, 0)) )
+    g->r = r;
+    g->xen_version = xt_reader_xen_version(r);
+    while ( sync && g->nr_sync < MERGE_MAX_SYNC && sync[g->nr_sync].mask )
     {
-        free(g);
+        g->sync[g->nr_sync] = sync[g->nr_sync];
+        g->nr_sync++;
+    }
+    if ( !sync || xt_reader_info(r)->streamed )
+    {
+        if ( !(g->it = xt_iter_new(r, XT_ORDER_TSC, 0, 0)) )
+        {
+            free(g);
+            return NULL;
+        }
+        return g;
+    }
+    if ( merge_start(g, r) )
+    {
+        merge_free(g);
         return NULL;
     }
     return g;
 }
 
+/* The record at @c into @rec, and @c past it. */
+static void take(const struct merge *g, struct cursor *c, unsigned int slot,
+                 struct xt_record *rec)
+{
+    const uint32_t *w = c->w + c->i;
+    unsigned int n = xt_record_words(w[0]), head = 1, i;
+
+    /*
+     * The file was last read at open: bring its next lines in while this
+     * record is taken (a CPU's run is short, so the hardware's prefetch
+     * does not learn it).
+     */
+    __builtin_prefetch(w + PREFETCH_WORDS);
+    rec->offset = c->offset + 4 * c->i;
+    rec->event = TRC_HD_TO_EVENT(w[0]);
+    rec->cpu = c->cpu;
+    rec->cpu_index = slot;
+    rec->has_tsc = TRC_HD_INCLUDES_CYCLE_COUNT(w[0]);
+    rec->xen_version = g->xen_version;
+    if ( rec->has_tsc )
+    {
+        memcpy(&c->tsc, w + 1, sizeof(c->tsc));
+        head = 3;
+    }
+    rec->tsc = c->tsc;
+    rec->nr_extra = n - head;
+    /* Seven words at once where the batch has them, the rest masked. */
+    if ( c->len - c->i >= head + 7 )
+        for ( i = 0; i < 7; i++ )
+            rec->extra[i] = w[head + i] & -(uint32_t)(i < rec->nr_extra);
+    else
+        for ( i = 0; i < 7; i++ )
+            rec->extra[i] = i < rec->nr_extra ? w[head + i] : 0;
+    c->i += n;
+}
+
 int merge_next(struct merge *g, struct xt_record *rec)
 {
-    return xt_iter_next(g->it, rec) > 0;
+    if ( g->it )
+        return xt_iter_next(g->it, rec);
+    while ( g->run < g->nr )
+    {
+        unsigned int slot = g->run;
+        struct cursor *c = &g->cursors[slot];
+        uint32_t hdr;
+        int got = settle(g, slot, c);
+
+        if ( got < 0 )
+            return -1;
+        if ( !got )
+        {
+            g->run = replay(g, slot, KEY_DONE | slot);
+            continue;
+        }
+        hdr = c->w[c->i];
+        if ( is_sync(g, TRC_HD_TO_EVENT(hdr)) )
+        {
+            if ( !c->at_sync )
+            {
+                uint64_t tsc = c->tsc;
+
+                if ( TRC_HD_INCLUDES_CYCLE_COUNT(hdr) )
+                    memcpy(&tsc, c->w + c->i + 1, sizeof(tsc));
+                c->at_sync = true;
+                g->run = replay(g, slot, (merge_key)tsc << 32 | slot);
+                continue;
+            }
+            c->at_sync = false;
+        }
+        take(g, c, slot, rec);
+        return 1;
+    }
+    return 0;
 }
 
 void merge_free(struct merge *g)
@@ -36,5 +251,7 @@ void merge_free(struct merge *g)
     if ( !g )
         return;
     xt_iter_free(g->it);
+    free(g->cursors);
+    free(g->losers);
     free(g);
 }
