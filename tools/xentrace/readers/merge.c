@@ -141,6 +141,15 @@ static int merge_start(struct merge *g, struct xt_reader *r)
     return 0;
 }
 
+/* Whether @r hands out its CPUs' batches in place: not a stream (gzip). */
+static bool in_place(struct xt_reader *r)
+{
+    struct xt_batch b;
+    uint64_t next = 0;
+
+    return xt_reader_cpu_batch(r, 0, &next, &b) >= 0 || errno != ESPIPE;
+}
+
 struct merge *merge_new(struct xt_reader *r, const struct merge_sync *sync)
 {
     struct merge *g = calloc(1, sizeof(*g));
@@ -154,7 +163,7 @@ struct merge *merge_new(struct xt_reader *r, const struct merge_sync *sync)
         g->sync[g->nr_sync] = sync[g->nr_sync];
         g->nr_sync++;
     }
-    if ( !sync || xt_reader_info(r)->streamed )
+    if ( !sync || !in_place(r) )
     {
         if ( !(g->it = xt_iter_new(r, XT_ORDER_TSC, 0, 0)) )
         {

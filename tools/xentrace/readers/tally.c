@@ -471,7 +471,8 @@ static int put_in_order(struct tally *t)
     /* @first is unique per event: keep the old index in @total for now. */
     for ( e = 0; e < t->nr_events; e++ )
         t->events[e].total.records = e;
-    qsort(t->events, t->nr_events, sizeof(*t->events), by_first);
+    if ( t->nr_events > 1 )
+        qsort(t->events, t->nr_events, sizeof(*t->events), by_first);
     for ( e = 0; e < t->nr_events; e++ )
     {
         was[e] = t->events[e].total.records;
@@ -491,7 +492,8 @@ static int put_in_order(struct tally *t)
             free(by);
             return -1;
         }
-        memcpy(c->by_event, by, t->nr_events * sizeof(*by));
+        if ( t->nr_events )
+            memcpy(c->by_event, by, t->nr_events * sizeof(*by));
     }
     /* The hash of the events seen is of the old indices. */
     for ( e = 0; e < 1u << TALLY_SEEN_BITS; e++ )
@@ -501,7 +503,8 @@ static int put_in_order(struct tally *t)
     t->event_slots = 0;
     free(was);
     free(by);
-    qsort(t->losses, t->nr_losses, sizeof(*t->losses), loss_by_offset);
+    if ( t->nr_losses > 1 )
+        qsort(t->losses, t->nr_losses, sizeof(*t->losses), loss_by_offset);
     return 0;
 }
 
