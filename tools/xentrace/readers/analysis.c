@@ -455,21 +455,12 @@ static void take_event(void *arg, const struct model_event *ev)
     }
 }
 
-static int each_record(void *arg, const struct xt_record *rec)
-{
-    struct analysis *a = arg;
-
-    return a->o.each(a->o.each_arg, rec);
-}
-
 struct analysis *analysis_run(struct xt_reader *r,
                               const struct model_options *mo,
                               const struct analysis_options *o)
 {
     const struct xt_reader_info *info = xt_reader_info(r);
-    const struct model_ops ops = {
-        .event = take_event, .each = o->each ? each_record : NULL,
-    };
+    static const struct model_ops ops = { .event = take_event };
     struct analysis *a = calloc(1, sizeof(*a));
     unsigned int i;
 

@@ -29,10 +29,6 @@ struct analysis_options {
     bool has_cpu;               /* only this pCPU, and the vCPUs that ran
                                    on it: */
     uint32_t cpu;
-    /* Every record read, as model_ops.each (NULL: none), with @each_arg:
-       the summary's counts, taken in the same pass */
-    int (*each)(void *arg, const struct xt_record *rec);
-    void *each_arg;
 };
 
 /* Run the model over @r and count; NULL with errno (ENOMEM). */

@@ -64,6 +64,8 @@ struct model {
     unsigned int nr_by_cpu;
     struct pstate *last_pcpu;   /* of the last record, found again */
     bool in_cpu_order;          /* model_options.by_cpu */
+    int (*each)(void *each_arg, const struct xt_record *rec);
+    void *each_arg;             /* model_options' */
 
     unsigned int nr_vcpus;
     size_t vcpus_cap;
@@ -723,7 +725,7 @@ int model_run(struct model *m)
         return -1;
     while ( (got = merge_next(g, &rec)) > 0 )
     {
-        if ( (m->ops.each && m->ops.each(m->arg, &rec)) ||
+        if ( (m->each && m->each(m->each_arg, &rec)) ||
              model_feed(m, &rec) )
             break;
     }
@@ -783,7 +785,12 @@ struct model *model_new(struct xt_reader *r, const struct model_options *o,
     }
     m->first = m->trace_first;
     m->last = m->trace_last;
-    m->in_cpu_order = o && o->by_cpu;
+    if ( o )
+    {
+        m->in_cpu_order = o->by_cpu;
+        m->each = o->each;
+        m->each_arg = o->each_arg;
+    }
     if ( o && (o->from || o->to) )
     {
         if ( o->from > m->first )

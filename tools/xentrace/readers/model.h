@@ -202,10 +202,6 @@ struct model_ops {
     void (*event)(void *arg, const struct model_event *ev);
     void (*record)(void *arg, const struct xt_record *rec,
                    const struct model_record *what);    /* may be NULL */
-    /* model_run(): every record it reads, before the model takes it,
-       inside the window or not; non-zero stops the run (ENOMEM); may be
-       NULL */
-    int (*each)(void *arg, const struct xt_record *rec);
 };
 
 struct model_options {
@@ -216,6 +212,11 @@ struct model_options {
                                    other than the scheduler's and losses
                                    in that pCPU's order (merge.h), which
                                    costs less than full TSC order */
+    /* model_run(): every record it reads, before the model takes it,
+       inside the window or not, with @each_arg; non-zero stops the run
+       (ENOMEM); NULL: none */
+    int (*each)(void *each_arg, const struct xt_record *rec);
+    void *each_arg;
 };
 
 struct model;

@@ -256,11 +256,6 @@ static uint64_t when_tsc(const struct when *w, uint64_t first, uint64_t hz)
     return first + (uint64_t)(w->seconds * hz + 0.5);
 }
 
-static int count(void *tally, const struct xt_record *rec)
-{
-    return tally_record(tally, rec);
-}
-
 enum { OPT_TOP = CLI_LONG_ONLY + 1, OPT_DOMAIN, OPT_CPU, OPT_FROM, OPT_TO,
        OPT_SVM };
 
@@ -336,8 +331,8 @@ int main(int argc, char **argv)
                                              &assumed)) )
         errx(CLI_EXIT_ERROR, "%s: %s", name, xt_reader_strerror(errno));
     ao.hz = t.hz;
-    ao.each = count;
-    ao.each_arg = &t;
+    mo.each = tally_record;
+    mo.each_arg = &t;
     cli_tsc_range(r, &first, &last);
     if ( from.given )
         mo.from = when_tsc(&from, first, t.hz);

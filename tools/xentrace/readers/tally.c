@@ -284,8 +284,9 @@ static inline const struct tally_seen *seen_on(struct tally *t,
     return s;
 }
 
-int tally_record(struct tally *t, const struct xt_record *rec)
+int tally_record(void *tally, const struct xt_record *rec)
 {
+    struct tally *t = tally;
     struct tally_cpu *c = &t->cpus[rec->cpu_index];
     const struct tally_seen *s = &t->seen[seen_hash(rec->event)];
     unsigned int n = 1 + 2 * rec->has_tsc + rec->nr_extra;
