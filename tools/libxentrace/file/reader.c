@@ -49,6 +49,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "tournament.h"
 #include "xtread.h"
 
 #define CPU_CHANGE_HDR  (TRC_TRACE_CPU_CHANGE | 2u << TRACE_EXTRA_SHIFT)
@@ -1778,8 +1779,8 @@ struct cursor {
  * (indexed: slots are in CPU order) or CPU (streamed); KEY_DONE when the
  * slot has no more.  One integer compare orders two.
  */
-typedef unsigned __int128 merge_key;
-#define KEY_DONE        ((merge_key)1 << 96)
+typedef tournament_key merge_key;
+#define KEY_DONE        TOURNAMENT_DONE
 
 struct xt_iter {
     struct xt_reader *r;
@@ -1791,9 +1792,7 @@ struct xt_iter {
     uint64_t cpu_tsc;           /* XT_ORDER_CPU's */
     struct cursor file;         /* XT_ORDER_FILE and _CPU */
     struct cursor *cursors;     /* XT_ORDER_TSC: one per slot */
-    unsigned int leaves;        /* slots, up to a power of 2 */
-    merge_key *losers;          /* [1, leaves): who lost each match */
-    merge_key winner;
+    struct tournament tree;     /* XT_ORDER_TSC: of the slots */
     /* Streamed */
     struct span span;           /* XT_ORDER_FILE: what is being handed out */
     size_t span_pos;
@@ -1873,67 +1872,24 @@ static merge_key next_key(const struct xt_iter *it, unsigned int slot)
     return (merge_key)cursor_tsc(it, slot) << 32 | slot;
 }
 
-/*
- * The merge is a tournament of the slots (a loser tree): each inner node
- * holds the loser of the match played there, the root's winner is the
- * next record.  When the winner's slot has a new key, it plays the
- * matches on its way up again: log2(slots) compares that need no branch,
- * where a heap's sift-down takes twice as many, each a branch the CPU
- * mispredicts as the CPUs' records interleave.
- */
-static void replay(struct xt_iter *it, unsigned int slot, merge_key key)
+static merge_key first_key(void *it, unsigned int slot)
 {
-    unsigned int node;
+    struct xt_iter *i = it;
 
-    for ( node = (slot + it->leaves) / 2; node; node /= 2 )
-    {
-        merge_key other = it->losers[node];
-        bool lost = other < key;
-
-        it->losers[node] = lost ? key : other;
-        key = lost ? other : key;
-    }
-    it->winner = key;
+    i->cursors[slot].chain = true;
+    cursor_enter(i, &i->cursors[slot], i->r->slots[slot].first_batch);
+    return next_key(i, slot);
 }
 
+/* The merge is a tournament of the slots (tournament.h). */
 static int start_merge(struct xt_iter *it)
 {
     const struct xt_reader *r = it->r;
-    merge_key *won;
-    unsigned int s, node;
 
-    for ( it->leaves = 1; it->leaves < r->nr_slots; it->leaves *= 2 )
-        ;
     it->cursors = calloc(r->nr_slots ? r->nr_slots : 1, sizeof(*it->cursors));
-    it->losers = calloc(it->leaves, sizeof(*it->losers));
-    /* Winners of every match, while the tree is built. */
-    won = calloc(2 * it->leaves, sizeof(*won));
-    if ( !it->cursors || !it->losers || !won )
-    {
-        free(won);
+    if ( !it->cursors )
         return -1;
-    }
-    for ( s = 0; s < it->leaves; s++ )
-    {
-        if ( s >= r->nr_slots )
-        {
-            won[it->leaves + s] = KEY_DONE | s;
-            continue;
-        }
-        it->cursors[s].chain = true;
-        cursor_enter(it, &it->cursors[s], r->slots[s].first_batch);
-        won[it->leaves + s] = next_key(it, s);
-    }
-    for ( node = it->leaves - 1; node; node-- )
-    {
-        merge_key a = won[2 * node], b = won[2 * node + 1];
-
-        won[node] = a < b ? a : b;
-        it->losers[node] = a < b ? b : a;
-    }
-    it->winner = won[1];
-    free(won);
-    return 0;
+    return tournament_start(&it->tree, r->nr_slots, first_key, it);
 }
 
 static int indexed_next(struct xt_iter *it, struct xt_record *rec)
@@ -1947,11 +1903,11 @@ static int indexed_next(struct xt_iter *it, struct xt_record *rec)
         cursor_take(it, &it->file, rec);
         return 1;
     }
-    if ( it->winner & KEY_DONE )
+    if ( tournament_over(&it->tree) )
         return 0;
-    slot = (uint32_t)it->winner;
+    slot = tournament_source(&it->tree);
     cursor_take(it, &it->cursors[slot], rec);
-    replay(it, slot, next_key(it, slot));
+    tournament_replay(&it->tree, slot, next_key(it, slot));
     return 1;
 }
 
@@ -2261,7 +2217,7 @@ void xt_iter_free(struct xt_iter *it)
     }
     free(it->last_tsc);
     free(it->cursors);
-    free(it->losers);
+    tournament_free(&it->tree);
     free(it->heap);
     free(it->heap_key);
     free(it);

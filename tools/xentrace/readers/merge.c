@@ -14,9 +14,8 @@
 #include <string.h>
 
 #include "merge.h"
+#include "tournament.h"
 
-typedef unsigned __int128 merge_key;    /* TSC << 32 | slot */
-#define KEY_DONE        ((merge_key)1 << 96)
 #define PREFETCH_WORDS  128              /* 256 bytes ahead */
 
 /* A CPU's place in its records. */
@@ -36,9 +35,9 @@ struct merge {
     uint32_t xen_version;
     struct merge_sync sync[MERGE_MAX_SYNC];
     unsigned int nr_sync;
-    unsigned int nr, leaves;    /* cursors; leaves of the tournament */
+    unsigned int nr;            /* cursors */
     struct cursor *cursors;
-    merge_key *losers;          /* [1, leaves): who lost each match */
+    struct tournament tree;     /* of the cursors, by their sync record */
     unsigned int run;           /* the cursor handing out records */
 };
 
@@ -85,59 +84,35 @@ static int settle(struct merge *g, unsigned int slot, struct cursor *c)
     }
 }
 
-/*
- * @slot has a new key: it plays the matches on its way up the tree again;
- * the winner is the slot to run.
- */
-static unsigned int replay(struct merge *g, unsigned int slot, merge_key key)
+/* @slot has the new key @key: the slot to run next (g->nr: none). */
+static unsigned int replay(struct merge *g, unsigned int slot,
+                           tournament_key key)
 {
-    unsigned int node;
+    tournament_replay(&g->tree, slot, key);
+    return tournament_over(&g->tree) ? g->nr : tournament_source(&g->tree);
+}
 
-    for ( node = (slot + g->leaves) / 2; node; node /= 2 )
-    {
-        merge_key other = g->losers[node];
-        bool lost = other < key;
-
-        g->losers[node] = lost ? key : other;
-        key = lost ? other : key;
-    }
-    return key & KEY_DONE ? g->nr : (uint32_t)key;
+/* Every CPU first hands out its records before its first sync one. */
+static tournament_key first_key(void *g, unsigned int slot)
+{
+    (void)g;
+    return tournament_key_of(0, slot);
 }
 
 static int merge_start(struct merge *g, struct xt_reader *r)
 {
-    const struct xt_reader_info *info = xt_reader_info(r);
-    merge_key *won;
-    unsigned int s, node;
+    unsigned int s;
 
-    g->nr = info->nr_cpus;
-    for ( g->leaves = 1; g->leaves < g->nr; g->leaves *= 2 )
-        ;
+    g->nr = xt_reader_info(r)->nr_cpus;
     g->cursors = calloc(g->nr ? g->nr : 1, sizeof(*g->cursors));
-    g->losers = calloc(g->leaves, sizeof(*g->losers));
-    won = calloc(2 * g->leaves, sizeof(*won));
-    if ( !g->cursors || !g->losers || !won )
+    if ( !g->cursors || tournament_start(&g->tree, g->nr, first_key, g) )
     {
-        free(won);
         errno = ENOMEM;
         return -1;
     }
-    /* Every CPU first hands out its records before its first sync one. */
-    for ( s = 0; s < g->leaves; s++ )
-    {
-        won[g->leaves + s] = s < g->nr ? s : KEY_DONE | s;
-        if ( s < g->nr )
-            g->cursors[s].cpu = xt_reader_cpu(r, s)->cpu;
-    }
-    for ( node = g->leaves - 1; node; node-- )
-    {
-        merge_key a = won[2 * node], b = won[2 * node + 1];
-
-        won[node] = a < b ? a : b;
-        g->losers[node] = a < b ? b : a;
-    }
-    g->run = won[1] & KEY_DONE ? g->nr : (uint32_t)won[1];
-    free(won);
+    for ( s = 0; s < g->nr; s++ )
+        g->cursors[s].cpu = xt_reader_cpu(r, s)->cpu;
+    g->run = tournament_over(&g->tree) ? g->nr : tournament_source(&g->tree);
     return 0;
 }
 
@@ -231,7 +206,7 @@ int merge_next(struct merge *g, struct xt_record *rec)
             return -1;
         if ( !got )
         {
-            g->run = replay(g, slot, KEY_DONE | slot);
+            g->run = replay(g, slot, TOURNAMENT_DONE | slot);
             continue;
         }
         hdr = c->w[c->i];
@@ -244,7 +219,7 @@ int merge_next(struct merge *g, struct xt_record *rec)
                 if ( TRC_HD_INCLUDES_CYCLE_COUNT(hdr) )
                     memcpy(&tsc, c->w + c->i + 1, sizeof(tsc));
                 c->at_sync = true;
-                g->run = replay(g, slot, (merge_key)tsc << 32 | slot);
+                g->run = replay(g, slot, tournament_key_of(tsc, slot));
                 continue;
             }
             c->at_sync = false;
@@ -261,6 +236,6 @@ void merge_free(struct merge *g)
         return;
     xt_iter_free(g->it);
     free(g->cursors);
-    free(g->losers);
+    tournament_free(&g->tree);
     free(g);
 }
