@@ -108,7 +108,7 @@ static int event_index(struct tally *t, uint32_t id)
     return t->nr_events - 1;
 }
 
-/* A TRC_LOST_RECORDS at @offset on @c, with its TSC. */
+/* The TRC_LOST_RECORDS @rec, on @c: its counts, and the loss listed. */
 static int lost_records(struct tally *t, struct tally_cpu *c,
                         const struct xt_record *rec)
 {
@@ -249,7 +249,7 @@ static int grow_by_event(struct tally_cpu *c, uint32_t index)
     return 0;
 }
 
-/* Count the @n words at @w, an event of index @index, on @c. */
+/* Count a record of @n words at @offset, of event @index, on @c. */
 static inline void count_record(struct tally *t, struct tally_cpu *c,
                                 uint32_t index, unsigned int n,
                                 uint64_t offset)
@@ -267,8 +267,8 @@ static inline void count_record(struct tally *t, struct tally_cpu *c,
 }
 
 /*
- * What the record of event @id, @n words, needs before it is counted on
- * @c: its event's entry, and room for it in @c.  NULL with ENOMEM.
+ * What a record of event @id needs before it is counted on @c: its
+ * event's entry, and room for it in @c.  NULL with ENOMEM.
  */
 static inline const struct tally_seen *seen_on(struct tally *t,
                                                struct tally_cpu *c,

@@ -111,7 +111,8 @@ int tally_run(struct tally *t, struct xt_reader *r, unsigned int nr_bins,
  */
 int tally_begin(struct tally *t, struct xt_reader *r, unsigned int nr_bins,
                 uint64_t hz);
-int tally_record(void *tally, const struct xt_record *rec); /* model_options.each */
+int tally_record(void *tally, const struct xt_record *rec); /* as .each of
+                                                   struct model_options */
 int tally_end(struct tally *t);
 
 void tally_free(struct tally *t);
