@@ -766,6 +766,22 @@ static void test_walk_batches(void **state)
     free(f.w);
 }
 
+/*
+ * build_epochs()'s @f with 2 bytes more in its second batch, which says
+ * it holds 42: the batches after it start where they are not 4-byte
+ * aligned.
+ */
+static uint8_t *misaligned(const struct file *f)
+{
+    uint8_t *odd = calloc(1, f->n * 4 + 2);
+
+    assert_non_null(odd);
+    memcpy(odd, f->w, 96);
+    memcpy(odd + 98, f->w + 24, f->n * 4 - 96);
+    memcpy(odd + 52, &(uint32_t){ 42 }, 4);
+    return odd;
+}
+
 /* Every cut of the file, and an unaligned copy: streamed as indexed. */
 static void test_stream_agrees_cut_and_unaligned(void **state)
 {
@@ -779,12 +795,7 @@ static void test_stream_agrees_cut_and_unaligned(void **state)
     for ( cut = 0; cut <= f.n * 4; cut++ )
         assert_stream_agrees(f.w, cut);
 
-    /* 42 bytes: the next batch is not aligned. */
-    odd = calloc(1, f.n * 4 + 2);
-    assert_non_null(odd);
-    memcpy(odd, f.w, 96);
-    memcpy(odd + 98, f.w + 24, f.n * 4 - 96);
-    memcpy(odd + 52, &(uint32_t){ 42 }, 4);
+    odd = misaligned(&f);
     assert_stream_agrees(odd, f.n * 4 + 2);
     /* All of it unaligned in memory. */
     memmove(odd + 1, f.w, f.n * 4);
@@ -847,12 +858,7 @@ static void test_cpu_batches(void **state)
     build_epochs(&f);
     end_batch(&f);
     assert_cpu_batches(f.w, f.n * 4);
-    /* 42 bytes of damage: the batches after it are not aligned. */
-    odd = calloc(1, f.n * 4 + 2);
-    assert_non_null(odd);
-    memcpy(odd, f.w, 96);
-    memcpy(odd + 98, f.w + 24, f.n * 4 - 96);
-    memcpy(odd + 52, &(uint32_t){ 42 }, 4);
+    odd = misaligned(&f);
     assert_cpu_batches(odd, f.n * 4 + 2);
     free(odd);
     free(f.w);
