@@ -3,7 +3,9 @@
  * machine and the summary's analysis (tools/xentrace/readers/model.h,
  * analysis.h).  Neither may crash or read out of bounds (ASan, UBSan)
  * whatever the records say: CPU numbers, vCPUs, states, TSCs going
- * backwards, losses; and every vCPU's states must still sum to the span.
+ * backwards, losses; and every vCPU's states must still sum to the span,
+ * in full TSC order and in each pCPU's (model_options.by_cpu), which an
+ * input's length picks.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -38,6 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static const struct model_ops ops = { .event = take };
     struct analysis_options ao = { .hz = 2400000000u, .top = 5 };
+    struct model_options mo = { .by_cpu = size & 1 };
     struct xt_reader *r = xt_reader_open_mem(data, size, 0);
     static struct sums s;
     struct model *m;
@@ -48,7 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if ( !r )
         return 0;
     memset(&s, 0, sizeof(s));
-    m = model_new(r, NULL, &ops, &s);
+    m = model_new(r, &mo, &ops, &s);
     if ( m && !model_run(m) )
         for ( i = 0; i < 64; i++ )
             if ( s.vcpus[i] &&
@@ -60,7 +63,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     r = xt_reader_open_mem(data, size, 0);
     if ( !r )
         abort();
-    a = analysis_run(r, NULL, &ao);
+    mo.by_cpu = !mo.by_cpu;
+    a = analysis_run(r, &mo, &ao);
     null = fopen("/dev/null", "w");
     if ( a && null )
     {

@@ -4,7 +4,7 @@
  * both of its outputs run on them, compiled in from
  * summary.c: the JSON must parse, neither may print a NaN or an infinity,
  * and the figures must add up (every record in one CPU, one event and one
- * time bin).
+ * time bin), and be the same counted in the model's pass as in a walk.
  */
 #define main xentrace_summary_main
 #include "summary.c"
@@ -32,6 +32,44 @@ static void check_sums(const struct tally *t)
     CHECK(by_bin == t->total.records);
 }
 
+/*
+ * The summary's counts, taken in the model's pass (tally_record()), are
+ * the walk's (tally_run()).
+ */
+static void check_one_pass(struct xt_reader *r, const struct tally *walked)
+{
+    struct model_options mo = { .by_cpu = true, .each = tally_record };
+    struct analysis_options ao = { .hz = walked->hz };
+    struct analysis *a;
+    struct tally t;
+    unsigned int i, e, b;
+
+    if ( tally_begin(&t, r, walked->nr_bins, walked->hz) )
+        abort();
+    mo.each_arg = &t;
+    a = analysis_run(r, &mo, &ao);
+    if ( !a || tally_end(&t) )
+        abort();        /* out of memory: over -rss_limit_mb */
+    CHECK(t.total.records == walked->total.records);
+    CHECK(t.total.bytes == walked->total.bytes);
+    CHECK(t.nr_events == walked->nr_events);
+    CHECK(t.nr_losses == walked->nr_losses);
+    for ( e = 0; e < t.nr_events; e++ )
+        CHECK(t.events[e].id == walked->events[e].id &&
+              t.events[e].total.records == walked->events[e].total.records);
+    for ( i = 0; i < t.nr_cpus; i++ )
+    {
+        CHECK(t.cpus[i].total.bytes == walked->cpus[i].total.bytes);
+        CHECK(t.cpus[i].lost_ticks == walked->cpus[i].lost_ticks);
+        for ( b = 0; b < t.nr_bins; b++ )
+            CHECK(t.cpus[i].bins[b] == walked->cpus[i].bins[b]);
+    }
+    for ( i = 0; i < t.nr_losses; i++ )
+        CHECK(t.losses[i].offset == walked->losses[i].offset);
+    analysis_free(a);
+    tally_free(&t);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char damage_buf[256];
@@ -44,6 +82,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if ( !r )
         return 0;
     check_sums(&t);
+    check_one_pass(r, &t);
     ao.hz = t.hz;
     a = analysis_run(r, NULL, &ao);
     if ( !a )

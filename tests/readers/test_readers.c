@@ -766,6 +766,22 @@ static void test_walk_batches(void **state)
     free(f.w);
 }
 
+/*
+ * build_epochs()'s @f with 2 bytes more in its second batch, which says
+ * it holds 42: the batches after it start where they are not 4-byte
+ * aligned.
+ */
+static uint8_t *misaligned(const struct file *f)
+{
+    uint8_t *odd = calloc(1, f->n * 4 + 2);
+
+    assert_non_null(odd);
+    memcpy(odd, f->w, 96);
+    memcpy(odd + 98, f->w + 24, f->n * 4 - 96);
+    memcpy(odd + 52, &(uint32_t){ 42 }, 4);
+    return odd;
+}
+
 /* Every cut of the file, and an unaligned copy: streamed as indexed. */
 static void test_stream_agrees_cut_and_unaligned(void **state)
 {
@@ -779,16 +795,71 @@ static void test_stream_agrees_cut_and_unaligned(void **state)
     for ( cut = 0; cut <= f.n * 4; cut++ )
         assert_stream_agrees(f.w, cut);
 
-    /* 42 bytes: the next batch is not aligned. */
-    odd = calloc(1, f.n * 4 + 2);
-    assert_non_null(odd);
-    memcpy(odd, f.w, 96);
-    memcpy(odd + 98, f.w + 24, f.n * 4 - 96);
-    memcpy(odd + 52, &(uint32_t){ 42 }, 4);
+    odd = misaligned(&f);
     assert_stream_agrees(odd, f.n * 4 + 2);
     /* All of it unaligned in memory. */
     memmove(odd + 1, f.w, f.n * 4);
     assert_stream_agrees(odd + 1, f.n * 4);
+    free(odd);
+    free(f.w);
+}
+
+/*
+ * Each CPU's batches in place (xt_reader_cpu_batch()) hold its records
+ * as XT_ORDER_CPU gives them, aligned or (@len's input not 4-byte
+ * aligned after damage) copied; a stream has none to give.
+ */
+static void assert_cpu_batches(const void *data, size_t len)
+{
+    struct xt_reader *r = xt_reader_open_mem(data, len, 0);
+    struct xt_record recs[16];
+    struct xt_batch b;
+    unsigned int i;
+
+    assert_non_null(r);
+    for ( i = 0; i < xt_reader_info(r)->nr_cpus; i++ )
+    {
+        size_t n = collect(r, XT_ORDER_CPU, xt_reader_cpu(r, i)->cpu, 0,
+                           recs, 16), k = 0, w;
+        uint64_t next = 0;
+
+        while ( xt_reader_cpu_batch(r, i, &next, &b) > 0 )
+        {
+            assert_int_equal(b.cpu_index, i);
+            assert_int_equal((uintptr_t)b.words % 4, 0);
+            for ( w = 0; w < b.len; w += xt_record_words(b.words[w]) )
+            {
+                assert_true(k < n);
+                assert_int_equal(recs[k].offset, b.offset + 4 * w);
+                assert_int_equal(recs[k].event, TRC_HD_TO_EVENT(b.words[w]));
+                k++;
+            }
+        }
+        assert_int_equal(k, n);
+        /* At the end it stays there. */
+        assert_int_equal(xt_reader_cpu_batch(r, i, &next, &b), 0);
+    }
+    assert_int_equal(xt_reader_cpu_batch(r, i, &(uint64_t){ 0 }, &b), 0);
+    xt_reader_close(r);
+
+    r = xt_reader_open_mem(data, len, XT_READ_STREAM);
+    assert_non_null(r);
+    assert_int_equal(xt_reader_cpu_batch(r, 0, &(uint64_t){ 0 }, &b), -1);
+    assert_int_equal(errno, ESPIPE);
+    xt_reader_close(r);
+}
+
+static void test_cpu_batches(void **state)
+{
+    struct file f;
+    uint8_t *odd;
+
+    (void)state;
+    build_epochs(&f);
+    end_batch(&f);
+    assert_cpu_batches(f.w, f.n * 4);
+    odd = misaligned(&f);
+    assert_cpu_batches(odd, f.n * 4 + 2);
     free(odd);
     free(f.w);
 }
@@ -1721,6 +1792,7 @@ int main(void)
         cmocka_unit_test(test_dump_live),
         cmocka_unit_test(test_follow_file),
         cmocka_unit_test(test_stream_agrees_cut_and_unaligned),
+        cmocka_unit_test(test_cpu_batches),
         cmocka_unit_test(test_batches_1024_cpus),
         cmocka_unit_test(test_summary_batches_in_file_order),
         cmocka_unit_test(test_pipe_and_gzip),

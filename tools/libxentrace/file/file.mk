@@ -10,7 +10,8 @@ XTFILE_SO      := $(XTFILE_DIR)/libxtfile.so.1
 XTFILE_PC      := $(XTFILE_DIR)/libxtfile.pc
 XTFILE_HDRS    := tools/libxentrace/file/xtfile.h tools/libxentrace/file/xtread.h
 XTFILE_PRIV    := tools/libxentrace/file/catalogue.h \
-                  tools/libxentrace/file/decimal.h
+                  tools/libxentrace/file/decimal.h \
+                  tools/libxentrace/file/tournament.h
 XTFILE_EVENTS_C := $(XTFILE_DIR)/trace-events.c
 # The catalogue and its generator; the classes (xentrace -e, the readers).
 CATALOGUE      := tools/libxentrace/file/trace-events

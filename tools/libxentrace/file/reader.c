@@ -49,6 +49,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "tournament.h"
 #include "xtread.h"
 
 #define CPU_CHANGE_HDR  (TRC_TRACE_CPU_CHANGE | 2u << TRACE_EXTRA_SHIFT)
@@ -174,6 +175,8 @@ struct slot {
     uint64_t merge_tsc;         /* streamed merge: its last record's TSC */
     struct seg *head, *tail;    /* streamed merge: waiting records */
     unsigned int heap_pos;      /* in the merge heap + 1; 0: not in it */
+    uint32_t *copy;             /* xt_reader_cpu_batch()'s unaligned one */
+    uint64_t copy_cap;          /* words */
 };
 
 /*
@@ -1497,7 +1500,10 @@ void xt_reader_close(struct xt_reader *r)
     if ( r->map )
         munmap(r->map, r->map_len);
     for ( i = 0; i < r->nr_slots; i++ )
+    {
         free_segs(&r->slots[i]);
+        free(r->slots[i].copy);
+    }
     free(r->batches);
     free(r->slots);
     free(r->hash_cpu);
@@ -1622,17 +1628,16 @@ bool xt_record_lost(const struct xt_record *rec, struct xt_lost *lost)
  * ===============
  */
 
-/* @b's words, 4-byte aligned: in place, or copied into r->copy. */
-static int batch_words(struct xt_reader *r, const uint8_t *p, size_t len,
-                       struct xt_batch *b)
+/* @b's words, 4-byte aligned: in place, or copied into *@copy. */
+static int batch_words(uint32_t **copy, uint64_t *copy_cap, const uint8_t *p,
+                       size_t len, struct xt_batch *b)
 {
     if ( (uintptr_t)p & 3 )
     {
-        if ( grow((void **)&r->copy, sizeof(*r->copy), &r->copy_cap,
-                  len ? len : 1) )
+        if ( grow((void **)copy, sizeof(**copy), copy_cap, len ? len : 1) )
             return -1;
-        memcpy(r->copy, p, len * 4);
-        p = (const uint8_t *)r->copy;
+        memcpy(*copy, p, len * 4);
+        p = (const uint8_t *)*copy;
     }
     b->words = (const uint32_t *)p;
     b->len = len;
@@ -1657,8 +1662,8 @@ static int walk_indexed(struct xt_reader *r, xt_walk_fn *fn, void *arg)
                 .cpu = r->slots[b->slot].info.cpu, .cpu_index = b->slot,
                 .offset = b->start,
             };
-            if ( batch_words(r, r->data + b->start, (b->end - b->start) / 4,
-                             &run[n]) )
+            if ( batch_words(&r->copy, &r->copy_cap, r->data + b->start,
+                             (b->end - b->start) / 4, &run[n]) )
                 return -1;
             /* A copy ends the run: the next one would overwrite it. */
         } while ( run[n++].words != r->copy && n < RUN_BATCHES &&
@@ -1685,7 +1690,7 @@ static int walk_stream(struct xt_reader *r, xt_walk_fn *fn, void *arg)
 
         if ( sp.cpu_change )
             continue;
-        if ( batch_words(r, sp.p, sp.len / 4, &b) )
+        if ( batch_words(&r->copy, &r->copy_cap, sp.p, sp.len / 4, &b) )
             return -1;
         ret = fn(arg, &b, 1);
         if ( ret )
@@ -1728,6 +1733,35 @@ int xt_reader_walk(struct xt_reader *r, xt_walk_fn *fn, void *arg)
     return ret;
 }
 
+int xt_reader_cpu_batch(struct xt_reader *r, unsigned int cpu_index,
+                        uint64_t *next, struct xt_batch *b)
+{
+    struct slot *s;
+    const struct batch *at;
+    uint64_t i;
+
+    if ( r->s )
+    {
+        errno = ESPIPE;
+        return -1;
+    }
+    if ( cpu_index >= r->nr_slots )
+        return 0;
+    s = &r->slots[cpu_index];
+    i = *next ? *next - 1 : s->first_batch;
+    if ( i == NO_BATCH || i >= r->nr_batches )
+        return 0;
+    at = &r->batches[i];
+    *b = (struct xt_batch){
+        .cpu = s->info.cpu, .cpu_index = cpu_index, .offset = at->start,
+    };
+    if ( batch_words(&s->copy, &s->copy_cap, r->data + at->start,
+                     (at->end - at->start) / 4, b) )
+        return -1;
+    *next = at->next == NO_BATCH ? (uint64_t)r->nr_batches + 1 : at->next + 1;
+    return 1;
+}
+
 /*
  * Iterators
  * =========
@@ -1745,8 +1779,8 @@ struct cursor {
  * (indexed: slots are in CPU order) or CPU (streamed); KEY_DONE when the
  * slot has no more.  One integer compare orders two.
  */
-typedef unsigned __int128 merge_key;
-#define KEY_DONE        ((merge_key)1 << 96)
+typedef tournament_key merge_key;
+#define KEY_DONE        TOURNAMENT_DONE
 
 struct xt_iter {
     struct xt_reader *r;
@@ -1758,9 +1792,7 @@ struct xt_iter {
     uint64_t cpu_tsc;           /* XT_ORDER_CPU's */
     struct cursor file;         /* XT_ORDER_FILE and _CPU */
     struct cursor *cursors;     /* XT_ORDER_TSC: one per slot */
-    unsigned int leaves;        /* slots, up to a power of 2 */
-    merge_key *losers;          /* [1, leaves): who lost each match */
-    merge_key winner;
+    struct tournament tree;     /* XT_ORDER_TSC: of the slots */
     /* Streamed */
     struct span span;           /* XT_ORDER_FILE: what is being handed out */
     size_t span_pos;
@@ -1840,67 +1872,24 @@ static merge_key next_key(const struct xt_iter *it, unsigned int slot)
     return (merge_key)cursor_tsc(it, slot) << 32 | slot;
 }
 
-/*
- * The merge is a tournament of the slots (a loser tree): each inner node
- * holds the loser of the match played there, the root's winner is the
- * next record.  When the winner's slot has a new key, it plays the
- * matches on its way up again: log2(slots) compares that need no branch,
- * where a heap's sift-down takes twice as many, each a branch the CPU
- * mispredicts as the CPUs' records interleave.
- */
-static void replay(struct xt_iter *it, unsigned int slot, merge_key key)
+static merge_key first_key(void *it, unsigned int slot)
 {
-    unsigned int node;
+    struct xt_iter *i = it;
 
-    for ( node = (slot + it->leaves) / 2; node; node /= 2 )
-    {
-        merge_key other = it->losers[node];
-        bool lost = other < key;
-
-        it->losers[node] = lost ? key : other;
-        key = lost ? other : key;
-    }
-    it->winner = key;
+    i->cursors[slot].chain = true;
+    cursor_enter(i, &i->cursors[slot], i->r->slots[slot].first_batch);
+    return next_key(i, slot);
 }
 
+/* The merge is a tournament of the slots (tournament.h). */
 static int start_merge(struct xt_iter *it)
 {
     const struct xt_reader *r = it->r;
-    merge_key *won;
-    unsigned int s, node;
 
-    for ( it->leaves = 1; it->leaves < r->nr_slots; it->leaves *= 2 )
-        ;
     it->cursors = calloc(r->nr_slots ? r->nr_slots : 1, sizeof(*it->cursors));
-    it->losers = calloc(it->leaves, sizeof(*it->losers));
-    /* Winners of every match, while the tree is built. */
-    won = calloc(2 * it->leaves, sizeof(*won));
-    if ( !it->cursors || !it->losers || !won )
-    {
-        free(won);
+    if ( !it->cursors )
         return -1;
-    }
-    for ( s = 0; s < it->leaves; s++ )
-    {
-        if ( s >= r->nr_slots )
-        {
-            won[it->leaves + s] = KEY_DONE | s;
-            continue;
-        }
-        it->cursors[s].chain = true;
-        cursor_enter(it, &it->cursors[s], r->slots[s].first_batch);
-        won[it->leaves + s] = next_key(it, s);
-    }
-    for ( node = it->leaves - 1; node; node-- )
-    {
-        merge_key a = won[2 * node], b = won[2 * node + 1];
-
-        won[node] = a < b ? a : b;
-        it->losers[node] = a < b ? b : a;
-    }
-    it->winner = won[1];
-    free(won);
-    return 0;
+    return tournament_start(&it->tree, r->nr_slots, first_key, it);
 }
 
 static int indexed_next(struct xt_iter *it, struct xt_record *rec)
@@ -1914,11 +1903,11 @@ static int indexed_next(struct xt_iter *it, struct xt_record *rec)
         cursor_take(it, &it->file, rec);
         return 1;
     }
-    if ( it->winner & KEY_DONE )
+    if ( tournament_over(&it->tree) )
         return 0;
-    slot = (uint32_t)it->winner;
+    slot = tournament_source(&it->tree);
     cursor_take(it, &it->cursors[slot], rec);
-    replay(it, slot, next_key(it, slot));
+    tournament_replay(&it->tree, slot, next_key(it, slot));
     return 1;
 }
 
@@ -2228,7 +2217,7 @@ void xt_iter_free(struct xt_iter *it)
     }
     free(it->last_tsc);
     free(it->cursors);
-    free(it->losers);
+    tournament_free(&it->tree);
     free(it->heap);
     free(it->heap_key);
     free(it);

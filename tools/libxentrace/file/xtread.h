@@ -347,6 +347,18 @@ typedef int xt_walk_fn(void *arg, const struct xt_batch *b, size_t n);
 int xt_reader_walk(struct xt_reader *r, xt_walk_fn *fn, void *arg);
 
 /*
+ * One CPU's batches (@cpu_index as in xt_reader_cpu()), in file order,
+ * for readers that walk each CPU's records in place (xentrace-summary's
+ * merge by CPU): *@next is 0 for the first, and each call fills @b with
+ * the next batch and returns 1, or 0 after the last.  Indexed readers
+ * only: -1 with ESPIPE streamed, or ENOMEM.  @b->words stays valid until
+ * xt_reader_close(); where the batch is not 4-byte aligned in the input
+ * (after damage) it is a copy, valid until the next call for that CPU.
+ */
+int xt_reader_cpu_batch(struct xt_reader *r, unsigned int cpu_index,
+                        uint64_t *next, struct xt_batch *b);
+
+/*
  * Event catalogue
  * ===============
  *

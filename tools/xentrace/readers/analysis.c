@@ -13,6 +13,7 @@
 #include "sketch.h"
 
 #define TABLE_MAX       4096    /* distinct keys per table; then "other" */
+#define TABLE_DIRECT    256     /* keys below: found by index, no hash */
 #define VECTORS         256
 #define NR_CAUSES       3
 
@@ -37,6 +38,8 @@ struct table {
     struct entry *e;
     unsigned int n, cap;
     struct keyhash index;       /* key -> index in e */
+    uint16_t *direct;           /* key < TABLE_DIRECT -> index + 1 in e;
+                                   made with the first such key */
     struct stat other;          /* what did not fit in TABLE_MAX keys */
     bool with_sketch;
 };
@@ -105,9 +108,37 @@ static uint64_t entry_key(const void *entries, unsigned int i)
     return ((const struct entry *)entries)[i].key;
 }
 
-/* @key's entry, added if new; NULL when the table is full (or ENOMEM). */
-static struct entry *table_get(struct analysis *a, struct table *t,
-                               uint64_t key)
+static struct entry *table_find(struct analysis *a, struct table *t,
+                                uint64_t key);
+
+/*
+ * @key's entry, added if new; NULL when the table is full (or ENOMEM).
+ * Reasons, vectors, C-states, hypercalls and pCPUs are small numbers,
+ * found in an array without a hash.
+ */
+static inline struct entry *table_get(struct analysis *a, struct table *t,
+                                      uint64_t key)
+{
+    struct entry *e;
+
+    if ( key >= TABLE_DIRECT )
+        return table_find(a, t, key);
+    if ( t->direct && t->direct[key] )
+        return &t->e[t->direct[key] - 1];
+    if ( !t->direct && !(t->direct = calloc(TABLE_DIRECT,
+                                            sizeof(*t->direct))) )
+    {
+        a->failed = true;
+        return NULL;
+    }
+    if ( (e = table_find(a, t, key)) )
+        t->direct[key] = e - t->e + 1;
+    return e;
+}
+
+/* table_get() by the hash. */
+static struct entry *table_find(struct analysis *a, struct table *t,
+                                uint64_t key)
 {
     unsigned int s;
 
@@ -189,6 +220,7 @@ static void table_free(struct table *t)
         }
     free(t->e);
     free(t->index.slot);
+    free(t->direct);
     memset(t, 0, sizeof(*t));
 }
 

@@ -1,34 +1,233 @@
 /*
  * merge: records in an order that keeps what matters of TSC order, for
  * the model (merge.h).
+ *
+ * On an indexed reader, with a sync list, each CPU has a cursor on its
+ * batches in place (xt_reader_cpu_batch()).  The CPU whose next sync
+ * record is earliest runs: it hands out that record and its records after
+ * it, up to its next sync record, whose TSC then keys it in a tournament
+ * of the CPUs again.  So the compares are per sync record, not per
+ * record, and each run of records is read where it lies, a CPU at a time.
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "merge.h"
+#include "tournament.h"
+
+#define PREFETCH_WORDS  128              /* 256 bytes ahead */
+
+/* A CPU's place in its records. */
+struct cursor {
+    const uint32_t *w;          /* its batch's words */
+    size_t len, i;              /* words; the next record */
+    uint64_t offset;            /* of w[0] in the input */
+    uint64_t next;              /* xt_reader_cpu_batch()'s */
+    uint64_t tsc;               /* of its last record with one */
+    unsigned int cpu;
+    bool at_sync;               /* keyed by the sync record at @i */
+};
 
 struct merge {
-    struct xt_iter *it;
+    struct xt_iter *it;         /* the reader's merge by TSC, or NULL */
+    struct xt_reader *r;
+    uint32_t xen_version;
+    struct merge_sync sync[MERGE_MAX_SYNC];
+    unsigned int nr_sync;
+    unsigned int nr;            /* cursors */
+    struct cursor *cursors;
+    struct tournament tree;     /* of the cursors, by their sync record */
+    unsigned int run;           /* the cursor handing out records */
 };
+
+static bool is_sync(const struct merge *g, uint32_t event)
+{
+    unsigned int i;
+
+    for ( i = 0; i < g->nr_sync; i++ )
+        if ( (event & g->sync[i].mask) == g->sync[i].value )
+            return true;
+    return false;
+}
+
+/*
+ * Put @c on its next record that is not a pad or CPU change, entering its
+ * CPU's next batches as needed: 1, 0 at its end, -1 with errno.
+ */
+static int settle(struct merge *g, unsigned int slot, struct cursor *c)
+{
+    for ( ;; )
+    {
+        struct xt_batch b;
+        int got;
+
+        while ( c->i < c->len )
+        {
+            uint32_t hdr = c->w[c->i];
+            uint32_t ev = TRC_HD_TO_EVENT(hdr);
+
+            if ( xt_record_words(hdr) > c->len - c->i )
+                break;
+            if ( ev != TRC_TRACE_WRAP_BUFFER && ev != TRC_TRACE_CPU_CHANGE )
+                return 1;
+            if ( TRC_HD_INCLUDES_CYCLE_COUNT(hdr) && c->len - c->i >= 3 )
+                memcpy(&c->tsc, c->w + c->i + 1, sizeof(c->tsc));
+            c->i += xt_record_words(hdr);
+        }
+        if ( (got = xt_reader_cpu_batch(g->r, slot, &c->next, &b)) <= 0 )
+            return got;
+        c->w = b.words;
+        c->len = b.len;
+        c->i = 0;
+        c->offset = b.offset;
+    }
+}
+
+/* @slot has the new key @key: the slot to run next (g->nr: none). */
+static unsigned int replay(struct merge *g, unsigned int slot,
+                           tournament_key key)
+{
+    tournament_replay(&g->tree, slot, key);
+    return tournament_over(&g->tree) ? g->nr : tournament_source(&g->tree);
+}
+
+/* Every CPU first hands out its records before its first sync one. */
+static tournament_key first_key(void *g, unsigned int slot)
+{
+    (void)g;
+    return tournament_key_of(0, slot);
+}
+
+static int merge_start(struct merge *g, struct xt_reader *r)
+{
+    unsigned int s;
+
+    g->nr = xt_reader_info(r)->nr_cpus;
+    g->cursors = calloc(g->nr ? g->nr : 1, sizeof(*g->cursors));
+    if ( !g->cursors || tournament_start(&g->tree, g->nr, first_key, g) )
+    {
+        errno = ENOMEM;
+        return -1;
+    }
+    for ( s = 0; s < g->nr; s++ )
+        g->cursors[s].cpu = xt_reader_cpu(r, s)->cpu;
+    g->run = tournament_over(&g->tree) ? g->nr : tournament_source(&g->tree);
+    return 0;
+}
+
+/* Whether @r hands out its CPUs' batches in place: not a stream (gzip). */
+static bool in_place(struct xt_reader *r)
+{
+    struct xt_batch b;
+    uint64_t next = 0;
+
+    return xt_reader_cpu_batch(r, 0, &next, &b) >= 0 || errno != ESPIPE;
+}
 
 struct merge *merge_new(struct xt_reader *r, const struct merge_sync *sync)
 {
     struct merge *g = calloc(1, sizeof(*g));
 
-    (void)sync;                 /* every record comes in TSC order */
     if ( !g )
         return NULL;
-    if ( !(g->it = xt_iter_new(r, XT_ORDER_TSC, 0, 0)) )
+    g->r = r;
+    g->xen_version = xt_reader_xen_version(r);
+    while ( sync && g->nr_sync < MERGE_MAX_SYNC && sync[g->nr_sync].mask )
     {
-        free(g);
+        g->sync[g->nr_sync] = sync[g->nr_sync];
+        g->nr_sync++;
+    }
+    if ( !sync || !in_place(r) )
+    {
+        if ( !(g->it = xt_iter_new(r, XT_ORDER_TSC, 0, 0)) )
+        {
+            free(g);
+            return NULL;
+        }
+        return g;
+    }
+    if ( merge_start(g, r) )
+    {
+        merge_free(g);
         return NULL;
     }
     return g;
 }
 
+/* The record at @c into @rec, and @c past it. */
+static void take(const struct merge *g, struct cursor *c, unsigned int slot,
+                 struct xt_record *rec)
+{
+    const uint32_t *w = c->w + c->i;
+    unsigned int n = xt_record_words(w[0]), head = 1, i;
+
+    /*
+     * The file was last read at open: bring its next lines in while this
+     * record is taken (a CPU's run is short, so the hardware's prefetch
+     * does not learn it).
+     */
+    __builtin_prefetch(w + PREFETCH_WORDS);
+    rec->offset = c->offset + 4 * c->i;
+    rec->event = TRC_HD_TO_EVENT(w[0]);
+    rec->cpu = c->cpu;
+    rec->cpu_index = slot;
+    rec->has_tsc = TRC_HD_INCLUDES_CYCLE_COUNT(w[0]);
+    rec->xen_version = g->xen_version;
+    if ( rec->has_tsc )
+    {
+        memcpy(&c->tsc, w + 1, sizeof(c->tsc));
+        head = 3;
+    }
+    rec->tsc = c->tsc;
+    rec->nr_extra = n - head;
+    /* Seven words at once where the batch has them, the rest masked. */
+    if ( c->len - c->i >= head + 7 )
+        for ( i = 0; i < 7; i++ )
+            rec->extra[i] = w[head + i] & -(uint32_t)(i < rec->nr_extra);
+    else
+        for ( i = 0; i < 7; i++ )
+            rec->extra[i] = i < rec->nr_extra ? w[head + i] : 0;
+    c->i += n;
+}
+
 int merge_next(struct merge *g, struct xt_record *rec)
 {
-    return xt_iter_next(g->it, rec) > 0;
+    if ( g->it )
+        return xt_iter_next(g->it, rec);
+    while ( g->run < g->nr )
+    {
+        unsigned int slot = g->run;
+        struct cursor *c = &g->cursors[slot];
+        uint32_t hdr;
+        int got = settle(g, slot, c);
+
+        if ( got < 0 )
+            return -1;
+        if ( !got )
+        {
+            g->run = replay(g, slot, TOURNAMENT_DONE | slot);
+            continue;
+        }
+        hdr = c->w[c->i];
+        if ( is_sync(g, TRC_HD_TO_EVENT(hdr)) )
+        {
+            if ( !c->at_sync )
+            {
+                uint64_t tsc = c->tsc;
+
+                if ( TRC_HD_INCLUDES_CYCLE_COUNT(hdr) )
+                    memcpy(&tsc, c->w + c->i + 1, sizeof(tsc));
+                c->at_sync = true;
+                g->run = replay(g, slot, tournament_key_of(tsc, slot));
+                continue;
+            }
+            c->at_sync = false;
+        }
+        take(g, c, slot, rec);
+        return 1;
+    }
+    return 0;
 }
 
 void merge_free(struct merge *g)
@@ -36,5 +235,7 @@ void merge_free(struct merge *g)
     if ( !g )
         return;
     xt_iter_free(g->it);
+    free(g->cursors);
+    tournament_free(&g->tree);
     free(g);
 }

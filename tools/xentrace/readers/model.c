@@ -63,6 +63,9 @@ struct model {
     uint32_t *by_cpu;
     unsigned int nr_by_cpu;
     struct pstate *last_pcpu;   /* of the last record, found again */
+    bool in_cpu_order;          /* model_options.by_cpu */
+    int (*each)(void *each_arg, const struct xt_record *rec);
+    void *each_arg;             /* model_options' */
 
     unsigned int nr_vcpus;
     size_t vcpus_cap;
@@ -619,7 +622,10 @@ int model_feed(struct model *m, const struct xt_record *rec)
 
     m->stats.records++;
     m->what = (struct model_record){ .domvcpu = MODEL_VCPU_NONE };
-    p = m->last_pcpu = pcpu_find(m, rec->cpu);
+    /* The reader's index of the pCPU is the model's, on a file. */
+    p = rec->cpu_index < m->nr_pcpus && m->pcpus[rec->cpu_index].cpu == rec->cpu
+        ? &m->pcpus[rec->cpu_index] : pcpu_find(m, rec->cpu);
+    m->last_pcpu = p;
     if ( p && p->switching &&
          !xt_is_runstate_change(ev) )
         switch_done(m, p);
@@ -710,18 +716,24 @@ static const struct merge_sync sync_records[] = {
 
 int model_run(struct model *m)
 {
-    struct merge *g = merge_new(m->reader, sync_records);
+    struct merge *g = merge_new(m->reader,
+                                m->in_cpu_order ? sync_records : NULL);
     struct xt_record rec;
     int got = 0;
 
     if ( !g )
         return -1;
-    while ( (got = merge_next(g, &rec)) > 0 && !model_feed(m, &rec) )
-        continue;
+    while ( (got = merge_next(g, &rec)) > 0 )
+    {
+        if ( (m->each && m->each(m->each_arg, &rec)) ||
+             model_feed(m, &rec) )
+            break;
+    }
     merge_free(g);
     if ( got )
     {
-        errno = ENOMEM;
+        if ( got > 0 )
+            errno = ENOMEM;
         return -1;
     }
     return model_finish(m);
@@ -773,6 +785,12 @@ struct model *model_new(struct xt_reader *r, const struct model_options *o,
     }
     m->first = m->trace_first;
     m->last = m->trace_last;
+    if ( o )
+    {
+        m->in_cpu_order = o->by_cpu;
+        m->each = o->each;
+        m->each_arg = o->each_arg;
+    }
     if ( o && (o->from || o->to) )
     {
         if ( o->from > m->first )

@@ -52,11 +52,12 @@
  * them; an interval is emitted when the record that closes it is read,
  * with start <= end <= that record's TSC (a loss closes intervals at its
  * first lost TSC, earlier than the marker).  model_run() takes the
- * scheduler's records and losses in TSC order across pCPUs, and each
- * pCPU's other records in that pCPU's order between them (merge.h): the
- * state is what full TSC order gives, but events of different pCPUs may
- * come out of TSC order by up to the time between two scheduler records
- * of a pCPU; sort by @start if that matters.  model_feed() takes records
+ * records in TSC order, or with model_options.by_cpu the scheduler's
+ * records and losses in TSC order across pCPUs, and each pCPU's other
+ * records in that pCPU's order between them (merge.h): the state is what
+ * full TSC order gives, but events of different pCPUs may come out of
+ * TSC order by up to the time between two scheduler records of a pCPU;
+ * sort by @start if that matters.  model_feed() takes records
  * in whatever order the caller gives (xentrace-dump: full TSC order).  Runstate intervals
  * still open at the end of the trace are closed with MODEL_END_TRACE: a
  * running vCPU's at its pCPU's last record (after which nothing proves
@@ -207,6 +208,15 @@ struct model_options {
     uint64_t from, to;          /* TSC window [from, to); 0, 0: all.
                                    Records outside it still build the
                                    state; events are clipped to it */
+    bool by_cpu;                /* model_run() takes each pCPU's records
+                                   other than the scheduler's and losses
+                                   in that pCPU's order (merge.h), which
+                                   costs less than full TSC order */
+    /* model_run(): every record it reads, before the model takes it,
+       inside the window or not, with @each_arg; non-zero stops the run
+       (ENOMEM); NULL: none */
+    int (*each)(void *each_arg, const struct xt_record *rec);
+    void *each_arg;
 };
 
 struct model;

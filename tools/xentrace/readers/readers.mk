@@ -20,7 +20,7 @@ READER_CLI    := $(READER_DIR)/cli.c $(READER_DIR)/cli.h
 # records: the dump, and the summary's analysis.
 MODEL_SRCS    := $(READER_DIR)/model.c $(READER_DIR)/merge.c
 MODEL_HDRS    := $(READER_DIR)/model.h $(READER_DIR)/merge.h \
-                 $(READER_DIR)/keyhash.h
+                 $(READER_DIR)/keyhash.h tools/libxentrace/file/tournament.h
 ANALYSIS_SRCS := $(READER_DIR)/analysis.c $(READER_DIR)/sketch.c \
                  $(MODEL_SRCS)
 ANALYSIS_HDRS := $(READER_DIR)/analysis.h $(READER_DIR)/sketch.h \

@@ -282,7 +282,7 @@ int main(int argc, char **argv)
     bool json = false, assumed;
     const char *path, *name, *damage;
     struct analysis_options ao = { 0 };
-    struct model_options mo = { 0 };
+    struct model_options mo = { .by_cpu = true };
     struct when from = { 0 }, to = { 0 };
     struct analysis *a;
     uint64_t first, last;
@@ -326,10 +326,13 @@ int main(int argc, char **argv)
 
     r = cli_open(&cli, path, 0);
     xen_version = xt_reader_xen_version(r);
-    if ( tally_run(&t, r, bins, cli_tsc_hz(&cli, xt_reader_info(r),
-                                           &assumed)) )
+    /* The counts are taken as the model reads the records: one pass. */
+    if ( tally_begin(&t, r, bins, cli_tsc_hz(&cli, xt_reader_info(r),
+                                             &assumed)) )
         errx(CLI_EXIT_ERROR, "%s: %s", name, xt_reader_strerror(errno));
     ao.hz = t.hz;
+    mo.each = tally_record;
+    mo.each_arg = &t;
     cli_tsc_range(r, &first, &last);
     if ( from.given )
         mo.from = when_tsc(&from, first, t.hz);
@@ -338,9 +341,9 @@ int main(int argc, char **argv)
     if ( to.given && mo.to <= mo.from )
         cli_usage_error("--to is not after --from");
     a = analysis_run(r, &mo, &ao);
-    if ( !a )
+    if ( !a || tally_end(&t) )
         err(CLI_EXIT_ERROR, "%s", name);
-    /* Damage inside batches is known once tally_run() has read them. */
+    /* Damage inside batches is known once the records are read. */
     damage = xt_reader_damage(r, damage_buf, sizeof(damage_buf));
     if ( json )
         json_print(stdout, &t, a, name, damage);

@@ -14,7 +14,6 @@
 enum kind {
     KIND_COUNT,                 /* nothing */
     KIND_SKIP,                  /* not even that: pads, CPU changes */
-    KIND_RUNSTATE,              /* a runstate change */
     KIND_LOST,                  /* TRC_LOST_RECORDS */
 };
 
@@ -94,7 +93,7 @@ static int event_index(struct tally *t, uint32_t id)
               sizeof(*t->events)) )
         return -1;
     t->events[t->nr_events] = (struct tally_event){
-        .id = id, .class = xt_event_class(id),
+        .id = id, .class = xt_event_class(id), .first = UINT64_MAX,
     };
     t->nr_events++;
     if ( t->nr_events * 2 > t->event_slots )
@@ -109,77 +108,22 @@ static int event_index(struct tally *t, uint32_t id)
     return t->nr_events - 1;
 }
 
-static struct tally_vcpu *vcpu_of(struct tally *t, uint32_t domvcpu)
+/* The TRC_LOST_RECORDS @rec, on @c: its counts, and the loss listed. */
+static int lost_records(struct tally *t, struct tally_cpu *c,
+                        const struct xt_record *rec)
 {
-    uint32_t *s;
-
-    if ( t->vcpu_slots )
-    {
-        s = find_slot(t->vcpu_slot, t->vcpu_slots, domvcpu, t->vcpus,
-                      sizeof(*t->vcpus));
-        if ( *s )
-            return &t->vcpus[*s - 1];
-    }
-    if ( grow(&t->vcpus, &t->vcpus_cap, t->nr_vcpus + 1, sizeof(*t->vcpus)) )
-        return NULL;
-    t->vcpus[t->nr_vcpus] = (struct tally_vcpu){
-        .domvcpu = domvcpu, .state = XT_NR_RUNSTATES,
-    };
-    t->nr_vcpus++;
-    if ( t->nr_vcpus * 2 > t->vcpu_slots )
-    {
-        if ( rehash(&t->vcpu_slot, &t->vcpu_slots, t->nr_vcpus, t->vcpus,
-                    sizeof(*t->vcpus)) )
-            return NULL;
-    }
-    else
-        *find_slot(t->vcpu_slot, t->vcpu_slots, domvcpu, t->vcpus,
-                   sizeof(*t->vcpus)) = t->nr_vcpus;
-    return &t->vcpus[t->nr_vcpus - 1];
-}
-
-/*
- * A runstate change: the time since the vCPU's last change goes to the
- * state it left.  Its first change only says where it is.
- */
-static int runstate_change(struct tally *t, const struct tally_later *sp)
-{
-    struct tally_vcpu *v;
-    unsigned int old = (sp->event >> 8) & 0xf, new = (sp->event >> 4) & 0xf;
-
-    if ( !sp->nr_extra )
-        return 0;
-    v = vcpu_of(t, sp->extra[0]);
-    if ( !v )
-        return -1;
-    if ( v->state < XT_NR_RUNSTATES && old < XT_NR_RUNSTATES &&
-         sp->tsc >= v->since )
-        v->ticks[old] += sp->tsc - v->since;
-    v->state = new;
-    v->since = sp->tsc;
-    v->changes++;
-    return 0;
-}
-
-static int lost_records(struct tally *t, const struct tally_later *sp)
-{
-    struct tally_cpu *c = sp->cpu;
-    struct xt_record rec = {
-        .event = sp->event, .nr_extra = sp->nr_extra, .tsc = sp->tsc,
-    };
     struct xt_lost lost;
     uint64_t ticks;
 
-    memcpy(rec.extra, sp->extra, sizeof(sp->extra));
-    if ( !xt_record_lost(&rec, &lost) )
+    if ( !xt_record_lost(rec, &lost) )
         return 0;
     if ( grow(&t->losses, &t->losses_cap, t->nr_losses + 1,
               sizeof(*t->losses)) )
         return -1;
-    ticks = sp->tsc > lost.first_tsc ? sp->tsc - lost.first_tsc : 0;
+    ticks = rec->tsc > lost.first_tsc ? rec->tsc - lost.first_tsc : 0;
     t->losses[t->nr_losses++] = (struct tally_loss){
         .cpu = c->cpu, .count = lost.count,
-        .first_tsc = lost.first_tsc, .tsc = sp->tsc,
+        .first_tsc = lost.first_tsc, .tsc = rec->tsc, .offset = rec->offset,
     };
     c->lost_markers++;
     c->lost_records += lost.count;
@@ -258,8 +202,6 @@ static enum kind kind_of(uint32_t id)
 {
     if ( id == TRC_TRACE_WRAP_BUFFER || id == TRC_TRACE_CPU_CHANGE )
         return KIND_SKIP;
-    if ( xt_is_runstate_change(id) )
-        return KIND_RUNSTATE;
     if ( id == TRC_LOST_RECORDS )
         return KIND_LOST;
     return KIND_COUNT;
@@ -281,50 +223,19 @@ static const struct tally_seen *see(struct tally *t, uint32_t id)
     return s;
 }
 
-/* What a runstate change or loss needs of the @n words at @w. */
-static void special_at(struct tally_later *sp, struct tally_cpu *c,
-                       enum kind kind, const uint32_t *w, unsigned int n,
-                       uint64_t tsc)
+/* The loss of the @n words at @w, @offset in the input, as a record. */
+static int lost_at(struct tally *t, struct tally_cpu *c, const uint32_t *w,
+                   unsigned int n, uint64_t offset)
 {
     unsigned int head = TRC_HD_INCLUDES_CYCLE_COUNT(w[0]) ? 3 : 1, i;
+    struct xt_record rec = {
+        .offset = offset, .event = TRC_HD_TO_EVENT(w[0]), .tsc = c->tsc,
+        .nr_extra = n - head,
+    };
 
-    sp->cpu = c;
-    sp->kind = kind;
-    sp->event = TRC_HD_TO_EVENT(w[0]);
-    sp->nr_extra = n - head < 4 ? n - head : 4;
-    sp->tsc = tsc;
-    for ( i = 0; i < 4; i++ )
-        sp->extra[i] = i < sp->nr_extra ? w[head + i] : 0;
-}
-
-static int count_special(struct tally *t, const struct tally_later *sp)
-{
-    return sp->kind == KIND_RUNSTATE ? runstate_change(t, sp)
-                                     : lost_records(t, sp);
-}
-
-/*
- * A runstate change or loss of a batch that is counted beside an earlier
- * one: it waits for that one to end, as its order with the earlier one's
- * matters.
- */
-static int defer_special(struct tally *t, const struct tally_later *sp)
-{
-    if ( grow(&t->later, &t->later_cap, t->nr_later + 1, sizeof(*t->later)) )
-        return -1;
-    t->later[t->nr_later++] = *sp;
-    return 0;
-}
-
-static int count_deferred(struct tally *t)
-{
-    size_t i;
-
-    for ( i = 0; i < t->nr_later; i++ )
-        if ( count_special(t, &t->later[i]) )
-            return -1;
-    t->nr_later = 0;
-    return 0;
+    for ( i = 0; i < rec.nr_extra; i++ )
+        rec.extra[i] = w[head + i];
+    return lost_records(t, c, &rec);
 }
 
 /* Make room in @c's counts for event @index; -1 with ENOMEM. */
@@ -338,76 +249,101 @@ static int grow_by_event(struct tally_cpu *c, uint32_t index)
     return 0;
 }
 
+/* Count a record of @n words at @offset, of event @index, on @c. */
+static inline void count_record(struct tally *t, struct tally_cpu *c,
+                                uint32_t index, unsigned int n,
+                                uint64_t offset)
+{
+    struct tally_count *e = &c->by_event[index];
+
+    /* The first of its CPU's may be the first in the file. */
+    if ( !e->records && offset < t->events[index].first )
+        t->events[index].first = offset;
+    e->records++;
+    e->bytes += 4 * n;
+    if ( c->tsc - c->bin_start >= c->bin_end - c->bin_start )
+        bin_of(t, c, c->tsc);
+    c->bins[c->bin]++;
+}
+
 /*
- * A batch being counted.  Two batches of different CPUs are counted side
- * by side, a record of each in turn: walking a batch is a chain of loads,
+ * What a record of event @id needs before it is counted on @c: its
+ * event's entry, and room for it in @c.  NULL with ENOMEM.
+ */
+static inline const struct tally_seen *seen_on(struct tally *t,
+                                               struct tally_cpu *c,
+                                               uint32_t id)
+{
+    const struct tally_seen *s = &t->seen[seen_hash(id)];
+
+    if ( s->id != id && !(s = see(t, id)) )
+        return NULL;
+    if ( s->kind != KIND_SKIP && s->index >= c->nr_by_event &&
+         grow_by_event(c, s->index) )
+        return NULL;
+    return s;
+}
+
+int tally_record(void *tally, const struct xt_record *rec)
+{
+    struct tally *t = tally;
+    struct tally_cpu *c = &t->cpus[rec->cpu_index];
+    const struct tally_seen *s = &t->seen[seen_hash(rec->event)];
+    unsigned int n = 1 + 2 * rec->has_tsc + rec->nr_extra;
+
+    c->tsc = rec->tsc;
+    if ( s->count_id != rec->event || s->index >= c->nr_by_event )
+    {
+        if ( !(s = seen_on(t, c, rec->event)) )
+            return -1;
+        if ( s->kind == KIND_SKIP )
+            return 0;
+        if ( s->kind == KIND_LOST && lost_records(t, c, rec) )
+            return -1;
+    }
+    count_record(t, c, s->index, n, rec->offset);
+    return 0;
+}
+
+/*
+ * A batch being counted, by tally_run().  Two batches are counted side by
+ * side, a record of each in turn: walking a batch is a chain of loads,
  * each record's header giving where the next one is, and two chains run
- * in the time of one.  Their records change only their own CPU's counts,
- * except that the later batch waits for the earlier one before it adds an
- * event (the events are in order of appearance) and defers its runstate
- * changes and losses: the result is that of one batch after the other.
+ * in the time of one.
  */
 struct lane {
     struct tally_cpu *c;
     const uint32_t *w;
     size_t len;
     size_t i;                   /* the next record */
-    bool first;                 /* no batch before it is still counted */
+    uint64_t offset;            /* of w[0] in the input */
 };
 
-enum step { STEP_ERROR = -1, STEP_END, STEP_ON, STEP_WAIT };
-
-/* Count the @n words at @w, an event of index @index, on @c. */
-static inline void count_record(const struct tally *t, struct tally_cpu *c,
-                                uint32_t index, const uint32_t *w,
-                                unsigned int n)
-{
-    if ( TRC_HD_INCLUDES_CYCLE_COUNT(w[0]) )
-        memcpy(&c->tsc, w + 1, sizeof(c->tsc));
-    c->by_event[index].records++;
-    c->by_event[index].bytes += 4 * n;
-    if ( c->tsc - c->bin_start >= c->bin_end - c->bin_start )
-        bin_of(t, c, c->tsc);
-    c->bins[c->bin]++;
-}
+enum step { STEP_ERROR = -1, STEP_END, STEP_ON };
 
 /* step() for all but a known event of KIND_COUNT. */
-static enum step step_slow(struct tally *t, struct lane *l,
-                           const struct tally_seen *s)
+static enum step step_slow(struct tally *t, struct lane *l)
 {
     struct tally_cpu *c = l->c;
     const uint32_t *w = l->w + l->i;
-    uint32_t id = TRC_HD_TO_EVENT(w[0]);
     unsigned int n = xt_record_words(w[0]);
+    const struct tally_seen *s = seen_on(t, c, TRC_HD_TO_EVENT(w[0]));
+    uint64_t offset = l->offset + 4 * l->i;
 
-    if ( s->id != id )
-    {
-        if ( !l->first )
-            return STEP_WAIT;
-        if ( !(s = see(t, id)) )
-            return STEP_ERROR;
-    }
+    if ( !s )
+        return STEP_ERROR;
+    if ( TRC_HD_INCLUDES_CYCLE_COUNT(w[0]) )
+        memcpy(&c->tsc, w + 1, sizeof(c->tsc));
     if ( s->kind != KIND_SKIP )
-    {
-        if ( s->index >= c->nr_by_event && grow_by_event(c, s->index) )
-            return STEP_ERROR;
-        count_record(t, c, s->index, w, n);
-    }
-    if ( s->kind == KIND_RUNSTATE || s->kind == KIND_LOST )
-    {
-        struct tally_later sp;
-
-        special_at(&sp, c, s->kind, w, n, c->tsc);
-        if ( (l->first ? count_special : defer_special)(t, &sp) )
-            return STEP_ERROR;
-    }
+        count_record(t, c, s->index, n, offset);
+    if ( s->kind == KIND_LOST && lost_at(t, c, w, n, offset) )
+        return STEP_ERROR;
     l->i += n;
     return STEP_ON;
 }
 
 /*
- * Count @l's next record.  STEP_END at the end of its whole records (@l->i
- * is where they end), STEP_WAIT where it must wait for the earlier batch.
+ * Count @l's next record.  STEP_END at the end of its whole records.
  * Inline, so that the lanes stay in registers.
  */
 static inline __attribute__((always_inline)) enum step
@@ -427,13 +363,15 @@ step(struct tally *t, struct lane *l)
     if ( n > l->len - l->i )
         return STEP_END;
     if ( s->count_id != id || s->index >= c->nr_by_event )
-        return step_slow(t, l, s);
-    count_record(t, c, s->index, l->w + l->i, n);
+        return step_slow(t, l);
+    if ( TRC_HD_INCLUDES_CYCLE_COUNT(hdr) )
+        memcpy(&c->tsc, l->w + l->i + 1, sizeof(c->tsc));
+    count_record(t, c, s->index, n, l->offset + 4 * l->i);
     l->i += n;
     return STEP_ON;
 }
 
-/* Count @a's records, then @b's (NULL: none), @b beside @a where it can. */
+/* Count @a's records and @b's (NULL: none), side by side. */
 static int count_lanes(struct tally *t, struct lane *a, struct lane *b)
 {
     enum step sa = STEP_ON, sb = STEP_END;
@@ -446,30 +384,22 @@ static int count_lanes(struct tally *t, struct lane *a, struct lane *b)
         } while ( sa == STEP_ON && sb == STEP_ON );
     while ( sa == STEP_ON )
         sa = step(t, a);
-    if ( sa == STEP_ERROR || sb == STEP_ERROR )
-        return -1;
-    if ( !b )
-        return 0;
-    b->first = true;
-    if ( count_deferred(t) )
-        return -1;
-    while ( sb != STEP_END )
-        if ( (sb = step(t, b)) == STEP_ERROR )
-            return -1;
-    return 0;
+    while ( sb == STEP_ON )
+        sb = step(t, b);
+    return sa == STEP_ERROR || sb == STEP_ERROR ? -1 : 0;
 }
 
 static void lane_start(struct tally *t, struct lane *l, const struct xt_batch *b)
 {
     *l = (struct lane){
         .c = &t->cpus[b->cpu_index], .w = b->words, .len = b->len,
-        .first = true,
+        .offset = b->offset,
     };
 }
 
 /*
  * A run of batches from xt_reader_walk(), two by two where the two are of
- * different CPUs.
+ * different CPUs (a CPU's records are counted in its order).
  */
 static int count_run(void *arg, const struct xt_batch *run, size_t n)
 {
@@ -483,40 +413,110 @@ static int count_run(void *arg, const struct xt_batch *run, size_t n)
 
         lane_start(t, &a, &run[i++]);
         if ( pair )
-        {
             lane_start(t, &b, &run[i++]);
-            b.first = false;
-        }
         if ( count_lanes(t, &a, pair ? &b : NULL) )
             return -1;
     }
     return 0;
 }
 
-int tally_run(struct tally *t, struct xt_reader *r, unsigned int nr_bins,
-              uint64_t hz)
+int tally_begin(struct tally *t, struct xt_reader *r, unsigned int nr_bins,
+                uint64_t hz)
 {
-    unsigned int i, e;
-
     if ( xt_reader_info(r)->streamed )
     {
         /* The time bins need the trace's TSC range first. */
+        memset(t, 0, sizeof(*t));
         errno = ESPIPE;
         return -1;
     }
-    if ( setup(t, r, nr_bins, hz) || xt_reader_walk(r, count_run, t) )
+    if ( setup(t, r, nr_bins, hz) )
     {
         errno = ENOMEM;
         return -1;
     }
+    return 0;
+}
 
-    /* The vCPUs stay in their last state to the end of the trace. */
-    for ( i = 0; i < t->nr_vcpus; i++ )
+static int by_first(const void *pa, const void *pb)
+{
+    const struct tally_event *a = pa, *b = pb;
+
+    return a->first < b->first ? -1 : a->first > b->first;
+}
+
+static int loss_by_offset(const void *pa, const void *pb)
+{
+    const struct tally_loss *a = pa, *b = pb;
+
+    return a->offset < b->offset ? -1 : a->offset > b->offset;
+}
+
+/*
+ * The events in the order of their first record in the file, each CPU's
+ * counts with them; the losses in file order.
+ */
+static int put_in_order(struct tally *t)
+{
+    unsigned int e, i;
+    uint32_t *was = malloc((t->nr_events ? t->nr_events : 1) * sizeof(*was));
+    struct tally_count *by = malloc((t->nr_events ? t->nr_events : 1) *
+                                    sizeof(*by));
+
+    if ( !was || !by )
     {
-        struct tally_vcpu *v = &t->vcpus[i];
+        free(was);
+        free(by);
+        return -1;
+    }
+    /* @first is unique per event: keep the old index in @total for now. */
+    for ( e = 0; e < t->nr_events; e++ )
+        t->events[e].total.records = e;
+    if ( t->nr_events > 1 )
+        qsort(t->events, t->nr_events, sizeof(*t->events), by_first);
+    for ( e = 0; e < t->nr_events; e++ )
+    {
+        was[e] = t->events[e].total.records;
+        t->events[e].total.records = 0;
+    }
+    for ( i = 0; i < t->nr_cpus; i++ )
+    {
+        struct tally_cpu *c = &t->cpus[i];
 
-        if ( v->state < XT_NR_RUNSTATES && t->last_tsc > v->since )
-            v->ticks[v->state] += t->last_tsc - v->since;
+        for ( e = 0; e < t->nr_events; e++ )
+            by[e] = was[e] < c->nr_by_event ? c->by_event[was[e]]
+                                            : (struct tally_count){ 0 };
+        if ( c->nr_by_event < t->nr_events &&
+             grow_by_event(c, t->nr_events - 1) )
+        {
+            free(was);
+            free(by);
+            return -1;
+        }
+        if ( t->nr_events )
+            memcpy(c->by_event, by, t->nr_events * sizeof(*by));
+    }
+    /* The hash of the events seen is of the old indices. */
+    for ( e = 0; e < 1u << TALLY_SEEN_BITS; e++ )
+        t->seen[e].id = t->seen[e].count_id = TALLY_SEEN_NONE;
+    free(t->event_slot);
+    t->event_slot = NULL;
+    t->event_slots = 0;
+    free(was);
+    free(by);
+    if ( t->nr_losses > 1 )
+        qsort(t->losses, t->nr_losses, sizeof(*t->losses), loss_by_offset);
+    return 0;
+}
+
+int tally_end(struct tally *t)
+{
+    unsigned int i, e;
+
+    if ( put_in_order(t) )
+    {
+        errno = ENOMEM;
+        return -1;
     }
     for ( i = 0; i < t->nr_cpus; i++ )
     {
@@ -535,6 +535,19 @@ int tally_run(struct tally *t, struct xt_reader *r, unsigned int nr_bins,
     return 0;
 }
 
+int tally_run(struct tally *t, struct xt_reader *r, unsigned int nr_bins,
+              uint64_t hz)
+{
+    if ( tally_begin(t, r, nr_bins, hz) )
+        return -1;
+    if ( xt_reader_walk(r, count_run, t) )
+    {
+        errno = ENOMEM;
+        return -1;
+    }
+    return tally_end(t);
+}
+
 void tally_free(struct tally *t)
 {
     unsigned int i;
@@ -548,10 +561,7 @@ void tally_free(struct tally *t)
     free(t->seen);
     free(t->events);
     free(t->event_slot);
-    free(t->vcpus);
-    free(t->vcpu_slot);
     free(t->losses);
-    free(t->later);
     memset(t, 0, sizeof(*t));
 }
 

@@ -1,15 +1,18 @@
 /*
- * tally: one pass over a trace file's records, counting what
- * xentrace-summary and xentrace-plot show.
+ * tally: what xentrace-summary and xentrace-plot count of a trace file's
+ * records.
  *
  * Per CPU and per event: records and bytes.  Per CPU: the losses, with the
  * TSC ticks each TRC_LOST_RECORDS covers (from its first lost record to
- * itself), and records per time bin.  Per vCPU (domain << 16 | vcpu, as
- * TRC_SCHED_RUNSTATE_CHANGE names it): the time spent in each runstate.
+ * itself), and records per time bin.  Events are listed in the order of
+ * their first record in the file, losses in file order, whatever order
+ * the records were counted in.
  *
- * Memory grows only when an event, vCPU or loss is seen for the first
- * time, never per record.  The records are read in place, batch by batch
- * (xt_reader_walk()).
+ * Memory grows only when an event or loss is seen for the first time,
+ * never per record.  tally_run() reads the records in place, batch by
+ * batch (xt_reader_walk()); a reader that takes every record anyway
+ * (xentrace-summary's model) counts each with tally_record() between
+ * tally_begin() and tally_end() instead, in the same pass.
  */
 #ifndef TALLY_H
 #define TALLY_H
@@ -36,20 +39,11 @@ struct tally_seen {
 #define TALLY_SEEN_BITS     10
 #define TALLY_SEEN_NONE     UINT32_MAX  /* events have 28 bits */
 
-/* A runstate change or loss, as counted or put off (tally.c: struct lane). */
-struct tally_later {
-    struct tally_cpu *cpu;
-    unsigned int kind;
-    uint32_t event;
-    unsigned int nr_extra;      /* up to 4: what they need */
-    uint32_t extra[4];
-    uint64_t tsc;
-};
-
 struct tally_event {
     uint32_t id;
     const char *class;          /* xt_event_class() */
     struct tally_count total;
+    uint64_t first;             /* offset of its first record */
 };
 
 struct tally_cpu {
@@ -66,19 +60,12 @@ struct tally_cpu {
     uint64_t tsc;               /* of its last record with one */
 };
 
-struct tally_vcpu {
-    uint32_t domvcpu;           /* domain << 16 | vcpu */
-    unsigned int state;         /* the last runstate it entered */
-    uint64_t since;             /* TSC it entered it */
-    uint64_t ticks[XT_NR_RUNSTATES];
-    uint64_t changes;
-};
-
 /* One TRC_LOST_RECORDS: @count records lost on @cpu from @first to @tsc. */
 struct tally_loss {
     unsigned int cpu;
     uint32_t count;
     uint64_t first_tsc, tsc;
+    uint64_t offset;            /* of the marker */
 };
 
 struct tally {
@@ -98,15 +85,6 @@ struct tally {
     unsigned int event_slots;
     struct tally_seen *seen;    /* the last event of each small hash */
 
-    unsigned int nr_vcpus;      /* vCPUs with a runstate change */
-    struct tally_vcpu *vcpus;
-    size_t vcpus_cap;
-    uint32_t *vcpu_slot;        /* hash of domvcpu -> index + 1 */
-    unsigned int vcpu_slots;
-
-    struct tally_later *later;
-    size_t nr_later, later_cap;
-
     unsigned int nr_losses;
     struct tally_loss *losses;
     size_t losses_cap;
@@ -123,6 +101,19 @@ struct tally {
  */
 int tally_run(struct tally *t, struct xt_reader *r, unsigned int nr_bins,
               uint64_t hz);
+
+/*
+ * The same in three steps, for a caller that reads every record of @r
+ * itself (xt_record.cpu_index must be the reader's): tally_begin() as
+ * tally_run(), then tally_record() on each record that is not a
+ * CPU-change or pad, in any order, then tally_end().  Each returns 0, or
+ * -1 with errno (ESPIPE, ENOMEM).
+ */
+int tally_begin(struct tally *t, struct xt_reader *r, unsigned int nr_bins,
+                uint64_t hz);
+int tally_record(void *tally, const struct xt_record *rec); /* as .each of
+                                                   struct model_options */
+int tally_end(struct tally *t);
 
 void tally_free(struct tally *t);
 
