@@ -251,7 +251,8 @@ static void open_file(struct run *r)
     struct xt_metadata meta = { .nr_cpus = NR_CPUS };
     char path[4096];
 
-    snprintf(path, sizeof(path), "%s/xt-floor.bin", r->dir);
+    snprintf(path, sizeof(path), "%s/xt-floor.%ld.bin", r->dir,
+             (long)getpid());
     r->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC |
                        (r->direct ? O_DIRECT : 0), 0644);
     if ( r->fd < 0 )
@@ -458,7 +459,8 @@ static bool direct_works(const char *dir)
     char path[4096];
     int fd;
 
-    snprintf(path, sizeof(path), "%s/xt-floor-direct.bin", dir);
+    snprintf(path, sizeof(path), "%s/xt-floor-direct.%ld.bin", dir,
+             (long)getpid());
     fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_DIRECT, 0644);
     if ( fd < 0 )
         return false;
