@@ -4,14 +4,16 @@
  *
  *   capture thread                          writer thread
  *   --------------                          -------------
- *   output_take(): a free chunk for a CPU   wait for a queued chunk
- *   copy the CPU's windows into it          xt_writer_put(): header and
- *   output_push() it, with the other CPUs'    pads in place, one write(2)
- *     (see xentrace.c)                      back to the free list
+ *   output_take(): a free chunk for a CPU   wait for 1 MiB of queued
+ *   copy the CPU's windows into it            chunks, or a flush, the end,
+ *   output_push() it, with the other CPUs'    or a capture thread waiting
+ *     (see xentrace.c)                      xt_writer_putv(): headers and
+ *                                             pads in place, one writev(2)
+ *                                           back to the free list
  *
  * A chunk is laid out as the batch it will be written as, so the records
  * are copied once, out of Xen's buffer, and written from where they were
- * copied to.  Chunks are allocated as they are first needed, up to the
+ * copied to, with O_DIRECT too (--direct): whole pages, page-aligned.  Chunks are allocated as they are first needed, up to the
  * pool's size, and then reused: after the first seconds, capture touches
  * no new memory.  The queue is first in, first out, so each CPU's chunks
  * reach the file in the order they were filled.
@@ -46,12 +48,12 @@
 #include "output.h"
 
 /*
- * The writer thread gathers queued chunks into one writev(2) of at least
- * GATHER_BYTES (1 MiB: what O_DIRECT needs to be cheap, and several
- * batches a call for the page cache), at most GATHER_MAX_BYTES.
+ * The writer thread gathers queued chunks into one writev(2) of
+ * GATHER_BYTES or more (1 MiB: what O_DIRECT needs to be cheap, and
+ * several batches a call for the page cache), the chunk that reaches it
+ * the last.
  */
 #define GATHER_BYTES     (1u << 20)
-#define GATHER_MAX_BYTES (16u << 20)
 
 /* With ring_bytes: a batch kept, in memory of its size. */
 struct kept {
@@ -113,8 +115,9 @@ static bool write_now(const struct output *o)
 }
 
 /*
- * Up to XT_PUTV_MAX queued chunks, GATHER_BYTES or more if there are
- * that many, into @c, waiting until write_now(); 0 once stopped and empty.
+ * Queued chunks into @c, until they hold GATHER_BYTES (at most
+ * XT_PUTV_MAX of them), waiting until write_now(); 0 once stopped and
+ * empty.
  */
 static unsigned int next_chunks(struct output *o, struct chunk **c)
 {
@@ -124,7 +127,7 @@ static unsigned int next_chunks(struct output *o, struct chunk **c)
     pthread_mutex_lock(&o->lock);
     while ( !(o->queue && write_now(o)) && !o->stop )
         pthread_cond_wait(&o->cond, &o->lock);
-    while ( o->queue && n < XT_PUTV_MAX && bytes < GATHER_MAX_BYTES )
+    while ( o->queue && n < XT_PUTV_MAX && bytes < GATHER_BYTES )
     {
         struct chunk *k = o->queue;
 

@@ -5,9 +5,11 @@
  * so what lies between cons and prod is input, not fact: another process
  * may have moved cons into the middle of a record or written over the
  * records.  Xen's own records have a shape that garbage seldom has, and
- * each piece of a window is checked against it as it is counted, right
- * after it was copied (so while it is in the cache, and so that what is
- * checked is what is written, whatever the other process does next):
+ * each piece of a window is checked against it as it is counted, in the
+ * pass that copies it, 16 KiB at a time (so while it is in the L1 cache,
+ * and so that what is checked is what is written, whatever the other
+ * process does next; every CPU's piece of a pass together, two walks
+ * side by side):
  *
  *   - the records tile the piece exactly: none runs past its end;
  *   - each event is of a class and subclass Xen writes, and in TRC_GEN

@@ -3,11 +3,12 @@
  *
  *   capture thread (main)                  writer thread (output.c)
  *   ---------------------                  ------------------------
- *   pass: every mapped CPU, ascending:     take the oldest chunk queued
- *     window cons..prod, copy it into      write it as one batch
- *     the CPU's chunk, release it          give the chunk back
- *   once a chunk holds a batch, or
- *     records are a second old: queue
+ *   pass: every mapped CPU's window        take the chunks queued, 1 MiB
+ *     cons..prod; copy them into the         or more (or what a flush or
+ *     CPUs' chunks, checking them as         the end brings), oldest first
+ *     they are copied; release them        write them as batches, in one
+ *   once a chunk holds a batch, or           writev(2)
+ *     records are a second old: queue      give the chunks back
  *     every CPU's chunk, ascending
  *   wait for VIRQ_TBUF, or for as long
  *     as buffers take to fill an eighth
@@ -37,11 +38,40 @@
  * records (a cons moved into a record, bytes written over) is skipped to
  * where Xen's records provably resume, counted, and marked in the file
  * (TRC_XT_SKIPPED, and a lost-records record for xenalyze), instead of
- * being written as records that readers then reject.  The check runs
- * over the copy, while it is in the cache, in the walk that counted the
- * records before it: checked, not merely counted, for no more CPU
- * (0.57 s/GB against 0.61 for the count alone, over records of the mixed
- * workload's sizes, best of 5 on a shared 2-core machine).
+ * being written as records that readers then reject.
+ *
+ * The data path.  What is written is bytes xentrace checked in its own
+ * memory: written straight from the shared pages, they could change
+ * between the check and the kernel's copy.  So the copy out of Xen's
+ * buffers stays, as the one pass over the data, and the rest is cut
+ * around it:
+ *
+ *   - the check is fused with the copy, 16 KiB at a time, each step
+ *     walked while it is in the L1 cache, and every CPU's window of a
+ *     pass together, two walks side by side (a walk is a chain of
+ *     dependent loads, one a record; two chains run at once).  Walked
+ *     after the whole copy, an 8192-page buffer's window was out of the
+ *     cache again: copy, walk and write were three passes over DRAM;
+ *   - the chunks copied into are the batches, whole pages, page-aligned,
+ *     so they are written as they are, several in one writev(2) of 1 MiB
+ *     or more; with --direct, the same writes go past the page cache, and
+ *     the copy into the chunks is the staging copy O_DIRECT needs anyway
+ *     (Xen's data starts 8 bytes into its page).
+ *
+ * What it costs, CPU-s per GB written (bench/run-capture, flood on 2
+ * simulated pCPUs, medians of 5; a shared 2-core machine at a load of
+ * 4-6, so ratios within the run only; bench/capture_floor for the
+ * floors, on a ring of real records flushed from the cache): the copy
+ * alone 0.10-0.13, with the check 0.20-0.21, so the check 0.07-0.11
+ * (against 0.15 walked after each whole window, one CPU at a time); a
+ * bare writev(2) of the ring's windows to tmpfs 0.31-0.34, xentrace's
+ * path without the simulated host 0.49-0.54 (ext4: 0.19-0.25 and 0.40;
+ * with O_DIRECT 0.23-0.32).  The capture: ours 0.60-0.69 on tmpfs at 32
+ * and 1024 pages against Debian's 0.38 (1.6x: the copy and the check,
+ * and the wake-ups), 0.35 with --direct on ext4 against Debian's 0.28
+ * buffered.  Before this design, 0.63-0.85 against 0.28-0.34 (2.3-2.5x).
+ * The copy, 0.10, and the check are the price of a file that xenalyze
+ * reads whatever another process did to the shared pages.
  *
  * Draining never waits for the disk: the capture thread only copies into
  * chunks of memory, laid out as the batches they will be written as.
