@@ -13,9 +13,10 @@
  *
  * A chunk is laid out as the batch it will be written as, so the records
  * are copied once, out of Xen's buffer, and written from where they were
- * copied to, with O_DIRECT too (--direct): whole pages, page-aligned.  Chunks are allocated as they are first needed, up to the
- * pool's size, and then reused: after the first seconds, capture touches
- * no new memory.  The queue is first in, first out, so each CPU's chunks
+ * copied to, with O_DIRECT too (--direct): whole pages, page-aligned.
+ * Chunks are allocated as they are first needed, up to the pool's size,
+ * and then reused: after the first seconds, capture touches no new
+ * memory.  The queue is first in, first out, so each CPU's chunks
  * reach the file in the order they were filled.
  *
  * When every chunk is in use, output_take() waits for the writer thread:
@@ -282,7 +283,7 @@ static int put_chunks(struct output *o, struct chunk **c, unsigned int n)
 
     for ( i = 0; i < n; i++ )
         b[i] = (struct xt_out_batch){ .cpu = c[i]->cpu, .buf = c[i]->buf,
-                                  .records = c[i]->len };
+                                      .records = c[i]->len };
     return error_of(xt_writer_putv(o->w, b, n));
 }
 

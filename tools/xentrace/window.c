@@ -266,7 +266,8 @@ static void copy_step(const struct piece_copy *pc, struct walker *w)
 
 static void start_walker(const struct piece_copy *pc, struct walker *w)
 {
-    *w = (struct walker){ .p = pc->to, .limit = pc->to, .end = pc->to + pc->len,
+    *w = (struct walker){ .p = pc->to, .limit = pc->to,
+                          .end = pc->to + pc->len,
                           .floor = pc->check->floor_tsc,
                           .at_wrap = pc->at_wrap };
 }
