@@ -81,28 +81,27 @@ struct walker {
 };
 
 /*
- * Whether Xen writes @hdr, of class TRC_GEN, at @p, a record of @size
- * bytes that ends the piece if @last; its lost count into @w.  Xen's own
- * only: a lost-records marker of its size, a wrap pad that ends at the
- * wrap, TRC_TRACE_IRQ; never the file's (batch headers, xentrace-ng's
- * metadata).
+ * Whether Xen writes @hdr, of class TRC_GEN, at @p, a record that ends
+ * the piece if @last, which ends at the wrap if @at_wrap; its lost count
+ * in *@lost.  Xen's own only: a lost-records marker of its size, a wrap
+ * pad that ends at the wrap, TRC_TRACE_IRQ; never the file's (batch
+ * headers, xentrace-ng's metadata).  Apart from the walk, so that the
+ * walk's state does not leave its registers.
  */
-static bool xen_writes_gen(struct walker *w, const uint8_t *p, uint32_t hdr,
-                           bool last)
+static bool xen_writes_gen(const uint8_t *p, uint32_t hdr, bool last,
+                           bool at_wrap, uint32_t *lost)
 {
-    uint32_t count;
-
+    *lost = 0;
     switch ( TRC_HD_TO_EVENT(hdr) )
     {
     case TRC_LOST_RECORDS:
         if ( !TRC_HD_INCLUDES_CYCLE_COUNT(hdr) ||
              TRC_HD_EXTRA(hdr) != LOST_WORDS )
             return false;
-        memcpy(&count, p + 12, 4);
-        w->lost += count;
+        memcpy(lost, p + 12, 4);
         return true;
     case TRC_TRACE_WRAP_BUFFER:
-        return last && w->at_wrap;
+        return last && at_wrap;
     case TRC_TRACE_IRQ:
         return true;
     default:
@@ -119,11 +118,13 @@ static bool xen_writes_gen(struct walker *w, const uint8_t *p, uint32_t hdr,
  * This is the cost of the check: a record's size is known only from its
  * header, so a walk is a chain of loads, one a record, and all else must
  * stay off that chain: one table load for the class, no call but for
- * TRC_GEN's rare events, branches that are taken only on bad input.
- * Two walks side by side (walk_pair()) are two chains the CPU runs at
- * once.
+ * TRC_GEN's rare events, branches that are taken only on bad input,
+ * and the walker's fields in registers (inlined, into a copy on the
+ * stack that nothing else sees).  Two walks side by side (walk_pair())
+ * are two chains the CPU runs at once.
  */
-static inline bool walk_record(struct walker *w)
+static inline __attribute__((always_inline)) bool
+walk_record(struct walker *w)
 {
     const uint8_t *p = w->p;
     uint32_t hdr, event, size;
@@ -142,8 +143,11 @@ static inline bool walk_record(struct walker *w)
         goto not_xen;
     if ( event >> TRC_CLS_SHIFT == CLASS(TRC_GEN) )
     {
-        if ( !xen_writes_gen(w, p, hdr, p + size == w->end) )
+        uint32_t lost;
+
+        if ( !xen_writes_gen(p, hdr, p + size == w->end, w->at_wrap, &lost) )
             goto not_xen;
+        w->lost += lost;
         w->records += event != TRC_TRACE_WRAP_BUFFER;
     }
     else
