@@ -59,17 +59,21 @@
  *     (Xen's data starts 8 bytes into its page).
  *
  * What it costs, CPU-s per GB written (bench/run-capture, flood on 2
- * simulated pCPUs, medians of 5; a shared 2-core machine at a load of
- * 4-6, so ratios within the run only; bench/capture_floor for the
- * floors, on a ring of real records flushed from the cache): the copy
- * alone 0.10-0.13, with the check 0.20-0.21, so the check 0.07-0.11
- * (against 0.15 walked after each whole window, one CPU at a time); a
- * bare writev(2) of the ring's windows to tmpfs 0.31-0.34, xentrace's
- * path without the simulated host 0.49-0.54 (ext4: 0.19-0.25 and 0.40;
- * with O_DIRECT 0.23-0.32).  The capture: ours 0.60-0.69 on tmpfs at 32
- * and 1024 pages against Debian's 0.38 (1.6x: the copy and the check,
- * and the wake-ups), 0.35 with --direct on ext4 against Debian's 0.28
- * buffered.  Before this design, 0.63-0.85 against 0.28-0.34 (2.3-2.5x).
+ * simulated pCPUs, 32, 1024 and 8192 pages, medians of 5 captures of
+ * 1 s; a shared 2-core machine, so ratios within the run only;
+ * bench/capture_floor for the floors, on a ring of real records flushed
+ * from the cache): the copy alone 0.10, with the check 0.18-0.21, so the
+ * check 0.09-0.11 (0.15 walked after each whole window, one CPU at a
+ * time); a bare writev(2) of the ring's windows to tmpfs 0.30, xentrace's
+ * path without the simulated host 0.47-0.50 (ext4: 0.21-0.28 and
+ * 0.38-0.49; with O_DIRECT 0.24-0.27).  The capture: ours 0.53-0.74 on
+ * tmpfs against Debian's 0.31-0.45, 1.55-1.72x (the copy and the check,
+ * and the wake-ups), where it was 2.3-2.5x; with --direct on ext4
+ * 0.31-0.41 against Debian's buffered 0.23-0.77.  Records lost flat
+ * out: at 32 pages more than Debian's (4.5 million against 1.9 on
+ * tmpfs), at 1024 and 8192 fewer (none against 50,000 on tmpfs; none
+ * against 3.9 million on ext4 at 8192).
+ *
  * The copy, 0.10, and the check are the price of a file that xenalyze
  * reads whatever another process did to the shared pages.
  *
