@@ -22,10 +22,22 @@ $(TRACE_COST): bench/trace_cost.c $(TIMING_SRCS) $(XEN_HDRS) $(HOST_LIB)
 	    -lpthread
 
 # The capture benchmark (run-capture): our xentrace against Debian's, as
-# dom0s of the same xen-sim workload; rusage measures a tracer's CPU.
+# dom0s of the same xen-sim workload; rusage measures a tracer's CPU, and
+# capture_floor the data path's floors on records from gen-trace.
 RUSAGE       := $(BUILD)/bench/rusage
-CAPTURE_ENV  := XEN_SIM=$(XEN_SIM) OURS=$(XENTRACE) RUSAGE=$(RUSAGE)
-CAPTURE_DEPS := $(XEN_SIM) $(XEN_SIM_LIBS) $(XENTRACE) $(RUSAGE)
+CAPTURE_FLOOR := $(BUILD)/bench/capture_floor
+CAPTURE_ENV  := XEN_SIM=$(XEN_SIM) OURS=$(XENTRACE) RUSAGE=$(RUSAGE) \
+                CAPTURE_FLOOR=$(CAPTURE_FLOOR) GEN_TRACE=$(GEN_TRACE)
+CAPTURE_DEPS := $(XEN_SIM) $(XEN_SIM_LIBS) $(XENTRACE) $(RUSAGE) \
+                $(CAPTURE_FLOOR) $(GEN_TRACE)
+
+# The floors run xentrace's own check (window.c) and writer (libxtfile).
+$(CAPTURE_FLOOR): bench/capture_floor.c tools/xentrace/window.c \
+                  tools/xentrace/window.h $(XTFILE_HDRS) $(XTFILE)
+	@mkdir -p $(@D)
+	$(CC) $(TOOL_CFLAGS) $(XTFILE_CFLAGS) -I$(XTFILE_DIR) -Itools/xentrace \
+	    -iquote xen/include $(LDFLAGS) -o $@ bench/capture_floor.c \
+	    tools/xentrace/window.c $(XTFILE) $(XTFILE_LIBS)
 
 # The producer against LTTng-UST (run-lttng): lttng_cost is built where
 # liblttng-ust-dev is installed; elsewhere run-lttng leaves LTTng out.

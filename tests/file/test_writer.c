@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -54,24 +55,28 @@ static const struct xt_metadata meta = {
     .xen_version = 4 << 16 | 20,
 };
 
-/* ---- The writer's write(2) ------------------------------------------ */
+/* ---- The writer's writev(2) ----------------------------------------- */
 
 /*
- * The writer's calls to write(2) come here: this program's definition
+ * The writer's calls to writev(2) come here: this program's definition
  * takes precedence over libc's.  Calls on io.fd are counted, and can be
  * made to fail or to come back short.
  */
 static struct {
     int fd;                     /* the fd watched, or -1 */
-    unsigned int calls;         /* write() calls on it */
+    unsigned int calls;         /* writev() calls on it */
     unsigned int eintr_call;    /* this call (from 1) fails with EINTR */
     unsigned int short_call;    /* this one writes half what it is asked */
     unsigned int fail_call;     /* this one fails with fail_errno */
     int fail_errno;
 } io = { .fd = -1 };
 
-ssize_t write(int fd, const void *buf, size_t n)
+ssize_t writev(int fd, const struct iovec *iov, int n)
 {
+    struct iovec half[64];
+    size_t total = 0, left;
+    int i;
+
     if ( fd == io.fd )
     {
         unsigned int call = ++io.calls;
@@ -81,10 +86,22 @@ ssize_t write(int fd, const void *buf, size_t n)
             errno = call == io.eintr_call ? EINTR : io.fail_errno;
             return -1;
         }
-        if ( call == io.short_call )
-            n /= 2;
+        if ( call == io.short_call && n <= 64 )
+        {
+            for ( i = 0; i < n; i++ )
+                total += iov[i].iov_len;
+            left = total / 2;
+            for ( i = 0; i < n && left; i++ )
+            {
+                half[i] = iov[i];
+                if ( half[i].iov_len > left )
+                    half[i].iov_len = left;
+                left -= half[i].iov_len;
+            }
+            return syscall(SYS_writev, fd, half, i);
+        }
     }
-    return syscall(SYS_write, fd, buf, n);
+    return syscall(SYS_writev, fd, iov, n);
 }
 
 static void watch(int fd)
@@ -612,7 +629,7 @@ static void write_steady(unsigned int nr_cpus, unsigned int nr_flushes,
     assert_metadata(p);
     assert_int_equal(p->padding, padding);
     assert_holds_flushes(p, m, 0);
-    assert_int_equal(io.calls, 1 + p->nr_batches);  /* one write() each */
+    assert_int_equal(io.calls, 1 + p->nr_batches);  /* one writev() each */
     /* Alone, a CPU's batch goes as soon as it holds batch_bytes. */
     for ( cpu = 0; nr_cpus == 1 && cpu < p->nr_batches; cpu++ )
         assert_in_range(p->batch_size[cpu], effective,
@@ -1064,6 +1081,92 @@ static void test_write_error_cuts_back(void **state)
     unlink(path);
 }
 
+/*
+ * Several batches in one xt_writer_putv(): one writev(2), the same file as
+ * one xt_writer_put() each.  EIO after half of them went out: the file is
+ * cut back to the last batch written whole, which is one of them.
+ */
+static void test_gathered_batches(void **state)
+{
+    struct source src[2] = { { .cpu = 0 }, { .cpu = 1 } };
+    struct xt_out_batch b[4], copy[4];
+    struct xt_writer *w;
+    uint8_t *one, *all;
+    size_t one_len, all_len, total = 0, half, whole = 0;
+    char path[128], path1[128];
+    unsigned int i;
+    int fd;
+
+    (void)state;
+    for ( i = 0; i < 4; i++ )
+    {
+        size_t len, size;
+
+        b[i] = (struct xt_out_batch){ .cpu = i % 2 };
+        b[i].buf = make_batch(NULL, &src[i % 2], (i + 1) * 5 * KiB, &len);
+        b[i].records = len;
+        size = xt_batch_size(len);
+        copy[i] = b[i];
+        assert_int_equal(posix_memalign(&copy[i].buf, PAGE, size), 0);
+        memcpy(copy[i].buf, b[i].buf, size);
+        total += size;
+    }
+
+    path_in(path, sizeof(path), dir, "gathered.xt");
+    fd = open_out(path);
+    w = open_writer(fd, NULL, 0);
+    watch(fd);
+    assert_int_equal(xt_writer_putv(w, b, 4), 0);
+    assert_int_equal(io.calls, 1);
+    assert_int_equal(xt_writer_bytes(w), PAGE + total);
+    assert_int_equal(close_writer(w), 0);
+    close(fd);
+    path_in(path1, sizeof(path1), dir, "one-by-one.xt");
+    fd = open_out(path1);
+    w = open_writer(fd, NULL, 0);
+    for ( i = 0; i < 4; i++ )
+        assert_int_equal(xt_writer_put(w, copy[i].cpu, copy[i].buf,
+                                       copy[i].records), 0);
+    assert_int_equal(close_writer(w), 0);
+    close(fd);
+    /* The metadata's start TSC and time differ: the batches after it. */
+    one = slurp(path1, &one_len);
+    all = slurp(path, &all_len);
+    assert_int_equal(all_len, one_len);
+    assert_memory_equal(all + PAGE, one + PAGE, all_len - PAGE);
+    free(one);
+    free(all);
+    unlink(path1);
+
+    fd = open_out(path);
+    w = open_writer(fd, NULL, 0);
+    watch(fd);
+    io.short_call = 1;
+    io.fail_call = 2;
+    io.fail_errno = EIO;
+    half = total / 2;
+    for ( i = 0; i < 4 && xt_batch_size(copy[i].records) <= half; i++ )
+    {
+        half -= xt_batch_size(copy[i].records);
+        whole += xt_batch_size(copy[i].records);
+    }
+    errno = 0;
+    assert_int_equal(xt_writer_putv(w, copy, 4), -1);
+    assert_int_equal(errno, EIO);
+    assert_int_equal(io.calls, 2);
+    assert_int_equal(file_size(path), PAGE + whole);
+    assert_int_equal(xt_writer_bytes(w), PAGE + whole);
+    assert_int_equal(close_writer(w), -1);
+    close(fd);
+
+    for ( i = 0; i < 4; i++ )
+    {
+        free(b[i].buf);
+        free(copy[i].buf);
+    }
+    unlink(path);
+}
+
 static int mount_tiny(void **state)
 {
     (void)state;
@@ -1235,6 +1338,7 @@ int main(void)
         cmocka_unit_test(test_write_error_cuts_back),
         cmocka_unit_test_setup_teardown(test_enospc_leaves_valid_file,
                                         mount_tiny, unmount_tiny),
+        cmocka_unit_test(test_gathered_batches),
         cmocka_unit_test_setup_teardown(test_reserve_does_not_wrap,
                                         mount_tiny, unmount_tiny),
         cmocka_unit_test(test_direct),

@@ -11,7 +11,8 @@
  * one before, and be counted as such; one that fails must be counted as
  * skipped, with a reason, and change nothing else.  The helpers that read
  * checked records stay inside them, and cons_moved() never reports more
- * than the window or a buffer.
+ * than the window or a buffer.  The check fused with the copy decides and
+ * counts alike, alone or beside another CPU's piece.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -51,6 +52,56 @@ static uint64_t walk(const uint8_t *p, size_t len, uint64_t floor)
     return records;
 }
 
+static bool same_check(const struct cpu_check *a, const struct cpu_check *b)
+{
+    return a->count.records == b->count.records &&
+           a->count.bytes == b->count.bytes &&
+           a->count.lost == b->count.lost &&
+           a->count.last_tsc == b->count.last_tsc &&
+           a->count.skipped == b->count.skipped &&
+           a->floor_tsc == b->floor_tsc &&
+           a->knows_running == b->knows_running &&
+           a->running_dom == b->running_dom &&
+           a->running_vcpu == b->running_vcpu;
+}
+
+/*
+ * The check fused with the copy (copy_pieces_checked()), alone and side
+ * by side with a piece of another CPU, must copy what it passes, and
+ * decide and count as check_piece() does on the piece in place.
+ */
+static void copied_alike(const struct cpu_check *c, const uint8_t *piece,
+                         size_t len, bool at_wrap)
+{
+    struct cpu_check in_place = *c, alone = *c, paired = *c, other = *c;
+    uint8_t *to = malloc(2 * len + 2);
+    struct piece_copy pc[2] = {
+        { .check = &alone, .to = to, .from = piece, .len = len,
+          .at_wrap = at_wrap },
+    };
+    uint32_t why;
+    bool passed = check_piece(&in_place, piece, len, at_wrap, &why);
+
+    if ( !to )
+        return;
+    copy_pieces_checked(pc, 1);
+    if ( passed != !pc[0].why || (!passed && pc[0].why != why) ||
+         !same_check(&alone, &in_place) ||
+         (passed && len && memcmp(to, piece, len)) )
+        abort();
+    /* Paired: the other CPU's piece is the same bytes, the halves swapped. */
+    pc[0] = (struct piece_copy){ .check = &paired, .to = to + len + 1,
+                                 .from = piece, .len = len,
+                                 .at_wrap = at_wrap };
+    pc[1] = (struct piece_copy){ .check = &other, .to = to, .from = piece,
+                                 .len = len / 2 & ~(size_t)3 };
+    copy_pieces_checked(pc, 2);
+    if ( passed != !pc[0].why || (!passed && pc[0].why != why) ||
+         !same_check(&paired, &in_place) )
+        abort();
+    free(to);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct cpu_check c = { .knows_cons = true }, before;
@@ -71,6 +122,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     memcpy(piece, data + HEAD, len);
     before = c;
+    copied_alike(&c, piece, len, data[0] & 1);
 
     if ( check_piece(&c, piece, len, data[0] & 1, &why) )
     {

@@ -148,6 +148,89 @@ static void test_tsc_backwards(void **state)
 }
 
 /* The vCPU running where records resume, and their first TSC. */
+/*
+ * A piece of @words words longer than several COPY_STEPs, records of every
+ * size straddling the steps; at word @bad (if below @words), a TSC older
+ * than the one before.
+ */
+static uint32_t *long_piece(unsigned int words, unsigned int bad)
+{
+    uint32_t *w = test_malloc(4 * words);
+    unsigned int n = 0, extra = 0;
+    uint64_t tsc = 1000;
+
+    while ( n < words )
+    {
+        unsigned int size = 3 + extra < words - n ? 3 + extra : words - n;
+
+        memset(w + n, 0, 4 * size);
+        if ( size < 3 )                     /* the last: no TSC */
+            w[n] = TRC_HVM_ENTRYEXIT | 1 | (size - 1) << TRACE_EXTRA_SHIFT;
+        else
+        {
+            w[n] = TRC_HVM_ENTRYEXIT | 1 | TRC_HD_CYCLE_FLAG |
+                   (size - 3) << TRACE_EXTRA_SHIFT;
+            tsc = n <= bad && bad < n + size ? tsc - 500 : tsc + 7;
+            w[n + 1] = tsc;
+            w[n + 2] = tsc >> 32;
+        }
+        n += size;
+        extra = (extra + 1) % 8;
+    }
+    return w;
+}
+
+/*
+ * The check fused with the copy, alone and beside another CPU's piece,
+ * passes, fails and counts as the check in place does, across its copy
+ * steps, and copies what passes.
+ */
+static void test_copy_checked_as_in_place(void **state)
+{
+    static const unsigned int bads[] = { ~0u, 5, COPY_STEP / 4 + 3,
+                                         3 * COPY_STEP / 4 };
+    unsigned int words = 3 * COPY_STEP / 4 + 1001, i, pair;
+
+    (void)state;
+    for ( i = 0; i < sizeof(bads) / sizeof(bads[0]); i++ )
+        for ( pair = 0; pair < 2; pair++ )
+        {
+            uint32_t *w = long_piece(words, bads[i]), why;
+            uint32_t *other = long_piece(words / 3, ~0u);
+            uint8_t *to = test_malloc(4 * words), *to_other =
+                test_malloc(4 * words);
+            struct cpu_check in_place = { .floor_tsc = 900 }, copied =
+                in_place, c_other = { 0 };
+            struct piece_copy pc[2] = {
+                { .check = &copied, .to = to, .from = (uint8_t *)w,
+                  .len = 4 * words },
+                { .check = &c_other, .to = to_other,
+                  .from = (uint8_t *)other, .len = 4 * (words / 3) },
+            };
+            bool passed = check_piece(&in_place, (uint8_t *)w, 4 * words,
+                                      false, &why);
+
+            assert_int_equal(passed, bads[i] == ~0u);
+            copy_pieces_checked(pc, 1 + pair);
+            assert_int_equal(pc[0].why, passed ? 0 : why);
+            assert_int_equal(copied.count.records, in_place.count.records);
+            assert_int_equal(copied.count.bytes, in_place.count.bytes);
+            assert_int_equal(copied.count.skipped, in_place.count.skipped);
+            assert_int_equal(copied.floor_tsc, in_place.floor_tsc);
+            if ( passed )
+                assert_memory_equal(to, w, 4 * words);
+            if ( pair )
+            {
+                assert_int_equal(pc[1].why, 0);
+                assert_memory_equal(to_other, other, 4 * (words / 3));
+            }
+            test_free(w);
+            test_free(other);
+            test_free(to);
+            test_free(to_other);
+        }
+}
+
 static void test_running_vcpu(void **state)
 {
     struct piece p = { .n = 0 };
@@ -201,6 +284,7 @@ int main(void)
         cmocka_unit_test(test_xen_records_pass),
         cmocka_unit_test(test_bad_record_fails_the_piece),
         cmocka_unit_test(test_tsc_backwards),
+        cmocka_unit_test(test_copy_checked_as_in_place),
         cmocka_unit_test(test_running_vcpu),
         cmocka_unit_test(test_cons_moved),
     };

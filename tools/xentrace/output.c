@@ -4,16 +4,19 @@
  *
  *   capture thread                          writer thread
  *   --------------                          -------------
- *   output_take(): a free chunk for a CPU   wait for a queued chunk
- *   copy the CPU's windows into it          xt_writer_put(): header and
- *   output_push() it, with the other CPUs'    pads in place, one write(2)
- *     (see xentrace.c)                      back to the free list
+ *   output_take(): a free chunk for a CPU   wait for 1 MiB of queued
+ *   copy the CPU's windows into it            chunks, or a flush, the end,
+ *   output_push() it, with the other CPUs'    or a capture thread waiting
+ *     (see xentrace.c)                      xt_writer_putv(): headers and
+ *                                             pads in place, one writev(2)
+ *                                           back to the free list
  *
  * A chunk is laid out as the batch it will be written as, so the records
  * are copied once, out of Xen's buffer, and written from where they were
- * copied to.  Chunks are allocated as they are first needed, up to the
- * pool's size, and then reused: after the first seconds, capture touches
- * no new memory.  The queue is first in, first out, so each CPU's chunks
+ * copied to, with O_DIRECT too (--direct): whole pages, page-aligned.
+ * Chunks are allocated as they are first needed, up to the pool's size,
+ * and then reused: after the first seconds, capture touches no new
+ * memory.  The queue is first in, first out, so each CPU's chunks
  * reach the file in the order they were filled.
  *
  * When every chunk is in use, output_take() waits for the writer thread:
@@ -45,6 +48,14 @@
 
 #include "output.h"
 
+/*
+ * The writer thread gathers queued chunks into one writev(2) of
+ * GATHER_BYTES or more (1 MiB: what O_DIRECT needs to be cheap, and
+ * several batches a call for the page cache), the chunk that reaches it
+ * the last.
+ */
+#define GATHER_BYTES     (1u << 20)
+
 /* With ring_bytes: a batch kept, in memory of its size. */
 struct kept {
     struct kept *next;
@@ -70,6 +81,9 @@ struct output {
     pthread_mutex_t lock;
     pthread_cond_t cond;                /* queued, freed, stop, error */
     struct chunk *queue, **queue_tail;  /* under lock */
+    size_t queued_bytes;                /* under lock: records queued */
+    bool queued_due;                    /* under lock: one must not wait */
+    unsigned int takers;                /* under lock: waiting for a chunk */
     struct chunk *free;                 /* under lock */
     unsigned int nr_chunks, max_chunks; /* under lock */
     bool stop;                          /* under lock: nothing more comes */
@@ -89,18 +103,45 @@ struct output {
  * =================
  */
 
-/* The next queued chunk, waiting for one; NULL once stopped and empty. */
-static struct chunk *next_chunk(struct output *o)
+/*
+ * Whether the writer thread should write what is queued now rather than
+ * wait for more: the queue holds GATHER_BYTES, or a chunk that must not
+ * wait (the capture thread's once-a-second flush), or nothing more is
+ * coming, or the capture thread waits for a chunk.
+ */
+static bool write_now(const struct output *o)
 {
-    struct chunk *c;
+    return o->queued_bytes >= GATHER_BYTES || o->queued_due || o->stop ||
+           o->takers || o->ring_bytes;
+}
+
+/*
+ * Queued chunks into @c, until they hold GATHER_BYTES (at most
+ * XT_PUTV_MAX of them), waiting until write_now(); 0 once stopped and
+ * empty.
+ */
+static unsigned int next_chunks(struct output *o, struct chunk **c)
+{
+    unsigned int n = 0;
+    size_t bytes = 0;
 
     pthread_mutex_lock(&o->lock);
-    while ( !o->queue && !o->stop )
+    while ( !(o->queue && write_now(o)) && !o->stop )
         pthread_cond_wait(&o->cond, &o->lock);
-    if ( (c = o->queue) && !(o->queue = c->next) )
-        o->queue_tail = &o->queue;
+    while ( o->queue && n < XT_PUTV_MAX && bytes < GATHER_BYTES )
+    {
+        struct chunk *k = o->queue;
+
+        if ( !(o->queue = k->next) )
+            o->queue_tail = &o->queue;
+        o->queued_bytes -= k->len;
+        bytes += k->len;
+        c[n++] = k;
+    }
+    if ( !o->queue )
+        o->queued_due = false;
     pthread_mutex_unlock(&o->lock);
-    return c;
+    return n;
 }
 
 /* The output fails with @error, unless it failed already. */
@@ -111,12 +152,18 @@ static void set_error(struct output *o, int error)
     pthread_cond_broadcast(&o->cond);
 }
 
-/* Put @c back on the free list; @error, if not 0, fails the output. */
-static void give_back(struct output *o, struct chunk *c, int error)
+/* Put the @n chunks at @c back on the free list; @error fails the output. */
+static void give_back(struct output *o, struct chunk **c, unsigned int n,
+                      int error)
 {
+    unsigned int i;
+
     pthread_mutex_lock(&o->lock);
-    c->next = o->free;
-    o->free = c;
+    for ( i = 0; i < n; i++ )
+    {
+        c[i]->next = o->free;
+        o->free = c[i];
+    }
     set_error(o, error);
     pthread_mutex_unlock(&o->lock);
 }
@@ -228,20 +275,34 @@ static int close_writer(struct output *o)
     return error_of(rc);
 }
 
+/* The @n chunks at @c to the file, as many batches in one writev(2). */
+static int put_chunks(struct output *o, struct chunk **c, unsigned int n)
+{
+    struct xt_out_batch b[XT_PUTV_MAX];
+    unsigned int i;
+
+    for ( i = 0; i < n; i++ )
+        b[i] = (struct xt_out_batch){ .cpu = c[i]->cpu, .buf = c[i]->buf,
+                                      .records = c[i]->len };
+    return error_of(xt_writer_putv(o->w, b, n));
+}
+
 static void *write_out(void *arg)
 {
     struct output *o = arg;
-    struct chunk *c;
+    struct chunk *c[XT_PUTV_MAX];
+    unsigned int n, i;
     int error = 0, rc;
 
-    while ( !error && (c = next_chunk(o)) )
+    while ( !error && (n = next_chunks(o, c)) )
     {
-        o->passed_bytes += xt_batch_size(c->len);
-        if ( o->ring_bytes )
-            error = keep(o, c);
-        else
-            error = error_of(xt_writer_put(o->w, c->cpu, c->buf, c->len));
-        give_back(o, c, error);
+        for ( i = 0; i < n; i++ )
+            o->passed_bytes += xt_batch_size(c[i]->len);
+        if ( !o->ring_bytes )
+            error = put_chunks(o, c, n);
+        for ( i = 0; i < n && o->ring_bytes && !error; i++ )
+            error = keep(o, c[i]);
+        give_back(o, c, n, error);
     }
     if ( !error && o->ring_bytes )
         error = write_ring(o);
@@ -284,7 +345,11 @@ struct chunk *output_take(struct output *o, unsigned int cpu)
         }
         if ( o->nr_chunks == o->max_chunks )
         {
+            /* The writer must not wait to gather more: there is none. */
+            o->takers++;
+            pthread_cond_broadcast(&o->cond);
             pthread_cond_wait(&o->cond, &o->lock);
+            o->takers--;
             continue;
         }
         if ( (c = new_chunk(o->chunk_bytes)) )
@@ -311,6 +376,8 @@ void output_push(struct output *o, struct chunk *c)
         c->next = NULL;
         *o->queue_tail = c;
         o->queue_tail = &c->next;
+        o->queued_bytes += c->len;
+        o->queued_due |= c->due;
     }
     else
     {

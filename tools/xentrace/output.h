@@ -19,6 +19,7 @@ struct chunk {
     size_t len;                 /* bytes of records */
     uint8_t *buf;               /* page-aligned; records at XT_BATCH_HEAD */
     bool ends_epoch;            /* the last of its epoch (see output.c) */
+    bool due;                   /* to be written without waiting for more */
 };
 
 static inline uint8_t *chunk_end(struct chunk *c)

@@ -5,9 +5,11 @@
  * so what lies between cons and prod is input, not fact: another process
  * may have moved cons into the middle of a record or written over the
  * records.  Xen's own records have a shape that garbage seldom has, and
- * each piece of a window is checked against it as it is counted, right
- * after it was copied (so while it is in the cache, and so that what is
- * checked is what is written, whatever the other process does next):
+ * each piece of a window is checked against it as it is counted, in the
+ * pass that copies it, 16 KiB at a time (so while it is in the L1 cache,
+ * and so that what is checked is what is written, whatever the other
+ * process does next; every CPU's piece of a pass together, two walks
+ * side by side):
  *
  *   - the records tile the piece exactly: none runs past its end;
  *   - each event is of a class and subclass Xen writes, and in TRC_GEN
@@ -40,49 +42,64 @@
 #define LOST_WORDS      4u              /* TRC_LOST_RECORDS's payload */
 
 /*
- * Whether Xen writes events of @event's class and subclass: those of
- * public/trace.h, the same from 4.17 to 4.22 (a class without
- * subclasses has them all set, as TRC_GEN's 0x0001f000).
+ * The subclasses Xen writes in each class, a bit per subclass, indexed by
+ * the class (event >> TRC_CLS_SHIFT): those of public/trace.h, the same
+ * from 4.17 to 4.22 (a class without subclasses has them all set, as
+ * TRC_GEN's 0x0001f000).  A table, so that the walk tests an event with
+ * one load and no branch on its class.
  */
-static bool xen_class(uint32_t event)
+#define CLASS(c)        ((c) >> TRC_CLS_SHIFT)
+#define SUB(s)          (1u << (((s) >> TRC_SUBCLS_SHIFT) & 0xf))
+
+static const uint16_t xen_subclasses[0x1000] = {
+    [CLASS(TRC_GEN)]    = SUB(TRC_GEN),
+    [CLASS(TRC_SCHED)]  = SUB(TRC_SCHED_MIN) | SUB(TRC_SCHED_CLASS) |
+                          SUB(TRC_SCHED_VERBOSE),
+    [CLASS(TRC_DOM0OP)] = SUB(TRC_DOM0_DOMOPS),
+    [CLASS(TRC_HVM)]    = SUB(TRC_HVM_ENTRYEXIT) | SUB(TRC_HVM_HANDLER) |
+                          SUB(TRC_HVM_EMUL),
+    [CLASS(TRC_MEM)]    = SUB(TRC_MEM),
+    [CLASS(TRC_PV)]     = SUB(TRC_PV_ENTRY) | SUB(TRC_PV_SUBCALL),
+    [CLASS(TRC_SHADOW)] = SUB(TRC_SHADOW),
+    [CLASS(TRC_HW)]     = SUB(TRC_HW_PM) | SUB(TRC_HW_IRQ),
+    [CLASS(TRC_GUEST)]  = SUB(TRC_GUEST),
+};
+
+/*
+ * A piece's walk so far: where it is, and what it found, to be counted
+ * only once the whole piece has passed.
+ */
+struct walker {
+    const uint8_t *p;               /* the next record */
+    const uint8_t *limit;           /* the copy so far: walk up to here */
+    const uint8_t *end;             /* the piece's */
+    const uint8_t *last_switch;     /* the last context switch, or NULL */
+    uint64_t floor;                 /* the last TSC (or the CPU's before) */
+    uint64_t records, lost;
+    bool at_wrap;                   /* the piece ends where the ring wraps */
+    uint32_t why;                   /* XT_SKIP_*: it failed; 0: not yet */
+};
+
+/*
+ * Whether Xen writes @hdr, of class TRC_GEN, at @p, a record that ends
+ * the piece if @last, which ends at the wrap if @at_wrap; its lost count
+ * in *@lost.  Xen's own only: a lost-records marker of its size, a wrap
+ * pad that ends at the wrap, TRC_TRACE_IRQ; never the file's (batch
+ * headers, xentrace-ng's metadata).  Apart from the walk, so that the
+ * walk's state does not leave its registers.
+ */
+static bool xen_writes_gen(const uint8_t *p, uint32_t hdr, bool last,
+                           bool at_wrap, uint32_t *lost)
 {
-    unsigned int sub = (event >> TRC_SUBCLS_SHIFT) & 0xf;
-
-    switch ( event >> TRC_CLS_SHIFT )
-    {
-    case TRC_GEN >> TRC_CLS_SHIFT:
-    case TRC_MEM >> TRC_CLS_SHIFT:
-    case TRC_SHADOW >> TRC_CLS_SHIFT:
-    case TRC_GUEST >> TRC_CLS_SHIFT:
-        return sub == 0xf;
-    case TRC_SCHED >> TRC_CLS_SHIFT:        /* MIN, CLASS, VERBOSE */
-        return sub == 1 || sub == 2 || sub == 8;
-    case TRC_DOM0OP >> TRC_CLS_SHIFT:       /* DOM0_DOMOPS */
-        return sub == 1;
-    case TRC_HVM >> TRC_CLS_SHIFT:          /* ENTRYEXIT, HANDLER, EMUL */
-        return sub == 1 || sub == 2 || sub == 4;
-    case TRC_PV >> TRC_CLS_SHIFT:           /* ENTRY, SUBCALL */
-    case TRC_HW >> TRC_CLS_SHIFT:           /* PM, IRQ */
-        return sub == 1 || sub == 2;
-    default:
-        return false;
-    }
-}
-
-/* Whether Xen writes @hdr, a record ending the piece if @last. */
-static bool xen_writes(uint32_t hdr, bool last, bool at_wrap)
-{
-    uint32_t event = TRC_HD_TO_EVENT(hdr);
-
-    if ( !xen_class(event) )
-        return false;
-    if ( event >> TRC_CLS_SHIFT != TRC_GEN >> TRC_CLS_SHIFT )
-        return true;
-    switch ( event )
+    *lost = 0;
+    switch ( TRC_HD_TO_EVENT(hdr) )
     {
     case TRC_LOST_RECORDS:
-        return TRC_HD_INCLUDES_CYCLE_COUNT(hdr) &&
-               TRC_HD_EXTRA(hdr) == LOST_WORDS;
+        if ( !TRC_HD_INCLUDES_CYCLE_COUNT(hdr) ||
+             TRC_HD_EXTRA(hdr) != LOST_WORDS )
+            return false;
+        memcpy(lost, p + 12, 4);
+        return true;
     case TRC_TRACE_WRAP_BUFFER:
         return last && at_wrap;
     case TRC_TRACE_IRQ:
@@ -90,6 +107,99 @@ static bool xen_writes(uint32_t hdr, bool last, bool at_wrap)
     default:
         return false;
     }
+}
+
+/*
+ * The record at w->p, which is before w->limit: checked, counted, and
+ * passed.  False if the walk stops there: the record is not Xen's
+ * (w->why says why), or it is not wholly before w->limit (it runs past
+ * the piece's end, XT_SKIP_TILE, or the rest comes with the next copy).
+ *
+ * This is the cost of the check: a record's size is known only from its
+ * header, so a walk is a chain of loads, one a record, and all else must
+ * stay off that chain: one table load for the class, no call but for
+ * TRC_GEN's rare events, branches that are taken only on bad input,
+ * and the walker's fields in registers (inlined, into a copy on the
+ * stack that nothing else sees).  Two walks side by side (walk_pair())
+ * are two chains the CPU runs at once.
+ */
+static inline __attribute__((always_inline)) bool
+walk_record(struct walker *w)
+{
+    const uint8_t *p = w->p;
+    uint32_t hdr, event, size;
+    uint64_t tsc;
+
+    if ( w->limit - p < 4 )
+        goto short_record;
+    memcpy(&hdr, p, 4);
+    /* 4 * xt_record_words(hdr), in fewer steps after the load. */
+    size = 4 + ((hdr >> 26) & 0x1c) + ((hdr >> 28) & 8);
+    if ( size > (size_t)(w->limit - p) )
+        goto short_record;
+    event = TRC_HD_TO_EVENT(hdr);
+    if ( !(xen_subclasses[event >> TRC_CLS_SHIFT] >>
+           (event >> TRC_SUBCLS_SHIFT & 0xf) & 1) )
+        goto not_xen;
+    if ( event >> TRC_CLS_SHIFT == CLASS(TRC_GEN) )
+    {
+        uint32_t lost;
+
+        if ( !xen_writes_gen(p, hdr, p + size == w->end, w->at_wrap, &lost) )
+            goto not_xen;
+        w->lost += lost;
+        w->records += event != TRC_TRACE_WRAP_BUFFER;
+    }
+    else
+        w->records++;
+    if ( TRC_HD_INCLUDES_CYCLE_COUNT(hdr) )
+    {
+        memcpy(&tsc, p + 4, 8);
+        if ( tsc < w->floor )
+        {
+            w->why = XT_SKIP_TSC;
+            return false;
+        }
+        w->floor = tsc;
+    }
+    if ( event == TRC_SCHED_SWITCH && TRC_HD_EXTRA(hdr) >= 4 )
+        w->last_switch = p;
+    w->p = p + size;
+    return true;
+
+not_xen:
+    w->why = XT_SKIP_EVENT;
+    return false;
+short_record:
+    /* The rest comes with the next copy, unless the piece ends here. */
+    if ( w->limit == w->end )
+        w->why = XT_SKIP_TILE;
+    return false;
+}
+
+/* Walk @w up to its limit: false if it failed. */
+static bool walk(struct walker *w)
+{
+    struct walker v = *w;               /* in registers */
+
+    while ( v.p < v.limit && walk_record(&v) )
+        continue;
+    *w = v;
+    return !v.why;
+}
+
+/* Walk @a and @b up to their limits, side by side while both go on. */
+static void walk_pair(struct walker *a, struct walker *b)
+{
+    struct walker x = *a, y = *b;       /* in registers */
+
+    while ( x.p < x.limit && y.p < y.limit && walk_record(&x) &&
+            walk_record(&y) )
+        continue;
+    *a = x;
+    *b = y;
+    walk(a);
+    walk(b);
 }
 
 /* The payload word @i of the record at @p, whose header is @hdr. */
@@ -101,73 +211,110 @@ static uint32_t payload(const uint8_t *p, uint32_t hdr, unsigned int i)
     return word;
 }
 
-/* Why the record at @p, @left bytes before the piece's end, is not Xen's. */
-static uint32_t not_xen(const uint8_t *p, size_t left, bool at_wrap,
-                        uint64_t floor)
+/* The piece of @len bytes that @w walked passed: count it into @c. */
+static void count_piece(struct cpu_check *c, const struct walker *w,
+                        size_t len)
 {
-    uint32_t hdr, size;
-    uint64_t tsc;
+    uint32_t hdr;
 
-    memcpy(&hdr, p, 4);
-    size = 4 * xt_record_words(hdr);
-    if ( size > left )
-        return XT_SKIP_TILE;
-    if ( !xen_writes(hdr, size == left, at_wrap) )
-        return XT_SKIP_EVENT;
-    if ( TRC_HD_INCLUDES_CYCLE_COUNT(hdr) )
+    c->count.records += w->records;
+    c->count.lost += w->lost;
+    c->count.bytes += len;
+    if ( w->floor > c->count.last_tsc )
+        c->count.last_tsc = w->floor;
+    c->floor_tsc = w->floor;
+    if ( w->last_switch )
     {
-        memcpy(&tsc, p + 4, 8);
-        if ( tsc < floor )
-            return XT_SKIP_TSC;
+        memcpy(&hdr, w->last_switch, 4);
+        c->running_dom = payload(w->last_switch, hdr, 2);
+        c->running_vcpu = payload(w->last_switch, hdr, 3);
+        c->knows_running = true;
     }
-    return 0;
+}
+
+/* Count @w's piece into @pc's CPU: passed, or skipped with why. */
+static void end_piece(struct piece_copy *pc, const struct walker *w)
+{
+    pc->why = w->why;
+    if ( w->why )
+        pc->check->count.skipped += pc->len;
+    else
+        count_piece(pc->check, w, pc->len);
 }
 
 bool check_piece(struct cpu_check *c, const uint8_t *p, size_t len,
                  bool at_wrap, uint32_t *why)
 {
-    const uint8_t *end = p + len, *last_switch = NULL;
-    uint64_t floor = c->floor_tsc, records = 0, lost = 0;
-    uint32_t hdr, count;
+    struct piece_copy pc = { .check = c, .len = len };
+    struct walker w = { .p = p, .limit = p + len, .end = p + len,
+                        .floor = c->floor_tsc, .at_wrap = at_wrap };
 
-    for ( ; p < end; p += 4 * xt_record_words(hdr) )
-    {
-        if ( (*why = not_xen(p, end - p, at_wrap, floor)) )
-        {
-            c->count.skipped += len;
-            return false;
-        }
-        memcpy(&hdr, p, 4);
-        if ( TRC_HD_INCLUDES_CYCLE_COUNT(hdr) )
-            memcpy(&floor, p + 4, 8);
-        switch ( TRC_HD_TO_EVENT(hdr) )
-        {
-        case TRC_SCHED_SWITCH:
-            if ( TRC_HD_EXTRA(hdr) >= 4 )
-                last_switch = p;
-            break;
-        case TRC_LOST_RECORDS:
-            memcpy(&count, p + 12, 4);
-            lost += count;
-            break;
-        }
-        records += TRC_HD_TO_EVENT(hdr) != TRC_TRACE_WRAP_BUFFER;
-    }
+    walk(&w);
+    end_piece(&pc, &w);
+    *why = pc.why;
+    return !pc.why;
+}
 
-    c->count.records += records;
-    c->count.lost += lost;
-    c->count.bytes += len;
-    if ( floor > c->count.last_tsc )
-        c->count.last_tsc = floor;
-    c->floor_tsc = floor;
-    if ( last_switch )
+/* Copy the next COPY_STEP bytes of @pc, walked by @w, unless it failed. */
+static void copy_step(const struct piece_copy *pc, struct walker *w)
+{
+    size_t done = w->limit - pc->to;
+    size_t n = pc->len - done < COPY_STEP ? pc->len - done : COPY_STEP;
+
+    if ( !w->why && n )
     {
-        memcpy(&hdr, last_switch, 4);
-        c->running_dom = payload(last_switch, hdr, 2);
-        c->running_vcpu = payload(last_switch, hdr, 3);
-        c->knows_running = true;
+        memcpy(pc->to + done, pc->from + done, n);
+        w->limit += n;
     }
-    return true;
+}
+
+static void start_walker(const struct piece_copy *pc, struct walker *w)
+{
+    *w = (struct walker){ .p = pc->to, .limit = pc->to,
+                          .end = pc->to + pc->len,
+                          .floor = pc->check->floor_tsc,
+                          .at_wrap = pc->at_wrap };
+}
+
+/* Pieces @a and @b, of different CPUs, copied and walked side by side. */
+static void copy_pair(struct piece_copy *a, struct piece_copy *b)
+{
+    struct walker x, y;
+
+    start_walker(a, &x);
+    start_walker(b, &y);
+    while ( (!x.why && x.limit < x.end) || (!y.why && y.limit < y.end) )
+    {
+        copy_step(a, &x);
+        copy_step(b, &y);
+        walk_pair(&x, &y);
+    }
+    end_piece(a, &x);
+    end_piece(b, &y);
+}
+
+/* Piece @a, copied and walked alone. */
+static void copy_alone(struct piece_copy *a)
+{
+    struct walker x;
+
+    start_walker(a, &x);
+    while ( !x.why && x.limit < x.end )
+    {
+        copy_step(a, &x);
+        walk(&x);
+    }
+    end_piece(a, &x);
+}
+
+void copy_pieces_checked(struct piece_copy *pc, unsigned int n)
+{
+    unsigned int i;
+
+    for ( i = 0; i + 1 < n; i += 2 )
+        copy_pair(&pc[i], &pc[i + 1]);
+    if ( i < n )
+        copy_alone(&pc[i]);
 }
 
 uint32_t cons_moved(const struct cpu_check *c, uint32_t cons, uint32_t len,

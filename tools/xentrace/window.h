@@ -47,6 +47,32 @@ bool check_piece(struct cpu_check *c, const uint8_t *p, size_t len,
                  bool at_wrap, uint32_t *why);
 
 /*
+ * The same check, fused with the copy out of the buffer: for each piece,
+ * its @len bytes from @from copied to @to, COPY_STEP bytes at a time,
+ * each step walked right after it was copied, while it is in the L1
+ * cache; the pieces in pairs, walked side by side.  Walked after the
+ * whole copy instead, a window of a large buffer (an eighth of 8192
+ * pages is 4 MiB) is out of the cache again, and every record's header
+ * a miss that the walk waits for; and one walk alone waits on each
+ * header, where two overlap.  What is checked is the copy.  Each
+ * piece's outcome is in its @why (0: it passed), and counted into its
+ * @check as check_piece() counts it.  Pieces of one CPU must be in
+ * separate calls, in order: each is checked against the one before.
+ */
+#define COPY_STEP       (16u << 10)
+
+struct piece_copy {
+    struct cpu_check *check;
+    uint8_t *to;
+    const uint8_t *from;
+    size_t len;
+    bool at_wrap;           /* the piece ends where the buffer wraps */
+    uint32_t why;           /* out: XT_SKIP_*, or 0 if it passed */
+};
+
+void copy_pieces_checked(struct piece_copy *pc, unsigned int n);
+
+/*
  * A window from @cons, @len bytes in a buffer of @data_size, when cons is
  * not where xentrace left it (XT_SKIP_CONS): the bytes at its start that
  * xentrace took already, with *@back set (cons was moved back), or the

@@ -21,7 +21,8 @@
  * and readers that read record after record both land on the next batch.
  * The caller lays out each batch's records in page-aligned memory with
  * room for the header before them and the pads after them; the writer
- * fills both in place and writes the batch with one write(2).  Address,
+ * fills both in place and writes the batch, or several, with one
+ * writev(2).  Address,
  * length and file offset are all multiples of the page, so O_DIRECT works.
  *
  * Failure.  The first error (a failed write, ENOSPC from the reserve
@@ -34,6 +35,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "xtfile.h"
@@ -111,15 +113,17 @@ static void pad(uint8_t *p, size_t n)
 }
 
 /*
- * Whether @size more bytes leave reserve_bytes free: 0, ENOSPC, or the
- * error of fstatvfs().  Only for regular files: a pipe's file system
- * says nothing about the space the reader has (Linux reports 0 free).
+ * In *@room, the bytes that can be written before less than reserve_bytes
+ * would be free: 0 or the error of fstatvfs().  Only for regular files: a
+ * pipe's file system says nothing about the space the reader has (Linux
+ * reports 0 free).
  */
-static int check_reserve(const struct xt_writer *w, size_t size)
+static int reserve_room(const struct xt_writer *w, uint64_t *room)
 {
     struct statvfs s;
     uint64_t avail;
 
+    *room = UINT64_MAX;
     if ( !w->reserve_bytes || !w->regular )
         return 0;
     if ( fstatvfs(w->fd, &s) )
@@ -128,31 +132,40 @@ static int check_reserve(const struct xt_writer *w, size_t size)
                                 &avail) )
         avail = UINT64_MAX;
     /* Upstream computes avail - size unsigned and lets it wrap. */
-    if ( avail < size || avail - size < w->reserve_bytes )
-        return ENOSPC;
+    *room = avail > w->reserve_bytes ? avail - w->reserve_bytes : 0;
     return 0;
 }
 
 /*
- * Write all of @buf.  A short count is followed by a write of the rest:
- * a pipe returns one when a signal arrives mid-write, and on a full file
- * system the next write gives the reason (ENOSPC).  EINTR before anything
- * was written is retried too: records are not dropped for a signal.
+ * Write all of the @n buffers at @iov, which it changes; in *@done, the
+ * bytes written.  A short count is followed by a write of the rest: a
+ * pipe returns one when a signal arrives mid-write, and on a full file
+ * system the next write gives the reason (ENOSPC).  EINTR before
+ * anything was written is retried too: records are not dropped for a
+ * signal.
  */
-static int write_all(int fd, const uint8_t *buf, size_t size)
+static int write_all(int fd, struct iovec *iov, unsigned int n,
+                     uint64_t *done)
 {
-    while ( size )
+    *done = 0;
+    while ( n )
     {
-        ssize_t n = write(fd, buf, size);
+        ssize_t got = writev(fd, iov, n);
 
-        if ( n < 0 && errno == EINTR )
+        if ( got < 0 && errno == EINTR )
             continue;
-        if ( n < 0 )
+        if ( got < 0 )
             return errno;
-        if ( n == 0 )
+        if ( got == 0 )
             return EIO;
-        buf += n;
-        size -= n;
+        *done += got;
+        for ( ; n && (size_t)got >= iov->iov_len; iov++, n-- )
+            got -= iov->iov_len;
+        if ( n )
+        {
+            iov->iov_base = (uint8_t *)iov->iov_base + got;
+            iov->iov_len -= got;
+        }
     }
     return 0;
 }
@@ -168,45 +181,94 @@ static int fail(struct xt_writer *w, int error)
     return -1;
 }
 
-/*
- * CPU @cpu's batch of @records bytes at @buf + XT_BATCH_HEAD: header and
- * pads in place, then out with one write(2).
- */
-static int write_batch(struct xt_writer *w, unsigned int cpu, uint8_t *buf,
-                       size_t records)
+/* CPU @cpu's batch of @records bytes at @buf: header and pads in place. */
+static size_t lay_out(unsigned int cpu, uint8_t *buf, size_t records)
 {
     size_t used = XT_BATCH_HEAD + records, size = page_up(used);
     uint32_t hdr[3] = { HDR_WORD, cpu, (uint32_t)(size - XT_BATCH_HEAD) };
-    int rc;
 
     memcpy(buf, hdr, XT_BATCH_HEAD);
     pad(buf + used, size - used);
-    rc = check_reserve(w, size);
-    if ( !rc )
-        rc = write_all(w->fd, buf, size);
-    if ( rc )
-        return fail(w, rc);
-    w->end += size;
-    w->bytes += size;
-    w->padding += size - used;
-    return 0;
+    return size;
 }
 
-int xt_writer_put(struct xt_writer *w, unsigned int cpu, void *batch,
-                  size_t records)
+/*
+ * The @n batches at @b out in order, as many as the reserve leaves room
+ * for; the file's end moves past each batch written whole.
+ */
+static int write_batches(struct xt_writer *w, const struct xt_out_batch *b,
+                         unsigned int n)
 {
+    struct iovec iov[XT_PUTV_MAX];
+    uint64_t room, total = 0, done;
+    unsigned int i, fit;
+    int rc = reserve_room(w, &room);
+
+    for ( fit = 0; !rc && fit < n; fit++ )
+    {
+        size_t size = lay_out(b[fit].cpu, b[fit].buf, b[fit].records);
+
+        if ( size > room - total )
+        {
+            rc = ENOSPC;
+            break;
+        }
+        total += size;
+        iov[fit] = (struct iovec){ .iov_base = b[fit].buf, .iov_len = size };
+    }
+    if ( fit )
+    {
+        int wrc = write_all(w->fd, iov, fit, &done);
+
+        rc = wrc ? wrc : rc;
+        /* write_all() changed iov: the sizes again, from the records. */
+        for ( i = 0; i < fit; i++ )
+        {
+            size_t size = xt_batch_size(b[i].records);
+
+            if ( done < size )
+                break;
+            done -= size;
+            w->end += size;
+            w->bytes += size;
+            w->padding += size - XT_BATCH_HEAD - b[i].records;
+        }
+    }
+    return rc ? fail(w, rc) : 0;
+}
+
+int xt_writer_putv(struct xt_writer *w, const struct xt_out_batch *b,
+                   unsigned int n)
+{
+    unsigned int i;
+
     if ( w->error )
     {
         errno = w->error;
         return -1;
     }
-    if ( cpu >= w->nr_cpus || records % 4 || (uintptr_t)batch % XT_PAGE ||
-         records > MAX_BATCH - XT_PAGE )
+    if ( !n || n > XT_PUTV_MAX )
     {
         errno = EINVAL;
         return -1;
     }
-    return write_batch(w, cpu, batch, records);
+    for ( i = 0; i < n; i++ )
+        if ( b[i].cpu >= w->nr_cpus || b[i].records % 4 ||
+             (uintptr_t)b[i].buf % XT_PAGE ||
+             b[i].records > MAX_BATCH - XT_PAGE )
+        {
+            errno = EINVAL;
+            return -1;
+        }
+    return write_batches(w, b, n);
+}
+
+int xt_writer_put(struct xt_writer *w, unsigned int cpu, void *batch,
+                  size_t records)
+{
+    struct xt_out_batch b = { .cpu = cpu, .buf = batch, .records = records };
+
+    return xt_writer_putv(w, &b, 1);
 }
 
 /* The file's first batch: the metadata alone, as CPU 0's. */
@@ -221,7 +283,7 @@ static int write_metadata(struct xt_writer *w, const struct xt_metadata *md)
         return -1;
     }
     make_metadata((uint32_t *)(buf + XT_BATCH_HEAD), md);
-    rc = write_batch(w, 0, buf, XT_META_WORDS * 4);
+    rc = xt_writer_put(w, 0, buf, XT_META_WORDS * 4);
     free(buf);
     return rc;
 }

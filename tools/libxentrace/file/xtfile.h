@@ -158,7 +158,8 @@ struct xt_metadata {
  * It takes batches laid out by the caller, in page-aligned memory of
  * xt_batch_size(records) bytes with the records XT_BATCH_HEAD bytes in,
  * fills in the header before them and the pads after them, and writes
- * each with one write(2): no copy, and O_DIRECT works.  The order of the
+ * each with one write(2), or several with one writev(2): no copy, and
+ * O_DIRECT works.  The order of the
  * batches is the caller's: xenalyze wants epochs, one batch per CPU with
  * records in ascending CPU order, each covering the same stretch of time
  * (docs/trace-format.md, "Compatibility").
@@ -196,6 +197,24 @@ size_t xt_batch_size(size_t records);
  */
 int xt_writer_put(struct xt_writer *w, unsigned int cpu, void *batch,
                   size_t records);
+
+/* One batch of several for xt_writer_putv(), as xt_writer_put() takes it. */
+struct xt_out_batch {
+    unsigned int cpu;
+    void *buf;
+    size_t records;
+};
+
+/*
+ * Write @n batches (1 to XT_PUTV_MAX), in order, with one writev(2) (more
+ * only if the system writes less at a time): fewer calls, larger writes.
+ * On an error the file is cut back to the end of the last batch written
+ * whole, which may be one of these; with -r's reserve, the batches that
+ * fit before it are written, then ENOSPC.
+ */
+#define XT_PUTV_MAX        64u
+int xt_writer_putv(struct xt_writer *w, const struct xt_out_batch *batches,
+                   unsigned int n);
 
 /* Free the writer (the fd stays open); -1 if it had failed. */
 int xt_writer_close(struct xt_writer *w);
