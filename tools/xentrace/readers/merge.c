@@ -17,6 +17,8 @@
 #include "tournament.h"
 
 #define PREFETCH_WORDS  128              /* 256 bytes ahead */
+#define CLASS_OF(event) (((event) >> 16) & 0xfffu)  /* with the subclass */
+#define CLASS_MASK      0x0fff0000u
 
 /* A CPU's place in its records. */
 struct cursor {
@@ -35,6 +37,13 @@ struct merge {
     uint32_t xen_version;
     struct merge_sync sync[MERGE_MAX_SYNC];
     unsigned int nr_sync;
+    /*
+     * The classes (with subclass) of the sync records, where every entry
+     * names its class (its mask covers CLASS_MASK): a record of another
+     * class is not one, at one test; !@by_class: the entries are tried.
+     */
+    bool by_class;
+    uint8_t sync_class[(CLASS_OF(CLASS_MASK) + 1) / 8];
     unsigned int nr;            /* cursors */
     struct cursor *cursors;
     struct tournament tree;     /* of the cursors, by their sync record */
@@ -43,8 +52,10 @@ struct merge {
 
 static bool is_sync(const struct merge *g, uint32_t event)
 {
-    unsigned int i;
+    unsigned int i, cls = CLASS_OF(event);
 
+    if ( g->by_class && !(g->sync_class[cls / 8] & 1u << cls % 8) )
+        return false;
     for ( i = 0; i < g->nr_sync; i++ )
         if ( (event & g->sync[i].mask) == g->sync[i].value )
             return true;
@@ -133,9 +144,15 @@ struct merge *merge_new(struct xt_reader *r, const struct merge_sync *sync)
         return NULL;
     g->r = r;
     g->xen_version = xt_reader_xen_version(r);
+    g->by_class = true;
     while ( sync && g->nr_sync < MERGE_MAX_SYNC && sync[g->nr_sync].mask )
     {
+        unsigned int cls = CLASS_OF(sync[g->nr_sync].value);
+
         g->sync[g->nr_sync] = sync[g->nr_sync];
+        g->sync_class[cls / 8] |= 1u << cls % 8;
+        if ( (sync[g->nr_sync].mask & CLASS_MASK) != CLASS_MASK )
+            g->by_class = false;
         g->nr_sync++;
     }
     if ( !sync || !in_place(r) )
@@ -153,6 +170,33 @@ struct merge *merge_new(struct xt_reader *r, const struct merge_sync *sync)
         return NULL;
     }
     return g;
+}
+
+/* Four words, moved and masked as one (GNU C's vectors). */
+typedef uint32_t words4 __attribute__((vector_size(16)));
+
+/*
+ * The 7 words at @w into @extra, those from @n on as 0: words 0-3 and
+ * 3-6 as two vectors, each masked by a window on @keep (word i is kept
+ * under an all-ones word if i < @n), where a loop of seven would move a
+ * word at a time.
+ */
+static inline void copy_extra(uint32_t *extra, const uint32_t *w,
+                              unsigned int n)
+{
+    static const uint32_t keep[14] = {
+        ~0u, ~0u, ~0u, ~0u, ~0u, ~0u, ~0u, 0, 0, 0, 0, 0, 0, 0,
+    };
+    words4 lo, hi, keep_lo, keep_hi;
+
+    memcpy(&lo, w, sizeof(lo));
+    memcpy(&hi, w + 3, sizeof(hi));
+    memcpy(&keep_lo, keep + 7 - n, sizeof(keep_lo));
+    memcpy(&keep_hi, keep + 10 - n, sizeof(keep_hi));
+    lo &= keep_lo;
+    hi &= keep_hi;
+    memcpy(extra, &lo, sizeof(lo));
+    memcpy(extra + 3, &hi, sizeof(hi));
 }
 
 /* The record at @c into @rec, and @c past it. */
@@ -183,8 +227,7 @@ static void take(const struct merge *g, struct cursor *c, unsigned int slot,
     rec->nr_extra = n - head;
     /* Seven words at once where the batch has them, the rest masked. */
     if ( c->len - c->i >= head + 7 )
-        for ( i = 0; i < 7; i++ )
-            rec->extra[i] = w[head + i] & -(uint32_t)(i < rec->nr_extra);
+        copy_extra(rec->extra, w + head, rec->nr_extra);
     else
         for ( i = 0; i < 7; i++ )
             rec->extra[i] = i < rec->nr_extra ? w[head + i] : 0;
