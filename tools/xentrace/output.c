@@ -20,6 +20,10 @@
  * the writer is a whole pool behind, Xen's buffers fill, and Xen counts
  * what it loses in lost-records markers as always.
  *
+ * The writer thread is woken once a quarter of the pool is queued, or by
+ * output_flush(): not for every chunk, as a wake-up costs about as much
+ * CPU as writing 64 KiB to the page cache.
+ *
  * Flight recorder (-M, ring_bytes).  The writer thread copies each chunk
  * into a batch of its exact size, keeps the batches of an epoch together
  * (the capture thread marks its last chunk), and writes nothing until
@@ -70,6 +74,7 @@ struct output {
     pthread_mutex_t lock;
     pthread_cond_t cond;                /* queued, freed, stop, error */
     struct chunk *queue, **queue_tail;  /* under lock */
+    unsigned int nr_queued, wake_at;    /* under lock: wake the writer */
     struct chunk *free;                 /* under lock */
     unsigned int nr_chunks, max_chunks; /* under lock */
     bool stop;                          /* under lock: nothing more comes */
@@ -99,6 +104,8 @@ static struct chunk *next_chunk(struct output *o)
         pthread_cond_wait(&o->cond, &o->lock);
     if ( (c = o->queue) && !(o->queue = c->next) )
         o->queue_tail = &o->queue;
+    if ( c )
+        o->nr_queued--;
     pthread_mutex_unlock(&o->lock);
     return c;
 }
@@ -284,6 +291,7 @@ struct chunk *output_take(struct output *o, unsigned int cpu)
         }
         if ( o->nr_chunks == o->max_chunks )
         {
+            pthread_cond_broadcast(&o->cond);   /* the writer: the queue */
             pthread_cond_wait(&o->cond, &o->lock);
             continue;
         }
@@ -311,13 +319,22 @@ void output_push(struct output *o, struct chunk *c)
         c->next = NULL;
         *o->queue_tail = c;
         o->queue_tail = &c->next;
+        if ( ++o->nr_queued >= o->wake_at )
+            pthread_cond_broadcast(&o->cond);
     }
     else
     {
         c->next = o->free;
         o->free = c;
     }
-    pthread_cond_broadcast(&o->cond);
+    pthread_mutex_unlock(&o->lock);
+}
+
+void output_flush(struct output *o)
+{
+    pthread_mutex_lock(&o->lock);
+    if ( o->nr_queued )
+        pthread_cond_broadcast(&o->cond);
     pthread_mutex_unlock(&o->lock);
 }
 
@@ -346,6 +363,7 @@ struct output *output_start(struct xt_writer *w, size_t chunk_records,
     o->max_chunks = pool_bytes / o->chunk_bytes;
     if ( o->max_chunks < min_chunks )
         o->max_chunks = min_chunks;
+    o->wake_at = o->max_chunks / 4 ? o->max_chunks / 4 : 1;
     o->queue_tail = &o->queue;
     pthread_mutex_init(&o->lock, NULL);
     pthread_cond_init(&o->cond, NULL);

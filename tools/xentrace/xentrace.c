@@ -9,22 +9,30 @@
  *   once a chunk holds a batch, or
  *     records are a second old: queue
  *     every CPU's chunk, ascending
- *   wait for VIRQ_TBUF, or for as long
- *     as buffers take to fill an eighth
+ *   wait for VIRQ_TBUF, or until the
+ *     busiest buffer reaches the aim
  *
  * No notification is missed by waiting after a pass: one that Xen sent
  * during the pass stays pending on the event channel, and the wait
  * returns at once.  Xen notifies when a buffer crosses its high-water
- * mark, half the buffer.  Waiting for that alone leaves half a buffer of
- * room for the time the capture thread takes to run again, which at a
- * million records a second is about a millisecond; so the wait is also
- * bounded, by about the time the busiest buffer took to fill an eighth
- * (halved after a pass that found an eighth or more, doubled after one
- * that found less than a sixteenth, from none up to -s).  Passes then
- * take windows of about an eighth of a buffer: big enough that each pass
- * and each copy does much for its cost, small enough to leave room for a
- * stall of several times the wait.  (Aiming at a quarter lost records at
- * 1.5 M records/s per CPU where an eighth lost none, for the same CPU.)
+ * mark, half the buffer; waiting for that alone (as upstream does) leaves
+ * half a buffer of room for the time the capture thread takes to run
+ * again, 3 ms at a million records a second.  A wake-up costs 12-18 us
+ * of CPU, as much as copying 64 KiB, so the wait is as long as is safe,
+ * and no longer: a timer (ppoll(2), to the nanosecond, so waits under a
+ * millisecond are what they say) aimed at the moment the busiest buffer
+ * reaches a fill, the aim, at the rate it has been filling (smoothed
+ * over about 10 ms; none: -s).  The aim is a safe fill, three quarters
+ * of the buffer, less the margin: how far past the aim passes have found
+ * a buffer (a pass that finds records lost found it full), the largest
+ * overshoot decaying by e a second.  It is never above the high-water
+ * mark, where the notification comes first, nor below a sixteenth of
+ * the buffer.  So where the capture thread runs when it should, it wakes
+ * as upstream's does, once a buffer is half full; where it has run late,
+ * or lost records, it wakes earlier, with more room, until a second or
+ * two pass without it; and it always looks at the buffers at least every
+ * -s.  The writer thread is woken once a quarter of its pool is queued,
+ * or when records in it are a second old, not for each batch.
  *
  * Chunks are queued a whole pass's worth at a time, every CPU's in
  * ascending order, so that the file is made of epochs (one batch per CPU
@@ -106,6 +114,19 @@ struct options {
     const char *name;                   /* of the output, for messages */
 };
 
+/*
+ * When to look at the buffers again (see the top): the rate the busiest
+ * buffer fills at, and how far past the fill it was aimed at passes found
+ * it.
+ */
+struct pacing {
+    uint64_t last_ns;           /* when the last pass began; 0: none yet */
+    uint64_t rate;              /* bytes a second into the busiest buffer */
+    uint32_t aim;               /* the fill the wait was aimed at, bytes */
+    uint32_t margin;            /* the latest overshoot, decaying: bytes */
+    uint64_t lost;              /* records lost, as of the last pass */
+};
+
 /* The capture thread's side. */
 struct capture {
     struct xt_host *h;
@@ -113,11 +134,11 @@ struct capture {
     struct output *out;
     unsigned int nr_cpus;
     size_t batch_bytes;         /* queue an epoch once a chunk holds this */
-    uint32_t aim;               /* the window a pass aims at: an eighth */
-    unsigned int wait_ms;       /* after a pass; 0: none */
+    struct pacing pace;
     struct chunk **filling;     /* [nr_cpus]: NULL until it has records */
     bool epoch_full;            /* a chunk holds batch_bytes */
     uint64_t held_since_ms;     /* when the oldest chunk got records; 0 */
+    uint64_t queued_since_ms;   /* the same, of those queued unflushed; 0 */
     uint8_t *warned;            /* [nr_cpus]: WARNED_* said already */
     struct cpu_check *check;    /* [nr_cpus]: what was taken, and how */
 };
@@ -289,12 +310,17 @@ static void parse_options(int argc, char *argv[], struct options *o)
     o->name = o->file ? o->file : "standard output";
 }
 
-static uint64_t now_ms(void)
+static uint64_t now_ns(void)
 {
     struct timespec t;
 
     clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1000ULL + t.tv_nsec / 1000000;
+    return t.tv_sec * 1000000000ULL + t.tv_nsec;
+}
+
+static uint64_t now_ms(void)
+{
+    return now_ns() / 1000000;
 }
 
 /* Whether @error is -r's stop (the reserve reached) rather than a fault. */
@@ -545,16 +571,27 @@ static void push_epoch(struct capture *c)
             output_push(c->out, c->filling[cpu]);
             c->filling[cpu] = NULL;
         }
+    if ( !c->queued_since_ms )
+        c->queued_since_ms = c->held_since_ms;
     c->epoch_full = false;
     c->held_since_ms = 0;
 }
 
-/* After a pass: queue the epoch once a CPU has a batch or a second passed. */
+/*
+ * After a pass: queue the epoch once a CPU has a batch or a second
+ * passed; have the writer start on the queue if records in it are a
+ * second old (it starts by itself once a quarter of the pool is queued).
+ */
 static void push_due(struct capture *c, uint64_t now)
 {
     if ( c->epoch_full ||
          (c->held_since_ms && now >= c->held_since_ms + FLUSH_MS) )
         push_epoch(c);
+    if ( c->queued_since_ms && now >= c->queued_since_ms + FLUSH_MS )
+    {
+        output_flush(c->out);
+        c->queued_since_ms = 0;
+    }
 }
 
 /* The sum of every CPU's counts. */
@@ -595,19 +632,74 @@ static void show_progress(const struct capture *c, uint64_t *last_ms,
 }
 
 /*
- * How long to wait after a pass whose largest window was @largest bytes
- * (see the top): half as long if it was c->aim or more, twice as long
- * (up to -s) if it was under half that.
+ * Pacing
+ * ======
+ *
+ * How long to wait after a pass (see the top).  The fills are bytes of a
+ * CPU's buffer of @data bytes: the wait aims at a fill between
+ * AIM_MIN and AIM_MAX, as far below SAFE_FILL as the margin says.
  */
-static unsigned int next_wait(struct capture *c, uint32_t largest)
+#define SAFE_FILL(data)  ((data) / 4 * 3)
+#define AIM_MIN(data)    ((data) / 16)
+#define AIM_MAX(data)    ((data) / 2)   /* Xen's high-water mark: VIRQ_TBUF */
+#define RATE_NS          10000000ULL    /* the rate: over about 10 ms */
+#define MARGIN_NS        1000000000ULL  /* the margin decays by e in 1 s */
+#define MIN_WAIT_NS      20000ULL       /* less: the next pass at once */
+
+/* @x moved towards @to by the share @ns / @span of the way, at most all. */
+static uint64_t decay(uint64_t x, uint64_t to, uint64_t ns, uint64_t span)
 {
-    if ( largest >= c->aim )
-        c->wait_ms /= 2;
-    else if ( largest < c->aim / 2 )
-        c->wait_ms = c->wait_ms ? c->wait_ms * 2 : 1;
-    if ( c->wait_ms > c->opt->poll_ms )
-        c->wait_ms = c->opt->poll_ms;
-    return c->wait_ms;
+    unsigned __int128 share = ns < span ? ns : span;
+
+    return to >= x ? x + (to - x) * share / span
+                   : x - (x - to) * share / span;
+}
+
+/*
+ * Learn from the pass begun at @now that found @largest bytes in the
+ * busiest buffer, or records lost, which means it was full: the rate,
+ * the margin (the overshoot of the aim), and from them the next aim.
+ */
+static void learn(struct capture *c, uint64_t now, uint32_t largest)
+{
+    struct pacing *p = &c->pace;
+    uint32_t data = xt_data_size(c->h);
+    uint64_t since = now - p->last_ns, lost = count_all(c).lost;
+    uint32_t over;
+
+    if ( lost > p->lost )
+        largest = data;
+    over = largest > p->aim ? largest - p->aim : 0;
+    if ( p->last_ns )
+        p->rate = decay(p->rate, (unsigned __int128)largest * 1000000000ULL /
+                                 (since ? since : 1), since, RATE_NS);
+    p->margin = decay(p->margin, 0, since, MARGIN_NS);
+    if ( over > p->margin )
+        p->margin = over;
+    p->lost = lost;
+    p->last_ns = now;
+
+    p->aim = p->margin < SAFE_FILL(data) - AIM_MIN(data)
+             ? SAFE_FILL(data) - p->margin : AIM_MIN(data);
+    if ( p->aim > AIM_MAX(data) )
+        p->aim = AIM_MAX(data);
+}
+
+/*
+ * The wait after the pass begun at @now, in ns: until the busiest buffer
+ * reaches the aim at the rate it fills, -s at most; 0: pass again now.
+ */
+static uint64_t next_wait(struct capture *c, uint64_t now, uint32_t largest)
+{
+    uint64_t poll_ns = c->opt->poll_ms * 1000000ULL, wait;
+
+    learn(c, now, largest);
+    wait = c->pace.rate ? (unsigned __int128)c->pace.aim * 1000000000ULL /
+                          c->pace.rate
+                        : poll_ns;
+    if ( wait > poll_ns )
+        return poll_ns;
+    return wait < MIN_WAIT_NS ? 0 : wait;
 }
 
 /* Drain until a signal (or -T) or a failed write. */
@@ -619,7 +711,7 @@ static void capture(struct capture *c)
 
     while ( !interrupted )
     {
-        uint64_t now = now_ms();
+        uint64_t began = now_ns(), now = began / 1000000, wait;
         uint32_t largest = drain_pass(c, now);
 
         push_due(c, now);
@@ -629,8 +721,8 @@ static void capture(struct capture *c)
             show_progress(c, &last_ms, &last);
 
         /* Another pass at once if Xen is outrunning us (see the top). */
-        if ( next_wait(c, largest) && xt_wait(c->h, c->wait_ms) < 0 &&
-             errno != EINTR )
+        if ( (wait = next_wait(c, began, largest)) &&
+             xt_wait_ns(c->h, wait) < 0 && errno != EINTR )
             err(1, "waiting for VIRQ_TBUF");
     }
     if ( progress )
@@ -1043,8 +1135,8 @@ int main(int argc, char *argv[])
     start_tracing(cap.h, &opt);
 
     cap.batch_bytes = opt.batch_bytes;
-    cap.aim = xt_data_size(cap.h) / 8;
-    cap.wait_ms = opt.poll_ms;
+    /* At first, as Xen's notification alone would. */
+    cap.pace.aim = AIM_MAX(xt_data_size(cap.h));
     cap.filling = calloc(cap.nr_cpus, sizeof(*cap.filling));
     cap.warned = calloc(cap.nr_cpus, sizeof(*cap.warned));
     cap.check = calloc(cap.nr_cpus, sizeof(*cap.check));
