@@ -73,12 +73,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 #if defined(__x86_64__) || defined(__i386__)
@@ -95,6 +98,7 @@
 #define PROGRESS_MS      1000
 #define TSC_MEASURE_NS   50000000L  /* measuring the TSC against the clock */
 #define POOL_BYTES       (16UL << 20)   /* chunks, unless more CPUs need more */
+#define RT_PRIORITY      10         /* --realtime: SCHED_FIFO, under IRQs' 50 */
 
 struct options {
     const char *cpu_spec;               /* -c; parsed once CPUs are known */
@@ -110,6 +114,7 @@ struct options {
     unsigned long long batch_bytes;     /* --batch-size */
     bool direct;                        /* --direct */
     bool quiet;                         /* --quiet */
+    bool realtime;                      /* --realtime */
     const char *file;                   /* NULL: standard output */
     const char *name;                   /* of the output, for messages */
 };
@@ -169,7 +174,7 @@ static void __attribute__((noreturn)) usage(FILE *to, int status)
             "[-r MB]\n"
             "                [-S pages] [-s ms] [-T seconds] "
             "[--batch-size bytes]\n"
-            "                [--direct] [--quiet] [file]\n");
+            "                [--direct] [--quiet] [--realtime] [file]\n");
     exit(status);
 }
 
@@ -212,7 +217,7 @@ static unsigned long long default_batch_bytes(unsigned long long ring_bytes)
 
 static void parse_options(int argc, char *argv[], struct options *o)
 {
-    enum { OPT_BATCH = 256, OPT_DIRECT, OPT_QUIET };
+    enum { OPT_BATCH = 256, OPT_DIRECT, OPT_QUIET, OPT_REALTIME };
     static const struct option longopts[] = {
         { "cpu-mask",             required_argument, NULL, 'c' },
         { "discard-buffers",      no_argument,       NULL, 'D' },
@@ -229,6 +234,7 @@ static void parse_options(int argc, char *argv[], struct options *o)
         { "direct",               no_argument,       NULL, OPT_DIRECT },
         { "help",                 no_argument,       NULL, 'h' },
         { "quiet",                no_argument,       NULL, OPT_QUIET },
+        { "realtime",             no_argument,       NULL, OPT_REALTIME },
         { NULL, 0, NULL, 0 },
     };
     const char *why;
@@ -292,6 +298,9 @@ static void parse_options(int argc, char *argv[], struct options *o)
             usage(stdout, 0);
         case OPT_QUIET:
             o->quiet = true;
+            break;
+        case OPT_REALTIME:
+            o->realtime = true;
             break;
         default:
             usage(stderr, 1);
@@ -808,6 +817,36 @@ static void catch_signals(void)
     signal(SIGPIPE, SIG_IGN);           /* a closed pipe: EPIPE, an error */
 }
 
+/*
+ * --realtime: the calling thread at SCHED_FIFO RT_PRIORITY (@on) or back
+ * at the normal policy.
+ */
+static void set_realtime(bool on)
+{
+    struct sched_param param = { .sched_priority = on ? RT_PRIORITY : 0 };
+
+    errno = pthread_setschedparam(pthread_self(),
+                                  on ? SCHED_FIFO : SCHED_OTHER, &param);
+    if ( errno )
+        err(1, "--realtime: cannot run at SCHED_FIFO priority %d",
+            RT_PRIORITY);
+}
+
+/*
+ * --realtime, tried before anything changes on the host, so that a
+ * refusal (EPERM: no CAP_IPC_LOCK or CAP_SYS_NICE, nor the rlimits) is a
+ * line and nothing else.  Memory stays locked, now and as it is
+ * allocated; the priority is given back until the capture starts, so
+ * that the writer thread does not inherit it.
+ */
+static void check_realtime(void)
+{
+    set_realtime(true);
+    set_realtime(false);
+    if ( mlockall(MCL_CURRENT | MCL_FUTURE) )
+        err(1, "--realtime: cannot lock memory");
+}
+
 static uint8_t *all_cpus(unsigned int max_cpus)
 {
     uint8_t *bitmap = malloc((max_cpus + 7) / 8);
@@ -1111,6 +1150,8 @@ int main(int argc, char *argv[])
 
     parse_options(argc, argv, &opt);
     catch_signals();
+    if ( opt.realtime )
+        check_realtime();
 
     if ( !(cap.h = xt_open()) )
         err(1, "cannot open Xen's interfaces");
@@ -1144,6 +1185,8 @@ int main(int argc, char *argv[])
         err(1, "memory");
     start_output(&cap, w);
     host.cap = &cap;
+    if ( opt.realtime )
+        set_realtime(true);             /* the capture thread alone */
 
     alarm(opt.seconds);
     capture(&cap);
