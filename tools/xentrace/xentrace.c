@@ -649,7 +649,7 @@ static void show_progress(const struct capture *c, uint64_t *last_ms,
  * AIM_MIN and AIM_MAX, as far below SAFE_FILL as the margin says.
  */
 #define SAFE_FILL(data)  ((data) / 4 * 3)
-#define AIM_MIN(data)    ((data) / 16)
+#define AIM_MIN(data)    ((data) / 8)
 #define AIM_MAX(data)    ((data) / 2)   /* Xen's high-water mark: VIRQ_TBUF */
 #define RATE_NS          10000000ULL    /* the rate: over about 10 ms */
 #define MARGIN_NS        1000000000ULL  /* the margin decays by e in 1 s */
@@ -697,13 +697,17 @@ static void learn(struct capture *c, uint64_t now, uint32_t largest)
 /*
  * The wait after the pass begun at @now, in ns: until the busiest buffer
  * reaches the aim at the rate it fills, -s at most; 0: pass again now.
+ * An aim at the high-water mark is the notification's: the timer is then
+ * for the safe fill, should no notification come.
  */
 static uint64_t next_wait(struct capture *c, uint64_t now, uint32_t largest)
 {
     uint64_t poll_ns = c->opt->poll_ms * 1000000ULL, wait;
+    uint32_t data = xt_data_size(c->h), fill;
 
     learn(c, now, largest);
-    wait = c->pace.rate ? (unsigned __int128)c->pace.aim * 1000000000ULL /
+    fill = c->pace.aim < AIM_MAX(data) ? c->pace.aim : SAFE_FILL(data);
+    wait = c->pace.rate ? (unsigned __int128)fill * 1000000000ULL /
                           c->pace.rate
                         : poll_ns;
     if ( wait > poll_ns )
