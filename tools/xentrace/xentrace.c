@@ -99,6 +99,7 @@
 #define TSC_MEASURE_NS   50000000L  /* measuring the TSC against the clock */
 #define POOL_BYTES       (16UL << 20)   /* chunks, unless more CPUs need more */
 #define RT_PRIORITY      10         /* --realtime: SCHED_FIFO, under IRQs' 50 */
+#define RT_WRITER        9          /* --realtime: the writer's, under it */
 
 struct options {
     const char *cpu_spec;               /* -c; parsed once CPUs are known */
@@ -821,32 +822,27 @@ static void catch_signals(void)
     signal(SIGPIPE, SIG_IGN);           /* a closed pipe: EPIPE, an error */
 }
 
-/*
- * --realtime: the calling thread at SCHED_FIFO RT_PRIORITY (@on) or back
- * at the normal policy.
- */
-static void set_realtime(bool on)
+/* --realtime: the calling thread at SCHED_FIFO @priority. */
+static void set_realtime(int priority)
 {
-    struct sched_param param = { .sched_priority = on ? RT_PRIORITY : 0 };
+    struct sched_param param = { .sched_priority = priority };
 
-    errno = pthread_setschedparam(pthread_self(),
-                                  on ? SCHED_FIFO : SCHED_OTHER, &param);
+    errno = pthread_setschedparam(pthread_self(), SCHED_FIFO, &param);
     if ( errno )
-        err(1, "--realtime: cannot run at SCHED_FIFO priority %d",
-            RT_PRIORITY);
+        err(1, "--realtime: cannot run at SCHED_FIFO priority %d", priority);
 }
 
 /*
- * --realtime, tried before anything changes on the host, so that a
- * refusal (EPERM: no CAP_IPC_LOCK or CAP_SYS_NICE, nor the rlimits) is a
- * line and nothing else.  Memory stays locked, now and as it is
- * allocated; the priority is given back until the capture starts, so
- * that the writer thread does not inherit it.
+ * --realtime, before anything changes on the host, so that a refusal
+ * (EPERM: no CAP_SYS_NICE or CAP_IPC_LOCK, nor the rlimits) is a line
+ * and nothing else.  Memory is locked, now and as it is allocated.  The
+ * priority is the writer thread's until it has been started, so that it
+ * inherits that; then the capture thread goes above it.
  */
-static void check_realtime(void)
+static void start_realtime(void)
 {
-    set_realtime(true);
-    set_realtime(false);
+    set_realtime(RT_PRIORITY);
+    set_realtime(RT_WRITER);
     if ( mlockall(MCL_CURRENT | MCL_FUTURE) )
         err(1, "--realtime: cannot lock memory");
 }
@@ -1155,7 +1151,7 @@ int main(int argc, char *argv[])
     parse_options(argc, argv, &opt);
     catch_signals();
     if ( opt.realtime )
-        check_realtime();
+        start_realtime();
 
     if ( !(cap.h = xt_open()) )
         err(1, "cannot open Xen's interfaces");
@@ -1190,7 +1186,7 @@ int main(int argc, char *argv[])
     start_output(&cap, w);
     host.cap = &cap;
     if ( opt.realtime )
-        set_realtime(true);             /* the capture thread alone */
+        set_realtime(RT_PRIORITY);      /* above the writer thread */
 
     alarm(opt.seconds);
     capture(&cap);
