@@ -26,7 +26,7 @@
  * of the buffer, less the margin: how far past the aim passes have found
  * a buffer (a pass that finds records lost found it full), the largest
  * overshoot decaying by e a second.  It is never above the high-water
- * mark, where the notification comes first, nor below a sixteenth of
+ * mark, where the notification comes first, nor below an eighth of
  * the buffer.  So where the capture thread runs when it should, it wakes
  * as upstream's does, once a buffer is half full; where it has run late,
  * or lost records, it wakes earlier, with more room, until a second or
