@@ -835,7 +835,9 @@ static void set_realtime(int priority)
 /*
  * --realtime, before anything changes on the host, so that a refusal
  * (EPERM: no CAP_SYS_NICE or CAP_IPC_LOCK, nor the rlimits) is a line
- * and nothing else.  Memory is locked, now and as it is allocated.  The
+ * and nothing else.  Memory is locked as it is first touched, not as it
+ * is mapped: the writer thread's stack, mapped once tracing is on, is
+ * 8 MB that would otherwise be zeroed before the first pass.  The
  * priority is the writer thread's until it has been started, so that it
  * inherits that; then the capture thread goes above it.
  */
@@ -843,7 +845,7 @@ static void start_realtime(void)
 {
     set_realtime(RT_PRIORITY);
     set_realtime(RT_WRITER);
-    if ( mlockall(MCL_CURRENT | MCL_FUTURE) )
+    if ( mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT) )
         err(1, "--realtime: cannot lock memory");
 }
 
