@@ -699,7 +699,9 @@ static void learn(struct capture *c, uint64_t now, uint32_t largest)
  * The wait after the pass begun at @now, in ns: until the busiest buffer
  * reaches the aim at the rate it fills, -s at most; 0: pass again now.
  * An aim at the high-water mark is the notification's: the timer is then
- * for the safe fill, should no notification come.
+ * for a full buffer, should no notification come (a buffer still half
+ * full after a pass crosses no mark), as a timer for less, at a rate
+ * that bursts make uncertain, fires before the notification often.
  */
 static uint64_t next_wait(struct capture *c, uint64_t now, uint32_t largest)
 {
@@ -707,7 +709,7 @@ static uint64_t next_wait(struct capture *c, uint64_t now, uint32_t largest)
     uint32_t data = xt_data_size(c->h), fill;
 
     learn(c, now, largest);
-    fill = c->pace.aim < AIM_MAX(data) ? c->pace.aim : SAFE_FILL(data);
+    fill = c->pace.aim < AIM_MAX(data) ? c->pace.aim : data;
     wait = c->pace.rate ? (unsigned __int128)fill * 1000000000ULL /
                           c->pace.rate
                         : poll_ns;
