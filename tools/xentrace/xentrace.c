@@ -40,9 +40,9 @@
  * (895 before; the difference is the writer thread's), with no loss in
  * 4 runs of 5 for both.  After losses it wakes more, which pays under
  * chrt -f 10 (4 M records/s per CPU: 692 records lost a run against
- * Debian's 3324) but not at the normal priority, where the scheduler
- * favours the tracer that uses less CPU (2 M: 38.8k against 32.9k, at
- * 2116 wake-ups a second against 635).  --realtime runs the capture
+ * Debian's 3324) but not at the normal priority (2 M: 38.8k against
+ * 32.9k, at 2116 wake-ups a second against 635), where the scheduler
+ * seems to favour the tracer that uses less CPU.  --realtime runs the capture
  * thread at SCHED_FIFO 10 and the writer at 9, memory locked.
  *
  * Chunks are queued a whole pass's worth at a time, every CPU's in
