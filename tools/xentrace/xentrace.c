@@ -42,8 +42,8 @@
  * chrt -f 10 (4 M records/s per CPU: 692 records lost a run against
  * Debian's 3324) but not at the normal priority (2 M: 38.8k against
  * 32.9k, at 2116 wake-ups a second against 635), where the scheduler
- * seems to favour the tracer that uses less CPU.  --realtime runs the capture
- * thread at SCHED_FIFO 10 and the writer at 9, memory locked.
+ * seems to favour the tracer that uses less CPU.  --realtime runs the
+ * capture thread at SCHED_FIFO 10 and the writer at 9, memory locked.
  *
  * Chunks are queued a whole pass's worth at a time, every CPU's in
  * ascending order, so that the file is made of epochs (one batch per CPU
@@ -109,7 +109,7 @@
 #define PROGRESS_MS      1000
 #define TSC_MEASURE_NS   50000000L  /* measuring the TSC against the clock */
 #define POOL_BYTES       (16UL << 20)   /* chunks, unless more CPUs need more */
-#define RT_PRIORITY      10         /* --realtime: SCHED_FIFO, under IRQs' 50 */
+#define RT_PRIORITY      10         /* --realtime: SCHED_FIFO, under IRQs */
 #define RT_WRITER        9          /* --realtime: the writer's, under it */
 
 struct options {
