@@ -26,7 +26,7 @@
  * of the buffer, less the margin: how far past the aim passes have found
  * a buffer (a pass that finds records lost found it full), the largest
  * overshoot decaying by e a second.  It is never above the high-water
- * mark, where the notification comes first, nor below an eighth of
+ * mark, where the notification comes first, nor below a quarter of
  * the buffer.  So where the capture thread runs when it should, it wakes
  * as upstream's does, once a buffer is half full; where it has run late,
  * or lost records, it wakes earlier, with more room, until a second or
@@ -661,7 +661,7 @@ static void show_progress(const struct capture *c, uint64_t *last_ms,
  * AIM_MIN and AIM_MAX, as far below SAFE_FILL as the margin says.
  */
 #define SAFE_FILL(data)  ((data) / 4 * 3)
-#define AIM_MIN(data)    ((data) / 8)
+#define AIM_MIN(data)    ((data) / 4)
 #define AIM_MAX(data)    ((data) / 2)   /* Xen's high-water mark: VIRQ_TBUF */
 #define RATE_NS          10000000ULL    /* the rate: over about 10 ms */
 #define MARGIN_NS        1000000000ULL  /* the margin decays by e in 1 s */
