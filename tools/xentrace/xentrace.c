@@ -35,15 +35,15 @@
  * or when records in it are a second old, not for each batch.
  *
  * What it buys (bench/run-capture, mixed workload, 2 pCPUs, -S 32,
- * medians of 5 runs of 3 s, on a shared 2-core machine at load 2-4): at
- * 1 M records/s per CPU, 356 wake-ups a second against Debian's 341
- * (895 before; the difference is the writer thread's), with no loss in
- * 4 runs of 5 for both.  After losses it wakes more, which pays under
- * chrt -f 10 (4 M records/s per CPU: 692 records lost a run against
- * Debian's 3324) but not at the normal priority (2 M: 38.8k against
- * 32.9k, at 2116 wake-ups a second against 635), where the scheduler
- * seems to favour the tracer that uses less CPU.  --realtime runs the
- * capture thread at SCHED_FIFO 10 and the writer at 9, memory locked.
+ * medians of 5 runs of 3 s, on a shared 2-core machine at load 1.3-2.5):
+ * at 1 M records/s per CPU, 391 wake-ups a second against Debian's 340
+ * (895 before), and under chrt -f 10, where neither lost a record, 372
+ * against 368: the capture thread wakes as often as Debian's, and the
+ * writer thread 20-25 times a second.  After losses it wakes more, up to
+ * twice as often; at 2 M records/s per CPU it lost 19.1k records a run
+ * against Debian's 24.2k (1331 wake-ups a second against 636), under
+ * chrt -f 10 none in 4 runs of 5 against 3.  --realtime runs the capture
+ * thread at SCHED_FIFO 10 and the writer at 9, memory locked.
  *
  * Chunks are queued a whole pass's worth at a time, every CPU's in
  * ascending order, so that the file is made of epochs (one batch per CPU
