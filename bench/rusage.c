@@ -3,14 +3,16 @@
  * file, as "wall user sys".  Benchmarks wrap a tracer in it to learn what
  * the tracer alone cost.
  *
- *   rusage [-m] OUTFILE COMMAND [ARG ...]
+ *   rusage [-w] [-m] OUTFILE COMMAND [ARG ...]
  *
- * With -m, two more figures: the command's peak resident set in KiB
+ * With -w, one more figure: the command's voluntary context switches
+ * (ru_nvcsw, every thread's), each a time it went to sleep: its wake-ups.
+ * With -m, two more figures (after -w's): the command's peak resident set in KiB
  * (ru_maxrss: the pages of files it mapped included), and the largest
  * anonymous resident set seen in its /proc/PID/status (RssAnon: its heap
  * and stacks, not the files it maps), which is looked at every
  * millisecond while it runs, so that a run with -m is one for memory,
- * not for time: "wall user sys maxrss anon".
+ * not for time: "wall user sys [wake-ups] maxrss anon".
  */
 #include <err.h>
 #include <stdbool.h>
@@ -48,16 +50,23 @@ int main(int argc, char *argv[])
     static const struct timespec ms = { .tv_nsec = 1000000 };
     struct timespec start, end;
     struct rusage ru;
-    bool memory = argc > 1 && !strcmp(argv[1], "-m");
+    bool memory = false, wakeups = false;
     long anon = 0;
     FILE *out;
     pid_t pid, got;
-    int status;
+    int status, opt;
 
-    argv += memory;
-    argc -= memory;
+    while ( (opt = getopt(argc, argv, "+mw")) != -1 )
+        if ( opt == 'm' )
+            memory = true;
+        else if ( opt == 'w' )
+            wakeups = true;
+        else
+            argc = 0;
+    argv += optind - 1;
+    argc -= optind - 1;
     if ( argc < 3 )
-        errx(1, "usage: rusage [-m] OUTFILE COMMAND [ARG ...]");
+        errx(1, "usage: rusage [-w] [-m] OUTFILE COMMAND [ARG ...]");
     clock_gettime(CLOCK_MONOTONIC, &start);
     pid = fork();
     if ( pid < 0 )
@@ -85,6 +94,8 @@ int main(int argc, char *argv[])
     fprintf(out, "%.3f %.3f %.3f",
             end.tv_sec - start.tv_sec + (end.tv_nsec - start.tv_nsec) / 1e9,
             seconds(ru.ru_utime), seconds(ru.ru_stime));
+    if ( wakeups )
+        fprintf(out, " %ld", ru.ru_nvcsw);
     if ( memory )
         fprintf(out, " %ld %ld", ru.ru_maxrss, anon);
     fprintf(out, "\n");

@@ -3,7 +3,8 @@
  * passes are test_sim_capture.c's): Debian's xenalyze reads a
  * flight-recorder dump and a file cut by kill -9; masks are put back at
  * exit; a second consumer, a full disk and a disk reserve end it cleanly,
- * the last with the exit table; "-" is the standard output.
+ * the last with the exit table; "-" is the standard output; an output
+ * stalled for seconds loses nothing; --realtime, and its refusal.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -22,6 +23,13 @@
 #include <public/trace.h>
 
 #include "sim_util.h"
+
+/* The sanitizers make mlockall() do nothing, successfully. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define MLOCK_WORKS 0
+#else
+#define MLOCK_WORKS 1
+#endif
 
 /* xentrace's exit table, as it printed it into sim_log. */
 struct table {
@@ -132,12 +140,15 @@ static void test_direct_io(void **state)
     sim_assert_xenalyze_reads();
 }
 
-/* Run a dom0 shell script under xen-sim; its output goes to sim_log. */
+/*
+ * Run a dom0 shell script under xen-sim; its output goes to sim_log, the
+ * hypervisor's counts to sim_stats.
+ */
 static int run_script(const char *script)
 {
     char *argv[] = {
-        XEN_SIM, "--pcpus", "2", "--workload", "mixed", "--", "/bin/sh",
-        "-c", (char *)script, NULL,
+        XEN_SIM, "--pcpus", "2", "--workload", "mixed", "--stats", sim_stats,
+        "--", "/bin/sh", "-c", (char *)script, NULL,
     };
 
     return run_cmd(argv, sim_log);
@@ -359,6 +370,145 @@ static void test_dash_is_stdout(void **state)
     free(script);
 }
 
+/*
+ * The output stalled for 3 s (a pipe nobody reads): the capture thread
+ * goes on copying into the pool (at mixed's rate, 2-3 MB of its 16 MB),
+ * the writer catches up, and nothing is lost.
+ */
+static void test_stalled_output_loses_nothing(void **state)
+{
+    struct sim_cpu cpus[NR_PCPUS];
+    struct tf_summary file;
+    char *script;
+
+    (void)state;
+    assert_true(asprintf(&script, "%s -e all -T 6 - | "
+                         "{ sleep 3; cat > %s; }", XENTRACE, sim_trace) > 0);
+    assert_int_equal(run_script(script), 0);
+    free(script);
+    sim_read_stats(sim_stats, cpus);
+    if ( !tf_read(sim_trace, &file) )
+        fail_msg("%s: %s", sim_trace, file.error);
+    assert_int_equal(cpus[0].lost + cpus[1].lost, 0);
+    sim_assert_accounted(&file, cpus);
+    sim_assert_ours_whole(&file);
+}
+
+/*
+ * The scheduling policy and priority of each of xentrace's threads as
+ * "thread PRIORITY POLICY" lines (/proc's stat, fields 40 and 41), and
+ * its locked memory, 1 s into a capture with @opts; then the file is
+ * sim_trace, sim_log's text is returned.
+ */
+static char *threads_of_capture(const char *opts)
+{
+    char *script;
+
+    assert_true(asprintf(&script, "%s %s -e all -T 3 %s & pid=$!; sleep 1; "
+                         "for t in /proc/$pid/task/*; do "
+                         "echo thread $(cut -d' ' -f40,41 $t/stat); done; "
+                         "grep VmLck /proc/$pid/status; wait $pid; "
+                         "echo rc=$?", XENTRACE, opts, sim_trace) > 0);
+    assert_int_equal(run_script(script), 0);
+    free(script);
+    return sim_read_text(sim_log);
+}
+
+/*
+ * --realtime: the capture thread at SCHED_FIFO (policy 1) priority 10,
+ * the writer thread under it at 9, memory locked; a capture that
+ * accounts for every record.
+ */
+static void test_realtime(void **state)
+{
+    unsigned long long locked_kb = 0;
+    struct sim_cpu cpus[NR_PCPUS];
+    struct tf_summary file;
+    char *out, *lck;
+
+    (void)state;
+    if ( !MLOCK_WORKS )
+        skip();
+    out = threads_of_capture("--realtime");
+    if ( strstr(out, "cannot run at SCHED_FIFO") )
+        skip();                 /* a container without CAP_SYS_NICE */
+    if ( !strstr(out, "thread 10 1\n") || !strstr(out, "thread 9 1\n") ||
+         !strstr(out, "rc=0\n") || !(lck = strstr(out, "VmLck:")) ||
+         sscanf(lck, "VmLck: %llu", &locked_kb) != 1 || !locked_kb )
+    {
+        sim_show_file(sim_log, 40);
+        fail_msg("--realtime: not the capture thread at SCHED_FIFO 10 and "
+                 "the writer at 9, memory locked");
+    }
+    free(out);
+    sim_read_stats(sim_stats, cpus);
+    if ( !tf_read(sim_trace, &file) )
+        fail_msg("%s: %s", sim_trace, file.error);
+    sim_assert_accounted(&file, cpus);
+    sim_assert_ours_whole(&file);
+}
+
+/*
+ * Without --realtime, both threads (capture, writer) at the normal
+ * policy, nothing locked.
+ */
+static void test_normal_priority_by_default(void **state)
+{
+    char *out = threads_of_capture("");
+    char *second = strstr(out, "thread 0 0\n");
+
+    (void)state;
+    if ( !second || !strstr(second + 1, "thread 0 0\n") ||
+         !strstr(out, "VmLck:\t       0 kB\n") || !strstr(out, "rc=0\n") )
+    {
+        sim_show_file(sim_log, 40);
+        fail_msg("without --realtime, a thread at another policy, or memory "
+                 "locked");
+    }
+    free(out);
+}
+
+/*
+ * --realtime where it is not permitted (no CAP_SYS_NICE, RLIMIT_RTPRIO
+ * 0; no CAP_IPC_LOCK, RLIMIT_MEMLOCK 0): one line each, exit 1, before
+ * anything is changed (the file is not even created).
+ */
+static void test_realtime_refused(void **state)
+{
+    static const char *const refusals[][2] = {
+        { "setpriv --bounding-set=-sys_nice",
+          "xentrace: --realtime: cannot run at SCHED_FIFO priority 10: "
+          "Operation not permitted\nrc=1\n" },
+        { "prlimit --memlock=0 setpriv --bounding-set=-ipc_lock",
+          "xentrace: --realtime: cannot lock memory: "
+          "Operation not permitted\nrc=1\n" },
+    };
+    /* The last, mlockall()'s, only where it works. */
+    unsigned int i, n = sizeof(refusals) / sizeof(refusals[0]) - !MLOCK_WORKS;
+
+    (void)state;
+    for ( i = 0; i < n; i++ )
+    {
+        char *script, *out;
+        struct stat st;
+
+        unlink(sim_trace);
+        assert_true(asprintf(&script, "ulimit -r 0; %s %s --realtime -T 1 %s "
+                             "2>&1; echo rc=$?", refusals[i][0], XENTRACE,
+                             sim_trace) > 0);
+        assert_int_equal(run_script(script), 0);
+        free(script);
+        out = sim_read_text(sim_log);
+        if ( !strstr(out, refusals[i][1]) || !stat(sim_trace, &st) )
+        {
+            sim_show_file(sim_log, 40);
+            fail_msg("%s: not refused in one line, before the file",
+                     refusals[i][0]);
+        }
+        free(out);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -372,6 +522,10 @@ int main(void)
         cmocka_unit_test(test_exit_table),
         cmocka_unit_test(test_disk_reserve_mid_capture),
         cmocka_unit_test(test_dash_is_stdout),
+        cmocka_unit_test(test_stalled_output_loses_nothing),
+        cmocka_unit_test(test_realtime),
+        cmocka_unit_test(test_normal_priority_by_default),
+        cmocka_unit_test(test_realtime_refused),
     };
 
     return cmocka_run_group_tests(tests, sim_setup, sim_teardown);

@@ -4,11 +4,13 @@
  *
  *   capture thread                          writer thread
  *   --------------                          -------------
- *   output_take(): a free chunk for a CPU   wait for 1 MiB of queued
- *   copy the CPU's windows into it            chunks, or a flush, the end,
+ *   output_take(): a free chunk for a CPU   wait for a quarter of the pool
+ *   copy the CPU's windows into it            queued, or a flush, the end,
  *   output_push() it, with the other CPUs'    or a capture thread waiting
- *     (see xentrace.c)                      xt_writer_putv(): headers and
- *                                             pads in place, one writev(2)
+ *     (see xentrace.c)                      xt_writer_putv() 1 MiB of them:
+ *                                             headers and pads in place,
+ *                                             one writev(2); again while
+ *                                             1 MiB is queued
  *                                           back to the free list
  *
  * A chunk is laid out as the batch it will be written as, so the records
@@ -22,6 +24,12 @@
  * When every chunk is in use, output_take() waits for the writer thread:
  * the writer is a whole pool behind, Xen's buffers fill, and Xen counts
  * what it loses in lost-records markers as always.
+ *
+ * The writer thread is woken once a quarter of the pool is queued, by a
+ * chunk that is due (the capture thread's once-a-second epoch) or by
+ * output_flush(): not for every chunk, as a wake-up costs about as much
+ * CPU as writing 64 KiB to the page cache.  Awake, it writes what
+ * gathered in writev(2)s of GATHER_BYTES until less than that is left.
  *
  * Flight recorder (-M, ring_bytes).  The writer thread copies each chunk
  * into a batch of its exact size, keeps the batches of an epoch together
@@ -84,6 +92,7 @@ struct output {
     size_t queued_bytes;                /* under lock: records queued */
     bool queued_due;                    /* under lock: one must not wait */
     unsigned int takers;                /* under lock: waiting for a chunk */
+    unsigned int nr_queued, wake_at;    /* under lock: wake the writer */
     struct chunk *free;                 /* under lock */
     unsigned int nr_chunks, max_chunks; /* under lock */
     bool stop;                          /* under lock: nothing more comes */
@@ -105,29 +114,39 @@ struct output {
 
 /*
  * Whether the writer thread should write what is queued now rather than
- * wait for more: the queue holds GATHER_BYTES, or a chunk that must not
- * wait (the capture thread's once-a-second flush), or nothing more is
- * coming, or the capture thread waits for a chunk.
+ * sleep: a chunk must not wait (the capture thread's once-a-second flush,
+ * output_flush()), nothing more is coming, the capture thread waits for a
+ * chunk, or enough is queued: asleep, a quarter of the pool (wake_at
+ * chunks), and once @awake, GATHER_BYTES, so that a wake-up writes down
+ * what gathered, not just one writev(2) of it.
  */
-static bool write_now(const struct output *o)
+static bool write_now(const struct output *o, bool awake)
 {
-    return o->queued_bytes >= GATHER_BYTES || o->queued_due || o->stop ||
-           o->takers || o->ring_bytes;
+    if ( o->queued_due || o->stop || o->takers || o->ring_bytes )
+        return true;
+    return awake ? o->queued_bytes >= GATHER_BYTES
+                 : o->nr_queued >= o->wake_at;
 }
 
 /*
  * Queued chunks into @c, until they hold GATHER_BYTES (at most
  * XT_PUTV_MAX of them), waiting until write_now(); 0 once stopped and
- * empty.
+ * empty.  @awake: the writer has just written.
  */
-static unsigned int next_chunks(struct output *o, struct chunk **c)
+static unsigned int next_chunks(struct output *o, struct chunk **c,
+                                bool awake)
 {
     unsigned int n = 0;
     size_t bytes = 0;
 
     pthread_mutex_lock(&o->lock);
-    while ( !(o->queue && write_now(o)) && !o->stop )
-        pthread_cond_wait(&o->cond, &o->lock);
+    while ( !(o->queue && write_now(o, awake)) && !o->stop )
+    {
+        if ( awake )
+            awake = false;      /* look again, as one asleep would */
+        else
+            pthread_cond_wait(&o->cond, &o->lock);
+    }
     while ( o->queue && n < XT_PUTV_MAX && bytes < GATHER_BYTES )
     {
         struct chunk *k = o->queue;
@@ -135,6 +154,7 @@ static unsigned int next_chunks(struct output *o, struct chunk **c)
         if ( !(o->queue = k->next) )
             o->queue_tail = &o->queue;
         o->queued_bytes -= k->len;
+        o->nr_queued--;
         bytes += k->len;
         c[n++] = k;
     }
@@ -292,9 +312,11 @@ static void *write_out(void *arg)
     struct output *o = arg;
     struct chunk *c[XT_PUTV_MAX];
     unsigned int n, i;
+    bool awake;
     int error = 0, rc;
 
-    while ( !error && (n = next_chunks(o, c)) )
+    for ( awake = false; !error && (n = next_chunks(o, c, awake));
+          awake = true )
     {
         for ( i = 0; i < n; i++ )
             o->passed_bytes += xt_batch_size(c[i]->len);
@@ -378,13 +400,25 @@ void output_push(struct output *o, struct chunk *c)
         o->queue_tail = &c->next;
         o->queued_bytes += c->len;
         o->queued_due |= c->due;
+        if ( ++o->nr_queued >= o->wake_at || c->due )
+            pthread_cond_broadcast(&o->cond);
     }
     else
     {
         c->next = o->free;
         o->free = c;
     }
-    pthread_cond_broadcast(&o->cond);
+    pthread_mutex_unlock(&o->lock);
+}
+
+void output_flush(struct output *o)
+{
+    pthread_mutex_lock(&o->lock);
+    if ( o->nr_queued )
+    {
+        o->queued_due = true;
+        pthread_cond_broadcast(&o->cond);
+    }
     pthread_mutex_unlock(&o->lock);
 }
 
@@ -413,6 +447,7 @@ struct output *output_start(struct xt_writer *w, size_t chunk_records,
     o->max_chunks = pool_bytes / o->chunk_bytes;
     if ( o->max_chunks < min_chunks )
         o->max_chunks = min_chunks;
+    o->wake_at = o->max_chunks / 4 ? o->max_chunks / 4 : 1;
     o->queue_tail = &o->queue;
     pthread_mutex_init(&o->lock, NULL);
     pthread_cond_init(&o->cond, NULL);

@@ -45,8 +45,14 @@ struct output *output_start(struct xt_writer *w, size_t chunk_records,
  */
 struct chunk *output_take(struct output *o, unsigned int cpu);
 
-/* Queue @c to be written; an empty one goes straight back. */
+/*
+ * Queue @c to be written; an empty one goes straight back.  The writer
+ * thread starts on the queue once a quarter of the pool is queued, at a
+ * chunk that is due, or at output_flush(), which makes what is queued
+ * due.
+ */
 void output_push(struct output *o, struct chunk *c);
+void output_flush(struct output *o);
 
 /* The writer's error (an errno value), or 0. */
 int output_error(struct output *o);

@@ -32,6 +32,7 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <time.h>
 
 #include <xenctrl.h>
 #include <xenevtchn.h>
@@ -597,17 +598,20 @@ int xt_bind_virq(struct xt_host *h)
  * it is seen, so that a notification during the caller's sweep makes the
  * next wait return at once.
  */
-int xt_wait(struct xt_host *h, int timeout_ms)
+int xt_wait_ns(struct xt_host *h, int64_t timeout_ns)
 {
+    struct timespec ts = { .tv_sec = timeout_ns / 1000000000,
+                           .tv_nsec = timeout_ns % 1000000000 };
+    const struct timespec *timeout = timeout_ns < 0 ? NULL : &ts;
     struct pollfd pfd = { .events = POLLIN };
     xenevtchn_port_or_error_t port;
     int rc;
 
     if ( !h->xce )
-        return poll(NULL, 0, timeout_ms);
+        return ppoll(NULL, 0, timeout, NULL);
 
     pfd.fd = xenevtchn_fd(h->xce);
-    rc = poll(&pfd, 1, timeout_ms);
+    rc = ppoll(&pfd, 1, timeout, NULL);
     if ( rc <= 0 )
         return rc;
     if ( !(pfd.revents & POLLIN) )          /* POLLERR, POLLHUP, POLLNVAL */
@@ -628,4 +632,9 @@ int xt_wait(struct xt_host *h, int timeout_ms)
         return -1;
 
     return 1;
+}
+
+int xt_wait(struct xt_host *h, int timeout_ms)
+{
+    return xt_wait_ns(h, timeout_ms < 0 ? -1 : timeout_ms * 1000000LL);
 }
