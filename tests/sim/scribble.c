@@ -52,18 +52,29 @@ static void sleep_ms(unsigned int ms)
     nanosleep(&t, NULL);
 }
 
-/* Buffers, made if there are none; tracing stays off. */
+/*
+ * Buffers, made if there are none; tracing stays off.  set_size enables
+ * tracing, so the event mask is cleared around it: records Xen wrote in
+ * that moment would be an earlier run's in the capture that follows, not
+ * this process's scribbling.
+ */
 static void make_buffers(void)
 {
     struct xen_sysctl_tbuf_op op = { 0 };
+    uint32_t evt_mask;
 
     tbuf_op(XEN_SYSCTL_TBUFOP_get_info, &op);
     if ( op.buffer_mfn )
         return;
+    evt_mask = op.evt_mask;
+    op = (struct xen_sysctl_tbuf_op){ .evt_mask = 0 };
+    tbuf_op(XEN_SYSCTL_TBUFOP_set_evt_mask, &op);
     op = (struct xen_sysctl_tbuf_op){ .size = TBUF_PAGES };
     tbuf_op(XEN_SYSCTL_TBUFOP_set_size, &op);
     op = (struct xen_sysctl_tbuf_op){ 0 };
-    tbuf_op(XEN_SYSCTL_TBUFOP_disable, &op);      /* set_size enabled it */
+    tbuf_op(XEN_SYSCTL_TBUFOP_disable, &op);
+    op = (struct xen_sysctl_tbuf_op){ .evt_mask = evt_mask };
+    tbuf_op(XEN_SYSCTL_TBUFOP_set_evt_mask, &op);
 }
 
 /* What map_buffer() mapped, for unmap_all(). */

@@ -461,7 +461,7 @@ static uint32_t put_gap(struct cpu_check *check, unsigned int cpu,
     uint64_t after = first_tsc(next, next_len), first_lost = 0, tsc;
     uint32_t bytes = check->gap_bytes < UINT32_MAX ? check->gap_bytes
                                                    : UINT32_MAX;
-    uint32_t mark[GAP_MARK_BYTES / 4], n = 0, dom = XT_DOMID_IDLE,
+    uint32_t mark[GAP_MARK_BYTES / 4], n = 0, dom = XT_DOMID_UNKNOWN,
              vcpu = cpu;
 
     /* xenalyze wants the marker's TSC later than its first lost. */

@@ -98,6 +98,16 @@ static inline const char *xt_runstate_name(unsigned int state)
 #define XT_DOMID_IDLE      0x7fffu
 
 /*
+ * A domain id Xen never writes (above DOMID_IDLE): xentrace names it in a
+ * gap's lost-records marker when the vCPU running at the gap's end is not
+ * known.  It is xenalyze's "default domain", its pCPUs' vCPU before any
+ * is known, so that xenalyze takes the pCPU's vCPU as unknown after the
+ * gap, as at the start of a trace, instead of as idle (which it then
+ * finds running records it refuses).
+ */
+#define XT_DOMID_UNKNOWN   0x8000u
+
+/*
  * Metadata
  * ========
  *
