@@ -59,10 +59,7 @@ static bool same_check(const struct cpu_check *a, const struct cpu_check *b)
            a->count.lost == b->count.lost &&
            a->count.last_tsc == b->count.last_tsc &&
            a->count.skipped == b->count.skipped &&
-           a->floor_tsc == b->floor_tsc &&
-           a->knows_running == b->knows_running &&
-           a->running_dom == b->running_dom &&
-           a->running_vcpu == b->running_vcpu;
+           a->floor_tsc == b->floor_tsc;
 }
 
 /*

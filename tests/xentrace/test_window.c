@@ -68,10 +68,6 @@ static void test_xen_records_pass(void **state)
     assert_int_equal(c.count.last_tsc, 300);
     assert_int_equal(c.count.skipped, 0);
     assert_int_equal(c.floor_tsc, 300);
-    /* The last switch with its four words, to d3v4. */
-    assert_true(c.knows_running);
-    assert_int_equal(c.running_dom, 3);
-    assert_int_equal(c.running_vcpu, 4);
 }
 
 /*

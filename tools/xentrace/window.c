@@ -73,7 +73,6 @@ struct walker {
     const uint8_t *p;               /* the next record */
     const uint8_t *limit;           /* the copy so far: walk up to here */
     const uint8_t *end;             /* the piece's */
-    const uint8_t *last_switch;     /* the last context switch, or NULL */
     uint64_t floor;                 /* the last TSC (or the CPU's before) */
     uint64_t records, lost;
     bool at_wrap;                   /* the piece ends where the ring wraps */
@@ -162,8 +161,6 @@ walk_record(struct walker *w)
         }
         w->floor = tsc;
     }
-    if ( event == TRC_SCHED_SWITCH && TRC_HD_EXTRA(hdr) >= 4 )
-        w->last_switch = p;
     w->p = p + size;
     return true;
 
@@ -215,21 +212,12 @@ static uint32_t payload(const uint8_t *p, uint32_t hdr, unsigned int i)
 static void count_piece(struct cpu_check *c, const struct walker *w,
                         size_t len)
 {
-    uint32_t hdr;
-
     c->count.records += w->records;
     c->count.lost += w->lost;
     c->count.bytes += len;
     if ( w->floor > c->count.last_tsc )
         c->count.last_tsc = w->floor;
     c->floor_tsc = w->floor;
-    if ( w->last_switch )
-    {
-        memcpy(&hdr, w->last_switch, 4);
-        c->running_dom = payload(w->last_switch, hdr, 2);
-        c->running_vcpu = payload(w->last_switch, hdr, 3);
-        c->knows_running = true;
-    }
 }
 
 /* Count @w's piece into @pc's CPU: passed, or skipped with why. */

@@ -31,9 +31,9 @@ struct cpu_check {
     bool knows_cons;
     uint64_t gap_bytes;     /* skipped since the last record kept, not */
     uint32_t gap_why;       /*   marked yet; why the first were */
-    uint32_t running_dom;   /* the vCPU its last context switch kept */
-    uint32_t running_vcpu;  /*   switched to, if knows_running */
-    bool knows_running;
+    uint8_t *unnamed;       /* in the chunk being filled, the vCPU word of
+                               a gap's lost-records record that no
+                               scheduler record has named yet, or NULL */
 };
 
 /*

@@ -449,10 +449,14 @@ static void note_gap(struct capture *c, unsigned int cpu, uint64_t bytes,
  * a gap in a CPU's records, and without it fails on the scheduler
  * records on either side.  Like Xen's, the marker has the TSC of the
  * first record after the gap, a first lost TSC before that, and names
- * the vCPU running when the records resume, here as their first
- * scheduler record says, or else the last context switch before the gap
- * (neither: the CPU's idle vCPU).  Returns the marks' bytes,
- * GAP_MARK_BYTES at most.
+ * the vCPU running when the records resume, as their first scheduler
+ * record says.  Where @next has none, the CPU's next pieces may, until
+ * its chunk is queued (name_gap()); else it stays xenalyze's default
+ * domain.  Only the truth will do: the gap may hold context switches, so
+ * the last one before it proves nothing, and xenalyze keeps a vCPU named
+ * wrongly running until it fails.  A CPU with no record before the gap
+ * gets no lost-records record: to xenalyze its records start there.
+ * Returns the marks' bytes, GAP_MARK_BYTES at most.
  */
 static uint32_t put_gap(struct cpu_check *check, unsigned int cpu,
                         uint64_t before, uint8_t *at, const uint8_t *next,
@@ -477,19 +481,16 @@ static uint32_t put_gap(struct cpu_check *check, unsigned int cpu,
     }
     mark[n++] = bytes;
     mark[n++] = check->gap_why;
-    if ( after )
+    if ( after && before )
     {
-        if ( !running_vcpu(next, next_len, &dom, &vcpu) &&
-             check->knows_running )
-        {
-            dom = check->running_dom;
-            vcpu = check->running_vcpu;
-        }
+        bool named = running_vcpu(next, next_len, &dom, &vcpu);
+
         mark[n++] = TRC_LOST_RECORDS | 4u << TRACE_EXTRA_SHIFT |
                     TRC_HD_CYCLE_FLAG;
         mark[n++] = after;
         mark[n++] = after >> 32;
         mark[n++] = 0;                          /* count: not known */
+        check->unnamed = named ? NULL : at + 4 * n;
         mark[n++] = (dom & 0xffff) | vcpu << 16;
         mark[n++] = first_lost;
         mark[n++] = first_lost >> 32;
@@ -535,6 +536,21 @@ static bool plan_piece(struct capture *c, const struct taking *t,
 }
 
 /*
+ * Name the vCPU of @check's last gap, if its lost-records record is still
+ * unnamed and the @len bytes of records at @p, which follow it, say.
+ */
+static void name_gap(struct cpu_check *check, const uint8_t *p, size_t len)
+{
+    uint32_t dom, vcpu, word;
+
+    if ( !check->unnamed || !running_vcpu(p, len, &dom, &vcpu) )
+        return;
+    word = (dom & 0xffff) | vcpu << 16;
+    memcpy(check->unnamed, &word, 4);
+    check->unnamed = NULL;
+}
+
+/*
  * @pc, copied and checked: kept, after the marks of the gap before it if
  * there is one (@before: its CPU's last TSC before it), or noted as a gap.
  */
@@ -555,6 +571,8 @@ static void keep_piece(struct capture *c, struct chunk *k,
         memmove(chunk_end(k) + marks, pc->to, pc->len);
         k->len += marks;
     }
+    else
+        name_gap(pc->check, chunk_end(k), pc->len);
     k->len += pc->len;
 }
 
@@ -691,6 +709,7 @@ static void push_epoch(struct capture *c)
         {
             output_push(c->out, c->filling[cpu]);
             c->filling[cpu] = NULL;
+            c->check[cpu].unnamed = NULL;   /* stays the default domain */
         }
     if ( !c->queued_since_ms )
         c->queued_since_ms = c->held_since_ms;
