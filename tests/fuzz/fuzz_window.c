@@ -129,7 +129,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
              c.count.last_tsc != (c.floor_tsc > before.count.last_tsc ?
                                   c.floor_tsc : before.count.last_tsc) )
             abort();
-        if ( running_vcpu(piece, len, &dom, &vcpu) && !len )
+        if ( running_vcpu(piece, len, 1, &dom, &vcpu) && !len )
             abort();
         if ( first_tsc(piece, len) && first_tsc(piece, len) < before.floor_tsc )
             abort();

@@ -234,7 +234,7 @@ static void test_running_vcpu(void **state)
 
     (void)state;
     put(&p, TRC_HVM_VMENTRY, 0, 0);
-    assert_false(running_vcpu((uint8_t *)p.w, 4 * p.n, &dom, &vcpu));
+    assert_false(running_vcpu((uint8_t *)p.w, 4 * p.n, 3, &dom, &vcpu));
     assert_int_equal(first_tsc((uint8_t *)p.w, 4 * p.n), 0);
     put(&p, TRC_HVM_VMENTRY, 700, 0);
     /* A runstate change to running says nothing; off running, it does. */
@@ -242,10 +242,25 @@ static void test_running_vcpu(void **state)
     put(&p, TRC_SCHED_RUNSTATE_CHANGE | 0 << 8 | 2 << 4, 900, 1);
     p.w[p.n - 1] = 5 << 16 | 1;
     put(&p, TRC_SCHED_SWITCH, 1000, 4);
-    assert_true(running_vcpu((uint8_t *)p.w, 4 * p.n, &dom, &vcpu));
+    assert_true(running_vcpu((uint8_t *)p.w, 4 * p.n, 3, &dom, &vcpu));
     assert_int_equal(dom, 5);
     assert_int_equal(vcpu, 1);
     assert_int_equal(first_tsc((uint8_t *)p.w, 4 * p.n), 700);
+}
+
+/* Only the idle vCPU enters C-states: its id is the CPU's. */
+static void test_running_idle(void **state)
+{
+    struct piece p = { .n = 0 };
+    uint32_t dom = 0, vcpu = 0;
+
+    (void)state;
+    put(&p, TRC_HW_IRQ + 1, 100, 1);
+    put(&p, TRC_PM_IDLE_EXIT, 200, 2);
+    put(&p, TRC_SCHED_SWITCH, 300, 4);
+    assert_true(running_vcpu((uint8_t *)p.w, 4 * p.n, 3, &dom, &vcpu));
+    assert_int_equal(dom, XT_DOMID_IDLE);
+    assert_int_equal(vcpu, 3);
 }
 
 /* Where cons was found, against where xentrace left it. */
@@ -282,6 +297,7 @@ int main(void)
         cmocka_unit_test(test_tsc_backwards),
         cmocka_unit_test(test_copy_checked_as_in_place),
         cmocka_unit_test(test_running_vcpu),
+        cmocka_unit_test(test_running_idle),
         cmocka_unit_test(test_cons_moved),
     };
 

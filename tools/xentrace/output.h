@@ -22,9 +22,14 @@ struct chunk {
     bool due;                   /* to be written without waiting for more */
 };
 
+static inline uint8_t *chunk_records(struct chunk *c)
+{
+    return c->buf + XT_BATCH_HEAD;
+}
+
 static inline uint8_t *chunk_end(struct chunk *c)
 {
-    return c->buf + XT_BATCH_HEAD + c->len;
+    return chunk_records(c) + c->len;
 }
 
 struct output;

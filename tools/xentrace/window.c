@@ -326,8 +326,8 @@ uint32_t cons_moved(const struct cpu_check *c, uint32_t cons, uint32_t len,
 /* Scheduler records that name the vCPU that was running (public/trace.h). */
 #define RUNSTATE_RUNNING        0       /* public/vcpu.h's RUNSTATE_running */
 
-bool running_vcpu(const uint8_t *p, size_t len, uint32_t *dom,
-                  uint32_t *vcpu)
+bool running_vcpu(const uint8_t *p, size_t len, unsigned int cpu,
+                  uint32_t *dom, uint32_t *vcpu)
 {
     const uint8_t *end = p + len;
 
@@ -354,6 +354,13 @@ bool running_vcpu(const uint8_t *p, size_t len, uint32_t *dom,
         {
             *dom = payload(p, hdr, 0);
             *vcpu = payload(p, hdr, 1);
+            return true;
+        }
+        /* Xen's idle loop, on the CPU's idle vCPU, whose id is the CPU's. */
+        if ( event == TRC_PM_IDLE_ENTRY || event == TRC_PM_IDLE_EXIT )
+        {
+            *dom = XT_DOMID_IDLE;
+            *vcpu = cpu;
             return true;
         }
         p += size;

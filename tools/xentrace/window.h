@@ -31,9 +31,6 @@ struct cpu_check {
     bool knows_cons;
     uint64_t gap_bytes;     /* skipped since the last record kept, not */
     uint32_t gap_why;       /*   marked yet; why the first were */
-    uint8_t *unnamed;       /* in the chunk being filled, the vCPU word of
-                               a gap's lost-records record that no
-                               scheduler record has named yet, or NULL */
 };
 
 /*
@@ -84,12 +81,13 @@ uint32_t cons_moved(const struct cpu_check *c, uint32_t cons, uint32_t len,
                     uint32_t data_size, bool *back);
 
 /*
- * The vCPU running on the CPU when the @len bytes of checked records at
- * @p start, as the first scheduler record to name it says: its domain and
- * vCPU in *@dom and *@vcpu.  False if no record there names it.
+ * The vCPU running on CPU @cpu when the @len bytes of checked records at
+ * @p start, as the first record to name it says (a scheduler record, or a
+ * C-state one: only the idle vCPU writes those): its domain and vCPU in
+ * *@dom and *@vcpu.  False if no record there names it.
  */
-bool running_vcpu(const uint8_t *p, size_t len, uint32_t *dom,
-                  uint32_t *vcpu);
+bool running_vcpu(const uint8_t *p, size_t len, unsigned int cpu,
+                  uint32_t *dom, uint32_t *vcpu);
 
 /* The TSC of the first record with one in the @len bytes at @p; or 0. */
 uint64_t first_tsc(const uint8_t *p, size_t len);

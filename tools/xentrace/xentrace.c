@@ -179,6 +179,17 @@ struct pacing {
     uint64_t lost;              /* records lost, as of the last pass */
 };
 
+/*
+ * A CPU's last gap, if its lost-records record names no vCPU yet (see
+ * put_gap()): where its marks and its vCPU word are, in bytes into the
+ * records of the CPU's chunk being filled.
+ */
+struct unnamed_gap {
+    bool pending;
+    bool held;              /* over one epoch already: the last chance */
+    uint32_t mark, word;
+};
+
 /* The capture thread's side. */
 struct capture {
     struct xt_host *h;
@@ -193,6 +204,7 @@ struct capture {
     uint64_t queued_since_ms;   /* the same, of those queued unflushed; 0 */
     uint8_t *warned;            /* [nr_cpus]: WARNED_* said already */
     struct cpu_check *check;    /* [nr_cpus]: what was taken, and how */
+    struct unnamed_gap *unnamed;        /* [nr_cpus] */
     /* A pass's, [nr_cpus] each: the windows, their pieces (see drain_pass) */
     struct taking *taking;
     struct piece_copy *pieces;
@@ -449,18 +461,20 @@ static void note_gap(struct capture *c, unsigned int cpu, uint64_t bytes,
  * a gap in a CPU's records, and without it fails on the scheduler
  * records on either side.  Like Xen's, the marker has the TSC of the
  * first record after the gap, a first lost TSC before that, and names
- * the vCPU running when the records resume, as their first scheduler
- * record says.  Where @next has none, the CPU's next pieces may, until
- * its chunk is queued (name_gap()); else it stays xenalyze's default
- * domain.  Only the truth will do: the gap may hold context switches, so
- * the last one before it proves nothing, and xenalyze keeps a vCPU named
- * wrongly running until it fails.  A CPU with no record before the gap
+ * the vCPU running when the records resume, as the first of them to
+ * name it says.  Where @next has none, the CPU's next pieces may
+ * (name_gap(), hold_unnamed()), and *@unnamed says where in the marks the
+ * vCPU word is (0: named); until then it is xenalyze's default domain.
+ * Only the truth will do: the gap may hold context switches, so the last
+ * one before it proves nothing; xenalyze keeps a vCPU named wrongly
+ * running until it fails, and fails on the default domain where a vCPU
+ * it has not seen yet stops running.  A CPU with no record before the gap
  * gets no lost-records record: to xenalyze its records start there.
  * Returns the marks' bytes, GAP_MARK_BYTES at most.
  */
 static uint32_t put_gap(struct cpu_check *check, unsigned int cpu,
                         uint64_t before, uint8_t *at, const uint8_t *next,
-                        size_t next_len)
+                        size_t next_len, uint32_t *unnamed)
 {
     uint64_t after = first_tsc(next, next_len), first_lost = 0, tsc;
     uint32_t bytes = check->gap_bytes < UINT32_MAX ? check->gap_bytes
@@ -481,16 +495,17 @@ static uint32_t put_gap(struct cpu_check *check, unsigned int cpu,
     }
     mark[n++] = bytes;
     mark[n++] = check->gap_why;
+    *unnamed = 0;
     if ( after && before )
     {
-        bool named = running_vcpu(next, next_len, &dom, &vcpu);
+        bool named = running_vcpu(next, next_len, cpu, &dom, &vcpu);
 
         mark[n++] = TRC_LOST_RECORDS | 4u << TRACE_EXTRA_SHIFT |
                     TRC_HD_CYCLE_FLAG;
         mark[n++] = after;
         mark[n++] = after >> 32;
         mark[n++] = 0;                          /* count: not known */
-        check->unnamed = named ? NULL : at + 4 * n;
+        *unnamed = named ? 0 : 4 * n;
         mark[n++] = (dom & 0xffff) | vcpu << 16;
         mark[n++] = first_lost;
         mark[n++] = first_lost >> 32;
@@ -536,18 +551,20 @@ static bool plan_piece(struct capture *c, const struct taking *t,
 }
 
 /*
- * Name the vCPU of @check's last gap, if its lost-records record is still
+ * Name the vCPU of the last gap in @k, its CPU's chunk, if it is still
  * unnamed and the @len bytes of records at @p, which follow it, say.
  */
-static void name_gap(struct cpu_check *check, const uint8_t *p, size_t len)
+static void name_gap(struct capture *c, struct chunk *k, const uint8_t *p,
+                     size_t len)
 {
+    struct unnamed_gap *u = &c->unnamed[k->cpu];
     uint32_t dom, vcpu, word;
 
-    if ( !check->unnamed || !running_vcpu(p, len, &dom, &vcpu) )
+    if ( !u->pending || !running_vcpu(p, len, k->cpu, &dom, &vcpu) )
         return;
     word = (dom & 0xffff) | vcpu << 16;
-    memcpy(check->unnamed, &word, 4);
-    check->unnamed = NULL;
+    memcpy(chunk_records(k) + u->word, &word, 4);
+    u->pending = false;
 }
 
 /*
@@ -557,7 +574,7 @@ static void name_gap(struct cpu_check *check, const uint8_t *p, size_t len)
 static void keep_piece(struct capture *c, struct chunk *k,
                        const struct piece_copy *pc, uint64_t before)
 {
-    uint32_t marks;
+    uint32_t marks, unnamed;
 
     if ( pc->why )
     {
@@ -567,12 +584,14 @@ static void keep_piece(struct capture *c, struct chunk *k,
     if ( pc->to != chunk_end(k) )
     {
         marks = put_gap(pc->check, k->cpu, before, chunk_end(k), pc->to,
-                        pc->len);
+                        pc->len, &unnamed);
+        c->unnamed[k->cpu] = (struct unnamed_gap){
+            .pending = unnamed, .mark = k->len, .word = k->len + unnamed };
         memmove(chunk_end(k) + marks, pc->to, pc->len);
         k->len += marks;
     }
     else
-        name_gap(pc->check, chunk_end(k), pc->len);
+        name_gap(c, k, chunk_end(k), pc->len);
     k->len += pc->len;
 }
 
@@ -688,33 +707,73 @@ static uint32_t drain_pass(struct capture *c, uint64_t now)
 }
 
 /*
- * Queue every CPU's chunk, in ascending CPU order: an epoch.  One that no
- * CPU filled (the second was up, or the capture ends) is due: the writer
- * writes it without waiting to gather more.
+ * What of CPU @cpu's chunk @k stays behind as its epoch is queued: if its
+ * last gap's vCPU is still unnamed, that gap and the records after it, so
+ * that the next epoch's records can name it: in a new chunk, or in @k if
+ * that is all @k holds.  Once only, and half a batch at most.  NULL if
+ * nothing stays.
  */
-static void push_epoch(struct capture *c)
+static struct chunk *hold_unnamed(struct capture *c, unsigned int cpu,
+                                  struct chunk *k)
 {
-    struct chunk *last = NULL;
+    struct unnamed_gap *u = &c->unnamed[cpu];
+    size_t held = k->len - u->mark;
+    struct chunk *n;
+
+    if ( !u->pending || u->held || held > c->batch_bytes / 2 )
+    {
+        u->pending = false;
+        return NULL;
+    }
+    u->held = true;
+    if ( !u->mark )
+        return k;
+    /* Another chunk is free or queued: the pool has two beyond one a CPU. */
+    if ( !(n = output_take(c->out, cpu)) )
+        return NULL;
+    memcpy(chunk_records(n), chunk_records(k) + u->mark, held);
+    n->len = held;
+    k->len = u->mark;
+    u->word -= u->mark;
+    u->mark = 0;
+    return n;
+}
+
+/*
+ * Queue every CPU's chunk, in ascending CPU order: an epoch; but for the
+ * records that wait for a name (hold_unnamed()), unless @ending.  One that
+ * no CPU filled (the second was up, or the capture ends) is due: the
+ * writer writes it without waiting to gather more.
+ */
+static void push_epoch(struct capture *c, uint64_t now, bool ending)
+{
+    struct chunk *k, *last = NULL;
     unsigned int cpu;
 
-    for ( cpu = c->nr_cpus; cpu-- > 0 && !last; )
-        last = c->filling[cpu];
+    for ( cpu = 0; cpu < c->nr_cpus; cpu++ )
+    {
+        if ( !(k = c->filling[cpu]) )
+            continue;
+        c->filling[cpu] = ending ? NULL : hold_unnamed(c, cpu, k);
+        if ( c->filling[cpu] == k )
+            continue;
+        if ( last )
+            output_push(c->out, last);
+        last = k;
+    }
     if ( last )
     {
         last->ends_epoch = true;
         last->due = !c->epoch_full;
+        output_push(c->out, last);
     }
-    for ( cpu = 0; cpu < c->nr_cpus; cpu++ )
-        if ( c->filling[cpu] )
-        {
-            output_push(c->out, c->filling[cpu]);
-            c->filling[cpu] = NULL;
-            c->check[cpu].unnamed = NULL;   /* stays the default domain */
-        }
     if ( !c->queued_since_ms )
         c->queued_since_ms = c->held_since_ms;
     c->epoch_full = false;
     c->held_since_ms = 0;
+    for ( cpu = 0; cpu < c->nr_cpus && !c->held_since_ms; cpu++ )
+        if ( c->filling[cpu] )
+            c->held_since_ms = now;
 }
 
 /*
@@ -726,7 +785,7 @@ static void push_due(struct capture *c, uint64_t now)
 {
     if ( c->epoch_full ||
          (c->held_since_ms && now >= c->held_since_ms + FLUSH_MS) )
-        push_epoch(c);
+        push_epoch(c, now, false);
     if ( c->queued_since_ms && now >= c->queued_since_ms + FLUSH_MS )
     {
         output_flush(c->out);
@@ -890,6 +949,7 @@ static void push_end(struct capture *c)
 {
     uint64_t newest = 0;
     unsigned int cpu;
+    uint32_t unnamed;           /* no records follow: none */
 
     for ( cpu = 0; cpu < c->nr_cpus; cpu++ )
         if ( c->check[cpu].count.last_tsc > newest )
@@ -908,7 +968,7 @@ static void push_end(struct capture *c)
         /* A gap that nothing followed: marked all the same. */
         if ( check->gap_bytes )
             k->len += put_gap(check, cpu, check->count.last_tsc,
-                              chunk_end(k), chunk_end(k), 0);
+                              chunk_end(k), chunk_end(k), 0, &unnamed);
         if ( newest )
         {
             memcpy(chunk_end(k), end, sizeof(end));
@@ -921,7 +981,7 @@ static void push_end(struct capture *c)
 /* Queue every chunk and wait for the file to be closed. */
 static int finish_capture(struct capture *c)
 {
-    push_epoch(c);
+    push_epoch(c, 0, true);
     push_end(c);
     return output_finish(c->out);
 }
@@ -1328,8 +1388,9 @@ int main(int argc, char *argv[])
     cap.pieces = calloc(cap.nr_cpus, sizeof(*cap.pieces));
     cap.piece_of = calloc(cap.nr_cpus, sizeof(*cap.piece_of));
     cap.before = calloc(cap.nr_cpus, sizeof(*cap.before));
+    cap.unnamed = calloc(cap.nr_cpus, sizeof(*cap.unnamed));
     if ( !cap.filling || !cap.warned || !cap.check || !cap.taking ||
-         !cap.pieces || !cap.piece_of || !cap.before )
+         !cap.pieces || !cap.piece_of || !cap.before || !cap.unnamed )
         err(1, "memory");
     start_output(&cap, w);
     host.cap = &cap;
