@@ -1428,6 +1428,7 @@ int main(int argc, char *argv[])
     free(cap.pieces);
     free(cap.piece_of);
     free(cap.before);
+    free(cap.unnamed);
     xt_close(cap.h);
     return failed;
 }
