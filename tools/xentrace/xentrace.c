@@ -807,6 +807,7 @@ static void show_progress(const struct capture *c, uint64_t *last_ms,
 static void capture(struct capture *c)
 {
     bool progress = !c->opt->quiet && isatty(STDERR_FILENO);
+    bool notified = false;      /* VIRQ_TBUF ended the last wait */
     uint64_t last_ms = now_ms();
     struct cpu_count last = { 0 };
 
@@ -814,6 +815,7 @@ static void capture(struct capture *c)
     {
         uint64_t began = now_ns(), now = began / 1000000, wait;
         uint32_t largest = drain_pass(c, now);
+        int woke;
 
         push_due(c, now);
         if ( output_error(c->out) )
@@ -822,10 +824,12 @@ static void capture(struct capture *c)
             show_progress(c, &last_ms, &last);
 
         /* Another pass at once if Xen is outrunning us (see pace.c). */
-        if ( (wait = pace_next_wait(&c->pace, began, largest,
-                                    count_all(c).lost)) &&
-             xt_wait_ns(c->h, wait) < 0 && errno != EINTR )
+        wait = pace_next_wait(&c->pace, began, largest, count_all(c).lost,
+                              notified);
+        woke = wait ? xt_wait_ns(c->h, wait) : 0;
+        if ( woke < 0 && errno != EINTR )
             err(1, "waiting for VIRQ_TBUF");
+        notified = woke > 0;
     }
     if ( progress )
         fputc('\n', stderr);
