@@ -3,8 +3,8 @@
  *
  *   capture thread (main)                  writer thread (output.c)
  *   ---------------------                  ------------------------
- *   pass: every mapped CPU's window        once a quarter of the pool is
- *     cons..prod; copy them into the         queued (or a flush or the end
+ *   pass: every mapped CPU's window        once half the pool is queued
+ *     cons..prod; copy them into the         (or a flush or the end
  *     CPUs' chunks, checking them as         comes), take the oldest 1 MiB
  *     they are copied; release them        write them as batches, in one
  *   once a chunk holds a batch, or           writev(2); give them back
@@ -17,8 +17,8 @@
  * during the pass stays pending on the event channel, and the wait
  * returns at once.  How long the wait is, a timer aimed at the moment the
  * busiest buffer reaches a fill that adapts to the rate and to losses
- * seen, is pace.c's.  The writer thread is woken once a quarter of its
- * pool is queued, by the epoch queued because records were a second old,
+ * seen, is pace.c's.  The writer thread is woken once half its pool is
+ * queued, by the epoch queued because records were a second old,
  * or when records queued are a second old; not for each batch.
  *
  * What it buys (bench/run-capture, mixed workload, 2 pCPUs, -S 32,
@@ -752,7 +752,7 @@ static void push_epoch(struct capture *c, uint64_t now, bool ending)
 /*
  * After a pass: queue the epoch once a CPU has a batch or a second
  * passed; have the writer start on the queue if records in it are a
- * second old (it starts by itself once a quarter of the pool is queued).
+ * second old (it starts by itself once half the pool is queued).
  */
 static void push_due(struct capture *c, uint64_t now)
 {
