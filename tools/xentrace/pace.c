@@ -13,11 +13,21 @@
  * the margin: how far past the aim passes have found a buffer (a pass
  * that finds records lost found it full), the largest overshoot decaying
  * by e a second.  It is never above the high-water mark, where the
- * notification comes first, nor below a quarter of the buffer.  So where
- * the capture thread runs when it should, it wakes as upstream's does,
- * once a buffer is half full; where it has run late, or lost records, it
- * wakes earlier, with more room, until a second or two pass without it;
- * and it always looks at the buffers at least every -s.
+ * notification comes first, nor below a quarter of the buffer.
+ *
+ * Only a pass that ran on time counts in the margin.  What a pass woken
+ * by the notification finds past the high-water mark, and what one woken
+ * late by its timer finds past the fill the rate gave since the
+ * deadline, came in while the capture thread waited for a CPU: aiming
+ * earlier does not make it run sooner, it only wakes it more often, and
+ * on a busy machine that CPU is taken from the producers and the tracer
+ * alike (run-capture at 2 M records/s per CPU: twice Debian's wake-ups
+ * while late passes counted; see xentrace.c).  So where the capture
+ * thread runs when it should, and where it runs late, it wakes as
+ * upstream's does, once a buffer is half full; where the rate rose past
+ * what the timer was set for, it wakes earlier, with more room, until a
+ * second or two pass without it; and it always looks at the buffers at
+ * least every -s.
  */
 #include "pace.h"
 

@@ -21,16 +21,25 @@
  * queued, by the epoch queued because records were a second old,
  * or when records queued are a second old; not for each batch.
  *
- * What it buys (bench/run-capture, mixed workload, 2 pCPUs, -S 32,
- * medians of 5 runs of 3 s, on a shared 2-core machine at load 1.3-2.5):
- * at 1 M records/s per CPU, 391 wake-ups a second against Debian's 340
- * (895 before), and under chrt -f 10, where neither lost a record, 372
- * against 368: the capture thread wakes as often as Debian's, and the
- * writer thread 20-25 times a second.  After losses it wakes more, up to
- * twice as often; at 2 M records/s per CPU it lost 19.1k records a run
- * against Debian's 24.2k (1331 wake-ups a second against 636), under
- * chrt -f 10 none in 4 runs of 5 against 3.  --realtime runs the capture
- * thread at SCHED_FIFO 10 and the writer at 9, memory locked.
+ * What it buys (bench/run-capture --fixed-rate, mixed workload, 2 pCPUs,
+ * -S 32, medians of 5 runs of 3 s, beside Debian's and the build that
+ * still aimed earlier after a late pass, in the same turns, on a shared
+ * 2-core machine at load 2.9-4.6): wake-ups a second, ours against
+ * Debian's, at 1 M records/s per CPU 362 against 353 (1.03x; that build
+ * 1.30x), at 2 M 668 against 635 (1.05x; 2.34x), at 4 M 2382 against
+ * 1528 (1.56x; 2.47x); under chrt -f 10 1.01x, 1.04x and 1.12x (1.04x,
+ * 1.09x, 2.67x).  At 1 and 2 M the capture thread wakes once per
+ * notification, as Debian's does; the rest is the writer thread, 13
+ * times a second at 1 M (28 when it woke at a quarter of the pool).
+ * Records lost a run: at 1 M 3.1k against Debian's 12.1k, under chrt -f
+ * none against none; at 2 M 61k against 38k (that build 20k), under
+ * chrt -f 963 against none; at 4 M 233k against 122k (90k), under
+ * chrt -f 89k against 3.9k (1.5k).  Waking earlier after a late pass
+ * lost less at 2 and 4 M, for twice the wake-ups and 1.2x the CPU; at
+ * 1 M it lost more.  CPU per record, ours over Debian's: 1.51x, 1.54x,
+ * 1.76x (that build 1.47x, 1.88x, 2.19x), the copy and the check most of
+ * it.  --realtime runs the capture thread at SCHED_FIFO 10 and the
+ * writer at 9, memory locked.
  *
  * Chunks are queued a whole pass's worth at a time, every CPU's in
  * ascending order, so that the file is made of epochs (one batch per CPU
