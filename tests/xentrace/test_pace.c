@@ -16,14 +16,33 @@
 #define MS       1000000ULL
 #define STEP_NS  (5 * MS)               /* half a buffer fills in this */
 
-/* Passes every STEP_NS, notified, each finding half a buffer: steady. */
-static uint64_t steady(struct pacing *p, uint64_t now, unsigned int passes)
+/*
+ * A pacing started, then 100 passes every STEP_NS, notified, each
+ * finding half a buffer: steady.  Returns the time of the last.
+ */
+static uint64_t steady(struct pacing *p)
 {
-    while ( passes-- )
+    uint64_t now = 1000 * MS;
+    unsigned int passes;
+
+    pace_start(p, DATA, POLL_MS);
+    for ( passes = 0; passes < 100; passes++ )
     {
         now += STEP_NS;
         pace_next_wait(p, now, DATA / 2, p->lost, true);
     }
+    return now;
+}
+
+/*
+ * steady(), and one more pass, notified, at the time returned: the wait
+ * after it, in *@wait.
+ */
+static uint64_t settled(struct pacing *p, uint64_t *wait)
+{
+    uint64_t now = steady(p) + STEP_NS;
+
+    *wait = pace_next_wait(p, now, DATA / 2, 0, true);
     return now;
 }
 
@@ -54,8 +73,7 @@ static void test_steady_aims_at_high_water(void **state)
     uint64_t now;
 
     (void)state;
-    pace_start(&p, DATA, POLL_MS);
-    now = steady(&p, 1000 * MS, 100);
+    now = steady(&p);
     assert_int_equal(p.aim, DATA / 2);
     assert_int_equal(p.margin, 0);
     assert_true(p.rate > 0);
@@ -74,8 +92,7 @@ static void test_late_after_notification_keeps_aim(void **state)
     uint64_t now;
 
     (void)state;
-    pace_start(&p, DATA, POLL_MS);
-    now = steady(&p, 1000 * MS, 100);
+    now = steady(&p);
     pace_next_wait(&p, now + 4 * STEP_NS, DATA, 1000, true);
     assert_int_equal(p.aim, DATA / 2);
     assert_int_equal(p.margin, 0);
@@ -96,9 +113,7 @@ static void test_overshoot_on_time_aims_lower(void **state)
     uint64_t now, wait, deadline;
 
     (void)state;
-    pace_start(&p, DATA, POLL_MS);
-    now = steady(&p, 1000 * MS, 100);
-    wait = pace_next_wait(&p, now, DATA / 2, 0, true);
+    now = settled(&p, &wait);
     deadline = now + wait;
     wait = pace_next_wait(&p, deadline, DATA, 0, false);
     assert_int_equal(p.aim, DATA / 4);
@@ -125,9 +140,7 @@ static void test_late_timer_keeps_aim(void **state)
     uint64_t now, wait, late;
 
     (void)state;
-    pace_start(&p, DATA, POLL_MS);
-    now = steady(&p, 1000 * MS, 100);
-    wait = pace_next_wait(&p, now, DATA / 2, 0, true);
+    now = settled(&p, &wait);
     /* The time the rate takes to fill half a buffer, and a little. */
     late = wait_for(&p, DATA / 2) + MS / 10;
     pace_next_wait(&p, now + wait + late, DATA, 0, false);
