@@ -1,9 +1,10 @@
 # Tests of xentrace that need no hypervisor: its option parsers, its
-# check of what the buffers held, and its output queue (the writer
-# thread, -M's ring) on libxtfile's writer.
+# check of what the buffers held, its output queue (the writer thread,
+# -M's ring) on libxtfile's writer, and its pacing.
 
 XENTRACE_TESTS := $(BUILD)/tests/test_xentrace_options \
-                  $(BUILD)/tests/test_window $(BUILD)/tests/test_output
+                  $(BUILD)/tests/test_window $(BUILD)/tests/test_output \
+                  $(BUILD)/tests/test_pace
 
 $(BUILD)/tests/test_xentrace_options: tests/xentrace/test_xentrace_options.c \
                                       tools/xentrace/options.c \
@@ -31,3 +32,9 @@ $(BUILD)/tests/test_output: tests/xentrace/test_output.c \
 	    $(XTFILE_LIBS) -lpthread -lcmocka
 
 THREADED_TESTS += $(BUILD)/tests/test_output
+
+$(BUILD)/tests/test_pace: tests/xentrace/test_pace.c tools/xentrace/pace.c \
+                          tools/xentrace/pace.h
+	@mkdir -p $(@D)
+	$(CC) $(TOOL_CFLAGS) -Itools/xentrace $(LDFLAGS) -o $@ \
+	    tests/xentrace/test_pace.c tools/xentrace/pace.c -lcmocka

@@ -4,8 +4,8 @@
  *
  *   capture thread                          writer thread
  *   --------------                          -------------
- *   output_take(): a free chunk for a CPU   wait for a quarter of the pool
- *   copy the CPU's windows into it            queued, or a flush, the end,
+ *   output_take(): a free chunk for a CPU   wait for half the pool queued,
+ *   copy the CPU's windows into it            or a flush, the end,
  *   output_push() it, with the other CPUs'    or a capture thread waiting
  *     (see xentrace.c)                      xt_writer_putv() 1 MiB of them:
  *                                             headers and pads in place,
@@ -25,10 +25,11 @@
  * the writer is a whole pool behind, Xen's buffers fill, and Xen counts
  * what it loses in lost-records markers as always.
  *
- * The writer thread is woken once a quarter of the pool is queued, by a
- * chunk that is due (the capture thread's once-a-second epoch) or by
+ * The writer thread is woken once half the pool is queued, by a chunk
+ * that is due (the capture thread's once-a-second epoch) or by
  * output_flush(): not for every chunk, as a wake-up costs about as much
- * CPU as writing 64 KiB to the page cache.  Awake, it writes what
+ * CPU as writing 64 KiB to the page cache, and its work is not urgent:
+ * half the pool is still free for the capture thread when it is woken.  Awake, it writes what
  * gathered in writev(2)s of GATHER_BYTES until less than that is left.
  *
  * Flight recorder (-M, ring_bytes).  The writer thread copies each chunk
@@ -116,8 +117,8 @@ struct output {
  * Whether the writer thread should write what is queued now rather than
  * sleep: a chunk must not wait (the capture thread's once-a-second flush,
  * output_flush()), nothing more is coming, the capture thread waits for a
- * chunk, or enough is queued: asleep, a quarter of the pool (wake_at
- * chunks), and once @awake, GATHER_BYTES, so that a wake-up writes down
+ * chunk, or enough is queued: asleep, half the pool (wake_at chunks),
+ * and once @awake, GATHER_BYTES, so that a wake-up writes down
  * what gathered, not just one writev(2) of it.
  */
 static bool write_now(const struct output *o, bool awake)
@@ -447,7 +448,7 @@ struct output *output_start(struct xt_writer *w, size_t chunk_records,
     o->max_chunks = pool_bytes / o->chunk_bytes;
     if ( o->max_chunks < min_chunks )
         o->max_chunks = min_chunks;
-    o->wake_at = o->max_chunks / 4 ? o->max_chunks / 4 : 1;
+    o->wake_at = o->max_chunks / 2 ? o->max_chunks / 2 : 1;
     o->queue_tail = &o->queue;
     pthread_mutex_init(&o->lock, NULL);
     pthread_cond_init(&o->cond, NULL);

@@ -3,8 +3,8 @@
  *
  *   capture thread (main)                  writer thread (output.c)
  *   ---------------------                  ------------------------
- *   pass: every mapped CPU's window        once a quarter of the pool is
- *     cons..prod; copy them into the         queued (or a flush or the end
+ *   pass: every mapped CPU's window        once half the pool is queued
+ *     cons..prod; copy them into the         (or a flush or the end
  *     CPUs' chunks, checking them as         comes), take the oldest 1 MiB
  *     they are copied; release them        write them as batches, in one
  *   once a chunk holds a batch, or           writev(2); give them back
@@ -15,37 +15,31 @@
  *
  * No notification is missed by waiting after a pass: one that Xen sent
  * during the pass stays pending on the event channel, and the wait
- * returns at once.  Xen notifies when a buffer crosses its high-water
- * mark, half the buffer; waiting for that alone (as upstream does) leaves
- * half a buffer of room for the time the capture thread takes to run
- * again, 3 ms at a million records a second.  A wake-up costs 12-18 us
- * of CPU, as much as copying 64 KiB, so the wait is as long as is safe,
- * and no longer: a timer (ppoll(2), to the nanosecond, so waits under a
- * millisecond are what they say) aimed at the moment the busiest buffer
- * reaches a fill, the aim, at the rate it has been filling (smoothed
- * over about 10 ms; none: -s).  The aim is a safe fill, three quarters
- * of the buffer, less the margin: how far past the aim passes have found
- * a buffer (a pass that finds records lost found it full), the largest
- * overshoot decaying by e a second.  It is never above the high-water
- * mark, where the notification comes first, nor below a quarter of
- * the buffer.  So where the capture thread runs when it should, it wakes
- * as upstream's does, once a buffer is half full; where it has run late,
- * or lost records, it wakes earlier, with more room, until a second or
- * two pass without it; and it always looks at the buffers at least every
- * -s.  The writer thread is woken once a quarter of its pool is queued,
- * by the epoch queued because records were a second old, or when records
- * queued are a second old; not for each batch.
+ * returns at once.  How long the wait is, a timer aimed at the moment the
+ * busiest buffer reaches a fill that adapts to the rate and to losses
+ * seen, is pace.c's.  The writer thread is woken once half its pool is
+ * queued, by the epoch queued because records were a second old,
+ * or when records queued are a second old; not for each batch.
  *
- * What it buys (bench/run-capture, mixed workload, 2 pCPUs, -S 32,
- * medians of 5 runs of 3 s, on a shared 2-core machine at load 1.3-2.5):
- * at 1 M records/s per CPU, 391 wake-ups a second against Debian's 340
- * (895 before), and under chrt -f 10, where neither lost a record, 372
- * against 368: the capture thread wakes as often as Debian's, and the
- * writer thread 20-25 times a second.  After losses it wakes more, up to
- * twice as often; at 2 M records/s per CPU it lost 19.1k records a run
- * against Debian's 24.2k (1331 wake-ups a second against 636), under
- * chrt -f 10 none in 4 runs of 5 against 3.  --realtime runs the capture
- * thread at SCHED_FIFO 10 and the writer at 9, memory locked.
+ * What it buys (bench/run-capture --fixed-rate, mixed workload, 2 pCPUs,
+ * -S 32, medians of 5 runs of 3 s, beside Debian's and the build that
+ * still aimed earlier after a late pass, in the same turns, on a shared
+ * 2-core machine at load 2.9-4.6): wake-ups a second, ours against
+ * Debian's, at 1 M records/s per CPU 362 against 353 (1.03x; that build
+ * 1.30x), at 2 M 668 against 635 (1.05x; 2.34x), at 4 M 2382 against
+ * 1528 (1.56x; 2.47x); under chrt -f 10 1.01x, 1.04x and 1.12x (1.04x,
+ * 1.09x, 2.67x).  At 1 and 2 M the capture thread wakes once per
+ * notification, as Debian's does; the rest is the writer thread, 13
+ * times a second at 1 M (28 when it woke at a quarter of the pool).
+ * Records lost a run: at 1 M 3.1k against Debian's 12.1k, under chrt -f
+ * none against none; at 2 M 61k against 38k (that build 20k), under
+ * chrt -f 963 against none; at 4 M 233k against 122k (90k), under
+ * chrt -f 89k against 3.9k (1.5k).  Waking earlier after a late pass
+ * lost less at 2 and 4 M, for twice the wake-ups and 1.2x the CPU; at
+ * 1 M it lost more.  CPU per record, ours over Debian's: 1.51x, 1.54x,
+ * 1.76x (that build 1.47x, 1.88x, 2.19x), the copy and the check most of
+ * it.  --realtime runs the capture thread at SCHED_FIFO 10 and the
+ * writer at 9, memory locked.
  *
  * Chunks are queued a whole pass's worth at a time, every CPU's in
  * ascending order, so that the file is made of epochs (one batch per CPU
@@ -137,6 +131,7 @@
 #include "libxentrace.h"
 #include "options.h"
 #include "output.h"
+#include "pace.h"
 #include "window.h"
 #include "xtfile.h"
 
@@ -164,19 +159,6 @@ struct options {
     bool realtime;                      /* --realtime */
     const char *file;                   /* NULL: standard output */
     const char *name;                   /* of the output, for messages */
-};
-
-/*
- * When to look at the buffers again (see the top): the rate the busiest
- * buffer fills at, and how far past the fill it was aimed at passes found
- * it.
- */
-struct pacing {
-    uint64_t last_ns;           /* when the last pass began; 0: none yet */
-    uint64_t rate;              /* bytes a second into the busiest buffer */
-    uint32_t aim;               /* the fill the wait was aimed at, bytes */
-    uint32_t margin;            /* the latest overshoot, decaying: bytes */
-    uint64_t lost;              /* records lost, as of the last pass */
 };
 
 /*
@@ -779,7 +761,7 @@ static void push_epoch(struct capture *c, uint64_t now, bool ending)
 /*
  * After a pass: queue the epoch once a CPU has a batch or a second
  * passed; have the writer start on the queue if records in it are a
- * second old (it starts by itself once a quarter of the pool is queued).
+ * second old (it starts by itself once half the pool is queued).
  */
 static void push_due(struct capture *c, uint64_t now)
 {
@@ -830,87 +812,11 @@ static void show_progress(const struct capture *c, uint64_t *last_ms,
     *last = all;
 }
 
-/*
- * Pacing
- * ======
- *
- * How long to wait after a pass (see the top).  The fills are bytes of a
- * CPU's buffer of @data bytes: the wait aims at a fill between
- * AIM_MIN and AIM_MAX, as far below SAFE_FILL as the margin says.
- */
-#define SAFE_FILL(data)  ((data) / 4 * 3)
-#define AIM_MIN(data)    ((data) / 4)
-#define AIM_MAX(data)    ((data) / 2)   /* Xen's high-water mark: VIRQ_TBUF */
-#define RATE_NS          10000000ULL    /* the rate: over about 10 ms */
-#define MARGIN_NS        1000000000ULL  /* the margin decays by e in 1 s */
-#define MIN_WAIT_NS      20000ULL       /* less: the next pass at once */
-
-/* @x moved towards @to by the share @ns / @span of the way, at most all. */
-static uint64_t decay(uint64_t x, uint64_t to, uint64_t ns, uint64_t span)
-{
-    unsigned __int128 share = ns < span ? ns : span;
-
-    return to >= x ? x + (to - x) * share / span
-                   : x - (x - to) * share / span;
-}
-
-/*
- * Learn from the pass begun at @now that found @largest bytes in the
- * busiest buffer, or records lost, which means it was full: the rate,
- * the margin (the overshoot of the aim), and from them the next aim.
- */
-static void learn(struct capture *c, uint64_t now, uint32_t largest)
-{
-    struct pacing *p = &c->pace;
-    uint32_t data = xt_data_size(c->h);
-    uint64_t since = now - p->last_ns, lost = count_all(c).lost;
-    uint32_t over;
-
-    if ( lost > p->lost )
-        largest = data;
-    over = largest > p->aim ? largest - p->aim : 0;
-    if ( p->last_ns )
-        p->rate = decay(p->rate, (unsigned __int128)largest * 1000000000ULL /
-                                 (since ? since : 1), since, RATE_NS);
-    p->margin = decay(p->margin, 0, since, MARGIN_NS);
-    if ( over > p->margin )
-        p->margin = over;
-    p->lost = lost;
-    p->last_ns = now;
-
-    p->aim = p->margin < SAFE_FILL(data) - AIM_MIN(data)
-             ? SAFE_FILL(data) - p->margin : AIM_MIN(data);
-    if ( p->aim > AIM_MAX(data) )
-        p->aim = AIM_MAX(data);
-}
-
-/*
- * The wait after the pass begun at @now, in ns: until the busiest buffer
- * reaches the aim at the rate it fills, -s at most; 0: pass again now.
- * An aim at the high-water mark is the notification's: the timer is then
- * for a full buffer, should no notification come (a buffer still half
- * full after a pass crosses no mark), as a timer for less, at a rate
- * that bursts make uncertain, fires before the notification often.
- */
-static uint64_t next_wait(struct capture *c, uint64_t now, uint32_t largest)
-{
-    uint64_t poll_ns = c->opt->poll_ms * 1000000ULL, wait;
-    uint32_t data = xt_data_size(c->h), fill;
-
-    learn(c, now, largest);
-    fill = c->pace.aim < AIM_MAX(data) ? c->pace.aim : data;
-    wait = c->pace.rate ? (unsigned __int128)fill * 1000000000ULL /
-                          c->pace.rate
-                        : poll_ns;
-    if ( wait > poll_ns )
-        return poll_ns;
-    return wait < MIN_WAIT_NS ? 0 : wait;
-}
-
 /* Drain until a signal (or -T) or a failed write. */
 static void capture(struct capture *c)
 {
     bool progress = !c->opt->quiet && isatty(STDERR_FILENO);
+    bool notified = false;      /* VIRQ_TBUF ended the last wait */
     uint64_t last_ms = now_ms();
     struct cpu_count last = { 0 };
 
@@ -918,6 +824,7 @@ static void capture(struct capture *c)
     {
         uint64_t began = now_ns(), now = began / 1000000, wait;
         uint32_t largest = drain_pass(c, now);
+        int woke;
 
         push_due(c, now);
         if ( output_error(c->out) )
@@ -925,10 +832,13 @@ static void capture(struct capture *c)
         if ( progress && now >= last_ms + PROGRESS_MS )
             show_progress(c, &last_ms, &last);
 
-        /* Another pass at once if Xen is outrunning us (see the top). */
-        if ( (wait = next_wait(c, began, largest)) &&
-             xt_wait_ns(c->h, wait) < 0 && errno != EINTR )
+        /* Another pass at once if Xen is outrunning us (see pace.c). */
+        wait = pace_next_wait(&c->pace, began, largest, count_all(c).lost,
+                              notified);
+        woke = wait ? xt_wait_ns(c->h, wait) : 0;
+        if ( woke < 0 && errno != EINTR )
             err(1, "waiting for VIRQ_TBUF");
+        notified = woke > 0;
     }
     if ( progress )
         fputc('\n', stderr);
@@ -1379,8 +1289,7 @@ int main(int argc, char *argv[])
     start_tracing(cap.h, &opt);
 
     cap.batch_bytes = opt.batch_bytes;
-    /* At first, as Xen's notification alone would. */
-    cap.pace.aim = AIM_MAX(xt_data_size(cap.h));
+    pace_start(&cap.pace, xt_data_size(cap.h), opt.poll_ms);
     cap.filling = calloc(cap.nr_cpus, sizeof(*cap.filling));
     cap.warned = calloc(cap.nr_cpus, sizeof(*cap.warned));
     cap.check = calloc(cap.nr_cpus, sizeof(*cap.check));
