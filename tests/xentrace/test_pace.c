@@ -1,8 +1,8 @@
 /*
  * xentrace's pacing (tools/xentrace/pace.c), on passes made up in time:
- * the wait aims at the high-water mark, where Xen's notification comes,
- * and stays there when a pass was late to run; only a pass that found
- * a buffer fuller than it was aimed at, on time, aims lower, for a while.
+ * the wait aims at the high-water mark, where Xen's notification comes;
+ * a pass that found a buffer fuller than it was aimed at, or records
+ * lost, aims lower, for a while.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,7 +17,7 @@
 #define STEP_NS  (5 * MS)               /* half a buffer fills in this */
 
 /*
- * A pacing started, then 100 passes every STEP_NS, notified, each
+ * A pacing started, then 100 passes every STEP_NS, each
  * finding half a buffer: steady.  Returns the time of the last.
  */
 static uint64_t steady(struct pacing *p)
@@ -29,20 +29,20 @@ static uint64_t steady(struct pacing *p)
     for ( passes = 0; passes < 100; passes++ )
     {
         now += STEP_NS;
-        pace_next_wait(p, now, DATA / 2, p->lost, true);
+        pace_next_wait(p, now, DATA / 2, p->lost);
     }
     return now;
 }
 
 /*
- * steady(), and one more pass, notified, at the time returned: the wait
+ * steady(), and one more pass at the time returned: the wait
  * after it, in *@wait.
  */
 static uint64_t settled(struct pacing *p, uint64_t *wait)
 {
     uint64_t now = steady(p) + STEP_NS;
 
-    *wait = pace_next_wait(p, now, DATA / 2, 0, true);
+    *wait = pace_next_wait(p, now, DATA / 2, 0);
     return now;
 }
 
@@ -59,7 +59,7 @@ static void test_first_wait_is_poll(void **state)
     (void)state;
     pace_start(&p, DATA, POLL_MS);
     assert_int_equal(p.aim, DATA / 2);
-    assert_int_equal(pace_next_wait(&p, 1000 * MS, 0, 0, false),
+    assert_int_equal(pace_next_wait(&p, 1000 * MS, 0, 0),
                      POLL_MS * MS);
 }
 
@@ -77,37 +77,32 @@ static void test_steady_aims_at_high_water(void **state)
     assert_int_equal(p.aim, DATA / 2);
     assert_int_equal(p.margin, 0);
     assert_true(p.rate > 0);
-    assert_int_equal(pace_next_wait(&p, now + STEP_NS, DATA / 2, 0, true),
+    assert_int_equal(pace_next_wait(&p, now + STEP_NS, DATA / 2, 0),
                      wait_for(&p, DATA));
 }
 
 /*
- * A notified pass that finds records lost ran late: the notification came
- * at the high-water mark.  Aiming earlier would not make it run sooner:
- * the aim stays.
+ * A pass that finds records lost found its buffer full, late or not:
+ * it aims lower, by the overshoot, to a quarter of the buffer at least.
  */
-static void test_late_after_notification_keeps_aim(void **state)
+static void test_loss_aims_lower(void **state)
 {
     struct pacing p;
     uint64_t now;
 
     (void)state;
     now = steady(&p);
-    pace_next_wait(&p, now + 4 * STEP_NS, DATA, 1000, true);
-    assert_int_equal(p.aim, DATA / 2);
-    assert_int_equal(p.margin, 0);
-    /* Nor does one that found the buffer full short of losing. */
-    pace_next_wait(&p, now + 6 * STEP_NS, DATA - 64, 1000, true);
-    assert_int_equal(p.aim, DATA / 2);
+    pace_next_wait(&p, now + 4 * STEP_NS, DATA / 2, 1000);
+    assert_int_equal(p.aim, DATA / 4);
+    assert_int_equal(p.margin, DATA / 2);
 }
 
 /*
- * Woken by its timer, on time, a pass that finds a buffer full (no
- * notification came: the buffer did not cross the mark) aims lower, by
- * the overshoot, to a quarter at least, and the timer with it; a second
- * or two without one bring the aim back to the high-water mark.
+ * Woken by its timer, a pass that finds a buffer full aims lower, by the
+ * overshoot, to a quarter at least, and the timer with it; a second or
+ * two without one bring the aim back to the high-water mark.
  */
-static void test_overshoot_on_time_aims_lower(void **state)
+static void test_overshoot_aims_lower(void **state)
 {
     struct pacing p;
     uint64_t now, wait, deadline;
@@ -115,7 +110,7 @@ static void test_overshoot_on_time_aims_lower(void **state)
     (void)state;
     now = settled(&p, &wait);
     deadline = now + wait;
-    wait = pace_next_wait(&p, deadline, DATA, 0, false);
+    wait = pace_next_wait(&p, deadline, DATA, 0);
     assert_int_equal(p.aim, DATA / 4);
     assert_int_equal(p.margin, DATA / 2);
     assert_int_equal(wait, wait_for(&p, DATA / 4));
@@ -124,28 +119,10 @@ static void test_overshoot_on_time_aims_lower(void **state)
     while ( p.aim < DATA / 2 && now < deadline + 5000 * MS )
     {
         now += wait;
-        wait = pace_next_wait(&p, now, p.aim, 0, false);
+        wait = pace_next_wait(&p, now, p.aim, 0);
     }
     assert_int_equal(p.aim, DATA / 2);
     assert_true(now - deadline > 500 * MS);
-}
-
-/*
- * Woken by its timer late, by as long as the rate takes to fill what it
- * found past the aim: the lateness was the scheduler's, not the aim's.
- */
-static void test_late_timer_keeps_aim(void **state)
-{
-    struct pacing p;
-    uint64_t now, wait, late;
-
-    (void)state;
-    now = settled(&p, &wait);
-    /* The time the rate takes to fill half a buffer, and a little. */
-    late = wait_for(&p, DATA / 2) + MS / 10;
-    pace_next_wait(&p, now + wait + late, DATA, 0, false);
-    assert_int_equal(p.aim, DATA / 2);
-    assert_int_equal(p.margin, 0);
 }
 
 /* The wait is -s at most, and a pass at once rather than under 20 us. */
@@ -158,21 +135,20 @@ static void test_wait_bounds(void **state)
     (void)state;
     pace_start(&p, DATA, POLL_MS);
     now = 1000 * MS;
-    pace_next_wait(&p, now, 0, 0, false);
+    pace_next_wait(&p, now, 0, 0);
     /* A trickle: the timer would be for seconds. */
-    assert_int_equal(pace_next_wait(&p, now + POLL_MS * MS, 64, 0, false),
+    assert_int_equal(pace_next_wait(&p, now + POLL_MS * MS, 64, 0),
                      POLL_MS * MS);
     /* A flood: a full buffer every 10 us. */
     pace_start(&p, DATA, POLL_MS);
-    pace_next_wait(&p, now, 0, 0, false);
+    pace_next_wait(&p, now, 0, 0);
     for ( i = 0; i < 1000; i++ )
     {
         now += 10000;
-        if ( !pace_next_wait(&p, now, DATA, 0, true) )
+        if ( !pace_next_wait(&p, now, DATA, 0) )
             break;
     }
-    assert_int_equal(pace_next_wait(&p, now + 10000, DATA, 0, true), 0);
-    assert_int_equal(p.deadline_ns, 0);
+    assert_int_equal(pace_next_wait(&p, now + 10000, DATA, 0), 0);
 }
 
 int main(void)
@@ -180,9 +156,8 @@ int main(void)
     static const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_first_wait_is_poll),
         cmocka_unit_test(test_steady_aims_at_high_water),
-        cmocka_unit_test(test_late_after_notification_keeps_aim),
-        cmocka_unit_test(test_overshoot_on_time_aims_lower),
-        cmocka_unit_test(test_late_timer_keeps_aim),
+        cmocka_unit_test(test_loss_aims_lower),
+        cmocka_unit_test(test_overshoot_aims_lower),
         cmocka_unit_test(test_wait_bounds),
     };
 

@@ -13,21 +13,11 @@
  * the margin: how far past the aim passes have found a buffer (a pass
  * that finds records lost found it full), the largest overshoot decaying
  * by e a second.  It is never above the high-water mark, where the
- * notification comes first, nor below a quarter of the buffer.
- *
- * Only a pass that ran on time counts in the margin.  What a pass woken
- * by the notification finds past the high-water mark, and what one woken
- * late by its timer finds past the fill the rate gave since the
- * deadline, came in while the capture thread waited for a CPU: aiming
- * earlier does not make it run sooner, it only wakes it more often, and
- * on a busy machine that CPU is taken from the producers and the tracer
- * alike (run-capture at 2 M records/s per CPU: twice Debian's wake-ups
- * while late passes counted; see xentrace.c).  So where the capture
- * thread runs when it should, and where it runs late, it wakes as
- * upstream's does, once a buffer is half full; where the rate rose past
- * what the timer was set for, it wakes earlier, with more room, until a
- * second or two pass without it; and it always looks at the buffers at
- * least every -s.
+ * notification comes first, nor below a quarter of the buffer.  So where
+ * the capture thread runs when it should, it wakes as upstream's does,
+ * once a buffer is half full; where it has run late, or lost records, it
+ * wakes earlier, with more room, until a second or two pass without it;
+ * and it always looks at the buffers at least every -s.
  */
 #include "pace.h"
 
@@ -60,34 +50,13 @@ static uint64_t decay(uint64_t x, uint64_t to, uint64_t ns, uint64_t span)
 }
 
 /*
- * How far past the aim the pass begun at @now found the busiest buffer,
- * at @largest bytes, less what came in while the capture thread was late
- * to run: woken by the notification, which Xen sent as the buffer
- * crossed the high-water mark, anything past that mark; woken by the
- * timer, what came in at the rate since the wait was to end.  Only the
- * rest says the aim was too late.
- */
-static uint32_t overshoot(const struct pacing *p, uint64_t now,
-                          uint32_t largest, bool notified)
-{
-    uint64_t late = 0;
-
-    if ( notified && largest > AIM_MAX(p->data) )
-        largest = AIM_MAX(p->data);
-    else if ( !notified && p->deadline_ns && now > p->deadline_ns )
-        late = (unsigned __int128)p->rate * (now - p->deadline_ns) /
-               1000000000ULL;
-    return largest > p->aim + late ? largest - p->aim - late : 0;
-}
-
-/*
  * Learn from the pass begun at @now that found @largest bytes in the
  * busiest buffer, or records lost (@lost in all), which means it was
- * full, after a wait that VIRQ_TBUF ended if @notified: the rate, the
- * margin (the overshoot of the aim), and from them the next aim.
+ * full: the rate, the margin (the overshoot of the aim), and from them
+ * the next aim.
  */
 static void learn(struct pacing *p, uint64_t now, uint32_t largest,
-                  uint64_t lost, bool notified)
+                  uint64_t lost)
 {
     uint32_t data = p->data;
     uint64_t since = now - p->last_ns;
@@ -95,7 +64,7 @@ static void learn(struct pacing *p, uint64_t now, uint32_t largest,
 
     if ( lost > p->lost )
         largest = data;
-    over = overshoot(p, now, largest, notified);
+    over = largest > p->aim ? largest - p->aim : 0;
     if ( p->last_ns )
         p->rate = decay(p->rate, (unsigned __int128)largest * 1000000000ULL /
                                  (since ? since : 1), since, RATE_NS);
@@ -119,19 +88,16 @@ static void learn(struct pacing *p, uint64_t now, uint32_t largest,
  * that bursts make uncertain, fires before the notification often.
  */
 uint64_t pace_next_wait(struct pacing *p, uint64_t now, uint32_t largest,
-                        uint64_t lost, bool notified)
+                        uint64_t lost)
 {
     uint64_t wait;
     uint32_t fill;
 
-    learn(p, now, largest, lost, notified);
+    learn(p, now, largest, lost);
     fill = p->aim < AIM_MAX(p->data) ? p->aim : p->data;
     wait = p->rate ? (unsigned __int128)fill * 1000000000ULL / p->rate
                    : p->poll_ns;
     if ( wait > p->poll_ns )
-        wait = p->poll_ns;
-    else if ( wait < MIN_WAIT_NS )
-        wait = 0;
-    p->deadline_ns = wait ? now + wait : 0;
-    return wait;
+        return p->poll_ns;
+    return wait < MIN_WAIT_NS ? 0 : wait;
 }

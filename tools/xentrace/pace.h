@@ -4,7 +4,6 @@
 #ifndef PACE_H
 #define PACE_H
 
-#include <stdbool.h>
 #include <stdint.h>
 
 /*
@@ -17,7 +16,6 @@ struct pacing {
     uint64_t last_ns;           /* when the last pass began; 0: none yet */
     uint64_t rate;              /* bytes a second into the busiest buffer */
     uint32_t aim;               /* the fill the wait was aimed at, bytes */
-    uint64_t deadline_ns;       /* when the wait was to end; 0: no wait */
     uint32_t margin;            /* the latest overshoot, decaying: bytes */
     uint64_t lost;              /* records lost, as of the last pass */
 };
@@ -28,10 +26,9 @@ void pace_start(struct pacing *p, uint32_t data, unsigned int poll_ms);
 /*
  * The wait after the pass begun at @now (ns, CLOCK_MONOTONIC) that found
  * @largest bytes in the busiest buffer, @lost records lost in all so
- * far, the wait before it ended by VIRQ_TBUF if @notified: in ns; 0:
- * pass again now.
+ * far: in ns; 0: pass again now.
  */
 uint64_t pace_next_wait(struct pacing *p, uint64_t now, uint32_t largest,
-                        uint64_t lost, bool notified);
+                        uint64_t lost);
 
 #endif /* PACE_H */

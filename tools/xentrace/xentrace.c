@@ -22,24 +22,21 @@
  * or when records queued are a second old; not for each batch.
  *
  * What it buys (bench/run-capture --fixed-rate, mixed workload, 2 pCPUs,
- * -S 32, medians of 5 runs of 3 s, beside Debian's and the build that
- * still aimed earlier after a late pass, in the same turns, on a shared
- * 2-core machine at load 2.9-4.6): wake-ups a second, ours against
- * Debian's, at 1 M records/s per CPU 362 against 353 (1.03x; that build
- * 1.30x), at 2 M 668 against 635 (1.05x; 2.34x), at 4 M 2382 against
- * 1528 (1.56x; 2.47x); under chrt -f 10 1.01x, 1.04x and 1.12x (1.04x,
- * 1.09x, 2.67x).  At 1 and 2 M the capture thread wakes once per
- * notification, as Debian's does; the rest is the writer thread, 13
- * times a second at 1 M (28 when it woke at a quarter of the pool).
- * Records lost a run: at 1 M 3.1k against Debian's 12.1k, under chrt -f
- * none against none; at 2 M 61k against 38k (that build 20k), under
- * chrt -f 963 against none; at 4 M 233k against 122k (90k), under
- * chrt -f 89k against 3.9k (1.5k).  Waking earlier after a late pass
- * lost less at 2 and 4 M, for twice the wake-ups and 1.2x the CPU; at
- * 1 M it lost more.  CPU per record, ours over Debian's: 1.51x, 1.54x,
- * 1.76x (that build 1.47x, 1.88x, 2.19x), the copy and the check most of
- * it.  --realtime runs the capture thread at SCHED_FIFO 10 and the
- * writer at 9, memory locked.
+ * -S 32, medians of 5 runs of 3 s, on a quiet 2-core machine, Debian's
+ * xentrace in the same turns): at 1 M records/s per CPU 385 wake-ups a
+ * second against Debian's 353 (895 before the timer aimed at a fill),
+ * none lost in 4 runs of 5 against 5; at 2 M 1263 against 618, 2.3k
+ * records lost a run against 3.5k, none under chrt -f 10 in 5 of 5, as
+ * Debian's; at 4 M 85k lost against 88k, under chrt -f 228 against 2.0k.
+ * The writer thread wakes at half its pool queued, about 13 times a
+ * second at 1 M.  Tried and left: a margin that counts only what came
+ * in while the capture thread ran on time (what a pass finds past half
+ * after the notification, or past what the rate gave since its timer
+ * was due, taken for the scheduler's lateness) cut the wake-ups to 368,
+ * 692 and 3336 a second, but lost 4.4x the records at 2 M, 1.9x at 4 M
+ * and 20x under chrt -f at 4 M: where the producers take the CPUs, waking
+ * earlier after a late pass is what keeps the records.  --realtime runs
+ * the capture thread at SCHED_FIFO 10 and the writer at 9, memory locked.
  *
  * Chunks are queued a whole pass's worth at a time, every CPU's in
  * ascending order, so that the file is made of epochs (one batch per CPU
@@ -816,7 +813,6 @@ static void show_progress(const struct capture *c, uint64_t *last_ms,
 static void capture(struct capture *c)
 {
     bool progress = !c->opt->quiet && isatty(STDERR_FILENO);
-    bool notified = false;      /* VIRQ_TBUF ended the last wait */
     uint64_t last_ms = now_ms();
     struct cpu_count last = { 0 };
 
@@ -824,7 +820,6 @@ static void capture(struct capture *c)
     {
         uint64_t began = now_ns(), now = began / 1000000, wait;
         uint32_t largest = drain_pass(c, now);
-        int woke;
 
         push_due(c, now);
         if ( output_error(c->out) )
@@ -833,12 +828,10 @@ static void capture(struct capture *c)
             show_progress(c, &last_ms, &last);
 
         /* Another pass at once if Xen is outrunning us (see pace.c). */
-        wait = pace_next_wait(&c->pace, began, largest, count_all(c).lost,
-                              notified);
-        woke = wait ? xt_wait_ns(c->h, wait) : 0;
-        if ( woke < 0 && errno != EINTR )
+        if ( (wait = pace_next_wait(&c->pace, began, largest,
+                                    count_all(c).lost)) &&
+             xt_wait_ns(c->h, wait) < 0 && errno != EINTR )
             err(1, "waiting for VIRQ_TBUF");
-        notified = woke > 0;
     }
     if ( progress )
         fputc('\n', stderr);
