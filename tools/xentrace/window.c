@@ -25,7 +25,7 @@
  * before the failure may be garbage that merely looks right.  So garbage
  * gets into the file only if it tiles a whole piece with records of
  * Xen's shape.  The walk also notes the vCPU that the CPU's last context
- * switch ran, for the marks of a gap (xentrace.c).
+ * switch ran, for the marks of a gap (take.c).
  *
  * A cons that is not where xentrace left it was moved by another process.
  * Moved back, it points at records taken already: those bytes are
