@@ -230,15 +230,88 @@ static void end_piece(struct piece_copy *pc, const struct walker *w)
         count_piece(pc->check, w, pc->len);
 }
 
+/*
+ * A walker for @pc over the piece's bytes at @at, of which the first
+ * @ready are there to walk.
+ */
+static void start_walker(const struct piece_copy *pc, const uint8_t *at,
+                         size_t ready, struct walker *w)
+{
+    *w = (struct walker){ .p = at, .limit = at + ready,
+                          .end = at + pc->len,
+                          .floor = pc->check->floor_tsc,
+                          .at_wrap = pc->at_wrap };
+}
+
+/* Have the CPU fetch the @len bytes at @p, at most COPY_STEP, in cache. */
+static void fetch(const uint8_t *p, size_t len)
+{
+    size_t off;
+
+    for ( off = 0; off < len && off < COPY_STEP; off += 64 )
+        __builtin_prefetch(p + off);
+}
+
+/*
+ * Let @w walk the next COPY_STEP bytes, unless it failed, and have the
+ * step after that fetched meanwhile (start_check() fetches the first):
+ * the walk is a chain of loads, one a record, and each would otherwise
+ * wait for its line to come from DRAM, one at a time.
+ */
+static void check_step(struct walker *w)
+{
+    size_t n = w->end - w->limit < COPY_STEP ? w->end - w->limit : COPY_STEP;
+
+    if ( w->why )
+        return;
+    w->limit += n;
+    fetch(w->limit, w->end - w->limit);
+}
+
+/* A walker for @pc's piece where it is, its first step on its way. */
+static void start_check(const struct piece_copy *pc, struct walker *w)
+{
+    start_walker(pc, pc->from, 0, w);
+    fetch(pc->from, pc->len);
+}
+
+void check_pieces(struct piece_copy *pc, unsigned int n)
+{
+    struct walker x, y;
+    unsigned int i;
+
+    for ( i = 0; i + 1 < n; i += 2 )
+    {
+        start_check(&pc[i], &x);
+        start_check(&pc[i + 1], &y);
+        while ( (!x.why && x.limit < x.end) || (!y.why && y.limit < y.end) )
+        {
+            check_step(&x);
+            check_step(&y);
+            walk_pair(&x, &y);
+        }
+        end_piece(&pc[i], &x);
+        end_piece(&pc[i + 1], &y);
+    }
+    if ( i < n )
+    {
+        start_check(&pc[i], &x);
+        while ( !x.why && x.limit < x.end )
+        {
+            check_step(&x);
+            walk(&x);
+        }
+        end_piece(&pc[i], &x);
+    }
+}
+
 bool check_piece(struct cpu_check *c, const uint8_t *p, size_t len,
                  bool at_wrap, uint32_t *why)
 {
-    struct piece_copy pc = { .check = c, .len = len };
-    struct walker w = { .p = p, .limit = p + len, .end = p + len,
-                        .floor = c->floor_tsc, .at_wrap = at_wrap };
+    struct piece_copy pc = { .check = c, .from = p, .len = len,
+                             .at_wrap = at_wrap };
 
-    walk(&w);
-    end_piece(&pc, &w);
+    check_pieces(&pc, 1);
     *why = pc.why;
     return !pc.why;
 }
@@ -256,21 +329,13 @@ static void copy_step(const struct piece_copy *pc, struct walker *w)
     }
 }
 
-static void start_walker(const struct piece_copy *pc, struct walker *w)
-{
-    *w = (struct walker){ .p = pc->to, .limit = pc->to,
-                          .end = pc->to + pc->len,
-                          .floor = pc->check->floor_tsc,
-                          .at_wrap = pc->at_wrap };
-}
-
 /* Pieces @a and @b, of different CPUs, copied and walked side by side. */
 static void copy_pair(struct piece_copy *a, struct piece_copy *b)
 {
     struct walker x, y;
 
-    start_walker(a, &x);
-    start_walker(b, &y);
+    start_walker(a, a->to, 0, &x);
+    start_walker(b, b->to, 0, &y);
     while ( (!x.why && x.limit < x.end) || (!y.why && y.limit < y.end) )
     {
         copy_step(a, &x);
@@ -286,7 +351,7 @@ static void copy_alone(struct piece_copy *a)
 {
     struct walker x;
 
-    start_walker(a, &x);
+    start_walker(a, a->to, 0, &x);
     while ( !x.why && x.limit < x.end )
     {
         copy_step(a, &x);

@@ -70,6 +70,14 @@ struct piece_copy {
 void copy_pieces_checked(struct piece_copy *pc, unsigned int n);
 
 /*
+ * The check alone, of each piece's @len bytes at @from where they are (@to
+ * is not used), the pieces in pairs, walked side by side; outcomes and
+ * counts as copy_pieces_checked()'s.  What passes is what was read: bytes
+ * that another process can change are not checked by it.
+ */
+void check_pieces(struct piece_copy *pc, unsigned int n);
+
+/*
  * A window from @cons, @len bytes in a buffer of @data_size, when cons is
  * not where xentrace left it (XT_SKIP_CONS): the bytes at its start that
  * xentrace took already, with *@back set (cons was moved back), or the
