@@ -25,9 +25,9 @@
  * the writer is a whole pool behind, Xen's buffers fill, and Xen counts
  * what it loses in lost-records markers as always.
  *
- * The writer thread is woken once a quarter of the pool is queued, by a
- * chunk that is due (the capture thread's once-a-second epoch) or by
- * output_flush(): not for every chunk, as a wake-up costs about as much
+ * The writer thread is woken once a quarter of the pool is queued, or by
+ * output_flush() (the capture thread's, once records queued are a second
+ * old): not for every chunk, as a wake-up costs about as much
  * CPU as writing 64 KiB to the page cache.  Awake, it writes what
  * gathered in writev(2)s of GATHER_BYTES until less than that is left.
  *
@@ -90,7 +90,7 @@ struct output {
     pthread_cond_t cond;                /* queued, freed, stop, error */
     struct chunk *queue, **queue_tail;  /* under lock */
     size_t queued_bytes;                /* under lock: records queued */
-    bool queued_due;                    /* under lock: one must not wait */
+    bool flushing;                      /* under lock: output_flush() */
     unsigned int takers;                /* under lock: waiting for a chunk */
     unsigned int nr_queued, wake_at;    /* under lock: wake the writer */
     struct chunk *free;                 /* under lock */
@@ -114,15 +114,15 @@ struct output {
 
 /*
  * Whether the writer thread should write what is queued now rather than
- * sleep: a chunk must not wait (the capture thread's once-a-second flush,
- * output_flush()), nothing more is coming, the capture thread waits for a
- * chunk, or enough is queued: asleep, a quarter of the pool (wake_at
- * chunks), and once @awake, GATHER_BYTES, so that a wake-up writes down
- * what gathered, not just one writev(2) of it.
+ * sleep: what is queued must not wait (output_flush(), the capture
+ * thread's once a second), nothing more is coming, the capture thread
+ * waits for a chunk, or enough is queued: asleep, a quarter of the pool
+ * (wake_at chunks), and once @awake, GATHER_BYTES, so that a wake-up
+ * writes down what gathered, not just one writev(2) of it.
  */
 static bool write_now(const struct output *o, bool awake)
 {
-    if ( o->queued_due || o->stop || o->takers || o->ring_bytes )
+    if ( o->flushing || o->stop || o->takers || o->ring_bytes )
         return true;
     return awake ? o->queued_bytes >= GATHER_BYTES
                  : o->nr_queued >= o->wake_at;
@@ -159,7 +159,7 @@ static unsigned int next_chunks(struct output *o, struct chunk **c,
         c[n++] = k;
     }
     if ( !o->queue )
-        o->queued_due = false;
+        o->flushing = false;
     pthread_mutex_unlock(&o->lock);
     return n;
 }
@@ -399,8 +399,7 @@ void output_push(struct output *o, struct chunk *c)
         *o->queue_tail = c;
         o->queue_tail = &c->next;
         o->queued_bytes += c->len;
-        o->queued_due |= c->due;
-        if ( ++o->nr_queued >= o->wake_at || c->due )
+        if ( ++o->nr_queued >= o->wake_at )
             pthread_cond_broadcast(&o->cond);
     }
     else
@@ -416,7 +415,7 @@ void output_flush(struct output *o)
     pthread_mutex_lock(&o->lock);
     if ( o->nr_queued )
     {
-        o->queued_due = true;
+        o->flushing = true;
         pthread_cond_broadcast(&o->cond);
     }
     pthread_mutex_unlock(&o->lock);

@@ -353,9 +353,7 @@ static struct chunk *hold_unnamed(struct take *c, unsigned int cpu,
 
 /*
  * Queue every CPU's chunk, in ascending CPU order: an epoch; but for the
- * records that wait for a name (hold_unnamed()), unless @ending.  One that
- * no CPU filled (the second was up, or the capture ends) is due: the
- * writer writes it without waiting to gather more.
+ * records that wait for a name (hold_unnamed()), unless @ending.
  */
 void push_epoch(struct take *c, uint64_t now, bool ending)
 {
@@ -376,7 +374,6 @@ void push_epoch(struct take *c, uint64_t now, bool ending)
     if ( last )
     {
         last->ends_epoch = true;
-        last->due = !c->epoch_full;
         output_push(c->out, last);
     }
     if ( !c->queued_since_ms )
@@ -391,7 +388,9 @@ void push_epoch(struct take *c, uint64_t now, bool ending)
 /*
  * After a pass: queue the epoch once a CPU has a batch or a second
  * passed; have the writer start on the queue if records in it are a
- * second old (it starts by itself once a quarter of the pool is queued).
+ * second old (it starts by itself once a quarter of the pool is queued):
+ * so an epoch queued because its records are a second old is written at
+ * once, and one queued full within a second of its first records.
  */
 void push_due(struct take *c, uint64_t now)
 {
