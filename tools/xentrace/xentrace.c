@@ -76,26 +76,41 @@
  *     so they are written as they are, several in one writev(2) of 1 MiB
  *     or more; with --direct, the same writes go past the page cache, and
  *     the copy into the chunks is the staging copy O_DIRECT needs anyway
- *     (Xen's data starts 8 bytes into its page).
+ *     (Xen's data starts 8 bytes into its page);
+ *   - the chunks are one pool in transparent huge pages (output.c): a
+ *     fault for each 2 MiB first touched, not each 4 KiB (at 8192 pages,
+ *     16,600 faults in a 1 s capture instead of 32,600), and O_DIRECT
+ *     pins a huge page at a time: --direct 6-13% less CPU per GB.
  *
- * What it costs, CPU-s per GB written (bench/run-capture, flood on 2
- * simulated pCPUs, 32, 1024 and 8192 pages, medians of 5 captures of
- * 1 s; a shared 2-core machine, so ratios within the run only;
- * bench/capture_floor for the floors, on a ring of real records flushed
- * from the cache): the copy alone 0.10, with the check 0.18-0.21, so the
- * check 0.09-0.11 (0.15 walked after each whole window, one CPU at a
- * time); a bare writev(2) of the ring's windows to tmpfs 0.30, xentrace's
- * path without the simulated host 0.47-0.50 (ext4: 0.21-0.28 and
- * 0.38-0.49; with O_DIRECT 0.24-0.27).  The capture: ours 0.53-0.74 on
- * tmpfs against Debian's 0.31-0.45, 1.55-1.72x (the copy and the check,
- * and the wake-ups), where it was 2.3-2.5x; with --direct on ext4
- * 0.31-0.41 against Debian's buffered 0.23-0.77.  Records lost flat
+ * What it costs, CPU-s per GB written (flood on 2 simulated pCPUs, 32,
+ * 1024 and 8192 pages, medians of 5 captures of 1 s, taking turns, at
+ * load 2.5-3.5 on a shared 2-core machine, so ratios within the run
+ * only; bench/capture_floor for the floors, on a ring of real records
+ * flushed from the cache): the copy alone 0.10, with the check
+ * 0.17-0.19, so the check 0.07-0.09; a bare writev(2) of the ring's
+ * windows 0.29-0.30 to tmpfs, 0.21-0.24 to ext4; xentrace's path
+ * without the simulated host 0.44-0.48 and 0.34-0.37 (O_DIRECT
+ * 0.21-0.23).  The issue's designs that write from the ring instead cost
+ * about as much: (a) check each window in the ring, then write it from
+ * there (not safe: another process can change it between the two) 0.40-
+ * 0.45 and 0.33-0.36; (b) write from the ring, then check the file's
+ * page-cache copy through a mapping 0.41-0.50 and 0.34-0.40.  Walking
+ * the ring where it is, the check waits on DRAM a record at a time; the
+ * copy brings each 16 KiB into the cache in one sweep first.  The
+ * capture: ours 0.51-0.70 on tmpfs against Debian's 0.32-0.46, 1.5-1.6x,
+ * 0.44-0.76 on ext4 against 0.23-0.53, 1.4-1.9x; --direct on ext4
+ * 0.25-0.39, 0.74-1.12x Debian's buffered.  The rest, beyond the floors,
+ * is what the producers sharing the cores cost both tracers (each wakes
+ * about 4,500 times a second flat out at 32 pages).  Records lost flat
  * out: at 32 pages more than Debian's (4.5 million against 1.9 on
  * tmpfs), at 1024 and 8192 fewer (none against 50,000 on tmpfs; none
  * against 3.9 million on ext4 at 8192).
  *
- * The copy, 0.10, and the check are the price of a file that xenalyze
- * reads whatever another process did to the shared pages.
+ * The copy, 0.10, and the check, 0.08, are the price of a file that
+ * xenalyze reads whatever another process did to the shared pages; so
+ * buffered capture cannot reach 0.9x Debian's, which writes the ring as
+ * it is: a bare writev(2) of the same bytes is already 0.4-0.95x its
+ * capture, and ours adds the copy and the check to one.
  *
  * Draining never waits for the disk: the capture thread only copies into
  * chunks of memory, laid out as the batches they will be written as.
