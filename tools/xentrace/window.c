@@ -9,7 +9,7 @@
  * pass that copies it, 16 KiB at a time (so while it is in the L1 cache,
  * and so that what is checked is what is written, whatever the other
  * process does next; every CPU's piece of a pass together, two walks
- * side by side):
+ * side by side, and a piece alone as two halves, see SPLIT_MIN):
  *
  *   - the records tile the piece exactly: none runs past its end;
  *   - each event is of a class and subclass Xen writes, and in TRC_GEN
@@ -360,13 +360,167 @@ static void copy_alone(struct piece_copy *a)
     end_piece(a, &x);
 }
 
+/*
+ * A piece walked alone is one chain of loads, one a record, where two
+ * walks side by side are two (walk_pair()): with two CPUs sharing the
+ * cores with the capture thread, a pass often finds one CPU's window
+ * alone.  So a piece of SPLIT_MIN bytes or more, alone, is walked as two
+ * halves side by side, split where its records seem to start again: at
+ * the first of SPLIT_SCAN words from the middle after which SPLIT_CHAIN
+ * records look like Xen's.  The guess is read from the buffer, as
+ * another process may have left it; what decides is the walk of the
+ * copy, whose first half must end exactly at the split.
+ */
+#define SPLIT_MIN       1024u
+#define SPLIT_SCAN      64u
+#define SPLIT_CHAIN     4u
+
+/* Whether Xen writes events of class and subclass @event's. */
+static bool xen_class(uint32_t event)
+{
+    return xen_subclasses[event >> TRC_CLS_SHIFT] >>
+           (event >> TRC_SUBCLS_SHIFT & 0xf) & 1;
+}
+
+/* Whether SPLIT_CHAIN records start at @p, before @end, by their look. */
+static bool looks_like_records(const uint8_t *p, const uint8_t *end)
+{
+    uint64_t last = 0, tsc;
+    unsigned int i;
+
+    for ( i = 0; i < SPLIT_CHAIN; i++ )
+    {
+        uint32_t hdr;
+        size_t size;
+
+        if ( end - p < 4 )
+            return false;
+        memcpy(&hdr, p, 4);
+        size = 4 * xt_record_words(hdr);
+        if ( size > (size_t)(end - p) || !xen_class(TRC_HD_TO_EVENT(hdr)) )
+            return false;
+        if ( TRC_HD_INCLUDES_CYCLE_COUNT(hdr) )
+        {
+            memcpy(&tsc, p + 4, 8);
+            if ( tsc < last )
+                return false;
+            last = tsc;
+        }
+        p += size;
+    }
+    return true;
+}
+
+/* Where @pc's piece is split (see SPLIT_MIN), in bytes; 0: it is not. */
+static size_t split_point(const struct piece_copy *pc)
+{
+    size_t at = pc->len / 2 & ~(size_t)3, i;
+
+    if ( pc->len < SPLIT_MIN )
+        return 0;
+    for ( i = 0; i < SPLIT_SCAN && at < pc->len; i++, at += 4 )
+        if ( looks_like_records(pc->from + at, pc->from + pc->len) )
+            return at;
+    return 0;
+}
+
+/* Whether the @len bytes of records at @p have a TSC: the first's in *@tsc. */
+static bool first_timed(const uint8_t *p, size_t len, uint64_t *tsc)
+{
+    const uint8_t *end = p + len;
+    uint32_t hdr;
+
+    for ( ; end - p >= 4; p += 4 * xt_record_words(hdr) )
+    {
+        memcpy(&hdr, p, 4);
+        if ( TRC_HD_INCLUDES_CYCLE_COUNT(hdr) && end - p >= 12 )
+        {
+            memcpy(tsc, p + 4, 8);
+            return true;
+        }
+    }
+    return false;
+}
+
+/*
+ * A piece's halves, walked side by side as @x and @y, @y's at @at: @y
+ * started from the CPU's floor before @x, as it had to, to start before
+ * @x ended.  If @x passed, make @y's outcome what a walk after @x's would
+ * have given: no TSC older than @x's last, which only @y's first TSC
+ * before any record that failed (at @y->p) can be; its floor @x's at
+ * least.
+ */
+static void join_walks(const struct walker *x, struct walker *y,
+                       const uint8_t *at)
+{
+    uint64_t tsc;
+
+    if ( first_timed(at, y->p - at, &tsc) && tsc < x->floor )
+        y->why = XT_SKIP_TSC;
+    else if ( y->floor < x->floor )
+        y->floor = x->floor;
+}
+
+/*
+ * Piece @a, alone, copied and walked as two halves side by side, split
+ * @at bytes in.  The first half's walk proves the split by ending there;
+ * if instead its last record runs past it, the guess was wrong, and the
+ * walk goes on alone from that record, as copy_alone()'s would have.
+ * The outcome and the counts are the whole piece's, as copy_alone()'s.
+ */
+static void copy_split(struct piece_copy *a, size_t at)
+{
+    struct piece_copy h[2] = { *a, *a };
+    struct walker x, y;
+
+    h[0].len = at;
+    h[0].at_wrap = false;
+    h[1].to += at;
+    h[1].from += at;
+    h[1].len -= at;
+    start_walker(&h[0], h[0].to, 0, &x);
+    start_walker(&h[1], h[1].to, 0, &y);
+    while ( (!x.why && x.limit < x.end) || (!y.why && y.limit < y.end) )
+    {
+        copy_step(&h[0], &x);
+        copy_step(&h[1], &y);
+        walk_pair(&x, &y);
+    }
+    if ( x.why == XT_SKIP_TILE )
+    {
+        x.why = 0;
+        x.end = a->to + a->len;
+        x.at_wrap = a->at_wrap;
+        while ( !x.why && x.limit < x.end )
+        {
+            copy_step(a, &x);
+            walk(&x);
+        }
+        end_piece(a, &x);
+        return;
+    }
+    if ( !x.why )
+        join_walks(&x, &y, h[1].to);
+    a->why = x.why ? x.why : y.why;
+    if ( a->why )
+        a->check->count.skipped += a->len;
+    else
+    {
+        count_piece(a->check, &x, at);
+        count_piece(a->check, &y, a->len - at);
+    }
+}
+
 void copy_pieces_checked(struct piece_copy *pc, unsigned int n)
 {
     unsigned int i;
+    size_t at;
 
     for ( i = 0; i + 1 < n; i += 2 )
         copy_pair(&pc[i], &pc[i + 1]);
-    if ( i < n )
+    if ( i < n && (at = split_point(&pc[i])) )
+        copy_split(&pc[i], at);
+    else if ( i < n )
         copy_alone(&pc[i]);
 }
 

@@ -55,6 +55,9 @@ bool check_piece(struct cpu_check *c, const uint8_t *p, size_t len,
  * piece's outcome is in its @why (0: it passed), and counted into its
  * @check as check_piece() counts it.  Pieces of one CPU must be in
  * separate calls, in order: each is checked against the one before.
+ * A piece alone in a call is walked as two halves side by side, split
+ * where its records seem to start again, which the walk proves (or, if
+ * not, walks on alone): the outcome is the same.
  */
 #define COPY_STEP       (16u << 10)
 

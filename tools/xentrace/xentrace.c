@@ -69,7 +69,10 @@
  *   - the check is fused with the copy, 16 KiB at a time, each step
  *     walked while it is in the L1 cache, and every CPU's window of a
  *     pass together, two walks side by side (a walk is a chain of
- *     dependent loads, one a record; two chains run at once).  Walked
+ *     dependent loads, one a record; two chains run at once), and a
+ *     window alone as two halves, split where its records seem to start
+ *     again (window.c): the check of a window alone 0.12 -> 0.08 CPU-s
+ *     per GB at 32 pages, 0.14 -> 0.10 at 8192.  Walked
  *     after the whole copy, an 8192-page buffer's window was out of the
  *     cache again: copy, walk and write were three passes over DRAM;
  *   - the chunks copied into are the batches, whole pages, page-aligned,
