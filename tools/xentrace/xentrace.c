@@ -72,9 +72,9 @@
  *     dependent loads, one a record; two chains run at once), and a
  *     window alone as two halves, split where its records seem to start
  *     again (window.c): the check of a window alone 0.12 -> 0.08 CPU-s
- *     per GB at 32 pages, 0.14 -> 0.10 at 8192.  Walked
- *     after the whole copy, an 8192-page buffer's window was out of the
- *     cache again: copy, walk and write were three passes over DRAM;
+ *     per GB at 32 pages, 0.14 -> 0.10 at 8192.  Walked after the whole
+ *     copy, an 8192-page buffer's window was out of the cache again:
+ *     copy, walk and write were three passes over DRAM;
  *   - the chunks copied into are the batches, whole pages, page-aligned,
  *     so they are written as they are, several in one writev(2) of 1 MiB
  *     or more; with --direct, the same writes go past the page cache, and
