@@ -18,7 +18,7 @@
  * (user and system), the flushes not counted:
  *
  *   memcpy        each window copied into chunks of a 16 MiB pool (or
- *                 of 2 chunks a CPU, if more), as xentrace's
+ *                 of 2 chunks a CPU, if more) in huge pages, as xentrace's
  *   copy-check    the same, with xentrace's check fused into the copy
  *                 (copy_pieces_checked(), window.c; both CPUs' windows
  *                 side by side, as xentrace takes them): the check's
@@ -27,6 +27,15 @@
  *                 CPU-change record and window straight from the ring
  *                 (Debian's xentrace writes a pass with 2 writes a CPU);
  *                 what writing unchecked bytes would cost
+ *   check-writev  per dir: the issue's "write from the ring": each pass
+ *                 checked in the ring (check_pieces(), both CPUs side by
+ *                 side), then written as ring-writev writes it.  Not
+ *                 validated capture: another process can change the
+ *                 bytes between the check and the kernel's copy
+ *   writev-check  per dir: ring-writev, then each writev(2)'s windows
+ *                 checked in the file's page-cache copy, through a
+ *                 mapping of the file: what is checked is what the file
+ *                 holds, the kernel's copy the one copy
  *   ours          per dir: xentrace's path, copy-check into batches of
  *                 256 KiB, epochs gathered into writes of 1 MiB or more
  *                 (xt_writer_putv())
@@ -43,6 +52,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
@@ -224,7 +234,8 @@ static double thread_seconds(void)
     return t.tv_sec + t.tv_nsec / 1e9;
 }
 
-enum what { MEMCPY, COPY_CHECK, RING_WRITEV, OURS };
+enum what { MEMCPY, COPY_CHECK, RING_WRITEV, CHECK_WRITEV, WRITEV_CHECK,
+            OURS };
 
 /* A case's state: its chunks, its file. */
 struct run {
@@ -244,7 +255,19 @@ struct run {
     uint32_t hdr[PASSES_A_WRITEV * NR_CPUS][3];
     unsigned int nr_iov;
     uint64_t file_bytes;
+    /* WRITEV_CHECK: the file mapped, and the windows of the next writev */
+    const uint8_t *map;
+    size_t map_len;
+    struct piece_copy written[PASSES_A_WRITEV * NR_CPUS];
+    uint64_t written_at[PASSES_A_WRITEV * NR_CPUS];     /* file offsets */
 };
+
+/* Whether case @r writes from the ring, as ring-writev does. */
+static bool from_ring(const struct run *r)
+{
+    return r->what == RING_WRITEV || r->what == CHECK_WRITEV ||
+           r->what == WRITEV_CHECK;
+}
 
 static void open_file(struct run *r)
 {
@@ -253,11 +276,18 @@ static void open_file(struct run *r)
 
     snprintf(path, sizeof(path), "%s/xt-floor.%ld.bin", r->dir,
              (long)getpid());
-    r->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC |
-                       (r->direct ? O_DIRECT : 0), 0644);
+    r->fd = open(path, (r->what == WRITEV_CHECK ? O_RDWR : O_WRONLY) |
+                       O_CREAT | O_TRUNC | (r->direct ? O_DIRECT : 0), 0644);
     if ( r->fd < 0 )
         err(1, "%s", path);
     unlink(path);
+    /* Past FILE_MAX by a writev at most; mapped past the end, not read. */
+    r->map_len = FILE_MAX + PASSES_A_WRITEV * NR_CPUS *
+                            (XT_BATCH_HEAD + ring_bytes);
+    if ( r->what == WRITEV_CHECK &&
+         (r->map = mmap(NULL, r->map_len, PROT_READ, MAP_SHARED, r->fd,
+                        0)) == MAP_FAILED )
+        err(1, "%s", path);
     if ( r->what == OURS && !(r->w = xt_writer_open(r->fd, &meta, NULL)) )
         err(1, "%s", path);
     r->file_bytes = 0;
@@ -268,6 +298,9 @@ static void close_file(struct run *r)
     if ( r->w )
         xt_writer_close(r->w);
     r->w = NULL;
+    if ( r->map )
+        munmap((void *)r->map, r->map_len);
+    r->map = NULL;
     close(r->fd);
 }
 
@@ -314,6 +347,51 @@ static void end_epoch(struct run *r)
         write_gathered(r);
 }
 
+/* The @n pieces at @pc passed the check, as the simulated ring's must. */
+static void passed(const struct piece_copy *pc, unsigned int n)
+{
+    unsigned int i;
+
+    for ( i = 0; i < n; i++ )
+        if ( pc[i].why )
+            errx(1, "the simulated ring failed the check (%u)", pc[i].why);
+}
+
+/*
+ * The windows gathered, straight from the ring in one writev(2); with
+ * WRITEV_CHECK, then checked in the file's pages, a pass at a time.
+ */
+static void write_ring(struct run *r)
+{
+    struct iovec *iov = r->iov;
+    int n = r->nr_iov;
+    unsigned int i;
+
+    /* Every byte, as a tracer must. */
+    while ( n )
+    {
+        ssize_t got = writev(r->fd, iov, n);
+
+        if ( got <= 0 )
+            err(1, "%s", r->dir);
+        for ( ; n && (size_t)got >= iov->iov_len; iov++, n-- )
+            got -= iov->iov_len;
+        if ( n )
+        {
+            iov->iov_base = (uint8_t *)iov->iov_base + got;
+            iov->iov_len -= got;
+        }
+    }
+    for ( i = 0; r->what == WRITEV_CHECK && i < r->nr_iov / 2; i++ )
+        r->written[i].from = r->map + r->written_at[i];
+    for ( i = 0; r->what == WRITEV_CHECK && i < r->nr_iov / 2; i += NR_CPUS )
+    {
+        check_pieces(&r->written[i], NR_CPUS);
+        passed(&r->written[i], NR_CPUS);
+    }
+    r->nr_iov = 0;
+}
+
 /* Window @i of every CPU: one pass. */
 static void pass(struct run *r, unsigned int i)
 {
@@ -333,13 +411,18 @@ static void pass(struct run *r, unsigned int i)
                                        .at_wrap = i == g->nr_windows - 1 };
         if ( r->what == MEMCPY )
             memcpy(to, from, len);
-        else if ( r->what == RING_WRITEV )
+        else if ( from_ring(r) )
         {
             uint32_t *hdr = r->hdr[r->nr_iov / 2];
 
             hdr[0] = TRC_TRACE_CPU_CHANGE | 2u << TRACE_EXTRA_SHIFT;
             hdr[1] = cpu;
             hdr[2] = len;
+            if ( r->what == WRITEV_CHECK )
+            {
+                r->written_at[r->nr_iov / 2] = r->file_bytes + XT_BATCH_HEAD;
+                r->written[r->nr_iov / 2] = pc[cpu];
+            }
             r->iov[r->nr_iov++] = (struct iovec){ hdr, XT_BATCH_HEAD };
             r->iov[r->nr_iov++] = (struct iovec){ (void *)from, len };
             r->file_bytes += XT_BATCH_HEAD + len;
@@ -347,41 +430,19 @@ static void pass(struct run *r, unsigned int i)
     }
     /* As xentrace takes a pass: every CPU's windows side by side. */
     if ( r->what == COPY_CHECK || r->what == OURS )
-    {
         copy_pieces_checked(pc, NR_CPUS);
-        for ( cpu = 0; cpu < NR_CPUS; cpu++ )
-            if ( pc[cpu].why )
-                errx(1, "the simulated ring failed the check (%u)",
-                     pc[cpu].why);
-    }
-    for ( cpu = 0; cpu < NR_CPUS && r->what != RING_WRITEV; cpu++ )
+    else if ( r->what == CHECK_WRITEV )
+        check_pieces(pc, NR_CPUS);
+    if ( r->what == COPY_CHECK || r->what == OURS ||
+         r->what == CHECK_WRITEV )
+        passed(pc, NR_CPUS);
+    for ( cpu = 0; cpu < NR_CPUS && !from_ring(r); cpu++ )
     {
         r->len[cpu] += pc[cpu].len;
         full |= r->len[cpu] >= BATCH_BYTES;
     }
-    if ( r->what == RING_WRITEV &&
-         r->nr_iov == sizeof(r->iov) / sizeof(r->iov[0]) )
-    {
-        struct iovec *iov = r->iov;
-        int n = r->nr_iov;
-
-        /* Every byte, as a tracer must. */
-        while ( n )
-        {
-            ssize_t got = writev(r->fd, iov, n);
-
-            if ( got <= 0 )
-                err(1, "%s", r->dir);
-            for ( ; n && (size_t)got >= iov->iov_len; iov++, n-- )
-                got -= iov->iov_len;
-            if ( n )
-            {
-                iov->iov_base = (uint8_t *)iov->iov_base + got;
-                iov->iov_len -= got;
-            }
-        }
-        r->nr_iov = 0;
-    }
+    if ( from_ring(r) && r->nr_iov == sizeof(r->iov) / sizeof(r->iov[0]) )
+        write_ring(r);
     if ( full )
         end_epoch(r);
 }
@@ -503,8 +564,10 @@ int main(int argc, char *argv[])
     pool_bytes = 2 * NR_CPUS * (BATCH_BYTES + ring_bytes + XT_PAGE);
     if ( pool_bytes < POOL_BYTES )
         pool_bytes = POOL_BYTES;
-    if ( posix_memalign((void **)&pool, XT_PAGE, pool_bytes) )
+    /* In huge pages where the kernel has them, as xentrace's (output.c). */
+    if ( posix_memalign((void **)&pool, 2u << 20, pool_bytes) )
         err(1, "memory");
+    (void)madvise(pool, pool_bytes, MADV_HUGEPAGE);
     memset(pool, 0, pool_bytes);
 
     run_case(MEMCPY, "memcpy", NULL, false, rounds);
@@ -512,6 +575,8 @@ int main(int argc, char *argv[])
     for ( i = optind + 1; i < argc; i++ )
     {
         run_case(RING_WRITEV, "ring-writev", argv[i], false, rounds);
+        run_case(CHECK_WRITEV, "check-writev", argv[i], false, rounds);
+        run_case(WRITEV_CHECK, "writev-check", argv[i], false, rounds);
         run_case(OURS, "ours", argv[i], false, rounds);
         if ( direct_works(argv[i]) )
             run_case(OURS, "ours-direct", argv[i], true, rounds);

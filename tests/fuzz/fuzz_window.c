@@ -12,7 +12,8 @@
  * skipped, with a reason, and change nothing else.  The helpers that read
  * checked records stay inside them, and cons_moved() never reports more
  * than the window or a buffer.  The check fused with the copy decides and
- * counts alike, alone or beside another CPU's piece.
+ * counts alike, alone (walked as two halves from 1 KiB on) or beside
+ * another CPU's piece.
  */
 #include <stdbool.h>
 #include <stdint.h>

@@ -177,15 +177,33 @@ static uint32_t *long_piece(unsigned int words, unsigned int bad)
 }
 
 /*
- * The check fused with the copy, alone and beside another CPU's piece,
- * passes, fails and counts as the check in place does, across its copy
- * steps, and copies what passes.
+ * The TSC word of long_piece(@words)'s first record that starts at or
+ * after its middle: where a piece alone is split, so that a TSC older
+ * than the one before is there at the join of its halves.
+ */
+static unsigned int tsc_after_middle(unsigned int words)
+{
+    uint32_t *w = long_piece(words, ~0u);
+    unsigned int n = 0;
+
+    while ( n < words / 2 )
+        n += xt_record_words(w[n]);
+    test_free(w);
+    return n + 1;
+}
+
+/*
+ * The check fused with the copy, alone (walked as two halves side by
+ * side) and beside another CPU's piece, passes, fails and counts as the
+ * check in place does, across its copy steps and the join of its halves,
+ * and copies what passes.
  */
 static void test_copy_checked_as_in_place(void **state)
 {
-    static const unsigned int bads[] = { ~0u, 5, COPY_STEP / 4 + 3,
-                                         3 * COPY_STEP / 4 };
     unsigned int words = 3 * COPY_STEP / 4 + 1001, i, pair;
+    const unsigned int bads[] = { ~0u, 5, COPY_STEP / 4 + 3,
+                                  3 * COPY_STEP / 4,
+                                  tsc_after_middle(words) };
 
     (void)state;
     for ( i = 0; i < sizeof(bads) / sizeof(bads[0]); i++ )
@@ -225,6 +243,48 @@ static void test_copy_checked_as_in_place(void **state)
             test_free(to);
             test_free(to_other);
         }
+}
+
+/*
+ * A piece alone whose split is a wrong guess: inside a record, payload
+ * words that look like records; the walk finds out and goes on alone,
+ * and the outcome is the check in place's.
+ */
+static void test_copy_split_wrong_guess(void **state)
+{
+    unsigned int words, n, i;
+
+    (void)state;
+    for ( words = 3 * COPY_STEP / 4; ; words++ )
+    {
+        uint32_t *w = long_piece(words, ~0u), why;
+        uint8_t *to = test_malloc(4 * words);
+        struct cpu_check in_place = { .floor_tsc = 900 }, copied = in_place;
+        struct piece_copy pc = { .check = &copied, .to = to,
+                                 .from = (uint8_t *)w, .len = 4 * words };
+
+        for ( n = 0; n + xt_record_words(w[n]) <= words / 2; )
+            n += xt_record_words(w[n]);
+        /* The middle in a record's payload, with 4 of its words after. */
+        if ( n + 3 > words / 2 || n + xt_record_words(w[n]) < words / 2 + 4 )
+        {
+            test_free(w);
+            test_free(to);
+            continue;
+        }
+        for ( i = 0; i < 4; i++ )
+            w[words / 2 + i] = TRC_HVM_ENTRYEXIT | 1;
+        assert_true(check_piece(&in_place, (uint8_t *)w, 4 * words, false,
+                                &why));
+        copy_pieces_checked(&pc, 1);
+        assert_int_equal(pc.why, 0);
+        assert_int_equal(copied.count.records, in_place.count.records);
+        assert_int_equal(copied.floor_tsc, in_place.floor_tsc);
+        assert_memory_equal(to, w, 4 * words);
+        test_free(w);
+        test_free(to);
+        break;
+    }
 }
 
 static void test_running_vcpu(void **state)
@@ -296,6 +356,7 @@ int main(void)
         cmocka_unit_test(test_bad_record_fails_the_piece),
         cmocka_unit_test(test_tsc_backwards),
         cmocka_unit_test(test_copy_checked_as_in_place),
+        cmocka_unit_test(test_copy_split_wrong_guess),
         cmocka_unit_test(test_running_vcpu),
         cmocka_unit_test(test_running_idle),
         cmocka_unit_test(test_cons_moved),

@@ -19,7 +19,6 @@ struct chunk {
     size_t len;                 /* bytes of records */
     uint8_t *buf;               /* page-aligned; records at XT_BATCH_HEAD */
     bool ends_epoch;            /* the last of its epoch (see output.c) */
-    bool due;                   /* to be written without waiting for more */
 };
 
 static inline uint8_t *chunk_records(struct chunk *c)
@@ -52,9 +51,9 @@ struct chunk *output_take(struct output *o, unsigned int cpu);
 
 /*
  * Queue @c to be written; an empty one goes straight back.  The writer
- * thread starts on the queue once a quarter of the pool is queued, at a
- * chunk that is due, or at output_flush(), which makes what is queued
- * due.
+ * thread starts on the queue once half the pool is queued, or at
+ * output_flush(), which has it write what is queued without waiting for
+ * more.
  */
 void output_push(struct output *o, struct chunk *c);
 void output_flush(struct output *o);

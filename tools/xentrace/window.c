@@ -9,7 +9,7 @@
  * pass that copies it, 16 KiB at a time (so while it is in the L1 cache,
  * and so that what is checked is what is written, whatever the other
  * process does next; every CPU's piece of a pass together, two walks
- * side by side):
+ * side by side, and a piece alone as two halves, see SPLIT_MIN):
  *
  *   - the records tile the piece exactly: none runs past its end;
  *   - each event is of a class and subclass Xen writes, and in TRC_GEN
@@ -25,7 +25,7 @@
  * before the failure may be garbage that merely looks right.  So garbage
  * gets into the file only if it tiles a whole piece with records of
  * Xen's shape.  The walk also notes the vCPU that the CPU's last context
- * switch ran, for the marks of a gap (xentrace.c).
+ * switch ran, for the marks of a gap (take.c).
  *
  * A cons that is not where xentrace left it was moved by another process.
  * Moved back, it points at records taken already: those bytes are
@@ -230,15 +230,88 @@ static void end_piece(struct piece_copy *pc, const struct walker *w)
         count_piece(pc->check, w, pc->len);
 }
 
+/*
+ * A walker for @pc over the piece's bytes at @at, of which the first
+ * @ready are there to walk.
+ */
+static void start_walker(const struct piece_copy *pc, const uint8_t *at,
+                         size_t ready, struct walker *w)
+{
+    *w = (struct walker){ .p = at, .limit = at + ready,
+                          .end = at + pc->len,
+                          .floor = pc->check->floor_tsc,
+                          .at_wrap = pc->at_wrap };
+}
+
+/* Have the CPU fetch the @len bytes at @p, at most COPY_STEP, in cache. */
+static void fetch(const uint8_t *p, size_t len)
+{
+    size_t off;
+
+    for ( off = 0; off < len && off < COPY_STEP; off += 64 )
+        __builtin_prefetch(p + off);
+}
+
+/*
+ * Let @w walk the next COPY_STEP bytes, unless it failed, and have the
+ * step after that fetched meanwhile (start_check() fetches the first):
+ * the walk is a chain of loads, one a record, and each would otherwise
+ * wait for its line to come from DRAM, one at a time.
+ */
+static void check_step(struct walker *w)
+{
+    size_t n = w->end - w->limit < COPY_STEP ? w->end - w->limit : COPY_STEP;
+
+    if ( w->why )
+        return;
+    w->limit += n;
+    fetch(w->limit, w->end - w->limit);
+}
+
+/* A walker for @pc's piece where it is, its first step on its way. */
+static void start_check(const struct piece_copy *pc, struct walker *w)
+{
+    start_walker(pc, pc->from, 0, w);
+    fetch(pc->from, pc->len);
+}
+
+void check_pieces(struct piece_copy *pc, unsigned int n)
+{
+    struct walker x, y;
+    unsigned int i;
+
+    for ( i = 0; i + 1 < n; i += 2 )
+    {
+        start_check(&pc[i], &x);
+        start_check(&pc[i + 1], &y);
+        while ( (!x.why && x.limit < x.end) || (!y.why && y.limit < y.end) )
+        {
+            check_step(&x);
+            check_step(&y);
+            walk_pair(&x, &y);
+        }
+        end_piece(&pc[i], &x);
+        end_piece(&pc[i + 1], &y);
+    }
+    if ( i < n )
+    {
+        start_check(&pc[i], &x);
+        while ( !x.why && x.limit < x.end )
+        {
+            check_step(&x);
+            walk(&x);
+        }
+        end_piece(&pc[i], &x);
+    }
+}
+
 bool check_piece(struct cpu_check *c, const uint8_t *p, size_t len,
                  bool at_wrap, uint32_t *why)
 {
-    struct piece_copy pc = { .check = c, .len = len };
-    struct walker w = { .p = p, .limit = p + len, .end = p + len,
-                        .floor = c->floor_tsc, .at_wrap = at_wrap };
+    struct piece_copy pc = { .check = c, .from = p, .len = len,
+                             .at_wrap = at_wrap };
 
-    walk(&w);
-    end_piece(&pc, &w);
+    check_pieces(&pc, 1);
     *why = pc.why;
     return !pc.why;
 }
@@ -256,21 +329,13 @@ static void copy_step(const struct piece_copy *pc, struct walker *w)
     }
 }
 
-static void start_walker(const struct piece_copy *pc, struct walker *w)
-{
-    *w = (struct walker){ .p = pc->to, .limit = pc->to,
-                          .end = pc->to + pc->len,
-                          .floor = pc->check->floor_tsc,
-                          .at_wrap = pc->at_wrap };
-}
-
 /* Pieces @a and @b, of different CPUs, copied and walked side by side. */
 static void copy_pair(struct piece_copy *a, struct piece_copy *b)
 {
     struct walker x, y;
 
-    start_walker(a, &x);
-    start_walker(b, &y);
+    start_walker(a, a->to, 0, &x);
+    start_walker(b, b->to, 0, &y);
     while ( (!x.why && x.limit < x.end) || (!y.why && y.limit < y.end) )
     {
         copy_step(a, &x);
@@ -286,7 +351,7 @@ static void copy_alone(struct piece_copy *a)
 {
     struct walker x;
 
-    start_walker(a, &x);
+    start_walker(a, a->to, 0, &x);
     while ( !x.why && x.limit < x.end )
     {
         copy_step(a, &x);
@@ -295,13 +360,167 @@ static void copy_alone(struct piece_copy *a)
     end_piece(a, &x);
 }
 
+/*
+ * A piece walked alone is one chain of loads, one a record, where two
+ * walks side by side are two (walk_pair()): with two CPUs sharing the
+ * cores with the capture thread, a pass often finds one CPU's window
+ * alone.  So a piece of SPLIT_MIN bytes or more, alone, is walked as two
+ * halves side by side, split where its records seem to start again: at
+ * the first of SPLIT_SCAN words from the middle after which SPLIT_CHAIN
+ * records look like Xen's.  The guess is read from the buffer, as
+ * another process may have left it; what decides is the walk of the
+ * copy, whose first half must end exactly at the split.
+ */
+#define SPLIT_MIN       1024u
+#define SPLIT_SCAN      64u
+#define SPLIT_CHAIN     4u
+
+/* Whether Xen writes events of class and subclass @event's. */
+static bool xen_class(uint32_t event)
+{
+    return xen_subclasses[event >> TRC_CLS_SHIFT] >>
+           (event >> TRC_SUBCLS_SHIFT & 0xf) & 1;
+}
+
+/* Whether SPLIT_CHAIN records start at @p, before @end, by their look. */
+static bool looks_like_records(const uint8_t *p, const uint8_t *end)
+{
+    uint64_t last = 0, tsc;
+    unsigned int i;
+
+    for ( i = 0; i < SPLIT_CHAIN; i++ )
+    {
+        uint32_t hdr;
+        size_t size;
+
+        if ( end - p < 4 )
+            return false;
+        memcpy(&hdr, p, 4);
+        size = 4 * xt_record_words(hdr);
+        if ( size > (size_t)(end - p) || !xen_class(TRC_HD_TO_EVENT(hdr)) )
+            return false;
+        if ( TRC_HD_INCLUDES_CYCLE_COUNT(hdr) )
+        {
+            memcpy(&tsc, p + 4, 8);
+            if ( tsc < last )
+                return false;
+            last = tsc;
+        }
+        p += size;
+    }
+    return true;
+}
+
+/* Where @pc's piece is split (see SPLIT_MIN), in bytes; 0: it is not. */
+static size_t split_point(const struct piece_copy *pc)
+{
+    size_t at = pc->len / 2 & ~(size_t)3, i;
+
+    if ( pc->len < SPLIT_MIN )
+        return 0;
+    for ( i = 0; i < SPLIT_SCAN && at < pc->len; i++, at += 4 )
+        if ( looks_like_records(pc->from + at, pc->from + pc->len) )
+            return at;
+    return 0;
+}
+
+/* Whether the @len bytes of records at @p have a TSC: the first's in *@tsc. */
+static bool first_timed(const uint8_t *p, size_t len, uint64_t *tsc)
+{
+    const uint8_t *end = p + len;
+    uint32_t hdr;
+
+    for ( ; end - p >= 4; p += 4 * xt_record_words(hdr) )
+    {
+        memcpy(&hdr, p, 4);
+        if ( TRC_HD_INCLUDES_CYCLE_COUNT(hdr) && end - p >= 12 )
+        {
+            memcpy(tsc, p + 4, 8);
+            return true;
+        }
+    }
+    return false;
+}
+
+/*
+ * A piece's halves, walked side by side as @x and @y, @y's at @at: @y
+ * started from the CPU's floor before @x, as it had to, to start before
+ * @x ended.  If @x passed, make @y's outcome what a walk after @x's would
+ * have given: no TSC older than @x's last, which only @y's first TSC
+ * before any record that failed (at @y->p) can be; its floor @x's at
+ * least.
+ */
+static void join_walks(const struct walker *x, struct walker *y,
+                       const uint8_t *at)
+{
+    uint64_t tsc;
+
+    if ( first_timed(at, y->p - at, &tsc) && tsc < x->floor )
+        y->why = XT_SKIP_TSC;
+    else if ( y->floor < x->floor )
+        y->floor = x->floor;
+}
+
+/*
+ * Piece @a, alone, copied and walked as two halves side by side, split
+ * @at bytes in.  The first half's walk proves the split by ending there;
+ * if instead its last record runs past it, the guess was wrong, and the
+ * walk goes on alone from that record, as copy_alone()'s would have.
+ * The outcome and the counts are the whole piece's, as copy_alone()'s.
+ */
+static void copy_split(struct piece_copy *a, size_t at)
+{
+    struct piece_copy h[2] = { *a, *a };
+    struct walker x, y;
+
+    h[0].len = at;
+    h[0].at_wrap = false;
+    h[1].to += at;
+    h[1].from += at;
+    h[1].len -= at;
+    start_walker(&h[0], h[0].to, 0, &x);
+    start_walker(&h[1], h[1].to, 0, &y);
+    while ( (!x.why && x.limit < x.end) || (!y.why && y.limit < y.end) )
+    {
+        copy_step(&h[0], &x);
+        copy_step(&h[1], &y);
+        walk_pair(&x, &y);
+    }
+    if ( x.why == XT_SKIP_TILE )
+    {
+        x.why = 0;
+        x.end = a->to + a->len;
+        x.at_wrap = a->at_wrap;
+        while ( !x.why && x.limit < x.end )
+        {
+            copy_step(a, &x);
+            walk(&x);
+        }
+        end_piece(a, &x);
+        return;
+    }
+    if ( !x.why )
+        join_walks(&x, &y, h[1].to);
+    a->why = x.why ? x.why : y.why;
+    if ( a->why )
+        a->check->count.skipped += a->len;
+    else
+    {
+        count_piece(a->check, &x, at);
+        count_piece(a->check, &y, a->len - at);
+    }
+}
+
 void copy_pieces_checked(struct piece_copy *pc, unsigned int n)
 {
     unsigned int i;
+    size_t at;
 
     for ( i = 0; i + 1 < n; i += 2 )
         copy_pair(&pc[i], &pc[i + 1]);
-    if ( i < n )
+    if ( i < n && (at = split_point(&pc[i])) )
+        copy_split(&pc[i], at);
+    else if ( i < n )
         copy_alone(&pc[i]);
 }
 

@@ -55,6 +55,9 @@ bool check_piece(struct cpu_check *c, const uint8_t *p, size_t len,
  * piece's outcome is in its @why (0: it passed), and counted into its
  * @check as check_piece() counts it.  Pieces of one CPU must be in
  * separate calls, in order: each is checked against the one before.
+ * A piece alone in a call is walked as two halves side by side, split
+ * where its records seem to start again, which the walk proves (or, if
+ * not, walks on alone): the outcome is the same.
  */
 #define COPY_STEP       (16u << 10)
 
@@ -68,6 +71,14 @@ struct piece_copy {
 };
 
 void copy_pieces_checked(struct piece_copy *pc, unsigned int n);
+
+/*
+ * The check alone, of each piece's @len bytes at @from where they are (@to
+ * is not used), the pieces in pairs, walked side by side; outcomes and
+ * counts as copy_pieces_checked()'s.  What passes is what was read: bytes
+ * that another process can change are not checked by it.
+ */
+void check_pieces(struct piece_copy *pc, unsigned int n);
 
 /*
  * A window from @cons, @len bytes in a buffer of @data_size, when cons is

@@ -1,8 +1,8 @@
 /*
  * xentrace: capture Xen's trace buffers into a trace file.
  *
- *   capture thread (main)                  writer thread (output.c)
- *   ---------------------                  ------------------------
+ *   capture thread (main, take.c)          writer thread (output.c)
+ *   -----------------------------          ------------------------
  *   pass: every mapped CPU's window        once half the pool is queued
  *     cons..prod; copy them into the         (or a flush or the end
  *     CPUs' chunks, checking them as         comes), take the oldest 1 MiB
@@ -44,12 +44,12 @@
  * it: written a CPU at a time as each filled, a file with busy and quiet
  * CPUs led it to take a CPU's late batch for a new CPU and fail.
  *
- * Every window is checked as it is copied (window.c): the buffers are
- * shared pages that any dom0 process can write, and what is not Xen's
- * records (a cons moved into a record, bytes written over) is skipped to
- * where Xen's records provably resume, counted, and marked in the file
- * (TRC_XT_SKIPPED, and a lost-records record for xenalyze), instead of
- * being written as records that readers then reject.
+ * Every window is checked as it is copied (take.c, window.c): the
+ * buffers are shared pages that any dom0 process can write, and what is
+ * not Xen's records (a cons moved into a record, bytes written over) is
+ * skipped to where Xen's records provably resume, counted, and marked in
+ * the file (TRC_XT_SKIPPED, and a lost-records record for xenalyze),
+ * instead of being written as records that readers then reject.
  *
  * The data path.  What is written is bytes xentrace checked in its own
  * memory: written straight from the shared pages, they could change
@@ -60,33 +60,51 @@
  *   - the check is fused with the copy, 16 KiB at a time, each step
  *     walked while it is in the L1 cache, and every CPU's window of a
  *     pass together, two walks side by side (a walk is a chain of
- *     dependent loads, one a record; two chains run at once).  Walked
- *     after the whole copy, an 8192-page buffer's window was out of the
- *     cache again: copy, walk and write were three passes over DRAM;
+ *     dependent loads, one a record; two chains run at once), and a
+ *     window alone as two halves, split where its records seem to start
+ *     again (window.c): the check of a window alone 0.12 -> 0.08 CPU-s
+ *     per GB at 32 pages, 0.14 -> 0.10 at 8192.  Walked after the whole
+ *     copy, an 8192-page buffer's window was out of the cache again:
+ *     copy, walk and write were three passes over DRAM;
  *   - the chunks copied into are the batches, whole pages, page-aligned,
  *     so they are written as they are, several in one writev(2) of 1 MiB
  *     or more; with --direct, the same writes go past the page cache, and
  *     the copy into the chunks is the staging copy O_DIRECT needs anyway
- *     (Xen's data starts 8 bytes into its page).
+ *     (Xen's data starts 8 bytes into its page);
+ *   - the chunks are one pool in transparent huge pages (output.c): a
+ *     fault for each 2 MiB first touched, not each 4 KiB (at 8192 pages,
+ *     16,600 faults in a 1 s capture instead of 32,600), and O_DIRECT
+ *     pins a huge page at a time: --direct 6-13% less CPU per GB.
  *
- * What it costs, CPU-s per GB written (bench/run-capture, flood on 2
- * simulated pCPUs, 32, 1024 and 8192 pages, medians of 5 captures of
- * 1 s; a shared 2-core machine, so ratios within the run only;
- * bench/capture_floor for the floors, on a ring of real records flushed
- * from the cache): the copy alone 0.10, with the check 0.18-0.21, so the
- * check 0.09-0.11 (0.15 walked after each whole window, one CPU at a
- * time); a bare writev(2) of the ring's windows to tmpfs 0.30, xentrace's
- * path without the simulated host 0.47-0.50 (ext4: 0.21-0.28 and
- * 0.38-0.49; with O_DIRECT 0.24-0.27).  The capture: ours 0.53-0.74 on
- * tmpfs against Debian's 0.31-0.45, 1.55-1.72x (the copy and the check,
- * and the wake-ups), where it was 2.3-2.5x; with --direct on ext4
- * 0.31-0.41 against Debian's buffered 0.23-0.77.  Records lost flat
+ * What it costs, CPU-s per GB written (flood on 2 simulated pCPUs, 32,
+ * 1024 and 8192 pages, medians of 5 captures of 1 s, taking turns, at
+ * load 2.5-3.5 on a shared 2-core machine, so ratios within the run
+ * only; bench/capture_floor for the floors, on a ring of real records
+ * flushed from the cache): the copy alone 0.10, with the check
+ * 0.17-0.19, so the check 0.07-0.09; a bare writev(2) of the ring's
+ * windows 0.29-0.30 to tmpfs, 0.21-0.24 to ext4; xentrace's path
+ * without the simulated host 0.44-0.48 and 0.34-0.37 (O_DIRECT
+ * 0.21-0.23).  The issue's designs that write from the ring instead cost
+ * about as much: (a) check each window in the ring, then write it from
+ * there (not safe: another process can change it between the two) 0.40-
+ * 0.45 and 0.33-0.36; (b) write from the ring, then check the file's
+ * page-cache copy through a mapping 0.41-0.50 and 0.34-0.40.  Walking
+ * the ring where it is, the check waits on DRAM a record at a time; the
+ * copy brings each 16 KiB into the cache in one sweep first.  The
+ * capture: ours 0.51-0.70 on tmpfs against Debian's 0.32-0.46, 1.5-1.6x,
+ * 0.44-0.76 on ext4 against 0.23-0.53, 1.4-1.9x; --direct on ext4
+ * 0.25-0.39, 0.74-1.12x Debian's buffered.  The rest, beyond the floors,
+ * is what the producers sharing the cores cost both tracers (each wakes
+ * about 4,500 times a second flat out at 32 pages).  Records lost flat
  * out: at 32 pages more than Debian's (4.5 million against 1.9 on
  * tmpfs), at 1024 and 8192 fewer (none against 50,000 on tmpfs; none
  * against 3.9 million on ext4 at 8192).
  *
- * The copy, 0.10, and the check are the price of a file that xenalyze
- * reads whatever another process did to the shared pages.
+ * The copy, 0.10, and the check, 0.08, are the price of a file that
+ * xenalyze reads whatever another process did to the shared pages; so
+ * buffered capture cannot reach 0.9x Debian's, which writes the ring as
+ * it is: a bare writev(2) of the same bytes is already 0.4-0.95x its
+ * capture, and ours adds the copy and the check to one.
  *
  * Draining never waits for the disk: the capture thread only copies into
  * chunks of memory, laid out as the batches they will be written as.
@@ -129,10 +147,10 @@
 #include "options.h"
 #include "output.h"
 #include "pace.h"
+#include "take.h"
 #include "window.h"
 #include "xtfile.h"
 
-#define FLUSH_MS         1000       /* a reader sees data at least this often */
 #define PROGRESS_MS      1000
 #define TSC_MEASURE_NS   50000000L  /* measuring the TSC against the clock */
 #define POOL_BYTES       (16UL << 20)   /* chunks, unless more CPUs need more */
@@ -158,43 +176,12 @@ struct options {
     const char *name;                   /* of the output, for messages */
 };
 
-/*
- * A CPU's last gap, if its lost-records record names no vCPU yet (see
- * put_gap()): where its marks and its vCPU word are, in bytes into the
- * records of the CPU's chunk being filled.
- */
-struct unnamed_gap {
-    bool pending;
-    bool held;              /* over one epoch already: the last chance */
-    uint32_t mark, word;
-};
-
 /* The capture thread's side. */
 struct capture {
-    struct xt_host *h;
+    struct take take;           /* the buffers, into chunks: take.c */
     const struct options *opt;
-    struct output *out;
-    unsigned int nr_cpus;
-    size_t batch_bytes;         /* queue an epoch once a chunk holds this */
     struct pacing pace;
-    struct chunk **filling;     /* [nr_cpus]: NULL until it has records */
-    bool epoch_full;            /* a chunk holds batch_bytes */
-    uint64_t held_since_ms;     /* when the oldest chunk got records; 0 */
-    uint64_t queued_since_ms;   /* the same, of those queued unflushed; 0 */
-    uint8_t *warned;            /* [nr_cpus]: WARNED_* said already */
-    struct cpu_check *check;    /* [nr_cpus]: what was taken, and how */
-    struct unnamed_gap *unnamed;        /* [nr_cpus] */
-    /* A pass's, [nr_cpus] each: the windows, their pieces (see drain_pass) */
-    struct taking *taking;
-    struct piece_copy *pieces;
-    unsigned int *piece_of;     /* the taking of each piece */
-    uint64_t *before;           /* its CPU's last TSC before it */
 };
-
-#define WARNED_INDEX     1u         /* a bad cons or prod */
-#define WARNED_SKIP      2u         /* bytes that are not Xen's records */
-/* A gap's marks: TRC_XT_SKIPPED and TRC_LOST_RECORDS, with TSCs. */
-#define GAP_MARK_BYTES   48u
 
 /* What start-up changed on the host, for restore_host() to undo. */
 static struct {
@@ -399,388 +386,15 @@ static void writer_failed(const struct options *opt, int error)
  * =======
  */
 
-static const char *skip_reason(uint32_t why)
-{
-    switch ( why )
-    {
-    case XT_SKIP_CONS:  return "another process moved cons";
-    case XT_SKIP_TILE:  return "a record runs past the end of the window";
-    case XT_SKIP_EVENT: return "an event Xen does not write";
-    default:            return "a TSC older than the one before";
-    }
-}
-
-/* Once per CPU, a line on stderr: its buffer held what Xen did not write. */
-static void warn_skip(struct capture *c, unsigned int cpu, uint32_t bytes,
-                      uint32_t why)
-{
-    if ( !(c->warned[cpu] & WARNED_SKIP) )
-        warnx("CPU %u: %u bytes in its trace buffer are not Xen's records "
-              "(%s): skipped", cpu, bytes, skip_reason(why));
-    c->warned[cpu] |= WARNED_SKIP;
-}
-
-/* @bytes of CPU @cpu's buffer skipped for @why: marked before what follows. */
-static void note_gap(struct capture *c, unsigned int cpu, uint64_t bytes,
-                     uint32_t why)
-{
-    struct cpu_check *check = &c->check[cpu];
-
-    if ( !check->gap_bytes )
-        check->gap_why = why;
-    check->gap_bytes += bytes;
-    warn_skip(c, cpu, bytes, why);
-}
-
-/*
- * At @at, where CPU @cpu's records resume after a gap, its marks:
- * TRC_XT_SKIPPED, at @before, the CPU's last TSC before the gap (0: it
- * had none); then, if records with a TSC follow (@next, @next_len), a
- * lost-records marker of count 0 for xenalyze, which takes only that for
- * a gap in a CPU's records, and without it fails on the scheduler
- * records on either side.  Like Xen's, the marker has the TSC of the
- * first record after the gap, a first lost TSC before that, and names
- * the vCPU running when the records resume, as the first of them to
- * name it says.  Where @next has none, the CPU's next pieces may
- * (name_gap(), hold_unnamed()), and *@unnamed says where in the marks the
- * vCPU word is (0: named); until then it is xenalyze's default domain.
- * Only the truth will do: the gap may hold context switches, so the last
- * one before it proves nothing; xenalyze keeps a vCPU named wrongly
- * running until it fails, and fails on the default domain where a vCPU
- * it has not seen yet stops running.  A CPU with no record before the gap
- * gets no lost-records record: to xenalyze its records start there.
- * Returns the marks' bytes, GAP_MARK_BYTES at most.
- */
-static uint32_t put_gap(struct cpu_check *check, unsigned int cpu,
-                        uint64_t before, uint8_t *at, const uint8_t *next,
-                        size_t next_len, uint32_t *unnamed)
-{
-    uint64_t after = first_tsc(next, next_len), first_lost = 0, tsc;
-    uint32_t bytes = check->gap_bytes < UINT32_MAX ? check->gap_bytes
-                                                   : UINT32_MAX;
-    uint32_t mark[GAP_MARK_BYTES / 4], n = 0, dom = XT_DOMID_UNKNOWN,
-             vcpu = cpu;
-
-    /* xenalyze wants the marker's TSC later than its first lost. */
-    if ( after )
-        first_lost = before && before < after ? before : after - 1;
-    tsc = before ? before : first_lost;
-    mark[n++] = TRC_XT_SKIPPED | 2u << TRACE_EXTRA_SHIFT |
-                (tsc ? TRC_HD_CYCLE_FLAG : 0);
-    if ( tsc )
-    {
-        mark[n++] = tsc;
-        mark[n++] = tsc >> 32;
-    }
-    mark[n++] = bytes;
-    mark[n++] = check->gap_why;
-    *unnamed = 0;
-    if ( after && before )
-    {
-        bool named = running_vcpu(next, next_len, cpu, &dom, &vcpu);
-
-        mark[n++] = TRC_LOST_RECORDS | 4u << TRACE_EXTRA_SHIFT |
-                    TRC_HD_CYCLE_FLAG;
-        mark[n++] = after;
-        mark[n++] = after >> 32;
-        mark[n++] = 0;                          /* count: not known */
-        *unnamed = named ? 0 : 4 * n;
-        mark[n++] = (dom & 0xffff) | vcpu << 16;
-        mark[n++] = first_lost;
-        mark[n++] = first_lost >> 32;
-    }
-    memcpy(at, mark, 4 * n);
-    check->gap_bytes = 0;
-    return 4 * n;
-}
-
-/*
- * A CPU's window being taken in a pass: its chunk, and where each of its
- * pieces starts, past what was taken already (cons moved back).
- */
-struct taking {
-    struct xt_window win;
-    struct chunk *k;
-    uint32_t skip[2];
-};
-
-/*
- * Piece @i of @t's window, to be copied to the end of its chunk (after
- * room for the marks, if a gap comes before it), as @pc; false if there
- * is none.
- */
-static bool plan_piece(struct capture *c, const struct taking *t,
-                       unsigned int i, struct piece_copy *pc)
-{
-    const struct xt_window *win = &t->win;
-    struct cpu_check *check = &c->check[win->cpu];
-    uint32_t data_size = xt_data_size(c->h);
-    uint32_t off = win->cons % data_size;
-
-    if ( win->len[i] <= t->skip[i] )
-        return false;
-    *pc = (struct piece_copy){
-        .check = check,
-        .to = chunk_end(t->k) + (check->gap_bytes ? GAP_MARK_BYTES : 0),
-        .from = (const uint8_t *)win->piece[i] + t->skip[i],
-        .len = win->len[i] - t->skip[i],
-        .at_wrap = i == 0 && (win->len[1] || off + win->len[0] == data_size),
-    };
-    return true;
-}
-
-/*
- * Name the vCPU of the last gap in @k, its CPU's chunk, if it is still
- * unnamed and the @len bytes of records at @p, which follow it, say.
- */
-static void name_gap(struct capture *c, struct chunk *k, const uint8_t *p,
-                     size_t len)
-{
-    struct unnamed_gap *u = &c->unnamed[k->cpu];
-    uint32_t dom, vcpu, word;
-
-    if ( !u->pending || !running_vcpu(p, len, k->cpu, &dom, &vcpu) )
-        return;
-    word = (dom & 0xffff) | vcpu << 16;
-    memcpy(chunk_records(k) + u->word, &word, 4);
-    u->pending = false;
-}
-
-/*
- * @pc, copied and checked: kept, after the marks of the gap before it if
- * there is one (@before: its CPU's last TSC before it), or noted as a gap.
- */
-static void keep_piece(struct capture *c, struct chunk *k,
-                       const struct piece_copy *pc, uint64_t before)
-{
-    uint32_t marks, unnamed;
-
-    if ( pc->why )
-    {
-        note_gap(c, k->cpu, pc->len, pc->why);
-        return;
-    }
-    if ( pc->to != chunk_end(k) )
-    {
-        marks = put_gap(pc->check, k->cpu, before, chunk_end(k), pc->to,
-                        pc->len, &unnamed);
-        c->unnamed[k->cpu] = (struct unnamed_gap){
-            .pending = unnamed, .mark = k->len, .word = k->len + unnamed };
-        memmove(chunk_end(k) + marks, pc->to, pc->len);
-        k->len += marks;
-    }
-    else
-        name_gap(c, k, chunk_end(k), pc->len);
-    k->len += pc->len;
-}
-
-/*
- * Start taking @t's window: its CPU's chunk, and what cons moved over.
- * The chunk has room: it holds less than batch_bytes at the start of a
- * pass, takes at most one window in it, with the marks of a gap, and has
- * room for both.  False if the writer has failed: there is no chunk to
- * take.
- */
-static bool start_taking(struct capture *c, struct taking *t, uint64_t now)
-{
-    const struct xt_window *win = &t->win;
-    struct cpu_check *check = &c->check[win->cpu];
-    bool back;
-    uint32_t moved = cons_moved(check, win->cons, win->len[0] + win->len[1],
-                                xt_data_size(c->h), &back);
-    uint32_t taken = back ? moved : 0;
-
-    if ( !(t->k = c->filling[win->cpu]) )
-    {
-        if ( !(t->k = output_take(c->out, win->cpu)) )
-            return false;
-        c->filling[win->cpu] = t->k;
-        if ( !c->held_since_ms )
-            c->held_since_ms = now;
-    }
-    /* Moved back, nothing is missing; moved on, what it passed over is. */
-    if ( moved && back )
-        warn_skip(c, win->cpu, moved, XT_SKIP_CONS);
-    else if ( moved )
-    {
-        check->count.skipped += moved;
-        note_gap(c, win->cpu, moved, XT_SKIP_CONS);
-    }
-    t->skip[0] = taken < win->len[0] ? taken : win->len[0];
-    t->skip[1] = taken - t->skip[0];
-    return true;
-}
-
-/*
- * Copy the @n windows at @t into their CPUs' chunks, checking and
- * counting them (window.c): first pieces, then the second pieces of those
- * that wrap, each time every CPU's together, so that the checks walk
- * them side by side.
- */
-static void copy_windows(struct capture *c, struct taking *t, unsigned int n)
-{
-    struct piece_copy *pc = c->pieces;
-    unsigned int i, j, m;
-
-    for ( i = 0; i < 2; i++ )
-    {
-        for ( j = m = 0; j < n; j++ )
-            if ( plan_piece(c, &t[j], i, &pc[m]) )
-            {
-                c->before[m] = c->check[t[j].win.cpu].count.last_tsc;
-                c->piece_of[m++] = j;
-            }
-        copy_pieces_checked(pc, m);
-        for ( j = 0; j < m; j++ )
-            keep_piece(c, t[c->piece_of[j]].k, &pc[j], c->before[j]);
-    }
-    for ( j = 0; j < n; j++ )
-        c->epoch_full |= t[j].k->len >= c->batch_bytes;
-}
-
-/*
- * One pass: take every mapped CPU's window, copy them into their chunks
- * and give their space back to Xen.  Returns the largest window, in
- * bytes.
- */
-static uint32_t drain_pass(struct capture *c, uint64_t now)
-{
-    struct taking *t = c->taking;
-    uint32_t largest = 0;
-    unsigned int cpu, n = 0, i;
-
-    for ( cpu = 0; cpu < c->nr_cpus; cpu++ )
-    {
-        long got;
-
-        if ( !xt_cpu_mapped(c->h, cpu) )
-            continue;
-        got = xt_window(c->h, cpu, &t[n].win);
-        if ( got < 0 )
-        {
-            /* The library has resynchronised the CPU: go on. */
-            if ( !(c->warned[cpu] & WARNED_INDEX) )
-                warnx("CPU %u: bad cons or prod in its trace buffer, "
-                      "records dropped", cpu);
-            c->warned[cpu] |= WARNED_INDEX;
-            continue;
-        }
-        if ( got == 0 )
-            continue;
-        if ( !start_taking(c, &t[n], now) )
-            break;              /* the writer failed: capture() stops */
-        if ( (uint32_t)got > largest )
-            largest = got;
-        n++;
-    }
-    copy_windows(c, t, n);
-    for ( i = 0; i < n; i++ )
-    {
-        struct cpu_check *check = &c->check[t[i].win.cpu];
-
-        xt_release(c->h, &t[i].win);
-        check->next_cons = t[i].win.prod;
-        check->knows_cons = true;
-    }
-    return largest;
-}
-
-/*
- * What of CPU @cpu's chunk @k stays behind as its epoch is queued: if its
- * last gap's vCPU is still unnamed, that gap and the records after it, so
- * that the next epoch's records can name it: in a new chunk, or in @k if
- * that is all @k holds.  Once only, and half a batch at most.  NULL if
- * nothing stays.
- */
-static struct chunk *hold_unnamed(struct capture *c, unsigned int cpu,
-                                  struct chunk *k)
-{
-    struct unnamed_gap *u = &c->unnamed[cpu];
-    size_t held = k->len - u->mark;
-    struct chunk *n;
-
-    if ( !u->pending || u->held || held > c->batch_bytes / 2 )
-    {
-        u->pending = false;
-        return NULL;
-    }
-    u->held = true;
-    if ( !u->mark )
-        return k;
-    /* Another chunk is free or queued: the pool has two beyond one a CPU. */
-    if ( !(n = output_take(c->out, cpu)) )
-        return NULL;
-    memcpy(chunk_records(n), chunk_records(k) + u->mark, held);
-    n->len = held;
-    k->len = u->mark;
-    u->word -= u->mark;
-    u->mark = 0;
-    return n;
-}
-
-/*
- * Queue every CPU's chunk, in ascending CPU order: an epoch; but for the
- * records that wait for a name (hold_unnamed()), unless @ending.  One that
- * no CPU filled (the second was up, or the capture ends) is due: the
- * writer writes it without waiting to gather more.
- */
-static void push_epoch(struct capture *c, uint64_t now, bool ending)
-{
-    struct chunk *k, *last = NULL;
-    unsigned int cpu;
-
-    for ( cpu = 0; cpu < c->nr_cpus; cpu++ )
-    {
-        if ( !(k = c->filling[cpu]) )
-            continue;
-        c->filling[cpu] = ending ? NULL : hold_unnamed(c, cpu, k);
-        if ( c->filling[cpu] == k )
-            continue;
-        if ( last )
-            output_push(c->out, last);
-        last = k;
-    }
-    if ( last )
-    {
-        last->ends_epoch = true;
-        last->due = !c->epoch_full;
-        output_push(c->out, last);
-    }
-    if ( !c->queued_since_ms )
-        c->queued_since_ms = c->held_since_ms;
-    c->epoch_full = false;
-    c->held_since_ms = 0;
-    for ( cpu = 0; cpu < c->nr_cpus && !c->held_since_ms; cpu++ )
-        if ( c->filling[cpu] )
-            c->held_since_ms = now;
-}
-
-/*
- * After a pass: queue the epoch once a CPU has a batch or a second
- * passed; have the writer start on the queue if records in it are a
- * second old (it starts by itself once half the pool is queued).
- */
-static void push_due(struct capture *c, uint64_t now)
-{
-    if ( c->epoch_full ||
-         (c->held_since_ms && now >= c->held_since_ms + FLUSH_MS) )
-        push_epoch(c, now, false);
-    if ( c->queued_since_ms && now >= c->queued_since_ms + FLUSH_MS )
-    {
-        output_flush(c->out);
-        c->queued_since_ms = 0;
-    }
-}
-
 /* The sum of every CPU's counts. */
 static struct cpu_count count_all(const struct capture *c)
 {
     struct cpu_count all = { 0 };
     unsigned int cpu;
 
-    for ( cpu = 0; cpu < c->nr_cpus; cpu++ )
+    for ( cpu = 0; cpu < c->take.nr_cpus; cpu++ )
     {
-        const struct cpu_count *n = &c->check[cpu].count;
+        const struct cpu_count *n = &c->take.check[cpu].count;
 
         all.records += n->records;
         all.bytes += n->bytes;
@@ -819,10 +433,10 @@ static void capture(struct capture *c)
     while ( !interrupted )
     {
         uint64_t began = now_ns(), now = began / 1000000, wait;
-        uint32_t largest = drain_pass(c, now);
+        uint32_t largest = drain_pass(&c->take, now);
 
-        push_due(c, now);
-        if ( output_error(c->out) )
+        push_due(&c->take, now);
+        if ( output_error(c->take.out) )
             break;
         if ( progress && now >= last_ms + PROGRESS_MS )
             show_progress(c, &last_ms, &last);
@@ -830,63 +444,19 @@ static void capture(struct capture *c)
         /* Another pass at once if Xen is outrunning us (see pace.c). */
         if ( (wait = pace_next_wait(&c->pace, began, largest,
                                     count_all(c).lost)) &&
-             xt_wait_ns(c->h, wait) < 0 && errno != EINTR )
+             xt_wait_ns(c->take.h, wait) < 0 && errno != EINTR )
             err(1, "waiting for VIRQ_TBUF");
     }
     if ( progress )
         fputc('\n', stderr);
 }
 
-/*
- * The last epoch: TRC_XT_END, with the newest TSC of the capture, for
- * every CPU the file has records of (after the marks of a gap that no
- * record followed).  A CPU's records can come a pass
- * late for their TSCs (Xen's CPU stalled between reading the TSC and
- * publishing the record: by an SMI on real hardware, by the host's
- * scheduler in xen-sim), so a CPU's last batch can hold records older
- * than batches of other CPUs written before it; without an end at the
- * newest TSC, xenalyze finishes that CPU's stream early and then reads
- * its last batch again (see TRC_XT_END).
- */
-static void push_end(struct capture *c)
-{
-    uint64_t newest = 0;
-    unsigned int cpu;
-    uint32_t unnamed;           /* no records follow: none */
-
-    for ( cpu = 0; cpu < c->nr_cpus; cpu++ )
-        if ( c->check[cpu].count.last_tsc > newest )
-            newest = c->check[cpu].count.last_tsc;
-    for ( cpu = 0; cpu < c->nr_cpus; cpu++ )
-    {
-        uint32_t end[3] = { TRC_XT_END | TRC_HD_CYCLE_FLAG,
-                            (uint32_t)newest, (uint32_t)(newest >> 32) };
-        struct cpu_check *check = &c->check[cpu];
-        struct chunk *k;
-
-        if ( !check->gap_bytes && (!check->count.bytes || !newest) )
-            continue;
-        if ( !(k = output_take(c->out, cpu)) )
-            return;                     /* the writer failed: it says so */
-        /* A gap that nothing followed: marked all the same. */
-        if ( check->gap_bytes )
-            k->len += put_gap(check, cpu, check->count.last_tsc,
-                              chunk_end(k), chunk_end(k), 0, &unnamed);
-        if ( newest )
-        {
-            memcpy(chunk_end(k), end, sizeof(end));
-            k->len += sizeof(end);
-        }
-        output_push(c->out, k);
-    }
-}
-
 /* Queue every chunk and wait for the file to be closed. */
 static int finish_capture(struct capture *c)
 {
-    push_epoch(c, 0, true);
-    push_end(c);
-    return output_finish(c->out);
+    push_epoch(&c->take, 0, true);
+    push_end(&c->take);
+    return output_finish(c->take.out);
 }
 
 /*
@@ -1027,7 +597,7 @@ static void restore_host(void)
     host.fatal = true;
     disable_tracing();
     restore_masks();
-    if ( host.cap && output_running(host.cap->out) )
+    if ( host.cap && output_running(host.cap->take.out) )
         finish_capture(host.cap);
 }
 
@@ -1189,12 +759,12 @@ static void start_output(struct capture *c, struct xt_writer *w)
 {
     unsigned int cpu, nr_mapped = 0;
 
-    for ( cpu = 0; cpu < c->nr_cpus; cpu++ )
-        nr_mapped += xt_cpu_mapped(c->h, cpu);
-    c->out = output_start(w, c->batch_bytes + xt_data_size(c->h) +
+    for ( cpu = 0; cpu < c->take.nr_cpus; cpu++ )
+        nr_mapped += xt_cpu_mapped(c->take.h, cpu);
+    c->take.out = output_start(w, c->take.batch_bytes + xt_data_size(c->take.h) +
                           2 * GAP_MARK_BYTES,
                           POOL_BYTES, nr_mapped + 2, c->opt->ring_bytes);
-    if ( !c->out )
+    if ( !c->take.out )
         err(1, "writer thread");
 }
 
@@ -1206,24 +776,24 @@ static void start_output(struct capture *c, struct xt_writer *w)
 static void print_counts(const struct capture *c)
 {
     const struct options *o = c->opt;
-    uint64_t file_bytes = output_file_bytes(c->out);
+    uint64_t file_bytes = output_file_bytes(c->take.out);
     struct cpu_count all = count_all(c);
     unsigned long resyncs = 0;
     unsigned int cpu;
 
     fprintf(stderr, "%5s %14s %16s %12s %8s %12s\n", "cpu", "records",
             "bytes", "lost", "resyncs", "skipped");
-    for ( cpu = 0; cpu < c->nr_cpus; cpu++ )
+    for ( cpu = 0; cpu < c->take.nr_cpus; cpu++ )
     {
-        const struct cpu_count *n = &c->check[cpu].count;
+        const struct cpu_count *n = &c->take.check[cpu].count;
 
-        if ( !xt_cpu_mapped(c->h, cpu) )
+        if ( !xt_cpu_mapped(c->take.h, cpu) )
             continue;
-        resyncs += xt_resyncs(c->h, cpu);
+        resyncs += xt_resyncs(c->take.h, cpu);
         fprintf(stderr, "%5u %14llu %16llu %12llu %8lu %12llu\n", cpu,
                 (unsigned long long)n->records,
                 (unsigned long long)n->bytes, (unsigned long long)n->lost,
-                xt_resyncs(c->h, cpu), (unsigned long long)n->skipped);
+                xt_resyncs(c->take.h, cpu), (unsigned long long)n->skipped);
     }
     fprintf(stderr, "%5s %14llu %16llu %12llu %8lu %12llu\n", "all",
             (unsigned long long)all.records, (unsigned long long)all.bytes,
@@ -1231,10 +801,10 @@ static void print_counts(const struct capture *c)
             (unsigned long long)all.skipped);
     fprintf(stderr, "%s: %llu bytes, %.2f%% padding", o->name,
             (unsigned long long)file_bytes,
-            file_bytes ? 100.0 * output_file_padding(c->out) / file_bytes : 0);
+            file_bytes ? 100.0 * output_file_padding(c->take.out) / file_bytes : 0);
     if ( o->ring_bytes )
         fprintf(stderr, " (-M: the newest of %llu bytes of batches)",
-                (unsigned long long)output_passed_bytes(c->out));
+                (unsigned long long)output_passed_bytes(c->take.out));
     fputc('\n', stderr);
 }
 
@@ -1242,6 +812,7 @@ int main(int argc, char *argv[])
 {
     struct options opt;
     struct capture cap = { .opt = &opt };
+    struct xt_host *h;
     struct xt_writer *w;
     uint8_t *cpu_bitmap;
     uint64_t tsc_hz;
@@ -1253,13 +824,13 @@ int main(int argc, char *argv[])
     if ( opt.realtime )
         start_realtime();
 
-    if ( !(cap.h = xt_open()) )
+    if ( !(h = xt_open()) )
         err(1, "cannot open Xen's interfaces");
-    host.h = cap.h;
+    host.h = h;
     atexit(restore_host);
-    cpu_bitmap = parse_cpus(cap.h, &opt);
+    cpu_bitmap = parse_cpus(h, &opt);
     /* First: a second consumer must fail before it changes anything. */
-    if ( xt_bind_virq(cap.h) )
+    if ( xt_bind_virq(h) )
     {
         if ( errno == EEXIST )
             errx(1, "another trace consumer is running (VIRQ_TBUF is bound)");
@@ -1271,29 +842,17 @@ int main(int argc, char *argv[])
      * between reading the clock and the TSC skews a measurement (by up
      * to 4% in check-xen's boots).
      */
-    if ( !(tsc_hz = xt_tsc_hz(cap.h)) )
+    if ( !(tsc_hz = xt_tsc_hz(h)) )
         tsc_hz = measure_tsc_hz();
     /* The metadata goes out now: -r refuses it before the host changes. */
-    cap.nr_cpus = xt_max_cpus(cap.h);
-    w = open_writer(fd, cap.h, tsc_hz, &opt);
+    w = open_writer(fd, h, tsc_hz, &opt);
 
-    set_masks(cap.h, &opt, cpu_bitmap);
+    set_masks(h, &opt, cpu_bitmap);
     free(cpu_bitmap);
-    start_tracing(cap.h, &opt);
+    start_tracing(h, &opt);
 
-    cap.batch_bytes = opt.batch_bytes;
-    pace_start(&cap.pace, xt_data_size(cap.h), opt.poll_ms);
-    cap.filling = calloc(cap.nr_cpus, sizeof(*cap.filling));
-    cap.warned = calloc(cap.nr_cpus, sizeof(*cap.warned));
-    cap.check = calloc(cap.nr_cpus, sizeof(*cap.check));
-    cap.taking = calloc(cap.nr_cpus, sizeof(*cap.taking));
-    cap.pieces = calloc(cap.nr_cpus, sizeof(*cap.pieces));
-    cap.piece_of = calloc(cap.nr_cpus, sizeof(*cap.piece_of));
-    cap.before = calloc(cap.nr_cpus, sizeof(*cap.before));
-    cap.unnamed = calloc(cap.nr_cpus, sizeof(*cap.unnamed));
-    if ( !cap.filling || !cap.warned || !cap.check || !cap.taking ||
-         !cap.pieces || !cap.piece_of || !cap.before || !cap.unnamed )
-        err(1, "memory");
+    take_start(&cap.take, h, opt.batch_bytes);
+    pace_start(&cap.pace, xt_data_size(h), opt.poll_ms);
     start_output(&cap, w);
     host.cap = &cap;
     if ( opt.realtime )
@@ -1307,8 +866,8 @@ int main(int argc, char *argv[])
      * that fails, the pass still takes what the buffers hold.
      */
     failed = !disable_tracing();
-    if ( !output_error(cap.out) )
-        drain_pass(&cap, now_ms());
+    if ( !output_error(cap.take.out) )
+        drain_pass(&cap.take, now_ms());
     error = finish_capture(&cap);
     host.cap = NULL;
     if ( opt.file && close(fd) && !error )
@@ -1322,15 +881,8 @@ int main(int argc, char *argv[])
         print_counts(&cap);
     failed |= error != 0;
 
-    output_free(cap.out);
-    free(cap.filling);
-    free(cap.warned);
-    free(cap.check);
-    free(cap.taking);
-    free(cap.pieces);
-    free(cap.piece_of);
-    free(cap.before);
-    free(cap.unnamed);
-    xt_close(cap.h);
+    output_free(cap.take.out);
+    take_free(&cap.take);
+    xt_close(h);
     return failed;
 }

@@ -3,10 +3,11 @@
 
 XENTRACE      := $(BUILD)/tools/xentrace/xentrace
 XENTRACE_SRCS := tools/xentrace/xentrace.c tools/xentrace/options.c \
-                 tools/xentrace/output.c tools/xentrace/window.c \
-                 tools/xentrace/pace.c
+                 tools/xentrace/output.c tools/xentrace/pace.c \
+                 tools/xentrace/take.c tools/xentrace/window.c
 XENTRACE_HDRS := tools/xentrace/options.h tools/xentrace/output.h \
-                 tools/xentrace/window.h tools/xentrace/pace.h \
+                 tools/xentrace/pace.h tools/xentrace/take.h \
+                 tools/xentrace/window.h \
                  $(LIBXT_HDRS) $(XTFILE_HDRS)
 
 $(XENTRACE): $(XENTRACE_SRCS) $(XENTRACE_HDRS) $(XT_CLASSES_H) $(LIBXT) \

@@ -1,0 +1,479 @@
+/*
+ * xentrace: taking Xen's trace buffers, a pass at a time, into the chunks
+ * of the writer thread (output.c), and queueing them as epochs.
+ *
+ * A pass takes every mapped CPU's window, cons..prod, copies it into the
+ * CPU's chunk, checking it as it is copied (window.c), and releases it.
+ * What fails the check is a gap: skipped, counted, and marked in the file
+ * (put_gap()) before the records that follow it.  Once a chunk holds a
+ * batch, or records are a second old, every CPU's chunk is queued, in
+ * ascending order: an epoch (see xentrace.c for why, and for what it
+ * costs).
+ */
+#include <err.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "take.h"
+#include "xtfile.h"
+
+#define FLUSH_MS         1000       /* a reader sees data at least this often */
+#define WARNED_INDEX     1u         /* a bad cons or prod */
+#define WARNED_SKIP      2u         /* bytes that are not Xen's records */
+
+/*
+ * A CPU's last gap, if its lost-records record names no vCPU yet (see
+ * put_gap()): where its marks and its vCPU word are, in bytes into the
+ * records of the CPU's chunk being filled.
+ */
+struct unnamed_gap {
+    bool pending;
+    bool held;              /* over one epoch already: the last chance */
+    uint32_t mark, word;
+};
+
+static const char *skip_reason(uint32_t why)
+{
+    switch ( why )
+    {
+    case XT_SKIP_CONS:  return "another process moved cons";
+    case XT_SKIP_TILE:  return "a record runs past the end of the window";
+    case XT_SKIP_EVENT: return "an event Xen does not write";
+    default:            return "a TSC older than the one before";
+    }
+}
+
+/* Once per CPU, a line on stderr: its buffer held what Xen did not write. */
+static void warn_skip(struct take *c, unsigned int cpu, uint32_t bytes,
+                      uint32_t why)
+{
+    if ( !(c->warned[cpu] & WARNED_SKIP) )
+        warnx("CPU %u: %u bytes in its trace buffer are not Xen's records "
+              "(%s): skipped", cpu, bytes, skip_reason(why));
+    c->warned[cpu] |= WARNED_SKIP;
+}
+
+/* @bytes of CPU @cpu's buffer skipped for @why: marked before what follows. */
+static void note_gap(struct take *c, unsigned int cpu, uint64_t bytes,
+                     uint32_t why)
+{
+    struct cpu_check *check = &c->check[cpu];
+
+    if ( !check->gap_bytes )
+        check->gap_why = why;
+    check->gap_bytes += bytes;
+    warn_skip(c, cpu, bytes, why);
+}
+
+/*
+ * At @at, where CPU @cpu's records resume after a gap, its marks:
+ * TRC_XT_SKIPPED, at @before, the CPU's last TSC before the gap (0: it
+ * had none); then, if records with a TSC follow (@next, @next_len), a
+ * lost-records marker of count 0 for xenalyze, which takes only that for
+ * a gap in a CPU's records, and without it fails on the scheduler
+ * records on either side.  Like Xen's, the marker has the TSC of the
+ * first record after the gap, a first lost TSC before that, and names
+ * the vCPU running when the records resume, as the first of them to
+ * name it says.  Where @next has none, the CPU's next pieces may
+ * (name_gap(), hold_unnamed()), and *@unnamed says where in the marks the
+ * vCPU word is (0: named); until then it is xenalyze's default domain.
+ * Only the truth will do: the gap may hold context switches, so the last
+ * one before it proves nothing; xenalyze keeps a vCPU named wrongly
+ * running until it fails, and fails on the default domain where a vCPU
+ * it has not seen yet stops running.  A CPU with no record before the gap
+ * gets no lost-records record: to xenalyze its records start there.
+ * Returns the marks' bytes, GAP_MARK_BYTES at most.
+ */
+static uint32_t put_gap(struct cpu_check *check, unsigned int cpu,
+                        uint64_t before, uint8_t *at, const uint8_t *next,
+                        size_t next_len, uint32_t *unnamed)
+{
+    uint64_t after = first_tsc(next, next_len), first_lost = 0, tsc;
+    uint32_t bytes = check->gap_bytes < UINT32_MAX ? check->gap_bytes
+                                                   : UINT32_MAX;
+    uint32_t mark[GAP_MARK_BYTES / 4], n = 0, dom = XT_DOMID_UNKNOWN,
+             vcpu = cpu;
+
+    /* xenalyze wants the marker's TSC later than its first lost. */
+    if ( after )
+        first_lost = before && before < after ? before : after - 1;
+    tsc = before ? before : first_lost;
+    mark[n++] = TRC_XT_SKIPPED | 2u << TRACE_EXTRA_SHIFT |
+                (tsc ? TRC_HD_CYCLE_FLAG : 0);
+    if ( tsc )
+    {
+        mark[n++] = tsc;
+        mark[n++] = tsc >> 32;
+    }
+    mark[n++] = bytes;
+    mark[n++] = check->gap_why;
+    *unnamed = 0;
+    if ( after && before )
+    {
+        bool named = running_vcpu(next, next_len, cpu, &dom, &vcpu);
+
+        mark[n++] = TRC_LOST_RECORDS | 4u << TRACE_EXTRA_SHIFT |
+                    TRC_HD_CYCLE_FLAG;
+        mark[n++] = after;
+        mark[n++] = after >> 32;
+        mark[n++] = 0;                          /* count: not known */
+        *unnamed = named ? 0 : 4 * n;
+        mark[n++] = (dom & 0xffff) | vcpu << 16;
+        mark[n++] = first_lost;
+        mark[n++] = first_lost >> 32;
+    }
+    memcpy(at, mark, 4 * n);
+    check->gap_bytes = 0;
+    return 4 * n;
+}
+
+/*
+ * A CPU's window being taken in a pass: its chunk, and where each of its
+ * pieces starts, past what was taken already (cons moved back).
+ */
+struct taking {
+    struct xt_window win;
+    struct chunk *k;
+    uint32_t skip[2];
+};
+
+/*
+ * Piece @i of @t's window, to be copied to the end of its chunk (after
+ * room for the marks, if a gap comes before it), as @pc; false if there
+ * is none.
+ */
+static bool plan_piece(struct take *c, const struct taking *t,
+                       unsigned int i, struct piece_copy *pc)
+{
+    const struct xt_window *win = &t->win;
+    struct cpu_check *check = &c->check[win->cpu];
+    uint32_t data_size = xt_data_size(c->h);
+    uint32_t off = win->cons % data_size;
+
+    if ( win->len[i] <= t->skip[i] )
+        return false;
+    *pc = (struct piece_copy){
+        .check = check,
+        .to = chunk_end(t->k) + (check->gap_bytes ? GAP_MARK_BYTES : 0),
+        .from = (const uint8_t *)win->piece[i] + t->skip[i],
+        .len = win->len[i] - t->skip[i],
+        .at_wrap = i == 0 && (win->len[1] || off + win->len[0] == data_size),
+    };
+    return true;
+}
+
+/*
+ * Name the vCPU of the last gap in @k, its CPU's chunk, if it is still
+ * unnamed and the @len bytes of records at @p, which follow it, say.
+ */
+static void name_gap(struct take *c, struct chunk *k, const uint8_t *p,
+                     size_t len)
+{
+    struct unnamed_gap *u = &c->unnamed[k->cpu];
+    uint32_t dom, vcpu, word;
+
+    if ( !u->pending || !running_vcpu(p, len, k->cpu, &dom, &vcpu) )
+        return;
+    word = (dom & 0xffff) | vcpu << 16;
+    memcpy(chunk_records(k) + u->word, &word, 4);
+    u->pending = false;
+}
+
+/*
+ * @pc, copied and checked: kept, after the marks of the gap before it if
+ * there is one (@before: its CPU's last TSC before it), or noted as a gap.
+ */
+static void keep_piece(struct take *c, struct chunk *k,
+                       const struct piece_copy *pc, uint64_t before)
+{
+    uint32_t marks, unnamed;
+
+    if ( pc->why )
+    {
+        note_gap(c, k->cpu, pc->len, pc->why);
+        return;
+    }
+    if ( pc->to != chunk_end(k) )
+    {
+        marks = put_gap(pc->check, k->cpu, before, chunk_end(k), pc->to,
+                        pc->len, &unnamed);
+        c->unnamed[k->cpu] = (struct unnamed_gap){
+            .pending = unnamed, .mark = k->len, .word = k->len + unnamed };
+        memmove(chunk_end(k) + marks, pc->to, pc->len);
+        k->len += marks;
+    }
+    else
+        name_gap(c, k, chunk_end(k), pc->len);
+    k->len += pc->len;
+}
+
+/*
+ * Start taking @t's window: its CPU's chunk, and what cons moved over.
+ * The chunk has room: it holds less than batch_bytes at the start of a
+ * pass, takes at most one window in it, with the marks of a gap, and has
+ * room for both.  False if the writer has failed: there is no chunk to
+ * take.
+ */
+static bool start_taking(struct take *c, struct taking *t, uint64_t now)
+{
+    const struct xt_window *win = &t->win;
+    struct cpu_check *check = &c->check[win->cpu];
+    bool back;
+    uint32_t moved = cons_moved(check, win->cons, win->len[0] + win->len[1],
+                                xt_data_size(c->h), &back);
+    uint32_t taken = back ? moved : 0;
+
+    if ( !(t->k = c->filling[win->cpu]) )
+    {
+        if ( !(t->k = output_take(c->out, win->cpu)) )
+            return false;
+        c->filling[win->cpu] = t->k;
+        if ( !c->held_since_ms )
+            c->held_since_ms = now;
+    }
+    /* Moved back, nothing is missing; moved on, what it passed over is. */
+    if ( moved && back )
+        warn_skip(c, win->cpu, moved, XT_SKIP_CONS);
+    else if ( moved )
+    {
+        check->count.skipped += moved;
+        note_gap(c, win->cpu, moved, XT_SKIP_CONS);
+    }
+    t->skip[0] = taken < win->len[0] ? taken : win->len[0];
+    t->skip[1] = taken - t->skip[0];
+    return true;
+}
+
+/*
+ * Copy the @n windows at @t into their CPUs' chunks, checking and
+ * counting them (window.c): first pieces, then the second pieces of those
+ * that wrap, each time every CPU's together, so that the checks walk
+ * them side by side.
+ */
+static void copy_windows(struct take *c, struct taking *t, unsigned int n)
+{
+    struct piece_copy *pc = c->pieces;
+    unsigned int i, j, m;
+
+    for ( i = 0; i < 2; i++ )
+    {
+        for ( j = m = 0; j < n; j++ )
+            if ( plan_piece(c, &t[j], i, &pc[m]) )
+            {
+                c->before[m] = c->check[t[j].win.cpu].count.last_tsc;
+                c->piece_of[m++] = j;
+            }
+        copy_pieces_checked(pc, m);
+        for ( j = 0; j < m; j++ )
+            keep_piece(c, t[c->piece_of[j]].k, &pc[j], c->before[j]);
+    }
+    for ( j = 0; j < n; j++ )
+        c->epoch_full |= t[j].k->len >= c->batch_bytes;
+}
+
+/*
+ * One pass: take every mapped CPU's window, copy them into their chunks
+ * and give their space back to Xen.  Returns the largest window, in
+ * bytes.
+ */
+uint32_t drain_pass(struct take *c, uint64_t now)
+{
+    struct taking *t = c->taking;
+    uint32_t largest = 0;
+    unsigned int cpu, n = 0, i;
+
+    for ( cpu = 0; cpu < c->nr_cpus; cpu++ )
+    {
+        long got;
+
+        if ( !xt_cpu_mapped(c->h, cpu) )
+            continue;
+        got = xt_window(c->h, cpu, &t[n].win);
+        if ( got < 0 )
+        {
+            /* The library has resynchronised the CPU: go on. */
+            if ( !(c->warned[cpu] & WARNED_INDEX) )
+                warnx("CPU %u: bad cons or prod in its trace buffer, "
+                      "records dropped", cpu);
+            c->warned[cpu] |= WARNED_INDEX;
+            continue;
+        }
+        if ( got == 0 )
+            continue;
+        if ( !start_taking(c, &t[n], now) )
+            break;              /* the writer failed: capture() stops */
+        if ( (uint32_t)got > largest )
+            largest = got;
+        n++;
+    }
+    copy_windows(c, t, n);
+    for ( i = 0; i < n; i++ )
+    {
+        struct cpu_check *check = &c->check[t[i].win.cpu];
+
+        xt_release(c->h, &t[i].win);
+        check->next_cons = t[i].win.prod;
+        check->knows_cons = true;
+    }
+    return largest;
+}
+
+/*
+ * What of CPU @cpu's chunk @k stays behind as its epoch is queued: if its
+ * last gap's vCPU is still unnamed, that gap and the records after it, so
+ * that the next epoch's records can name it: in a new chunk, or in @k if
+ * that is all @k holds.  Once only, and half a batch at most.  NULL if
+ * nothing stays.
+ */
+static struct chunk *hold_unnamed(struct take *c, unsigned int cpu,
+                                  struct chunk *k)
+{
+    struct unnamed_gap *u = &c->unnamed[cpu];
+    size_t held = k->len - u->mark;
+    struct chunk *n;
+
+    if ( !u->pending || u->held || held > c->batch_bytes / 2 )
+    {
+        u->pending = false;
+        return NULL;
+    }
+    u->held = true;
+    if ( !u->mark )
+        return k;
+    /* Another chunk is free or queued: the pool has two beyond one a CPU. */
+    if ( !(n = output_take(c->out, cpu)) )
+        return NULL;
+    memcpy(chunk_records(n), chunk_records(k) + u->mark, held);
+    n->len = held;
+    k->len = u->mark;
+    u->word -= u->mark;
+    u->mark = 0;
+    return n;
+}
+
+/*
+ * Queue every CPU's chunk, in ascending CPU order: an epoch; but for the
+ * records that wait for a name (hold_unnamed()), unless @ending.
+ */
+void push_epoch(struct take *c, uint64_t now, bool ending)
+{
+    struct chunk *k, *last = NULL;
+    unsigned int cpu;
+
+    for ( cpu = 0; cpu < c->nr_cpus; cpu++ )
+    {
+        if ( !(k = c->filling[cpu]) )
+            continue;
+        c->filling[cpu] = ending ? NULL : hold_unnamed(c, cpu, k);
+        if ( c->filling[cpu] == k )
+            continue;
+        if ( last )
+            output_push(c->out, last);
+        last = k;
+    }
+    if ( last )
+    {
+        last->ends_epoch = true;
+        output_push(c->out, last);
+    }
+    if ( !c->queued_since_ms )
+        c->queued_since_ms = c->held_since_ms;
+    c->epoch_full = false;
+    c->held_since_ms = 0;
+    for ( cpu = 0; cpu < c->nr_cpus && !c->held_since_ms; cpu++ )
+        if ( c->filling[cpu] )
+            c->held_since_ms = now;
+}
+
+/*
+ * After a pass: queue the epoch once a CPU has a batch or a second
+ * passed; have the writer start on the queue if records in it are a
+ * second old (it starts by itself once half the pool is queued):
+ * so an epoch queued because its records are a second old is written at
+ * once, and one queued full within a second of its first records.
+ */
+void push_due(struct take *c, uint64_t now)
+{
+    if ( c->epoch_full ||
+         (c->held_since_ms && now >= c->held_since_ms + FLUSH_MS) )
+        push_epoch(c, now, false);
+    if ( c->queued_since_ms && now >= c->queued_since_ms + FLUSH_MS )
+    {
+        output_flush(c->out);
+        c->queued_since_ms = 0;
+    }
+}
+
+/*
+ * The last epoch: TRC_XT_END, with the newest TSC of the capture, for
+ * every CPU the file has records of (after the marks of a gap that no
+ * record followed).  A CPU's records can come a pass
+ * late for their TSCs (Xen's CPU stalled between reading the TSC and
+ * publishing the record: by an SMI on real hardware, by the host's
+ * scheduler in xen-sim), so a CPU's last batch can hold records older
+ * than batches of other CPUs written before it; without an end at the
+ * newest TSC, xenalyze finishes that CPU's stream early and then reads
+ * its last batch again (see TRC_XT_END).
+ */
+void push_end(struct take *c)
+{
+    uint64_t newest = 0;
+    unsigned int cpu;
+    uint32_t unnamed;           /* no records follow: none */
+
+    for ( cpu = 0; cpu < c->nr_cpus; cpu++ )
+        if ( c->check[cpu].count.last_tsc > newest )
+            newest = c->check[cpu].count.last_tsc;
+    for ( cpu = 0; cpu < c->nr_cpus; cpu++ )
+    {
+        uint32_t end[3] = { TRC_XT_END | TRC_HD_CYCLE_FLAG,
+                            (uint32_t)newest, (uint32_t)(newest >> 32) };
+        struct cpu_check *check = &c->check[cpu];
+        struct chunk *k;
+
+        if ( !check->gap_bytes && (!check->count.bytes || !newest) )
+            continue;
+        if ( !(k = output_take(c->out, cpu)) )
+            return;                     /* the writer failed: it says so */
+        /* A gap that nothing followed: marked all the same. */
+        if ( check->gap_bytes )
+            k->len += put_gap(check, cpu, check->count.last_tsc,
+                              chunk_end(k), chunk_end(k), 0, &unnamed);
+        if ( newest )
+        {
+            memcpy(chunk_end(k), end, sizeof(end));
+            k->len += sizeof(end);
+        }
+        output_push(c->out, k);
+    }
+}
+
+void take_start(struct take *c, struct xt_host *h, size_t batch_bytes)
+{
+    c->h = h;
+    c->nr_cpus = xt_max_cpus(h);
+    c->batch_bytes = batch_bytes;
+    c->filling = calloc(c->nr_cpus, sizeof(*c->filling));
+    c->warned = calloc(c->nr_cpus, sizeof(*c->warned));
+    c->check = calloc(c->nr_cpus, sizeof(*c->check));
+    c->taking = calloc(c->nr_cpus, sizeof(*c->taking));
+    c->pieces = calloc(c->nr_cpus, sizeof(*c->pieces));
+    c->piece_of = calloc(c->nr_cpus, sizeof(*c->piece_of));
+    c->before = calloc(c->nr_cpus, sizeof(*c->before));
+    c->unnamed = calloc(c->nr_cpus, sizeof(*c->unnamed));
+    if ( !c->filling || !c->warned || !c->check || !c->taking ||
+         !c->pieces || !c->piece_of || !c->before || !c->unnamed )
+        err(1, "memory");
+}
+
+void take_free(struct take *c)
+{
+    free(c->filling);
+    free(c->warned);
+    free(c->check);
+    free(c->taking);
+    free(c->pieces);
+    free(c->piece_of);
+    free(c->before);
+    free(c->unnamed);
+}

@@ -1,0 +1,72 @@
+/*
+ * xentrace: taking Xen's trace buffers into chunks, a pass at a time, and
+ * queueing the chunks as epochs (see take.c).
+ */
+#ifndef TAKE_H
+#define TAKE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "libxentrace.h"
+#include "output.h"
+#include "window.h"
+
+/* A gap's marks: TRC_XT_SKIPPED and TRC_LOST_RECORDS, with TSCs. */
+#define GAP_MARK_BYTES   48u
+
+struct taking;
+struct unnamed_gap;
+
+/* The capture thread's taking: what it holds between passes. */
+struct take {
+    struct xt_host *h;
+    struct output *out;
+    unsigned int nr_cpus;
+    size_t batch_bytes;         /* queue an epoch once a chunk holds this */
+    struct chunk **filling;     /* [nr_cpus]: NULL until it has records */
+    bool epoch_full;            /* a chunk holds batch_bytes */
+    uint64_t held_since_ms;     /* when the oldest chunk got records; 0 */
+    uint64_t queued_since_ms;   /* the same, of those queued unflushed; 0 */
+    uint8_t *warned;            /* [nr_cpus]: WARNED_* said already */
+    struct cpu_check *check;    /* [nr_cpus]: what was taken, and how */
+    struct unnamed_gap *unnamed;        /* [nr_cpus] */
+    /* A pass's, [nr_cpus] each: the windows, their pieces (see drain_pass) */
+    struct taking *taking;
+    struct piece_copy *pieces;
+    unsigned int *piece_of;     /* the taking of each piece */
+    uint64_t *before;           /* its CPU's last TSC before it */
+};
+
+/*
+ * Set @c up to take @h's buffers, epochs of @batch_bytes; its output is
+ * set once started.  Exits through err(3) without memory.
+ */
+void take_start(struct take *c, struct xt_host *h, size_t batch_bytes);
+void take_free(struct take *c);
+
+/*
+ * One pass at @now (ms): take every mapped CPU's window, copy them into
+ * their chunks and give their space back to Xen.  Returns the largest
+ * window, in bytes.
+ */
+uint32_t drain_pass(struct take *c, uint64_t now);
+
+/*
+ * After a pass: queue the epoch once a CPU has a batch or a second
+ * passed; have the writer start on the queue if records in it are a
+ * second old.
+ */
+void push_due(struct take *c, uint64_t now);
+
+/*
+ * Queue every CPU's chunk, an epoch; unless @ending, the records of a gap
+ * whose vCPU waits for a name stay behind.
+ */
+void push_epoch(struct take *c, uint64_t now, bool ending);
+
+/* The last epoch: the end marks of every CPU with records. */
+void push_end(struct take *c);
+
+#endif /* TAKE_H */
