@@ -18,7 +18,7 @@
  * (user and system), the flushes not counted:
  *
  *   memcpy        each window copied into chunks of a 16 MiB pool (or
- *                 of 2 chunks a CPU, if more) in huge pages, as xentrace's
+ *                 of 2 chunks a CPU, if more), as xentrace's
  *   copy-check    the same, with xentrace's check fused into the copy
  *                 (copy_pieces_checked(), window.c; both CPUs' windows
  *                 side by side, as xentrace takes them): the check's
@@ -564,10 +564,8 @@ int main(int argc, char *argv[])
     pool_bytes = 2 * NR_CPUS * (BATCH_BYTES + ring_bytes + XT_PAGE);
     if ( pool_bytes < POOL_BYTES )
         pool_bytes = POOL_BYTES;
-    /* In huge pages where the kernel has them, as xentrace's (output.c). */
-    if ( posix_memalign((void **)&pool, 2u << 20, pool_bytes) )
+    if ( posix_memalign((void **)&pool, XT_PAGE, pool_bytes) )
         err(1, "memory");
-    (void)madvise(pool, pool_bytes, MADV_HUGEPAGE);
     memset(pool, 0, pool_bytes);
 
     run_case(MEMCPY, "memcpy", NULL, false, rounds);
