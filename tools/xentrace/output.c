@@ -16,11 +16,10 @@
  * A chunk is laid out as the batch it will be written as, so the records
  * are copied once, out of Xen's buffer, and written from where they were
  * copied to, with O_DIRECT too (--direct): whole pages, page-aligned.
- * Chunks are carved from one pool, in huge pages (HUGE_PAGE), as they
- * are first needed, up to the pool's size, and then reused: after the
- * first seconds, capture touches no new memory.  The queue is first in,
- * first out, so each CPU's chunks reach the file in the order they were
- * filled.
+ * Chunks are allocated as they are first needed, up to the pool's size,
+ * and then reused: after the first seconds, capture touches no new
+ * memory.  The queue is first in, first out, so each CPU's chunks
+ * reach the file in the order they were filled.
  *
  * When every chunk is in use, output_take() waits for the writer thread:
  * the writer is a whole pool behind, Xen's buffers fill, and Xen counts
@@ -56,7 +55,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "output.h"
 
@@ -67,15 +65,6 @@
  * the last.
  */
 #define GATHER_BYTES     (1u << 20)
-
-/*
- * The chunks are carved from one pool of memory, in huge pages where the
- * kernel has them (transparent huge pages, madvise(2)): a chunk first
- * touched costs a fault for 2 MiB, not one for each 4 KiB page (at 8192
- * pages a CPU, the pool grows by 78 MiB in a capture's first second), and
- * with --direct the kernel pins a huge page at a time for each write.
- */
-#define HUGE_PAGE        (2ul << 20)
 
 /* With ring_bytes: a batch kept, in memory of its size. */
 struct kept {
@@ -108,9 +97,6 @@ struct output {
     unsigned int nr_queued, wake_at;    /* under lock: wake the writer */
     struct chunk *free;                 /* under lock */
     unsigned int nr_chunks, max_chunks; /* under lock */
-    uint8_t *pool;                      /* max_chunks of chunk_bytes */
-    void *pool_map;                     /* the mapping it is aligned in */
-    size_t pool_map_bytes;
     bool stop;                          /* under lock: nothing more comes */
     int error;                          /* under lock: the writer failed */
 
@@ -357,37 +343,16 @@ static void *write_out(void *arg)
  * =========================
  */
 
-/* The pool's next chunk, under the lock; NULL without memory. */
-static struct chunk *new_chunk(struct output *o)
+static struct chunk *new_chunk(size_t bytes)
 {
     struct chunk *c = calloc(1, sizeof(*c));
 
-    if ( c )
-        c->buf = o->pool + (size_t)o->nr_chunks * o->chunk_bytes;
-    return c;
-}
-
-/*
- * Reserve the pool: address space only, the memory comes as chunks are
- * first written.  False without it.
- */
-static bool map_pool(struct output *o)
-{
-    size_t bytes = (size_t)o->max_chunks * o->chunk_bytes;
-
-    o->pool_map_bytes = (bytes + 2 * HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-    o->pool_map = mmap(NULL, o->pool_map_bytes, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if ( o->pool_map == MAP_FAILED )
+    if ( c && posix_memalign((void **)&c->buf, 4096, bytes) )
     {
-        o->pool_map = NULL;
-        return false;
+        free(c);
+        c = NULL;
     }
-    o->pool = (uint8_t *)(((uintptr_t)o->pool_map + HUGE_PAGE - 1) &
-                          ~(HUGE_PAGE - 1));
-    /* Without transparent huge pages, 4 KiB pages: the same, slower. */
-    (void)madvise(o->pool, o->pool_map_bytes - HUGE_PAGE, MADV_HUGEPAGE);
-    return true;
+    return c;
 }
 
 struct chunk *output_take(struct output *o, unsigned int cpu)
@@ -411,7 +376,7 @@ struct chunk *output_take(struct output *o, unsigned int cpu)
             o->takers--;
             continue;
         }
-        if ( (c = new_chunk(o)) )
+        if ( (c = new_chunk(o->chunk_bytes)) )
         {
             o->nr_chunks++;
             break;
@@ -487,11 +452,6 @@ struct output *output_start(struct xt_writer *w, size_t chunk_records,
     o->queue_tail = &o->queue;
     pthread_mutex_init(&o->lock, NULL);
     pthread_cond_init(&o->cond, NULL);
-    if ( !map_pool(o) )
-    {
-        output_free(o);
-        return NULL;
-    }
 
     /*
      * Signals are for the capture thread: they must interrupt its wait.
@@ -547,6 +507,7 @@ static void free_chunks(struct chunk *c)
     {
         struct chunk *next = c->next;
 
+        free(c->buf);
         free(c);
         c = next;
     }
@@ -557,8 +518,6 @@ void output_free(struct output *o)
 {
     free_chunks(o->queue);
     free_chunks(o->free);
-    if ( o->pool_map )
-        munmap(o->pool_map, o->pool_map_bytes);
     pthread_mutex_destroy(&o->lock);
     pthread_cond_destroy(&o->cond);
     free(o);

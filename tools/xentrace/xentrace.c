@@ -70,11 +70,11 @@
  *     so they are written as they are, several in one writev(2) of 1 MiB
  *     or more; with --direct, the same writes go past the page cache, and
  *     the copy into the chunks is the staging copy O_DIRECT needs anyway
- *     (Xen's data starts 8 bytes into its page);
- *   - the chunks are one pool in transparent huge pages (output.c): a
- *     fault for each 2 MiB first touched, not each 4 KiB (at 8192 pages,
- *     16,600 faults in a 1 s capture instead of 32,600), and O_DIRECT
- *     pins a huge page at a time: --direct 6-13% less CPU per GB.
+ *     (Xen's data starts 8 bytes into its page).  Chunks in transparent
+ *     huge pages cut --direct's CPU per GB by 6-13%, but lost records at
+ *     1 M records/s per CPU in 2 runs of 5 where 4 KiB pages lost none
+ *     (under chrt -f and --realtime too): with defrag at madvise, a
+ *     first touch may compact memory before it returns.  Not taken.
  *
  * What it costs, CPU-s per GB written (flood on 2 simulated pCPUs, 32,
  * 1024 and 8192 pages, medians of 5 captures of 1 s, taking turns, at
