@@ -21,22 +21,26 @@
  * queued, by the epoch queued because records were a second old,
  * or when records queued are a second old; not for each batch.
  *
- * What it buys (bench/run-capture --fixed-rate, mixed workload, 2 pCPUs,
- * -S 32, medians of 5 runs of 3 s, on a quiet 2-core machine, Debian's
- * xentrace in the same turns): at 1 M records/s per CPU 385 wake-ups a
- * second against Debian's 353 (895 before the timer aimed at a fill),
- * none lost in 4 runs of 5 against 5; at 2 M 1263 against 618, 2.3k
- * records lost a run against 3.5k, none under chrt -f 10 in 5 of 5, as
- * Debian's; at 4 M 85k lost against 88k, under chrt -f 228 against 2.0k.
- * The writer thread wakes at half its pool queued, about 13 times a
- * second at 1 M.  Tried and left: a margin that counts only what came
- * in while the capture thread ran on time (what a pass finds past half
- * after the notification, or past what the rate gave since its timer
- * was due, taken for the scheduler's lateness) cut the wake-ups to 368,
- * 692 and 3336 a second, but lost 4.4x the records at 2 M, 1.9x at 4 M
- * and 20x under chrt -f at 4 M: where the producers take the CPUs, waking
- * earlier after a late pass is what keeps the records.  --realtime runs
- * the capture thread at SCHED_FIFO 10 and the writer at 9, memory locked.
+ * What it buys (bench/run-capture's fixed rates, mixed workload, 2
+ * pCPUs, -S 32, medians of 5 runs of 3 s beside Debian's xentrace, on a
+ * quiet 2-core machine; docs/benchmarks.md): at 1 M records/s per CPU
+ * 358 wake-ups a second against Debian's 354 (895 before the timer aimed
+ * at a fill), none lost in 5 runs of 5, as Debian's, under chrt -f 10
+ * and --realtime too; at 2 M 1311 wake-ups against 617, 3.5k records
+ * lost a run against Debian's 0 (3 clean runs of 5), under chrt -f none
+ * in 5 of 5, as Debian's; at 4 M 169k lost against 73k, under chrt -f
+ * 1.2k against 2.8k, --realtime 213.  The capture thread wakes once per
+ * notification, as Debian's does, where it runs on time; the writer
+ * thread, at half its pool queued, about 10 times a second at 1 M.  After
+ * a late pass it wakes earlier: tried and left, a margin that counts only
+ * what came in while the capture thread ran on time (what a pass finds
+ * past half after the notification, or past what the rate gave since its
+ * timer was due, taken for the scheduler's lateness) cut the wake-ups to
+ * 368, 692 and 3336 a second at 1, 2 and 4 M (against 385, 1263, 3714),
+ * but lost 4.4x the records at 2 M, 1.9x at 4 M and 20x under chrt -f at
+ * 4 M: where the producers take the CPUs, waking earlier after a late
+ * pass is what keeps the records.  --realtime runs the capture thread at
+ * SCHED_FIFO 10 and the writer at 9, memory locked.
  *
  * Chunks are queued a whole pass's worth at a time, every CPU's in
  * ascending order, so that the file is made of epochs (one batch per CPU
@@ -77,33 +81,29 @@
  *     first touch may compact memory before it returns.  Not taken.
  *
  * What it costs, CPU-s per GB written (flood on 2 simulated pCPUs, 32,
- * 1024 and 8192 pages, medians of 5 captures of 1 s, taking turns, at
- * load 2.5-3.5 on a shared 2-core machine, so ratios within the run
- * only; bench/capture_floor for the floors, on a ring of real records
- * flushed from the cache): the copy alone 0.10, with the check
- * 0.17-0.19, so the check 0.07-0.09; a bare writev(2) of the ring's
- * windows 0.29-0.30 to tmpfs, 0.21-0.24 to ext4; xentrace's path
- * without the simulated host 0.44-0.48 and 0.34-0.37 (O_DIRECT
- * 0.21-0.23).  The issue's designs that write from the ring instead cost
- * about as much: (a) check each window in the ring, then write it from
- * there (not safe: another process can change it between the two) 0.40-
- * 0.45 and 0.33-0.36; (b) write from the ring, then check the file's
- * page-cache copy through a mapping 0.41-0.50 and 0.34-0.40.  Walking
- * the ring where it is, the check waits on DRAM a record at a time; the
- * copy brings each 16 KiB into the cache in one sweep first.  The
- * capture: ours 0.51-0.70 on tmpfs against Debian's 0.32-0.46, 1.5-1.6x,
- * 0.44-0.76 on ext4 against 0.23-0.53, 1.4-1.9x; --direct on ext4
- * 0.25-0.39, 0.74-1.12x Debian's buffered.  The rest, beyond the floors,
- * is what the producers sharing the cores cost both tracers (each wakes
- * about 4,500 times a second flat out at 32 pages).  Records lost flat
- * out: at 32 pages more than Debian's (4.5 million against 1.9 on
- * tmpfs), at 1024 and 8192 fewer (none against 50,000 on tmpfs; none
- * against 3.9 million on ext4 at 8192).
+ * 1024 and 8192 pages, medians of 5 captures of 1 s, taking turns, on a
+ * quiet 2-core machine, so ratios within the run only; bench/capture_floor
+ * for the floors, on a ring of real records flushed from the cache): the
+ * copy alone 0.10-0.11, with the check 0.17-0.19, so the check 0.08; a
+ * bare writev(2) of the ring's windows 0.27-0.30 to tmpfs, 0.22-0.27 to
+ * ext4; xentrace's path without the simulated host 0.45-0.49 and
+ * 0.36-0.38 (O_DIRECT 0.23-0.25).  The issue's designs that write from
+ * the ring cost about as much: (a) check each window in the ring, then
+ * write it from there (not safe: another process can change it between
+ * the two) 0.41-0.44 and 0.35-0.38; (b) write from the ring, then check
+ * the file's page-cache copy through a mapping 0.40-0.49 and 0.36-0.37.
+ * Walking the ring where it is, the check waits on DRAM a record at a
+ * time; the copy brings each 16 KiB into the cache in one sweep first.
+ * The capture: ours 0.62-0.70 on tmpfs against Debian's 0.33-0.48,
+ * 1.5-1.9x; 0.73-0.75 on ext4 against 0.32-0.72, 1.0-2.3x; --direct on
+ * ext4 0.28-0.45, 0.62-0.91x Debian's buffered.  The rest, beyond the
+ * floors, is what the producers sharing the cores cost both tracers
+ * (each wakes about 4,500 times a second flat out at 32 pages).
  *
  * The copy, 0.10, and the check, 0.08, are the price of a file that
  * xenalyze reads whatever another process did to the shared pages; so
  * buffered capture cannot reach 0.9x Debian's, which writes the ring as
- * it is: a bare writev(2) of the same bytes is already 0.4-0.95x its
+ * it is: a bare writev(2) of the same bytes is already 0.3-0.8x its
  * capture, and ours adds the copy and the check to one.
  *
  * Draining never waits for the disk: the capture thread only copies into
