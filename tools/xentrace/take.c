@@ -32,6 +32,12 @@ struct unnamed_gap {
     uint32_t mark, word;
 };
 
+/* A lost-records record's vCPU word (xtfile.h): domain | vcpu << 16. */
+static uint32_t lost_vcpu_word(uint32_t dom, uint32_t vcpu)
+{
+    return (dom & 0xffff) | vcpu << 16;
+}
+
 static const char *skip_reason(uint32_t why)
 {
     switch ( why )
@@ -118,7 +124,7 @@ static uint32_t put_gap(struct cpu_check *check, unsigned int cpu,
         mark[n++] = after >> 32;
         mark[n++] = 0;                          /* count: not known */
         *unnamed = named ? 0 : 4 * n;
-        mark[n++] = (dom & 0xffff) | vcpu << 16;
+        mark[n++] = lost_vcpu_word(dom, vcpu);
         mark[n++] = first_lost;
         mark[n++] = first_lost >> 32;
     }
@@ -174,7 +180,7 @@ static void name_gap(struct take *c, struct chunk *k, const uint8_t *p,
 
     if ( !u->pending || !running_vcpu(p, len, k->cpu, &dom, &vcpu) )
         return;
-    word = (dom & 0xffff) | vcpu << 16;
+    word = lost_vcpu_word(dom, vcpu);
     memcpy(chunk_records(k) + u->word, &word, 4);
     u->pending = false;
 }
@@ -182,6 +188,9 @@ static void name_gap(struct take *c, struct chunk *k, const uint8_t *p,
 /*
  * @pc, copied and checked: kept, after the marks of the gap before it if
  * there is one (@before: its CPU's last TSC before it), or noted as a gap.
+ * A piece with no TSC in it (a wrap pad alone) leaves the gap open: its
+ * marks go before the records with a TSC that follow, which xenalyze
+ * would otherwise take to follow the records before the gap.
  */
 static void keep_piece(struct take *c, struct chunk *k,
                        const struct piece_copy *pc, uint64_t before)
@@ -193,7 +202,9 @@ static void keep_piece(struct take *c, struct chunk *k,
         note_gap(c, k->cpu, pc->len, pc->why);
         return;
     }
-    if ( pc->to != chunk_end(k) )
+    if ( pc->to != chunk_end(k) && !first_tsc(pc->to, pc->len) )
+        memmove(chunk_end(k), pc->to, pc->len);
+    else if ( pc->to != chunk_end(k) )
     {
         marks = put_gap(pc->check, k->cpu, before, chunk_end(k), pc->to,
                         pc->len, &unnamed);
@@ -330,19 +341,20 @@ static struct chunk *hold_unnamed(struct take *c, unsigned int cpu,
 {
     struct unnamed_gap *u = &c->unnamed[cpu];
     size_t held = k->len - u->mark;
-    struct chunk *n;
+    struct chunk *n = NULL;
 
-    if ( !u->pending || u->held || held > c->batch_bytes / 2 )
+    /* Another chunk is free or queued: the pool has two beyond one a CPU. */
+    if ( u->pending && !u->held && held <= c->batch_bytes / 2 )
+        n = u->mark ? output_take(c->out, cpu) : k;
+    if ( !n )
     {
+        /* k goes as it is: its gap stays the default domain's. */
         u->pending = false;
         return NULL;
     }
     u->held = true;
-    if ( !u->mark )
+    if ( n == k )
         return k;
-    /* Another chunk is free or queued: the pool has two beyond one a CPU. */
-    if ( !(n = output_take(c->out, cpu)) )
-        return NULL;
     memcpy(chunk_records(n), chunk_records(k) + u->mark, held);
     n->len = held;
     k->len = u->mark;
