@@ -76,7 +76,6 @@
  * Order: tb_control_lock, then t_lock.
  */
 
-#include <asm/types.h>
 #include <asm/io.h>
 #include <xen/lib.h>
 #include <xen/param.h>
