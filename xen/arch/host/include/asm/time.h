@@ -1,4 +1,8 @@
-/* Host environment: the cycle counter, as Xen reads it on x86. */
+/*
+ * Host environment: the cycle counter, as Xen reads it: the TSC on x86,
+ * the generic timer's virtual count (CNTVCT_EL0) on arm64, which Linux
+ * lets user space read and which runs at CNTFRQ_EL0 on every CPU.
+ */
 #ifndef __HOST_ASM_TIME_H__
 #define __HOST_ASM_TIME_H__
 
@@ -6,15 +10,26 @@
 
 typedef uint64_t cycles_t;
 
-/* How far this CPU's TSC is off the machine's: host_set_tsc_offset(). */
+/* How far this CPU's counter is off the machine's: host_set_tsc_offset(). */
 extern __thread int64_t host_tsc_offset;
 
 static inline cycles_t get_cycles(void)
 {
+#if defined(__x86_64__)
     uint32_t lo, hi;
 
     __asm__ __volatile__ ( "rdtsc" : "=a" (lo), "=d" (hi) );
     return (((uint64_t)hi << 32) | lo) + host_tsc_offset;
+#elif defined(__aarch64__)
+    uint64_t count;
+
+    /* isb: not read ahead of the code before it, as Xen's get_cycles(). */
+    __asm__ __volatile__ ( "isb; mrs %0, cntvct_el0" : "=r" (count)
+                           : : "memory" );
+    return count + host_tsc_offset;
+#else
+#error "the host environment has a cycle counter on x86_64 and arm64 only"
+#endif
 }
 
 #endif /* __HOST_ASM_TIME_H__ */
