@@ -91,7 +91,7 @@ TSAN_BUILD := $(BUILD)/tsan
 TSAN_TESTS := $(addprefix $(TSAN_BUILD)/tests/,$(notdir $(THREADED_TESTS)))
 
 check: all tsan-tests bench-smoke xen-trees $(XEN_TREES_TEST)
-	@XT_TREES=$(XEN_TREES_DIR) XT_TREE_VERSIONS="$(XEN_TREES)" \
+	@XT_TREES=$(XEN_TREES_DIR) XT_TREE_VERSIONS="$(XEN_TREES_BUILT)" \
 	    tests/run-tests $(TESTS) $(TSAN_TESTS) $(XEN_TREES_TEST)
 
 check-unit: all

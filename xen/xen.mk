@@ -7,6 +7,8 @@
 # against theirs; make check builds our files in them (tests/xen/trees.mk).
 XEN_SRC   ?= $(abspath ../shared/xen-src)
 XEN_TREES := 4.20.4 4.22.0
+# The same trees, built for arm64 with Debian's cross compiler.
+XEN_ARM_TREES := 4.20.4 4.22.0
 
 HOST_SRCS := $(wildcard xen/arch/host/*.c)
 HOST_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(HOST_SRCS))

@@ -1,7 +1,8 @@
 # make check: our three files built into the hypervisor of each Xen tree of
-# XEN_TREES (tests/xen/build-tree.sh, cached under XEN_CACHE), and what
-# came out checked by test_xen_trees.  The results are copied to
-# $(BUILD)/xen-trees/VERSION.
+# XEN_TREES for x86_64 and of XEN_ARM_TREES for arm64
+# (tests/xen/build-tree.sh, cached under XEN_CACHE), and what came out
+# checked by test_xen_trees.  The results are copied to
+# $(BUILD)/xen-trees/VERSION (VERSION-arm64).
 
 XEN_TREES_DIR  := $(BUILD)/xen-trees
 XEN_TREES_TEST := $(BUILD)/tests/test_xen_trees
@@ -19,5 +20,13 @@ xen-trees:
 	    out=$$(tests/xen/build-tree.sh $(XEN_SRC) $(XEN_CACHE) $$v) && \
 	    cp -r "$$out" $(XEN_TREES_DIR)/$$v || exit 1; \
 	done
+	@for v in $(XEN_ARM_TREES); do \
+	    out=$$(tests/xen/build-tree.sh --arch arm64 $(XEN_SRC) \
+	           $(XEN_CACHE) $$v) && \
+	    cp -r "$$out" $(XEN_TREES_DIR)/$$v-arm64 || exit 1; \
+	done
+
+# What test_xen_trees is given to check.
+XEN_TREES_BUILT := $(XEN_TREES) $(addsuffix -arm64,$(XEN_ARM_TREES))
 
 .PHONY: xen-trees
