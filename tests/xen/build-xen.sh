@@ -1,20 +1,31 @@
 #!/bin/bash
-# build-xen.sh CACHE-DIR: build the Xen 4.17 hypervisor from Debian's source
-# package with xentrace-ng's trace.c and trace headers, and print the path
-# of its multiboot image (xen/xen, a 32-bit ELF for QEMU -kernel).  IMAGE.d
-# next to it holds what tests/xen/call-site.sh found in the build.
+# build-xen.sh CACHE-DIR [ARCH]: build the Xen 4.17 hypervisor from Debian's
+# source package with xentrace-ng's trace.c and trace headers, for ARCH
+# (x86_64, the default, or arm64 with Debian's aarch64-linux-gnu- cross
+# compiler), and print the path of its image: on x86_64 the multiboot one
+# (xen/xen, a 32-bit ELF for QEMU -kernel), on arm64 the Image Xen boots
+# from.  IMAGE.d next to it holds what tests/xen/call-site.sh found in the
+# build.
 #
 # The source is the version of the installed libxen-dev, so the hypervisor
 # matches the dom0 libraries our xentrace links with.  It is configured as
 # Debian configures it (debian/xen-kconfig + olddefconfig) and built with
 # Xen's own flags (-Werror among them).  The image is kept as
-# CACHE/hv/xen-VERSION-KEY, KEY hashing our three files and this script, so
-# a repeat run builds nothing; the unpacked tree under CACHE/src/VERSION is
-# reused, so a change to our files rebuilds only what depends on them.
+# CACHE/hv/xen-VERSION-KEY (xen-VERSION-arm64-KEY), KEY hashing our three
+# files and this script, so a repeat run builds nothing; the unpacked tree
+# under CACHE/src/VERSION (tree, tree-arm64) is reused, so a change to our
+# files rebuilds only what depends on them.
 set -euo pipefail
 
-[ $# -eq 1 ] || { echo "usage: build-xen.sh CACHE-DIR" >&2; exit 2; }
-CACHE=$1
+[ $# -eq 1 ] || [ $# -eq 2 ] ||
+    { echo "usage: build-xen.sh CACHE-DIR [ARCH]" >&2; exit 2; }
+CACHE=$1 ARCH=${2:-x86_64}
+case $ARCH in
+x86_64) MAKE_ARCH=(XEN_TARGET_ARCH=x86_64) SUFFIX= ;;
+arm64)  MAKE_ARCH=(XEN_TARGET_ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-)
+        SUFFIX=-arm64 ;;
+*) echo "build-xen.sh: no such architecture: $ARCH" >&2; exit 2 ;;
+esac
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 say() { echo "build-xen: $*" >&2; }
 die() { say "$*"; exit 1; }
@@ -72,7 +83,7 @@ fetch() {
 
 VERSIONS=$(source_versions)
 for VER in $VERSIONS; do
-    IMAGE=$CACHE/hv/xen-$VER-$KEY
+    IMAGE=$CACHE/hv/xen-$VER$SUFFIX-$KEY
     if [ -f "$IMAGE" ]; then
         say "cached: $IMAGE"
         echo "$IMAGE"
@@ -88,9 +99,9 @@ done
     say "building $VER (the tools are $TOOLS_VER)"
 SRC=$CACHE/src/$VER
 DL=$SRC/dl
-IMAGE=$CACHE/hv/xen-$VER-$KEY
+IMAGE=$CACHE/hv/xen-$VER$SUFFIX-$KEY
 
-TREE=$SRC/tree
+TREE=$SRC/tree$SUFFIX
 if [ ! -f "$TREE/xen/.config" ]; then
     rm -rf "$TREE"
     say "unpacking and configuring $VER"
@@ -98,9 +109,9 @@ if [ ! -f "$TREE/xen/.config" ]; then
         { cat "$SRC/unpack.log" >&2; die "dpkg-source -x failed"; }
     for f in "${OURS[@]}"; do cp "$TREE/$f" "$TREE/$f.debian"; done
     cp "$TREE/debian/xen-kconfig" "$TREE/xen/.config"
-    make -C "$TREE/xen" XEN_TARGET_ARCH=x86_64 olddefconfig \
-        > "$SRC/config.log" 2>&1 ||
-        { cat "$SRC/config.log" >&2; die "olddefconfig failed"; }
+    make -C "$TREE/xen" "${MAKE_ARCH[@]}" olddefconfig \
+        > "$SRC/config$SUFFIX.log" 2>&1 ||
+        { cat "$SRC/config$SUFFIX.log" >&2; die "olddefconfig failed"; }
 fi
 grep -q '^CONFIG_TRACEBUFFER=y' "$TREE/xen/.config" ||
     die "$TREE/xen/.config: CONFIG_TRACEBUFFER is off"
@@ -117,20 +128,27 @@ missing=$(comm -23 \
 for f in "${OURS[@]}"; do
     cmp -s "$REPO/$f" "$TREE/$f" || cp "$REPO/$f" "$TREE/$f"
 done
-say "building the hypervisor ($TREE/xen, log $SRC/build.log)"
+LOG=$SRC/build$SUFFIX.log
+say "building the hypervisor ($TREE/xen, log $LOG)"
 start=$SECONDS
-make -C "$TREE/xen" XEN_TARGET_ARCH=x86_64 -j"$(nproc)" > "$SRC/build.log" 2>&1 ||
-    { tail -n 40 "$SRC/build.log" >&2; die "hypervisor build failed"; }
+make -C "$TREE/xen" "${MAKE_ARCH[@]}" -j"$(nproc)" > "$LOG" 2>&1 ||
+    { tail -n 40 "$LOG" >&2; die "hypervisor build failed"; }
 say "built in $((SECONDS - start)) s"
 mkdir -p "$CACHE/hv"
-[ "$(head -c 5 "$TREE/xen/xen" | od -An -tx1)" = " 7f 45 4c 46 01" ] ||
-    die "$TREE/xen/xen is not a 32-bit ELF"
+if [ "$ARCH" = arm64 ]; then
+    # The arm64 Image header's magic, "ARM\x64" at offset 0x38.
+    [ "$(od -An -tx1 -j56 -N4 "$TREE/xen/xen")" = " 41 52 4d 64" ] ||
+        die "$TREE/xen/xen is not an arm64 Image"
+else
+    [ "$(head -c 5 "$TREE/xen/xen" | od -An -tx1)" = " 7f 45 4c 46 01" ] ||
+        die "$TREE/xen/xen is not a 32-bit ELF"
+fi
 # What test_xen_trees reads of the build, next to the image.
 rm -rf "$IMAGE.d"
 mkdir -p "$IMAGE.d"
-cp "$SRC/build.log" "$IMAGE.d/build.log"
+cp "$LOG" "$IMAGE.d/build.log"
 echo 0 > "$IMAGE.d/build.rc"
-"$REPO/tests/xen/call-site.sh" "$TREE/xen" "$IMAGE.d"
+"$REPO/tests/xen/call-site.sh" "$TREE/xen" "$IMAGE.d" "$ARCH"
 cp "$TREE/xen/xen" "$IMAGE.tmp"
 mv "$IMAGE.tmp" "$IMAGE"
 echo "$IMAGE"

@@ -2,8 +2,9 @@
  * Our three files in real Xen trees, as tests/xen/build-tree.sh and
  * build-xen.sh built them: one directory per tree under $XT_TREES, named
  * by its version (see call-site.sh for what each holds), for each version
- * in $XT_TREE_VERSIONS.  `make check` gives it 4.20.4 and 4.22.0, `make
- * check-xen` Debian's 4.17 and 4.20.4.
+ * in $XT_TREE_VERSIONS.  `make check` gives it 4.20.4 and 4.22.0 for x86
+ * and those and Debian's 4.17 for arm64, `make check-xen` Debian's 4.17
+ * and 4.20.4 for x86.
  *
  * A tree built for arm64 has "-arm64" after its version, in both.
  *

@@ -1,6 +1,7 @@
 # make check: our three files built into the hypervisor of each Xen tree of
 # XEN_TREES for x86_64 and of XEN_ARM_TREES for arm64
-# (tests/xen/build-tree.sh, cached under XEN_CACHE), and what came out
+# (tests/xen/build-tree.sh), and of Debian's 4.17 source for arm64
+# (tests/xen/build-xen.sh), all cached under XEN_CACHE, and what came out
 # checked by test_xen_trees.  The results are copied to
 # $(BUILD)/xen-trees/VERSION (VERSION-arm64).
 
@@ -25,8 +26,10 @@ xen-trees:
 	           $(XEN_CACHE) $$v) && \
 	    cp -r "$$out" $(XEN_TREES_DIR)/$$v-arm64 || exit 1; \
 	done
+	@out=$$(tests/xen/build-xen.sh $(XEN_CACHE) arm64) && \
+	    cp -r "$$out.d" $(XEN_TREES_DIR)/4.17-arm64
 
 # What test_xen_trees is given to check.
-XEN_TREES_BUILT := $(XEN_TREES) $(addsuffix -arm64,$(XEN_ARM_TREES))
+XEN_TREES_BUILT := $(XEN_TREES) $(addsuffix -arm64,$(XEN_ARM_TREES) 4.17)
 
 .PHONY: xen-trees
