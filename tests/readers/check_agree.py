@@ -95,7 +95,9 @@ IDLE_DOMAIN = 0x7fff
 DEFAULT_DOMAIN = 0x8000     # xenalyze's, for vCPUs of no known domain
 TWO_DECIMALS = 0.005 + 1e-9  # the rounding of xenalyze's "%.2lf"
 
-RE_TOTAL = re.compile(r"^Total time: ([\d.]+) seconds \(using cpu speed ([\d.]+) GHz\)")
+# "2.40 GHz", or below 1 GHz (an Arm generic timer's) "62.50 MHz".
+RE_TOTAL = re.compile(r"^Total time: ([\d.]+) seconds \(using cpu speed ([\d.]+) ([GM])Hz\)")
+HZ_OF_UNIT = {"G": 1e9, "M": 1e6}
 RE_DOMAIN = re.compile(r"^\|-- Domain (\d+) --\|")
 RE_VCPU = re.compile(r"^-- v(\d+) --")
 RE_RUNSTATE = re.compile(r"^\s+(\w+):\s+(\d+)\s+([\d.]+)s\s+(\d+)")
@@ -130,7 +132,8 @@ def figure(m):
 
 def parse_xenalyze(path):
     """{(dom, vcpu): {...}} from xenalyze --summary's per-vCPU sections,
-    and its total time and TSC frequency, as (seconds, GHz)."""
+    and its total time and TSC frequency, as (seconds, the frequency in
+    its unit, Hz per unit)."""
     vcpus, total = {}, None
     dom = v = None
     section = exit_reason = None
@@ -138,7 +141,8 @@ def parse_xenalyze(path):
         line = line.rstrip("\n")
         m = RE_TOTAL.match(line)
         if m:
-            total = float(m.group(1)), float(m.group(2))
+            total = (float(m.group(1)), float(m.group(2)),
+                     HZ_OF_UNIT[m.group(3)])
             continue
         m = RE_DOMAIN.match(line)
         if m:
@@ -346,8 +350,9 @@ def check_xenalyze(xen_path, summary_path):
         fail("no total time in xenalyze's output")
     else:
         same_seconds("span", total[0], summary["span_cycles"])
-        if abs(tsc_hz[0] / 1e9 - total[1]) > TWO_DECIMALS:
-            fail("TSC at %d Hz, xenalyze %.2f GHz" % (tsc_hz[0], total[1]))
+        if abs(tsc_hz[0] / total[2] - total[1]) > TWO_DECIMALS:
+            fail("TSC at %d Hz, xenalyze %.2f %s" % (
+                tsc_hz[0], total[1], "GHz" if total[2] == 1e9 else "MHz"))
     for key in sorted(ours):
         name = ours[key]["name"]
         if key not in xen:
