@@ -1,18 +1,24 @@
 #!/bin/bash
-# check-xen.sh CACHE XEN-SRC XENTRACE TBUF-STATE RESULTS: the boots of
-# `make check-xen`.  Fetches the Debian packages (fetch-debs.sh), builds
+# check-xen.sh CACHE XEN-SRC XENTRACE TBUF-STATE RESULTS ARM-BUILD: the
+# boots of `make check-xen`.  Fetches the Debian packages (fetch-debs.sh), builds
 # Debian's Xen 4.17 with our trace.c (build-xen.sh), and Xen 4.20.4 from
 # XEN-SRC both with ours and stock (build-tree.sh), all cached under CACHE,
 # and boots six times, dom0 running dom0-tests.sh with our XENTRACE,
 # Debian's xentrace and TBUF-STATE; each boot's results go to
 # RESULTS/SCENARIO, and what the builds of ours made to RESULTS/trees.
+# Then three on emulated arm64 (QEMU virt with EL2): Debian's arm64 Xen
+# 4.17, Debian's 4.17 source built for arm64 with our trace.c, and 4.20.4
+# with ours, as arm64-debian-xen, arm64-our-xen and arm64-our-xen-4.20,
+# running the scenarios of the x86 boots of the same names; their dom0
+# runs our programs cross-built (make arm64-dom0, in ARM-BUILD) against
+# the arm64 packages, Debian's arm64 xentrace and xenalyze.
 # test_xen and test_xen_trees then check them.  A boot that fails leaves
 # its directory without results, which fails its tests; only a failed
 # fetch stops here.  RESULTS/timings.txt gets the seconds each phase took.
 set -uo pipefail
 
-[ $# -eq 5 ] || { echo "usage: check-xen.sh CACHE XEN-SRC XENTRACE TBUF-STATE RESULTS" >&2; exit 2; }
-CACHE=$1 XEN_SRC=$2 XENTRACE=$3 TBUF_STATE=$4 RESULTS=$5
+[ $# -eq 6 ] || { echo "usage: check-xen.sh CACHE XEN-SRC XENTRACE TBUF-STATE RESULTS ARM-BUILD" >&2; exit 2; }
+CACHE=$1 XEN_SRC=$2 XENTRACE=$3 TBUF_STATE=$4 RESULTS=$5 ARM_BUILD=$6
 HERE=$(dirname "$0")
 rm -rf "$RESULTS"
 mkdir -p "$RESULTS/trees"
@@ -69,6 +75,43 @@ if [ -f "$OUR_XEN_420" ]; then
     timed boot-clamp-4.20 "$HERE/boot.sh" "${PROGS[@]}" --mem 1536 \
         --dom0-mem 384M --xen-args tbuf_size=100000 \
         "$ROOT" "$OUR_XEN_420" clamp-4.20 "$RESULTS/clamp-4.20"
+fi
+
+# ---------------------------------------------------------------- arm64
+# arm64_dom0 ROOT: our dom0 programs for arm64, in ARM_BUILD/dom0.
+arm64_dom0() {
+    local libs=$1/usr/lib/aarch64-linux-gnu:$1/lib/aarch64-linux-gnu
+    "${MAKE:-make}" -s --no-print-directory BUILD="$ARM_BUILD" \
+        CC="aarch64-linux-gnu-gcc -I$1/usr/include" \
+        LDFLAGS="-L${libs//:/ -L} -Wl,-rpath-link,$libs" \
+        ARM_DOM0="$ARM_BUILD/dom0" arm64-dom0 >&2
+}
+ARM_ROOT=$(timed fetch-arm64 "$HERE/fetch-debs.sh" "$CACHE" arm64) &&
+    timed build-arm64-dom0 arm64_dom0 "$ARM_ROOT" || ARM_ROOT=
+OUR_ARM=$(timed build-xen-arm64 "$HERE/build-xen.sh" "$CACHE" arm64) ||
+    OUR_ARM=
+[ -z "$OUR_ARM" ] || cp -r "$OUR_ARM.d" "$RESULTS/trees/4.17-arm64"
+OUT=$(timed build-4.20-ours-arm64 "$HERE/build-tree.sh" --arch arm64 \
+      "$XEN_SRC" "$CACHE" 4.20.4) && cp -r "$OUT" "$RESULTS/trees/4.20.4-arm64"
+OUR_ARM_420=$RESULTS/trees/4.20.4-arm64/xen
+if [ -n "$ARM_ROOT" ]; then
+    D=$ARM_BUILD/dom0
+    ARM_PROGS=(--arch arm64 --prog "xentrace=$D/xentrace"
+               --prog "xentrace-debian=$ARM_ROOT/usr/lib/xen-4.17/bin/xentrace"
+               --prog "tbuf-state=$D/tbuf-state"
+               --prog "xentrace-summary=$D/xentrace-summary"
+               --prog "xenalyze=$ARM_ROOT/usr/bin/xenalyze")
+    timed boot-arm64-debian-xen "$HERE/boot.sh" "${ARM_PROGS[@]}" \
+        --xen-args tbuf_size=32 "$ARM_ROOT" "$ARM_ROOT/boot/xen-4.17-arm64" \
+        debian-xen "$RESULTS/arm64-debian-xen"
+    [ -z "$OUR_ARM" ] ||
+        timed boot-arm64-our-xen "$HERE/boot.sh" "${ARM_PROGS[@]}" \
+            --xen-args "tbuf_size=32 tevt_mask=0x0002f000" \
+            "$ARM_ROOT" "$OUR_ARM" our-xen "$RESULTS/arm64-our-xen"
+    [ ! -f "$OUR_ARM_420" ] ||
+        timed boot-arm64-our-xen-4.20 "$HERE/boot.sh" "${ARM_PROGS[@]}" \
+            --xen-args "tbuf_size=32 tevt_mask=0x0002f000" \
+            "$ARM_ROOT" "$OUR_ARM_420" our-xen-4.20 "$RESULTS/arm64-our-xen-4.20"
 fi
 echo "check-xen: seconds per phase: $(tr '\n' ' ' < "$TIMES")"
 exit 0

@@ -8,6 +8,7 @@
 #   NAME.state  tbuf-state right after it exited
 #   NAME.time   its seconds: elapsed, user, system (not after SIGINT)
 #   NAME.load   the processes the load spawned meanwhile
+#   NAME.wall   dom0's uptime in seconds before and after it
 #
 # and boot.state is tbuf-state before any tracer ran.  The host side
 # (test_xen) checks them.  Tracers: xentrace (ours) and xentrace-debian
@@ -18,7 +19,9 @@
 #   our-xen     ours, tbuf_size=32 tevt_mask=0x0002f000 (sched only)
 #   clamp       ours, tbuf_size far above what t_info can describe
 # and the same on Xen 4.20.4: stock-4.20 (Xen's own trace.c) as
-# debian-xen, our-xen-4.20 and clamp-4.20.
+# debian-xen, our-xen-4.20 and clamp-4.20.  On arm64 the dom0 also has
+# Debian's xenalyze and our xentrace-summary, and reads ours.bin with
+# both: ours.dom0-xenalyze, ours.dom0-summary (JSON).
 
 LOAD_PIDS=
 
@@ -51,8 +54,10 @@ step() {
     shift
     echo "== $name: $*"
     load_start
+    up=$(cut -d' ' -f1 /proc/uptime)
     time -o "$name.time" -f '%e %U %S' "$@" "$name.bin" 2> "$name.err"
     echo $? > "$name.rc"
+    echo "$up $(cut -d' ' -f1 /proc/uptime)" > "$name.wall"
     load_stop "$name"
     tbuf-state > "$name.state"
     cat "$name.err" "$name.time" "$name.load" "$name.state"
@@ -79,6 +84,14 @@ tbuf-state > boot.state
 cat boot.state
 case "$1" in
 debian-xen|stock-4.20)
+    # An arm64 dom0 boots on fewer records than x86's PV one, whose every
+    # page-table update is a hypercall: the load makes sure that the
+    # boot's tracing overflows the buffers before the first capture.
+    if [ "$(uname -m)" = aarch64 ]; then
+        load_start
+        sleep 3
+        load_stop fill
+    fi
     # First, as it also ends the tracing that tbuf_size= started at boot:
     # ours and Debian's then start alike, without the lost records of the
     # boot's overflow.
@@ -102,3 +115,9 @@ clamp|clamp-4.20)
     exit 1
     ;;
 esac
+if command -v xenalyze > /dev/null; then
+    xenalyze --summary ours.bin > ours.dom0-xenalyze 2>&1
+    echo $? > ours.dom0-xenalyze.rc
+    xentrace-summary --json ours.bin > ours.dom0-summary 2> ours.dom0-summary.err
+    echo $? > ours.dom0-summary.rc
+fi

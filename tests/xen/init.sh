@@ -1,14 +1,14 @@
 #!/bin/busybox sh
 # /init of the dom0 initramfs that tests/xen/boot.sh builds: PID 1 of a
-# Linux PV dom0 under Xen in QEMU.  Loads the Xen device drivers, runs
-# /harness/dom0-tests.sh with the scenario named in /etc/xt/scenario in
-# /out, writes /out as a tar archive onto the raw disk /dev/vda and powers
-# off.  "@@XT" lines on the console mark the phases for boot.sh.
+# Linux dom0 (x86 PV, or arm64) under Xen in QEMU.  Loads the Xen device
+# drivers, runs /harness/dom0-tests.sh with the scenario named in
+# /etc/xt/scenario in /out, writes /out as a tar archive onto the raw disk
+# /dev/vda and powers off.  "@@XT" lines on the console mark the phases for boot.sh.
 
 /bin/busybox mkdir -p /proc /sys /dev /tmp /out /sbin /usr/bin /usr/sbin
 /bin/busybox --install -s
 export PATH=/harness:/bin:/sbin:/usr/bin:/usr/sbin
-export LD_LIBRARY_PATH=/lib/x86_64-linux-gnu
+export LD_LIBRARY_PATH=/lib/x86_64-linux-gnu:/lib/aarch64-linux-gnu
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev

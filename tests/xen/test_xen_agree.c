@@ -17,14 +17,17 @@
  *   are compared on xen-sim's captures only (tests/readers/test_agree.c).
  * - Debian's files have no metadata: both tools are given the TSC
  *   frequency and the Xen release the boot's console gave ("Detected
- *   2599.997 MHz processor.", "Xen version 4.20.4").  Our files carry
- *   them, and they are the boot's.
+ *   2599.997 MHz processor.", on Arm the generic timer's "Freq: 62500
+ *   KHz"; "Xen version 4.20.4").  Our files carry them, and they are the
+ *   boot's.
+ * - the same on the arm64 boots, where the figures are Arm's.
  * - the first capture of each boot follows the boot's tracing, which
  *   filled the buffers: it has losses, the summary counts them as the
  *   file holds them, and per vCPU the states, lost and unknown included,
  *   sum to the span; so do they on the SIGINT and -x captures.
  */
 #include <inttypes.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -67,11 +70,18 @@ static struct boot_facts read_boot_facts(const char *boot)
     char *log = read_boot_file(boot, "serial.log"), *at;
     unsigned long mhz, khz, major, minor;
 
-    if ( !(at = strstr(log, "(XEN) Detected ")) ||
+    /* x86: the TSC's calibration; Arm: the generic timer's frequency. */
+    if ( (at = strstr(log, "(XEN) Detected ")) &&
          sscanf(at, "(XEN) Detected %lu.%3lu MHz processor.", &mhz,
-                &khz) != 2 )
-        fail_msg("%s: no \"Detected N MHz processor.\" in serial.log", boot);
-    f.tsc_hz = (mhz * 1000 + khz) * 1000ULL;
+                &khz) == 2 )
+        f.tsc_hz = (mhz * 1000 + khz) * 1000ULL;
+    else if ( (at = strstr(log, "(XEN) Generic Timer IRQ:")) &&
+              (at = strstr(at, " Freq: ")) &&
+              sscanf(at, " Freq: %lu KHz", &khz) == 1 )
+        f.tsc_hz = khz * 1000ULL;
+    else
+        fail_msg("%s: neither \"Detected N MHz processor.\" nor the "
+                 "Generic Timer's \"Freq: N KHz\" in serial.log", boot);
     if ( !(at = strstr(log, "(XEN) Xen version ")) ||
          sscanf(at, "(XEN) Xen version %lu.%lu", &major, &minor) != 2 )
         fail_msg("%s: no Xen banner in serial.log", boot);
@@ -224,6 +234,88 @@ static void test_keep_capture(void **state)
     agree(*state, "keep", "");
 }
 
+/*
+ * Emulated arm64
+ */
+
+/*
+ * Xen's cpu_khz, which our files carry (test_our_file_knows_the_host), is
+ * the generic timer's frequency, CNTFRQ_EL0, as dom0's kernel read it:
+ * "arch_timer: cp15 timer(s) running at 62.50MHz (virt)."
+ */
+static void test_arm_cpu_khz_is_cntfrq(void **state)
+{
+    const char *boot = *state;
+    struct boot_facts host = read_boot_facts(boot);
+    char *dmesg = read_boot_file(boot, "dmesg.txt"), *at;
+    unsigned long mhz, frac;
+
+    if ( !(at = strstr(dmesg, "arch_timer: cp15 timer(s) running at ")) ||
+         sscanf(at, "arch_timer: cp15 timer(s) running at %lu.%2luMHz", &mhz,
+                &frac) != 2 )
+        fail_msg("%s: no arch_timer rate in dmesg.txt", boot);
+    print_message("%s: Xen's cpu_khz %" PRIu64 ", CNTFRQ %lu.%02lu MHz\n",
+                  boot, host.tsc_hz / 1000, mhz, frac);
+    /* dmesg gives 10 kHz; Xen's figure rounded to that must be it. */
+    assert_int_equal((host.tsc_hz + 5000) / 10000, mhz * 100 + frac);
+    free(dmesg);
+}
+
+/*
+ * True seconds: ours.bin, a capture of -T 3 under a load that traces
+ * without pause, spans 3 s of dom0's clock by the summary's reckoning at
+ * the file's frequency, and no more than the uptime that passed around
+ * it.  At an assumed 2.4 GHz it would span 0.08 s.
+ */
+static void test_arm_true_seconds(void **state)
+{
+    const char *boot = *state;
+    char *wall = read_boot_file(boot, "ours.wall");
+    double before, after;
+    long long span_ms = summary_value(boot, "ours", "",
+                                      "s[\"seconds\"] * 1000");
+
+    if ( sscanf(wall, "%lf %lf", &before, &after) != 2 )
+        fail_msg("%s/ours.wall: not two uptimes", boot);
+    free(wall);
+    print_message("%s: ours.bin spans %lld ms, dom0's clock %.0f ms\n", boot,
+                  span_ms, (after - before) * 1000);
+    assert_true(span_ms >= 2700);
+    assert_true(span_ms <= (long long)((after - before) * 1000) + 10);
+}
+
+/*
+ * In the arm64 dom0, Debian's arm64 xenalyze read our file, and our
+ * arm64 xentrace-summary made of it exactly what ours on this x86 host
+ * makes: the file reads the same on both.
+ */
+static void test_arm_dom0_reads(void **state)
+{
+    const char *boot = *state;
+    char log[PATH_BYTES], summary[PATH_MAX], *rc, *xenalyze, *there, *here;
+
+    rc = read_boot_file(boot, "ours.dom0-xenalyze.rc");
+    xenalyze = read_boot_file(boot, "ours.dom0-xenalyze");
+    if ( atoi(rc) || !strstr(xenalyze, "|-- Domain 0 --|") )
+        fail_msg("%s: arm64 xenalyze --summary did not read ours.bin:\n"
+                 "%.2000s", boot, xenalyze);
+    free(rc);
+    free(xenalyze);
+    rc = read_boot_file(boot, "ours.dom0-summary.rc");
+    assert_int_equal(atoi(rc), 0);
+    free(rc);
+    /* Run where dom0 ran it, on the same name: the JSON holds it. */
+    assert_non_null(realpath(SUMMARY, summary));
+    snprintf(log, sizeof(log), "%s/%s/ours.host-summary", results, boot);
+    assert_int_equal(run_sh(log, "cd %s/%s && %s --json ours.bin", results,
+                            boot, summary), 0);
+    there = read_boot_file(boot, "ours.dom0-summary");
+    here = read_boot_file(boot, "ours.host-summary");
+    assert_string_equal(there, here);
+    free(there);
+    free(here);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -240,6 +332,9 @@ int main(void)
         ON_STOCK(test_sigint_capture),
         ON_OURS(test_sigint_capture),
         ON_STOCK(test_keep_capture),
+        ON_ARM(test_arm_cpu_khz_is_cntfrq),
+        ON_ARM(test_arm_true_seconds),
+        ON_ARM(test_arm_dom0_reads),
     };
 
     if ( !(results = getenv("XT_RESULTS")) )
