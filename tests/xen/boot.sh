@@ -17,6 +17,9 @@
 #   --dom0-mem SIZE  Xen dom0_mem (default 512M)
 #   --timeout SEC    give up on QEMU after SEC seconds (default 900)
 #   --arch ARCH      x86_64 (default) or arm64
+#   --domu           also a guest for dom0's xl to start (arm64): dom0's
+#                    kernel as /domu/Image and /domu/initramfs.cpio, whose
+#                    /init is tests/xen/domu-init.sh
 #
 # On x86_64 QEMU runs with TCG and -cpu qemu64: Xen needs VT-x/SVM from
 # KVM, and -cpu max breaks a PV dom0 (docs/real-xen.md).  On arm64 it
@@ -38,6 +41,7 @@ MEM=1024
 DOM0_MEM=512M
 TIMEOUT=900
 ARCH=x86_64
+DOMU=no
 while [ $# -gt 4 ]; do
     case "$1" in
     --xen-args) XEN_ARGS=$2 ;;
@@ -46,6 +50,7 @@ while [ $# -gt 4 ]; do
     --dom0-mem) DOM0_MEM=$2 ;;
     --timeout) TIMEOUT=$2 ;;
     --arch) ARCH=$2 ;;
+    --domu) DOMU=yes; shift; continue ;;
     *) echo "boot.sh: unknown option $1" >&2; exit 2 ;;
     esac
     shift 2
@@ -140,6 +145,15 @@ done
 # ROOT's busybox makes the archive on x86_64; an arm64 one cannot run here.
 CPIO=("$ROOT/bin/busybox" cpio)
 [ "$ARCH" = x86_64 ] || CPIO=(cpio)
+if [ $DOMU = yes ]; then
+    DOMU_IRD=$WORK/domu
+    mkdir -p "$DOMU_IRD/bin" "$IRD/domu"
+    cp "$ROOT/bin/busybox" "$DOMU_IRD/bin/busybox"
+    install -m 755 "$HERE/domu-init.sh" "$DOMU_IRD/init"
+    (cd "$DOMU_IRD" && find . | LC_ALL=C sort | "${CPIO[@]}" -o -H newc \
+        2> /dev/null) > "$IRD/domu/initramfs.cpio"
+    cp -L "$ROOT/boot/vmlinuz" "$IRD/domu/Image"
+fi
 (cd "$IRD" && find . | LC_ALL=C sort | "${CPIO[@]}" -o -H newc \
     2> /dev/null) > "$WORK/initramfs.cpio"
 

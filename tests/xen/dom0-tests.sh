@@ -18,6 +18,8 @@
 #   debian-xen  Debian's hypervisor, tbuf_size=32
 #   our-xen     ours, tbuf_size=32 tevt_mask=0x0002f000 (sched only)
 #   clamp       ours, tbuf_size far above what t_info can describe
+#   domu        (arm64) ours, tbuf_size=32, with a guest that xl starts
+#               (boot.sh --domu): two domains scheduled against each other
 # and the same on Xen 4.20.4: stock-4.20 (Xen's own trace.c) as
 # debian-xen, our-xen-4.20 and clamp-4.20.  On arm64 the dom0 also has
 # Debian's xenalyze and our xentrace-summary, and reads ours.bin with
@@ -109,6 +111,40 @@ our-xen|our-xen-4.20)
     ;;
 clamp|clamp-4.20)
     step ours xentrace -D -e all -T 2
+    ;;
+domu)
+    # Xen's toolstack, as its init scripts start it, and a guest.
+    mkdir -p /var/run/xen /var/lib/xen /var/log/xen /run/xenstored \
+        /etc/xen /dev/pts
+    : > /etc/xen/xl.conf
+    mount -t devpts devpts /dev/pts     # xenconsoled's ptys
+    xenstored --pid-file /var/run/xenstored.pid > xenstored.log 2>&1 ||
+        exit 1
+    xen-init-dom0 > init-dom0.log 2>&1 || exit 1
+    xenconsoled --log=guest --log-dir=/out > xenconsoled.log 2>&1
+    cat > /tmp/domu.cfg <<CFG
+name = "domu"
+kernel = "/domu/Image"
+ramdisk = "/domu/initramfs.cpio"
+extra = "console=hvc0 rdinit=/init"
+memory = 128
+vcpus = 1
+CFG
+    xl create /tmp/domu.cfg > domu.create 2>&1 || { cat domu.create; exit 1; }
+    # Until the guest's /init runs its loop.
+    i=0
+    while ! grep -q '@@XT DOMU UP' guest-domu.log 2> /dev/null &&
+          [ $i -lt 120 ]; do
+        sleep 1
+        i=$((i + 1))
+    done
+    xl list > domu.list
+    # As in the other scenarios, the first capture ends the boot's
+    # tracing and takes its overflow; the next two are loss-free.
+    step first xentrace -D -T 1
+    step ours xentrace -D -e all -T 4
+    step debian xentrace-debian -D -e 0x0ffff000 -T 4
+    xl destroy domu
     ;;
 *)
     echo "dom0-tests.sh: unknown scenario $1" >&2
