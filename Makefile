@@ -59,13 +59,17 @@ TEST_CFLAGS := $(TOOL_CFLAGS) $(XEN_ENV) -Itests/unit
 
 all:
 
-# Along the data path: producer, capture, file, readers; then the tests.
+# Along the data path: the catalogue every part names events from and
+# what the tools share, then the producer, the simulated host, capture, the file, the readers; then the
+# tests.  (The file's library comes before xentrace, which writes with it.)
+include tools/trace-events/trace-events.mk
+include tools/common/common.mk
 include xen/xen.mk
 include tools/xen-sim/xen-sim.mk
-include tools/libxentrace/capture/capture.mk
-include tools/libxentrace/file/file.mk
+include tools/libxentrace/libxentrace.mk
+include tools/libxtfile/libxtfile.mk
 include tools/xentrace/xentrace.mk
-include tools/xentrace/readers/readers.mk
+include tools/readers/readers.mk
 include tests/unit/unit.mk
 include tests/file/file.mk
 include tests/xentrace/xentrace.mk

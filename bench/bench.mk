@@ -35,7 +35,7 @@ CAPTURE_DEPS := $(XEN_SIM) $(XEN_SIM_LIBS) $(XENTRACE) $(RUSAGE) \
 $(CAPTURE_FLOOR): bench/capture_floor.c tools/xentrace/window.c \
                   tools/xentrace/window.h $(XTFILE_HDRS) $(XTFILE)
 	@mkdir -p $(@D)
-	$(CC) $(TOOL_CFLAGS) $(XTFILE_CFLAGS) -I$(XTFILE_DIR) -Itools/xentrace \
+	$(CC) $(TOOL_CFLAGS) $(XTFILE_CFLAGS) $(EVENTS_CFLAGS) -Itools/xentrace \
 	    -iquote xen/include $(LDFLAGS) -o $@ bench/capture_floor.c \
 	    tools/xentrace/window.c $(XTFILE) $(XTFILE_LIBS)
 

@@ -5,7 +5,7 @@ demo:
 	@.ci/install-deps
 	@$(MAKE) --no-print-directory $(XEN_SIM) $(XEN_SIM_LIBS) $(XENTRACE) \
 	    $(READERS) $(XT_FORMATS)
-	@XEN_SIM=$(XEN_SIM) XENTRACE=$(XENTRACE) READERS=$(BUILD)/tools/xentrace \
+	@XEN_SIM=$(XEN_SIM) XENTRACE=$(XENTRACE) READERS=$(BUILD)/tools/readers \
 	    OUT=$(BUILD)/demo demo/run
 
 .PHONY: demo

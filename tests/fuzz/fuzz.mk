@@ -33,14 +33,14 @@ FUZZ_TESTS     := $(BUILD)/tests/fuzz_reader_check \
 
 FUZZ_READER_SRCS := tests/fuzz/fuzz_reader.c \
                     $(filter-out %/writer.c,$(XTFILE_SRCS)) $(XTFILE_EVENTS_C) \
-                    tools/xentrace/readers/tally.c tools/xentrace/readers/cli.c
+                    $(READER_DIR)/tally.c $(READER_DIR)/cli.c
 
 $(BUILD)/tests/fuzz_reader: $(FUZZ_READER_SRCS) $(XTFILE_HDRS) $(XTFILE_PRIV) \
-                            tools/xentrace/readers/tally.h \
-                            tools/xentrace/readers/cli.h $(XT_CLASSES_H)
+                            $(READER_DIR)/tally.h \
+                            $(READER_DIR)/cli.h $(XT_CLASSES_H)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) $(XTFILE_CFLAGS) -I$(XTFILE_DIR) \
-	    -Itools/xentrace/readers \
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(XTFILE_CFLAGS) $(EVENTS_CFLAGS) \
+	    -I$(READER_DIR) $(COMMON_CFLAGS) \
 	    -o $@ $(FUZZ_READER_SRCS) -lz
 
 FUZZ_MODEL_SRCS := tests/fuzz/fuzz_model.c \
@@ -51,7 +51,7 @@ $(BUILD)/tests/fuzz_model: $(FUZZ_MODEL_SRCS) $(XTFILE_HDRS) $(XTFILE_PRIV) \
                            $(ANALYSIS_HDRS) $(XT_CLASSES_H)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -Wall -Wextra -Werror $(XTFILE_CFLAGS) \
-	    -I$(XTFILE_DIR) -Itools/xentrace/readers \
+	    $(EVENTS_CFLAGS) -I$(READER_DIR) $(COMMON_CFLAGS) \
 	    -o $@ $(FUZZ_MODEL_SRCS) -lz
 
 $(BUILD)/tests/fuzz_options: tests/fuzz/fuzz_options.c \
@@ -59,53 +59,53 @@ $(BUILD)/tests/fuzz_options: tests/fuzz/fuzz_options.c \
                              $(XT_CLASSES_H)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -Wall -Wextra -Werror -Itools/xentrace \
-	    -I$(XTFILE_DIR) -Ixen/include -o $@ tests/fuzz/fuzz_options.c \
+	    $(EVENTS_CFLAGS) -Ixen/include -o $@ tests/fuzz/fuzz_options.c \
 	    tools/xentrace/options.c
 
 # The readers' targets compile their reader in (tests/fuzz/fuzz_NAME.c
 # includes its .c, main renamed), with the file library and the front end.
 FUZZ_READER_LIB  := $(filter-out %/writer.c,$(XTFILE_SRCS)) $(XTFILE_EVENTS_C) \
-                    tools/xentrace/readers/cli.c tests/fuzz/check_output.c
+                    $(READER_DIR)/cli.c tests/fuzz/check_output.c
 FUZZ_READER_HDRS := $(XTFILE_HDRS) $(XTFILE_PRIV) $(XT_CLASSES_H) \
-                    tools/xentrace/readers/cli.h \
-                    tools/xentrace/readers/tally.h tests/fuzz/check_output.h \
+                    $(READER_DIR)/cli.h \
+                    $(READER_DIR)/tally.h tests/fuzz/check_output.h \
                     tests/fuzz/fuzz_tally.h
 
 # A reader's own .c is compiled in through its target's #include; the
 # other sources it needs (the model, the exports) are linked.
-FUZZ_READER_OWN := $(patsubst %,$(READER_DIR)/%.c,dump summary export plot \
+FUZZ_READER_OWN := $(patsubst %,$(READER_SRC)/%.c,dump summary export plot \
                                                   xentrace_format)
 
-$(BUILD)/tests/fuzz_dump:    tools/xentrace/readers/dump.c \
-                             tools/libxentrace/file/decimal.h \
+$(BUILD)/tests/fuzz_dump:    $(READER_SRC)/dump.c \
+                             tools/common/decimal.h \
                              $(READER_DIR)/view.h $(MODEL_SRCS) $(MODEL_HDRS)
-$(BUILD)/tests/fuzz_summary: tools/xentrace/readers/summary.c \
-                             tools/xentrace/readers/tally.c \
+$(BUILD)/tests/fuzz_summary: $(READER_SRC)/summary.c \
+                             $(READER_DIR)/tally.c \
                              $(ANALYSIS_SRCS) $(ANALYSIS_HDRS)
-$(BUILD)/tests/fuzz_export:  tools/xentrace/readers/export.c \
+$(BUILD)/tests/fuzz_export:  $(READER_SRC)/export.c \
                              $(EXPORT_SRCS) $(EXPORT_HDRS)
-$(BUILD)/tests/fuzz_plot:    tools/xentrace/readers/plot.c \
-                             tools/xentrace/readers/tally.c
-$(BUILD)/tests/fuzz_format:  tools/xentrace/readers/xentrace_format.c
+$(BUILD)/tests/fuzz_plot:    $(READER_SRC)/plot.c \
+                             $(READER_DIR)/tally.c
+$(BUILD)/tests/fuzz_format:  $(READER_SRC)/xentrace_format.c
 
 $(patsubst %,$(BUILD)/tests/fuzz_%,$(FUZZ_PROGRAMS)): $(BUILD)/tests/fuzz_%: \
         tests/fuzz/fuzz_%.c $(FUZZ_READER_LIB) $(FUZZ_READER_HDRS)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -std=gnu11 -Wall -Wextra -Werror \
-	    $(XTFILE_CFLAGS) -I$(XTFILE_DIR) -Itools/xentrace/readers \
-	    -Itests/fuzz -o $@ $< \
+	    $(XTFILE_CFLAGS) $(EVENTS_CFLAGS) -I$(READER_DIR) $(COMMON_CFLAGS) \
+	    -I$(READER_SRC) -Itests/fuzz -o $@ $< \
 	    $(filter-out $< $(FUZZ_READER_OWN),$(filter %.c,$^)) -lz -lm
 
 FUZZ_PERFETTO_SRCS := tests/fuzz/fuzz_perfetto.c \
                       $(filter-out %/writer.c,$(XTFILE_SRCS)) $(XTFILE_EVENTS_C) \
-                      $(EXPORT_SRCS) tools/xentrace/readers/cli.c
+                      $(EXPORT_SRCS) $(READER_DIR)/cli.c
 
 $(BUILD)/tests/fuzz_perfetto: $(FUZZ_PERFETTO_SRCS) $(XTFILE_HDRS) $(XTFILE_PRIV) \
                               $(EXPORT_HDRS) $(XT_CLASSES_H) \
-                              tools/xentrace/readers/cli.h
+                              $(READER_DIR)/cli.h
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -Wall -Wextra -Werror $(XTFILE_CFLAGS) \
-	    -I$(XTFILE_DIR) -Itools/xentrace/readers \
+	    $(EVENTS_CFLAGS) -I$(READER_DIR) $(COMMON_CFLAGS) \
 	    -o $@ $(FUZZ_PERFETTO_SRCS) -lz
 
 $(BUILD)/tests/fuzz_window: tests/fuzz/fuzz_window.c tools/xentrace/window.c \

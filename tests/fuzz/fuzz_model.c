@@ -1,6 +1,6 @@
 /*
  * libFuzzer target: any bytes as a trace file, through the model of the
- * machine and the summary's analysis (tools/xentrace/readers/model.h,
+ * machine and the summary's analysis (tools/readers/lib/model.h,
  * analysis.h).  Neither may crash or read out of bounds (ASan, UBSan)
  * whatever the records say: CPU numbers, vCPUs, states, TSCs going
  * backwards, losses; and every vCPU's states must still sum to the span,

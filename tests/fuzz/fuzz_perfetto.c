@@ -1,6 +1,6 @@
 /*
  * libFuzzer target: any bytes as a trace file, exported to Perfetto
- * (tools/xentrace/readers/perfetto.c) with the model under it.  Neither
+ * (tools/readers/lib/perfetto.c) with the model under it.  Neither
  * may crash nor read out of bounds (ASan, UBSan), and what comes out must
  * be a Trace: packets, each a field 1 of the length it says, that tile
  * the output, each made of whole fields of the wire types we write.  Odd

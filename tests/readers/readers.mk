@@ -60,7 +60,7 @@ $(CTF_FIELDS_TEST): tests/readers/test_ctf_fields.c tests/common/run_cmd.c \
 	    -DCHECK='"tests/readers/check_ctf_fields.py"' $(LDFLAGS) -o $@ \
 	    tests/readers/test_ctf_fields.c tests/common/run_cmd.c -lcmocka
 
-# The readers' front end (tools/xentrace/readers/cli.c) on every reader,
+# The readers' front end (tools/readers/lib/cli.c) on every reader,
 # and their --help against their man pages.
 READER_TESTS += $(BUILD)/tests/test_front_end
 

@@ -1,5 +1,5 @@
 /*
- * The readers' front end (tools/xentrace/readers/cli.c), as a user meets
+ * The readers' front end (tools/readers/lib/cli.c), as a user meets
  * it, on every reader alike: xentrace-dump, -summary, -export, -plot and
  * xentrace_format.
  *

@@ -1,6 +1,6 @@
 # The catalogue against the real hypervisor (tests/xen-events): Xen's own
 # trees built with probe-trace.h, every trace call's event and size
-# checked against tools/libxentrace/file/trace-events.  make check takes
+# checked against tools/trace-events/trace-events.  make check takes
 # the shipped 4.20.4 and 4.22.0 trees (XEN_SRC, xen/xen.mk); make check-xen adds
 # Debian's 4.17 source (check-xen-events.sh).  The trees and the lists
 # found are kept under XEN_EVENTS_CACHE.

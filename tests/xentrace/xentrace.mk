@@ -11,7 +11,7 @@ $(BUILD)/tests/test_xentrace_options: tests/xentrace/test_xentrace_options.c \
                                       tools/xentrace/options.h \
                                       $(XT_CLASSES_H)
 	@mkdir -p $(@D)
-	$(CC) $(TOOL_CFLAGS) -Itools/xentrace -I$(XTFILE_DIR) -Ixen/include \
+	$(CC) $(TOOL_CFLAGS) -Itools/xentrace $(EVENTS_CFLAGS) -Ixen/include \
 	    $(LDFLAGS) -o $@ \
 	    tests/xentrace/test_xentrace_options.c tools/xentrace/options.c \
 	    -lcmocka

@@ -13,6 +13,6 @@ XENTRACE_HDRS := tools/xentrace/options.h tools/xentrace/output.h \
 $(XENTRACE): $(XENTRACE_SRCS) $(XENTRACE_HDRS) $(XT_CLASSES_H) $(LIBXT) \
              $(XTFILE)
 	@mkdir -p $(@D)
-	$(CC) $(TOOL_CFLAGS) $(LIBXT_CFLAGS) $(XTFILE_CFLAGS) -I$(XTFILE_DIR) \
+	$(CC) $(TOOL_CFLAGS) $(LIBXT_CFLAGS) $(XTFILE_CFLAGS) $(EVENTS_CFLAGS) \
 	    -Ixen/include $(LDFLAGS) -o $@ $(XENTRACE_SRCS) $(LIBXT) $(XTFILE) \
 	    $(LIBXT_LIBS) $(XTFILE_LIBS) -lpthread

@@ -1,6 +1,6 @@
 /*
- * Generated from tools/libxentrace/file/trace-events by
- * tools/libxentrace/file/gen-trace-events: do not edit.
+ * Generated from tools/trace-events/trace-events by
+ * tools/trace-events/gen-trace-events: do not edit.
  *
  * The hypervisor's trace calls, one per event of the catalogue:
  * trc_NAME() writes event TRC_NAME with the catalogue's fields, packed as

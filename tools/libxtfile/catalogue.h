@@ -1,6 +1,6 @@
 /*
  * The event catalogue's tables, as gen-trace-events makes them out of
- * tools/libxentrace/file/trace-events, for events.c.  Private to libxtfile.
+ * tools/trace-events/trace-events, for events.c.  Private to libxtfile.
  */
 #ifndef XT_CATALOGUE_H
 #define XT_CATALOGUE_H

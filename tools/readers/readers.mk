@@ -1,17 +1,21 @@
 # The readers of trace files, on libxtfile alone (no Xen library):
 # xentrace-dump, -summary, -export, -plot, and xentrace_format (upstream's
-# tool, in C) with the formats file made from the event catalogue.
+# tool, in C) with the formats file made from the event catalogue.  Each
+# is one file here; what they share is in lib/.
 
-XT_DUMP     := $(BUILD)/tools/xentrace/xentrace-dump
-XT_SUMMARY  := $(BUILD)/tools/xentrace/xentrace-summary
-XT_EXPORT   := $(BUILD)/tools/xentrace/xentrace-export
-XT_PLOT     := $(BUILD)/tools/xentrace/xentrace-plot
-XT_FORMAT   := $(BUILD)/tools/xentrace/xentrace_format
-XT_FORMATS  := $(BUILD)/tools/xentrace/formats
+READER_SRC  := tools/readers
+READER_OUT  := $(BUILD)/tools/readers
+XT_DUMP     := $(READER_OUT)/xentrace-dump
+XT_SUMMARY  := $(READER_OUT)/xentrace-summary
+XT_EXPORT   := $(READER_OUT)/xentrace-export
+XT_PLOT     := $(READER_OUT)/xentrace-plot
+XT_FORMAT   := $(READER_OUT)/xentrace_format
+XT_FORMATS  := $(READER_OUT)/formats
 READERS     := $(XT_DUMP) $(XT_SUMMARY) $(XT_EXPORT) $(XT_PLOT) $(XT_FORMAT)
 
-READER_DIR    := tools/xentrace/readers
-READER_CFLAGS := $(TOOL_CFLAGS) $(XTFILE_CFLAGS) -I$(READER_DIR)
+READER_DIR    := $(READER_SRC)/lib
+READER_CFLAGS := $(TOOL_CFLAGS) $(XTFILE_CFLAGS) $(COMMON_CFLAGS) \
+                 -I$(READER_DIR)
 TALLY_SRCS    := $(READER_DIR)/tally.c $(READER_DIR)/tally.h
 # The readers' front end, which every reader links.
 READER_CLI    := $(READER_DIR)/cli.c $(READER_DIR)/cli.h
@@ -20,7 +24,7 @@ READER_CLI    := $(READER_DIR)/cli.c $(READER_DIR)/cli.h
 # records: the dump, and the summary's analysis.
 MODEL_SRCS    := $(READER_DIR)/model.c $(READER_DIR)/merge.c
 MODEL_HDRS    := $(READER_DIR)/model.h $(READER_DIR)/merge.h \
-                 $(READER_DIR)/keyhash.h tools/libxentrace/file/tournament.h
+                 $(READER_DIR)/keyhash.h $(COMMON_SRC)/tournament.h
 ANALYSIS_SRCS := $(READER_DIR)/analysis.c $(READER_DIR)/sketch.c \
                  $(MODEL_SRCS)
 ANALYSIS_HDRS := $(READER_DIR)/analysis.h $(READER_DIR)/sketch.h \
@@ -32,13 +36,13 @@ EXPORT_SRCS   := $(READER_DIR)/perfetto.c $(READER_DIR)/pbwrite.c \
 EXPORT_HDRS   := $(READER_DIR)/perfetto.h $(READER_DIR)/pbwrite.h \
                  $(READER_DIR)/view.h $(MODEL_HDRS)
 
-$(XT_DUMP): $(READER_DIR)/dump.c tools/libxentrace/file/decimal.h \
+$(XT_DUMP): $(READER_SRC)/dump.c $(COMMON_SRC)/decimal.h \
             $(READER_DIR)/view.h $(MODEL_SRCS) $(MODEL_HDRS)
-$(XT_SUMMARY): $(READER_DIR)/summary.c $(TALLY_SRCS) $(ANALYSIS_SRCS) \
+$(XT_SUMMARY): $(READER_SRC)/summary.c $(TALLY_SRCS) $(ANALYSIS_SRCS) \
                $(ANALYSIS_HDRS)
-$(XT_EXPORT): $(READER_DIR)/export.c $(EXPORT_SRCS) $(EXPORT_HDRS)
-$(XT_PLOT): $(READER_DIR)/plot.c $(TALLY_SRCS)
-$(XT_FORMAT): $(READER_DIR)/xentrace_format.c
+$(XT_EXPORT): $(READER_SRC)/export.c $(EXPORT_SRCS) $(EXPORT_HDRS)
+$(XT_PLOT): $(READER_SRC)/plot.c $(TALLY_SRCS)
+$(XT_FORMAT): $(READER_SRC)/xentrace_format.c
 
 $(READERS): $(READER_CLI) $(XTFILE_HDRS) $(XTFILE)
 	@mkdir -p $(@D)

@@ -362,7 +362,7 @@ int xt_reader_cpu_batch(struct xt_reader *r, unsigned int cpu_index,
  * Event catalogue
  * ===============
  *
- * Generated from tools/libxentrace/file/trace-events: every event of Xen 4.17's
+ * Generated from tools/trace-events/trace-events: every event of Xen 4.17's
  * public trace.h and the xentrace-ng metadata, with its payload.
  */
 

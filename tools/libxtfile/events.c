@@ -1,7 +1,7 @@
 /*
  * libxtfile, the event catalogue: names and payloads of events
  * (xtread.h), from the tables gen-trace-events makes out of
- * tools/libxentrace/file/trace-events, and records formatted as text.
+ * tools/trace-events/trace-events, and records formatted as text.
  *
  * Formatting is by hand, not printf: xentrace-dump formats every record
  * of files of gigabytes.
