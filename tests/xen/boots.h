@@ -16,6 +16,8 @@
 #define ON_CLAMP(fn) ON(fn, "clamp"), ON(fn, "clamp-4.20")
 /* The boots on emulated arm64, stock and ours. */
 #define ON_ARM(fn)   ON(fn, "arm64-debian-xen"), ON(fn, "arm64-our-xen"), \
-                     ON(fn, "arm64-our-xen-4.20")
+                     ON(fn, "arm64-our-xen-4.20"), ON(fn, "arm64-domu")
+/* Ours on arm64 with a guest (dom0-tests.sh domu). */
+#define ON_DOMU(fn)  ON(fn, "arm64-domu")
 
 #endif /* BOOTS_H */

@@ -9,7 +9,9 @@
 # Then three on emulated arm64 (QEMU virt with EL2): Debian's arm64 Xen
 # 4.17, Debian's 4.17 source built for arm64 with our trace.c, and 4.20.4
 # with ours, as arm64-debian-xen, arm64-our-xen and arm64-our-xen-4.20,
-# running the scenarios of the x86 boots of the same names; their dom0
+# running the scenarios of the x86 boots of the same names, and
+# arm64-domu, ours on 4.17 again with a guest that dom0's xl starts; their
+# dom0
 # runs our programs cross-built (make arm64-dom0, in ARM-BUILD) against
 # the arm64 packages, Debian's arm64 xentrace and xenalyze.
 # test_xen and test_xen_trees then check them.  A boot that fails leaves
@@ -108,6 +110,13 @@ if [ -n "$ARM_ROOT" ]; then
         timed boot-arm64-our-xen "$HERE/boot.sh" "${ARM_PROGS[@]}" \
             --xen-args "tbuf_size=32 tevt_mask=0x0002f000" \
             "$ARM_ROOT" "$OUR_ARM" our-xen "$RESULTS/arm64-our-xen"
+    B=$ARM_ROOT/usr/lib/xen-4.17/bin
+    [ -z "$OUR_ARM" ] ||
+        timed boot-arm64-domu "$HERE/boot.sh" "${ARM_PROGS[@]}" --domu \
+            --prog "xl=$B/xl" --prog "xenstored=$B/xenstored" \
+            --prog "xen-init-dom0=$B/xen-init-dom0" \
+            --prog "xenconsoled=$B/xenconsoled" --xen-args tbuf_size=32 \
+            "$ARM_ROOT" "$OUR_ARM" domu "$RESULTS/arm64-domu"
     [ ! -f "$OUR_ARM_420" ] ||
         timed boot-arm64-our-xen-4.20 "$HERE/boot.sh" "${ARM_PROGS[@]}" \
             --xen-args "tbuf_size=32 tevt_mask=0x0002f000" \

@@ -9,6 +9,10 @@
  *   clamp         ours again, tbuf_size=100000
  *   stock-4.20, our-xen-4.20, clamp-4.20
  *                 the same three on Xen 4.20.4 (stock: Xen's own trace.c)
+ *   arm64-debian-xen, arm64-our-xen, arm64-our-xen-4.20
+ *                 on emulated arm64: Debian's 4.17, and ours in 4.17 and
+ *                 4.20.4, as the x86 boots of the same names
+ *   arm64-domu    ours in 4.17 on arm64, tbuf_size=32, with a guest
  *
  * Our xentrace's files are well formed, page aligned and hold exactly the
  * per-CPU records and lost counts it reports; Debian's xenalyze reads
@@ -474,6 +478,23 @@ static void test_clamp_our_capture(void **state)
     print_capture(boot, "ours", &file);
 }
 
+/* With a guest (arm64-domu): both tracers' captures, ours exactly. */
+static void test_domu_captures(void **state)
+{
+    const char *boot = *state;
+    struct tf_summary file;
+
+    assert_our_capture(boot, "ours", &file);
+    assert_both_cpus_traced(&file);
+    assert_xenalyze_reads(boot, "ours");
+    assert_tracing_off(boot, "ours");
+    assert_int_equal(read_rc(boot, "debian"), 0);
+    read_trace(boot, "debian", &file);
+    assert_both_cpus_traced(&file);
+    assert_xenalyze_reads(boot, "debian");
+    compare_tracers(boot);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -496,6 +517,8 @@ int main(void)
         ON_OURS(test_our_xen_sigint_disables),
         ON_CLAMP(test_clamp),
         ON_CLAMP(test_clamp_our_capture),
+        ON(test_xen_version, "arm64-domu"),
+        ON(test_domu_captures, "arm64-domu"),
     };
 
     if ( !(results = getenv("XT_RESULTS")) )

@@ -316,6 +316,31 @@ static void test_arm_dom0_reads(void **state)
     free(here);
 }
 
+/*
+ * A guest: the domain xl created ran, and both captures of it are
+ * loss-free and agree with xenalyze, runstates of d1v0 against dom0's
+ * vCPUs included.
+ */
+static void test_domu_scheduled(void **state)
+{
+    const char *boot = *state;
+    char *list = read_boot_file(boot, "domu.list");
+    long long running;
+
+    if ( !strstr(list, "\ndomu ") )
+        fail_msg("%s: xl list shows no domu:\n%s", boot, list);
+    free(list);
+    running = summary_value(boot, "ours", "", "sum(v[\"runstates\"]"
+                            "[\"running\"][\"cycles\"] for v in "
+                            "s[\"vcpus\"] if v[\"domain\"] == 1)");
+    print_message("%s: d1v0 ran %lld cycles in ours.bin\n", boot, running);
+    assert_true(running > 0);
+    assert_loss_free(boot, "ours");
+    agree(boot, "ours", "");
+    assert_loss_free(boot, "debian");
+    agree(boot, "debian", "");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -335,6 +360,7 @@ int main(void)
         ON_ARM(test_arm_cpu_khz_is_cntfrq),
         ON_ARM(test_arm_true_seconds),
         ON_ARM(test_arm_dom0_reads),
+        ON_DOMU(test_domu_scheduled),
     };
 
     if ( !(results = getenv("XT_RESULTS")) )
