@@ -2539,4 +2539,71 @@ static inline void trc_hw_irq_handled(uint32_t irq, uint32_t tsc_in,
     }
 }
 
+/* TRC_ARM_TRAP */
+static inline void trc_arm_trap(uint32_t ec, uint32_t iss, uint64_t pc)
+{
+    if ( unlikely(tb_init_done) )
+    {
+        uint32_t d[4] = { ec, iss, (uint32_t)pc, (uint32_t)(pc >> 32) };
+
+        trace_time(0x01001001U, sizeof(d), d);
+    }
+}
+
+/* TRC_ARM_TRAP_HVC */
+static inline void trc_arm_trap_hvc(uint32_t nr)
+{
+    if ( unlikely(tb_init_done) )
+    {
+        uint32_t d[1] = { nr };
+
+        trace_time(0x01001002U, sizeof(d), d);
+    }
+}
+
+/* TRC_ARM_TRAP_MMIO */
+static inline void trc_arm_trap_mmio(uint64_t gpa, uint32_t write,
+                                     uint32_t size)
+{
+    if ( unlikely(tb_init_done) )
+    {
+        uint32_t d[4] = { (uint32_t)gpa, (uint32_t)(gpa >> 32), write, size };
+
+        trace_time(0x01001003U, sizeof(d), d);
+    }
+}
+
+/* TRC_ARM_RETURN */
+static inline void trc_arm_return(void)
+{
+    if ( unlikely(tb_init_done) )
+        trace_time(0x01001004U, 0, NULL);
+}
+
+/* TRC_ARM_IRQ */
+static inline void trc_arm_irq(uint32_t irq)
+{
+    if ( unlikely(tb_init_done) )
+    {
+        uint32_t d[1] = { irq };
+
+        trace_time(0x01002001U, sizeof(d), d);
+    }
+}
+
+/* TRC_ARM_VIRQ_INJECT */
+static inline void trc_arm_virq_inject(uint16_t vcpu_dom, uint16_t vcpu_vcpu,
+                                       uint32_t virq)
+{
+    if ( unlikely(tb_init_done) )
+    {
+        uint32_t d[2] = {
+            (uint32_t)vcpu_dom << 16 | (uint32_t)vcpu_vcpu,
+            virq,
+        };
+
+        trace_time(0x01002002U, sizeof(d), d);
+    }
+}
+
 #endif /* __XEN_TRACE_EVENTS_H__ */
