@@ -11,7 +11,9 @@
 #   nm.txt, sections.txt, call-site.txt   (ours only; see call-site.sh)
 #
 # Configured with `make defconfig` (CONFIG_TRACEBUFFER=y, CONFIG_COMPAT=y
-# on x86) and built with Xen's own flags, -Werror among them.  Everything
+# on x86) and built with Xen's own flags, -Werror among them.  Ours on
+# arm64 also gets the Arm trace points, the series xen/patches/arm/VERSION
+# (with xen/trace-events.h, the typed calls it makes), where there is one.  Everything
 # lives under CACHE/ours-in-VERSION (CACHE/stock-VERSION; on arm64 with
 # -arm64 after VERSION): the unpacked
 # tree, kept so that a change to our files rebuilds only what depends on
@@ -39,12 +41,18 @@ TAR=$XEN_SRC/xen-$VER.tar.xz
 [ -f "$TAR" ] || die "$TAR: no such release tarball"
 OURS=(xen/common/trace.c xen/include/public/trace.h xen/include/xen/trace.h)
 SCRIPTS=(tests/xen/build-tree.sh tests/xen/call-site.sh tests/xen/call-site.c)
+PATCHES=()
+if [ $STOCK = no ] && [ "$ARCH" = arm64 ]; then
+    OURS+=(xen/include/xen/trace-events.h)
+    PATCHES=($(cd "$REPO" && ls xen/patches/arm/"$VER"/*.patch 2> /dev/null))
+fi
 if [ $STOCK = yes ]; then
     DIR=$CACHE/stock-$VER$SUFFIX
     KEY=$(sha256sum < "$TAR" | cut -c1-16)
 else
     DIR=$CACHE/ours-in-$VER$SUFFIX
-    KEY=$( (sha256sum < "$TAR"; cd "$REPO" && cat "${OURS[@]}" "${SCRIPTS[@]}") |
+    KEY=$( (sha256sum < "$TAR"; cd "$REPO" &&
+            cat "${OURS[@]}" "${SCRIPTS[@]}" "${PATCHES[@]}") |
           sha256sum | cut -c1-16)
 fi
 OUT=$DIR/$KEY
@@ -60,6 +68,13 @@ if [ -f "$OUT/.complete" ]; then
     exit 0
 fi
 
+# The series applied to the tree, by its hash (none: no .xt-series):
+# another series needs a fresh tree.
+SERIES=
+[ ${#PATCHES[@]} -eq 0 ] ||
+    SERIES=$( (cd "$REPO" && cat "${PATCHES[@]}") | sha256sum | cut -c1-16)
+[ "$(cat "$TREE/.xt-series" 2> /dev/null || true)" = "$SERIES" ] ||
+    rm -rf "$TREE"
 if [ ! -f "$TREE/xen/.config" ]; then
     rm -rf "$TREE"
     mkdir -p "$TREE"
@@ -67,6 +82,11 @@ if [ ! -f "$TREE/xen/.config" ]; then
     tar -xJf "$TAR" -C "$TREE" --strip-components=1
     make -C "$TREE/xen" "${MAKE_ARCH[@]}" defconfig > "$DIR/config.log" 2>&1 ||
         { cat "$DIR/config.log" >&2; die "defconfig failed"; }
+    for p in "${PATCHES[@]}"; do
+        patch -d "$TREE" -p1 -F0 < "$REPO/$p" > "$DIR/patch.log" 2>&1 ||
+            { cat "$DIR/patch.log" >&2; die "$p does not apply"; }
+    done
+    [ -z "$SERIES" ] || echo "$SERIES" > "$TREE/.xt-series"
 fi
 grep -q '^CONFIG_TRACEBUFFER=y' "$TREE/xen/.config" ||
     die "$TREE/xen/.config: CONFIG_TRACEBUFFER is off"
