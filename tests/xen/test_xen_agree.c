@@ -316,6 +316,72 @@ static void test_arm_dom0_reads(void **state)
     free(here);
 }
 
+/* How many records of @name @text (xentrace-dump's output) has. */
+static unsigned long count_named(const char *text, const char *name)
+{
+    char pattern[64];
+    const char *at;
+    unsigned long n = 0;
+
+    snprintf(pattern, sizeof(pattern), " %s ", name);
+    for ( at = text; (at = strstr(at, pattern)); at++ )
+        n++;
+    return n;
+}
+
+/* How many TRC_ARM_TRAP records of exception class @ec @text has. */
+static unsigned long count_traps(const char *text, unsigned int ec)
+{
+    const char *at;
+    unsigned long n = 0;
+    unsigned int got;
+
+    for ( at = text; (at = strstr(at, " TRC_ARM_TRAP ec=")); at++ )
+        if ( sscanf(at, " TRC_ARM_TRAP ec=%x", &got) == 1 && got == ec )
+            n++;
+    return n;
+}
+
+/*
+ * Our Arm trace points (xen/patches/arm, applied to 4.20.4 for arm64): in
+ * a capture of -e all, dom0's traps by ESR exception class, WFI/WFE (0x01),
+ * HVC64 (0x16) with their hypercalls, data aborts (0x24) emulated as MMIO
+ * with their addresses; the returns to the guest; the physical IRQs Xen
+ * took and the virtual ones it injected.
+ */
+static void test_arm_trace_points(void **state)
+{
+    static const char *const names[] = {
+        "TRC_ARM_TRAP", "TRC_ARM_TRAP_HVC", "TRC_ARM_TRAP_MMIO",
+        "TRC_ARM_RETURN", "TRC_ARM_IRQ", "TRC_ARM_VIRQ_INJECT",
+    };
+    static const unsigned int ecs[] = { 0x01, 0x16, 0x24 };
+    const char *boot = *state;
+    char log[PATH_BYTES], *text;
+    unsigned int i;
+
+    snprintf(log, sizeof(log), "%s/%s/ours.dump", results, boot);
+    assert_int_equal(run_sh(log, "%s %s/%s/ours.bin", DUMP, results, boot), 0);
+    text = read_boot_file(boot, "ours.dump");
+    for ( i = 0; i < sizeof(names) / sizeof(names[0]); i++ )
+    {
+        unsigned long n = count_named(text, names[i]);
+
+        print_message("%s: %lu %s\n", boot, n, names[i]);
+        if ( !n )
+            fail_msg("%s: no %s in ours.bin", boot, names[i]);
+    }
+    for ( i = 0; i < sizeof(ecs) / sizeof(ecs[0]); i++ )
+    {
+        unsigned long n = count_traps(text, ecs[i]);
+
+        print_message("%s: %lu traps of class %#x\n", boot, n, ecs[i]);
+        if ( !n )
+            fail_msg("%s: no trap of class %#x in ours.bin", boot, ecs[i]);
+    }
+    free(text);
+}
+
 /*
  * A guest: the domain xl created ran, and both captures of it are
  * loss-free and agree with xenalyze, runstates of d1v0 against dom0's
@@ -361,6 +427,7 @@ int main(void)
         ON_ARM(test_arm_true_seconds),
         ON_ARM(test_arm_dom0_reads),
         ON_DOMU(test_domu_scheduled),
+        ON(test_arm_trace_points, "arm64-our-xen-4.20"),
     };
 
     if ( !(results = getenv("XT_RESULTS")) )
