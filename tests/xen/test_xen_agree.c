@@ -285,6 +285,39 @@ static void test_arm_true_seconds(void **state)
 }
 
 /*
+ * Debian's xentrace writes no metadata: the summary says in its first
+ * line that it assumes 2.4 GHz, and with the board's frequency (-H, as
+ * the boot's console gave it) debian.bin, -T 3, spans dom0's 3 s.
+ */
+static void test_arm_upstream_file_clock(void **state)
+{
+    const char *boot = *state;
+    struct boot_facts host = read_boot_facts(boot);
+    char log[PATH_BYTES], options[32], *text, *wall;
+    double before, after;
+    long long span_ms;
+
+    snprintf(log, sizeof(log), "%s/%s/debian.headline", results, boot);
+    assert_int_equal(run_sh(log, "%s %s/%s/debian.bin | head -n 1", SUMMARY,
+                            results, boot), 0);
+    text = read_boot_file(boot, "debian.headline");
+    if ( !strstr(text, " at 2400.000 MHz (assumed)") )
+        fail_msg("%s: the summary of debian.bin does not say its clock is "
+                 "assumed:\n%s", boot, text);
+    free(text);
+    snprintf(options, sizeof(options), "-H %" PRIu64, host.tsc_hz);
+    span_ms = summary_value(boot, "debian", options, "s[\"seconds\"] * 1000");
+    wall = read_boot_file(boot, "debian.wall");
+    if ( sscanf(wall, "%lf %lf", &before, &after) != 2 )
+        fail_msg("%s/debian.wall: not two uptimes", boot);
+    free(wall);
+    print_message("%s: debian.bin at %s spans %lld ms, dom0's clock %.0f ms\n",
+                  boot, options, span_ms, (after - before) * 1000);
+    assert_true(span_ms >= 2700);
+    assert_true(span_ms <= (long long)((after - before) * 1000) + 10);
+}
+
+/*
  * In the arm64 dom0, Debian's arm64 xenalyze read our file, and our
  * arm64 xentrace-summary made of it exactly what ours on this x86 host
  * makes: the file reads the same on both.
@@ -426,6 +459,7 @@ int main(void)
         ON_ARM(test_arm_cpu_khz_is_cntfrq),
         ON_ARM(test_arm_true_seconds),
         ON_ARM(test_arm_dom0_reads),
+        ON_ARM(test_arm_upstream_file_clock),
         ON_DOMU(test_domu_scheduled),
         ON(test_arm_trace_points, "arm64-our-xen-4.20"),
     };
