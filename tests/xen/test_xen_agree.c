@@ -356,9 +356,11 @@ static unsigned long count_named(const char *text, const char *name)
     const char *at;
     unsigned long n = 0;
 
-    snprintf(pattern, sizeof(pattern), " %s ", name);
+    size_t len = (size_t)snprintf(pattern, sizeof(pattern), " %s", name);
+
+    /* The name, then its fields or the end of its line. */
     for ( at = text; (at = strstr(at, pattern)); at++ )
-        n++;
+        n += at[len] == ' ' || at[len] == '\n';
     return n;
 }
 
@@ -377,18 +379,21 @@ static unsigned long count_traps(const char *text, unsigned int ec)
 
 /*
  * Our Arm trace points (xen/patches/arm, applied to 4.20.4 for arm64): in
- * a capture of -e all, dom0's traps by ESR exception class, WFI/WFE (0x01),
- * HVC64 (0x16) with their hypercalls, data aborts (0x24) emulated as MMIO
- * with their addresses; the returns to the guest; the physical IRQs Xen
- * took and the virtual ones it injected.
+ * a capture of -e all, dom0's traps by ESR exception class, WFI/WFE (0x01)
+ * and system registers (0x18: a GICv3 SGI is one), and HVC64 (0x16) with
+ * its hypercall (xentrace's own sysctl that ends tracing is one, written
+ * before it takes effect); the returns to the guest; the physical IRQs Xen
+ * took and the virtual ones it injected.  Emulated MMIO is counted, not
+ * required: under this load dom0 does not touch the emulated GIC
+ * distributor.
  */
 static void test_arm_trace_points(void **state)
 {
     static const char *const names[] = {
-        "TRC_ARM_TRAP", "TRC_ARM_TRAP_HVC", "TRC_ARM_TRAP_MMIO",
-        "TRC_ARM_RETURN", "TRC_ARM_IRQ", "TRC_ARM_VIRQ_INJECT",
+        "TRC_ARM_TRAP", "TRC_ARM_TRAP_HVC", "TRC_ARM_RETURN", "TRC_ARM_IRQ",
+        "TRC_ARM_VIRQ_INJECT",
     };
-    static const unsigned int ecs[] = { 0x01, 0x16, 0x24 };
+    static const unsigned int ecs[] = { 0x01, 0x16, 0x18 };
     const char *boot = *state;
     char log[PATH_BYTES], *text;
     unsigned int i;
@@ -412,6 +417,8 @@ static void test_arm_trace_points(void **state)
         if ( !n )
             fail_msg("%s: no trap of class %#x in ours.bin", boot, ecs[i]);
     }
+    print_message("%s: %lu TRC_ARM_TRAP_MMIO\n", boot,
+                  count_named(text, "TRC_ARM_TRAP_MMIO"));
     free(text);
 }
 

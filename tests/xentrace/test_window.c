@@ -60,7 +60,7 @@ static void test_xen_records_pass(void **state)
     put(&p, TRC_SCHED_SWITCH, 100, 7);      /* the same TSC again */
     put_lost(&p, 200, 5);
     put(&p, TRC_GUEST | 0x12, 300, 2);
-    put(&p, 0x01001001, 300, 4);            /* our Arm trace points' */
+    put(&p, 0x00808001, 300, 4);            /* our Arm trace points' */
     put(&p, TRC_TRACE_WRAP_BUFFER, 0, 3);
     assert_true(check(&c, &p, true, &why));
     assert_int_equal(c.count.records, 6);   /* the pad is not one */
@@ -85,8 +85,8 @@ static void test_bad_record_fails_the_piece(void **state)
         { 0x00030003, XT_SKIP_EVENT },                  /* two classes */
         { 0x00100003, XT_SKIP_EVENT },                  /* class, no sub */
         { 0x00023003, XT_SKIP_EVENT },                  /* not its sub */
-        { 0x02001003, XT_SKIP_EVENT },                  /* not Xen's class */
-        { 0x01004003, XT_SKIP_EVENT },                  /* Arm's, not its sub */
+        { 0x01003003, XT_SKIP_EVENT },                  /* not Xen's class */
+        { 0x00804003, XT_SKIP_EVENT },                  /* hw, not its sub */
         { 0x0800a003, XT_SKIP_EVENT },                  /* guest, not f */
         { TRC_TRACE_CPU_CHANGE | 2 << TRACE_EXTRA_SHIFT, XT_SKIP_EVENT },
         { TRC_XT_END, XT_SKIP_EVENT },                  /* the file's */

@@ -40,17 +40,16 @@
 
 #define TRC_TRACE_IRQ   (TRC_GEN + 4)   /* Xen 4.17's trace.h; not in ours */
 #define LOST_WORDS      4u              /* TRC_LOST_RECORDS's payload */
-/* The catalogue's class arm, which only our Arm trace points write
- * (xen/patches/arm): in no release's trace.h, so not in ours. */
-#define TRC_ARM         0x0100f000
-#define TRC_ARM_TRAPS   0x01001000      /* traps, the return to the guest */
-#define TRC_ARM_IRQS    0x01002000      /* physical and virtual IRQs */
+/* The catalogue's class arm, TRC_HW's subclass 8, which only our Arm
+ * trace points write (xen/patches/arm): in no release's trace.h, so not
+ * in ours. */
+#define TRC_HW_ARM      0x00808000
 
 /*
  * The subclasses Xen writes in each class, a bit per subclass, indexed by
  * the class (event >> TRC_CLS_SHIFT): those of public/trace.h, the same
  * from 4.17 to 4.22 (a class without subclasses has them all set, as
- * TRC_GEN's 0x0001f000), and TRC_ARM's, which a Xen with our Arm trace
+ * TRC_GEN's 0x0001f000), and TRC_HW_ARM, which a Xen with our Arm trace
  * points writes (xen/patches/arm).  A table, so that the walk tests an event with
  * one load and no branch on its class.
  */
@@ -67,8 +66,7 @@ static const uint16_t xen_subclasses[0x1000] = {
     [CLASS(TRC_MEM)]    = SUB(TRC_MEM),
     [CLASS(TRC_PV)]     = SUB(TRC_PV_ENTRY) | SUB(TRC_PV_SUBCALL),
     [CLASS(TRC_SHADOW)] = SUB(TRC_SHADOW),
-    [CLASS(TRC_HW)]     = SUB(TRC_HW_PM) | SUB(TRC_HW_IRQ),
-    [CLASS(TRC_ARM)]    = SUB(TRC_ARM_TRAPS) | SUB(TRC_ARM_IRQS),
+    [CLASS(TRC_HW)]     = SUB(TRC_HW_PM) | SUB(TRC_HW_IRQ) | SUB(TRC_HW_ARM),
     [CLASS(TRC_GUEST)]  = SUB(TRC_GUEST),
 };
 

@@ -2546,7 +2546,7 @@ static inline void trc_arm_trap(uint32_t ec, uint32_t iss, uint64_t pc)
     {
         uint32_t d[4] = { ec, iss, (uint32_t)pc, (uint32_t)(pc >> 32) };
 
-        trace_time(0x01001001U, sizeof(d), d);
+        trace_time(0x00808001U, sizeof(d), d);
     }
 }
 
@@ -2557,7 +2557,7 @@ static inline void trc_arm_trap_hvc(uint32_t nr)
     {
         uint32_t d[1] = { nr };
 
-        trace_time(0x01001002U, sizeof(d), d);
+        trace_time(0x00808002U, sizeof(d), d);
     }
 }
 
@@ -2569,7 +2569,7 @@ static inline void trc_arm_trap_mmio(uint64_t gpa, uint32_t write,
     {
         uint32_t d[4] = { (uint32_t)gpa, (uint32_t)(gpa >> 32), write, size };
 
-        trace_time(0x01001003U, sizeof(d), d);
+        trace_time(0x00808003U, sizeof(d), d);
     }
 }
 
@@ -2577,7 +2577,7 @@ static inline void trc_arm_trap_mmio(uint64_t gpa, uint32_t write,
 static inline void trc_arm_return(void)
 {
     if ( unlikely(tb_init_done) )
-        trace_time(0x01001004U, 0, NULL);
+        trace_time(0x00808004U, 0, NULL);
 }
 
 /* TRC_ARM_IRQ */
@@ -2587,7 +2587,7 @@ static inline void trc_arm_irq(uint32_t irq)
     {
         uint32_t d[1] = { irq };
 
-        trace_time(0x01002001U, sizeof(d), d);
+        trace_time(0x00808005U, sizeof(d), d);
     }
 }
 
@@ -2602,7 +2602,7 @@ static inline void trc_arm_virq_inject(uint16_t vcpu_dom, uint16_t vcpu_vcpu,
             virq,
         };
 
-        trace_time(0x01002002U, sizeof(d), d);
+        trace_time(0x00808006U, sizeof(d), d);
     }
 }
 
