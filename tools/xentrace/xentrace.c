@@ -181,6 +181,7 @@ struct capture {
     struct take take;           /* the buffers, into chunks: take.c */
     const struct options *opt;
     struct pacing pace;
+    sigset_t wait_mask;         /* in its waits: the exit signals let in */
 };
 
 /* What start-up changed on the host, for restore_host() to undo. */
@@ -196,6 +197,10 @@ static struct {
 } host;
 
 static volatile sig_atomic_t interrupted;
+
+/* The signals that end a capture; blocked but while it waits. */
+static const int exit_signals[] = { SIGHUP, SIGINT, SIGTERM, SIGALRM };
+#define NR_EXIT_SIGNALS  (sizeof(exit_signals) / sizeof(exit_signals[0]))
 
 static void __attribute__((noreturn)) usage(FILE *to, int status)
 {
@@ -423,7 +428,34 @@ static void show_progress(const struct capture *c, uint64_t *last_ms,
     *last = all;
 }
 
-/* Drain until a signal (or -T) or a failed write. */
+/*
+ * After a pass that waits for none: let an exit signal that came in be
+ * caught (it is blocked but while the capture thread waits), so that a
+ * flood that never leaves time to wait still ends at a signal.
+ */
+static void take_exit_signal(const struct capture *c)
+{
+    sigset_t pending, blocked;
+    unsigned int i;
+
+    if ( sigpending(&pending) )
+        err(1, "sigpending");
+    for ( i = 0; i < NR_EXIT_SIGNALS; i++ )
+        if ( sigismember(&pending, exit_signals[i]) )
+            break;
+    if ( i == NR_EXIT_SIGNALS )
+        return;
+    if ( pthread_sigmask(SIG_SETMASK, &c->wait_mask, &blocked) ||
+         pthread_sigmask(SIG_SETMASK, &blocked, NULL) )
+        errx(1, "cannot change the signal mask");
+}
+
+/*
+ * Drain until a signal (or -T) or a failed write.  The exit signals are
+ * blocked but in the wait (catch_signals()), so one that comes after
+ * the test of interrupted cuts the wait short, instead of being seen
+ * only when it ends, up to -s later.
+ */
 static void capture(struct capture *c)
 {
     bool progress = !c->opt->quiet && isatty(STDERR_FILENO);
@@ -442,9 +474,11 @@ static void capture(struct capture *c)
             show_progress(c, &last_ms, &last);
 
         /* Another pass at once if Xen is outrunning us (see pace.c). */
-        if ( (wait = pace_next_wait(&c->pace, began, largest,
-                                    count_all(c).lost)) &&
-             xt_wait_ns(c->take.h, wait) < 0 && errno != EINTR )
+        if ( !(wait = pace_next_wait(&c->pace, began, largest,
+                                     count_all(c).lost)) )
+            take_exit_signal(c);
+        else if ( xt_wait_ns(c->take.h, wait, &c->wait_mask) < 0 &&
+                  errno != EINTR )
             err(1, "waiting for VIRQ_TBUF");
     }
     if ( progress )
@@ -474,17 +508,33 @@ static void on_signal(int sig)
  * No SA_RESTART: the signal must cut the capture thread's wait short.
  * Nor SA_RESETHAND: a ^C often arrives twice, from the terminal and
  * passed on by a wrapper (sudo, xen-sim), and must not kill the exit path.
+ * The exit signals are blocked from here on, but in the capture thread's
+ * waits, which have the mask found here, *@wait_mask (see capture()):
+ * caught only there, they cannot fall between its test of interrupted and
+ * its wait.  Threads started later inherit the block.
  */
-static void catch_signals(void)
+static void catch_signals(sigset_t *wait_mask)
 {
-    static const int sigs[] = { SIGHUP, SIGINT, SIGTERM, SIGALRM };
     struct sigaction sa = { .sa_handler = on_signal };
+    sigset_t block;
     size_t i;
 
     sigemptyset(&sa.sa_mask);
-    for ( i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++ )
-        sigaction(sigs[i], &sa, NULL);
-    signal(SIGPIPE, SIG_IGN);           /* a closed pipe: EPIPE, an error */
+    sigemptyset(&block);
+    for ( i = 0; i < NR_EXIT_SIGNALS; i++ )
+    {
+        if ( sigaction(exit_signals[i], &sa, NULL) )
+            err(1, "cannot catch %s", strsignal(exit_signals[i]));
+        sigaddset(&block, exit_signals[i]);
+    }
+    /* A closed pipe: EPIPE, an error. */
+    sa.sa_handler = SIG_IGN;
+    if ( sigaction(SIGPIPE, &sa, NULL) )
+        err(1, "cannot ignore SIGPIPE");
+    if ( (errno = pthread_sigmask(SIG_BLOCK, &block, wait_mask)) )
+        err(1, "cannot block the exit signals");
+    for ( i = 0; i < NR_EXIT_SIGNALS; i++ )
+        sigdelset(wait_mask, exit_signals[i]);
 }
 
 /* --realtime: the calling thread at SCHED_FIFO @priority. */
@@ -717,10 +767,12 @@ static void start_tracing(struct xt_host *h, const struct options *o)
         err(1, "cannot %s tracing", o->start_disabled ? "disable" : "enable");
     if ( xt_map_buffers(h) )
         err(1, "cannot map the trace buffers");
+    /* A bad prod is Xen's to put right: the capture resyncs the CPU. */
     if ( o->discard )
         for ( cpu = 0; cpu < xt_max_cpus(h); cpu++ )
-            if ( xt_cpu_mapped(h, cpu) )
-                xt_discard(h, cpu);
+            if ( xt_cpu_mapped(h, cpu) && xt_discard(h, cpu) )
+                warnx("CPU %u: bad prod in its trace buffer: -D cannot "
+                      "discard its records", cpu);
 }
 
 static struct xt_writer *open_writer(int fd, struct xt_host *h,
@@ -820,7 +872,7 @@ int main(int argc, char *argv[])
     bool failed;
 
     parse_options(argc, argv, &opt);
-    catch_signals();
+    catch_signals(&cap.wait_mask);
     if ( opt.realtime )
         start_realtime();
 
