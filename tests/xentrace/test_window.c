@@ -291,11 +291,12 @@ static void test_running_vcpu(void **state)
 {
     struct piece p = { .n = 0 };
     uint32_t dom = 0, vcpu = 0;
+    uint64_t tsc;
 
     (void)state;
     put(&p, TRC_HVM_VMENTRY, 0, 0);
     assert_false(running_vcpu((uint8_t *)p.w, 4 * p.n, 3, &dom, &vcpu));
-    assert_int_equal(first_tsc((uint8_t *)p.w, 4 * p.n), 0);
+    assert_false(first_tsc((uint8_t *)p.w, 4 * p.n, &tsc));
     put(&p, TRC_HVM_VMENTRY, 700, 0);
     /* A runstate change to running says nothing; off running, it does. */
     put(&p, TRC_SCHED_RUNSTATE_CHANGE | 2 << 8 | 0 << 4, 800, 1);
@@ -305,7 +306,26 @@ static void test_running_vcpu(void **state)
     assert_true(running_vcpu((uint8_t *)p.w, 4 * p.n, 3, &dom, &vcpu));
     assert_int_equal(dom, 5);
     assert_int_equal(vcpu, 1);
-    assert_int_equal(first_tsc((uint8_t *)p.w, 4 * p.n), 700);
+    assert_true(first_tsc((uint8_t *)p.w, 4 * p.n, &tsc));
+    assert_int_equal(tsc, 700);
+}
+
+/* A TSC of 0 is a TSC: records with one have a first TSC, 0. */
+static void test_first_tsc_zero(void **state)
+{
+    struct piece p = { .n = 0 };
+    uint64_t tsc = 1;
+
+    (void)state;
+    put(&p, TRC_HVM_VMENTRY, 0, 0);
+    p.w[p.n++] = TRC_HVM_VMEXIT | TRC_HD_CYCLE_FLAG;
+    p.w[p.n++] = 0;
+    p.w[p.n++] = 0;
+    put(&p, TRC_HVM_VMENTRY, 700, 0);
+    assert_true(first_tsc((uint8_t *)p.w, 4 * p.n, &tsc));
+    assert_int_equal(tsc, 0);
+    /* Cut inside that record's TSC: none. */
+    assert_false(first_tsc((uint8_t *)p.w, 4 + 8, &tsc));
 }
 
 /* Only the idle vCPU enters C-states: its id is the CPU's. */
@@ -359,6 +379,7 @@ int main(void)
         cmocka_unit_test(test_copy_split_wrong_guess),
         cmocka_unit_test(test_running_vcpu),
         cmocka_unit_test(test_running_idle),
+        cmocka_unit_test(test_first_tsc_zero),
         cmocka_unit_test(test_cons_moved),
     };
 

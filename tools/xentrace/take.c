@@ -94,15 +94,17 @@ static uint32_t put_gap(struct cpu_check *check, unsigned int cpu,
                         uint64_t before, uint8_t *at, const uint8_t *next,
                         size_t next_len, uint32_t *unnamed)
 {
-    uint64_t after = first_tsc(next, next_len), first_lost = 0, tsc;
+    uint64_t after = 0, first_lost = 0, tsc;
+    bool timed = first_tsc(next, next_len, &after);
     uint32_t bytes = check->gap_bytes < UINT32_MAX ? check->gap_bytes
                                                    : UINT32_MAX;
     uint32_t mark[GAP_MARK_BYTES / 4], n = 0, dom = XT_DOMID_UNKNOWN,
              vcpu = cpu;
 
     /* xenalyze wants the marker's TSC later than its first lost. */
-    if ( after )
-        first_lost = before && before < after ? before : after - 1;
+    if ( timed )
+        first_lost = before && before < after ? before
+                                              : after ? after - 1 : 0;
     tsc = before ? before : first_lost;
     mark[n++] = TRC_XT_SKIPPED | 2u << TRACE_EXTRA_SHIFT |
                 (tsc ? TRC_HD_CYCLE_FLAG : 0);
@@ -114,7 +116,7 @@ static uint32_t put_gap(struct cpu_check *check, unsigned int cpu,
     mark[n++] = bytes;
     mark[n++] = check->gap_why;
     *unnamed = 0;
-    if ( after && before )
+    if ( timed && before )
     {
         bool named = running_vcpu(next, next_len, cpu, &dom, &vcpu);
 
@@ -196,13 +198,14 @@ static void keep_piece(struct take *c, struct chunk *k,
                        const struct piece_copy *pc, uint64_t before)
 {
     uint32_t marks, unnamed;
+    uint64_t tsc;
 
     if ( pc->why )
     {
         note_gap(c, k->cpu, pc->len, pc->why);
         return;
     }
-    if ( pc->to != chunk_end(k) && !first_tsc(pc->to, pc->len) )
+    if ( pc->to != chunk_end(k) && !first_tsc(pc->to, pc->len, &tsc) )
         memmove(chunk_end(k), pc->to, pc->len);
     else if ( pc->to != chunk_end(k) )
     {

@@ -424,24 +424,6 @@ static size_t split_point(const struct piece_copy *pc)
     return 0;
 }
 
-/* Whether the @len bytes of records at @p have a TSC: the first's in *@tsc. */
-static bool first_timed(const uint8_t *p, size_t len, uint64_t *tsc)
-{
-    const uint8_t *end = p + len;
-    uint32_t hdr;
-
-    for ( ; end - p >= 4; p += 4 * xt_record_words(hdr) )
-    {
-        memcpy(&hdr, p, 4);
-        if ( TRC_HD_INCLUDES_CYCLE_COUNT(hdr) && end - p >= 12 )
-        {
-            memcpy(tsc, p + 4, 8);
-            return true;
-        }
-    }
-    return false;
-}
-
 /*
  * A piece's halves, walked side by side as @x and @y, @y's at @at: @y
  * started from the CPU's floor before @x, as it had to, to start before
@@ -455,7 +437,7 @@ static void join_walks(const struct walker *x, struct walker *y,
 {
     uint64_t tsc;
 
-    if ( first_timed(at, y->p - at, &tsc) && tsc < x->floor )
+    if ( first_tsc(at, y->p - at, &tsc) && tsc < x->floor )
         y->why = XT_SKIP_TSC;
     else if ( y->floor < x->floor )
         y->floor = x->floor;
@@ -587,22 +569,19 @@ bool running_vcpu(const uint8_t *p, size_t len, unsigned int cpu,
     return false;
 }
 
-uint64_t first_tsc(const uint8_t *p, size_t len)
+bool first_tsc(const uint8_t *p, size_t len, uint64_t *tsc)
 {
     const uint8_t *end = p + len;
-    uint64_t tsc;
+    uint32_t hdr;
 
-    while ( end - p >= 12 )
+    for ( ; end - p >= 12; p += 4 * xt_record_words(hdr) )
     {
-        uint32_t hdr;
-
         memcpy(&hdr, p, 4);
         if ( TRC_HD_INCLUDES_CYCLE_COUNT(hdr) )
         {
-            memcpy(&tsc, p + 4, 8);
-            return tsc;
+            memcpy(tsc, p + 4, 8);
+            return true;
         }
-        p += 4 * xt_record_words(hdr);
     }
-    return 0;
+    return false;
 }

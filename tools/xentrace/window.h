@@ -100,7 +100,10 @@ uint32_t cons_moved(const struct cpu_check *c, uint32_t cons, uint32_t len,
 bool running_vcpu(const uint8_t *p, size_t len, unsigned int cpu,
                   uint32_t *dom, uint32_t *vcpu);
 
-/* The TSC of the first record with one in the @len bytes at @p; or 0. */
-uint64_t first_tsc(const uint8_t *p, size_t len);
+/*
+ * Whether the @len bytes of records at @p have a record with a TSC: the
+ * first's in *@tsc.  (A TSC may be 0: it is no sign of "none".)
+ */
+bool first_tsc(const uint8_t *p, size_t len, uint64_t *tsc);
 
 #endif /* WINDOW_H */
