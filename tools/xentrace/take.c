@@ -10,6 +10,7 @@
  * ascending order: an epoch (see xentrace.c for why, and for what it
  * costs).
  */
+#include <assert.h>
 #include <err.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,7 +149,7 @@ struct taking {
 /*
  * Piece @i of @t's window, to be copied to the end of its chunk (after
  * room for the marks, if a gap comes before it), as @pc; false if there
- * is none.
+ * is none.  It fits (see start_taking()).
  */
 static bool plan_piece(struct take *c, const struct taking *t,
                        unsigned int i, struct piece_copy *pc)
@@ -167,6 +168,7 @@ static bool plan_piece(struct take *c, const struct taking *t,
         .len = win->len[i] - t->skip[i],
         .at_wrap = i == 0 && (win->len[1] || off + win->len[0] == data_size),
     };
+    assert(pc->to + pc->len <= chunk_records(t->k) + c->chunk_room);
     return true;
 }
 
@@ -223,10 +225,14 @@ static void keep_piece(struct take *c, struct chunk *k,
 
 /*
  * Start taking @t's window: its CPU's chunk, and what cons moved over.
- * The chunk has room: it holds less than batch_bytes at the start of a
- * pass, takes at most one window in it, with the marks of a gap, and has
- * room for both.  False if the writer has failed: there is no chunk to
- * take.
+ * False if the writer has failed: there is no chunk to take.
+ *
+ * The chunk has room for the window (chunk_room, take_start()): at the
+ * start of a pass it holds less than batch_bytes (push_due() queued it
+ * if it held more, and what hold_unnamed() keeps back is half a batch at
+ * most); a pass copies one window into it, at most data_size bytes in
+ * two pieces, each after room for a gap's marks, GAP_MARK_BYTES, used or
+ * not.  plan_piece() asserts it.
  */
 static bool start_taking(struct take *c, struct taking *t, uint64_t now)
 {
@@ -468,6 +474,7 @@ void take_start(struct take *c, struct xt_host *h, size_t batch_bytes)
     c->h = h;
     c->nr_cpus = xt_max_cpus(h);
     c->batch_bytes = batch_bytes;
+    c->chunk_room = batch_bytes + xt_data_size(h) + 2 * GAP_MARK_BYTES;
     c->filling = calloc(c->nr_cpus, sizeof(*c->filling));
     c->warned = calloc(c->nr_cpus, sizeof(*c->warned));
     c->check = calloc(c->nr_cpus, sizeof(*c->check));

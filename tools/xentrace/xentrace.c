@@ -804,7 +804,7 @@ static struct xt_writer *open_writer(int fd, struct xt_host *h,
 
 /*
  * Start the writer thread.  A chunk holds a batch and one buffer's worth
- * more, with a window's markers (see copy_window()); every CPU may hold
+ * more, with a window's marks (take.c's chunk_room); every CPU may hold
  * one while two are written.
  */
 static void start_output(struct capture *c, struct xt_writer *w)
@@ -813,9 +813,8 @@ static void start_output(struct capture *c, struct xt_writer *w)
 
     for ( cpu = 0; cpu < c->take.nr_cpus; cpu++ )
         nr_mapped += xt_cpu_mapped(c->take.h, cpu);
-    c->take.out = output_start(w, c->take.batch_bytes + xt_data_size(c->take.h) +
-                          2 * GAP_MARK_BYTES,
-                          POOL_BYTES, nr_mapped + 2, c->opt->ring_bytes);
+    c->take.out = output_start(w, c->take.chunk_room, POOL_BYTES,
+                               nr_mapped + 2, c->opt->ring_bytes);
     if ( !c->take.out )
         err(1, "writer thread");
 }
