@@ -802,17 +802,34 @@ static struct xt_writer *open_writer(int fd, struct xt_host *h,
     return w;
 }
 
+/* The machine's memory, in bytes; 0 if it does not say. */
+static uint64_t memory_bytes(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+
+    return pages > 0 && page > 0 ? (uint64_t)pages * page : 0;
+}
+
 /*
  * Start the writer thread.  A chunk holds a batch and one buffer's worth
  * more, with a window's marks (take.c's chunk_room); every CPU may hold
- * one while two are written.
+ * one while two are written, whatever POOL_BYTES says.  With large
+ * buffers on many CPUs (-S 65535, 256 MB a CPU) that is more memory than
+ * the machine has: refused, rather than swapping or killed half-way.
  */
 static void start_output(struct capture *c, struct xt_writer *w)
 {
     unsigned int cpu, nr_mapped = 0;
+    uint64_t need, have = memory_bytes();
 
     for ( cpu = 0; cpu < c->take.nr_cpus; cpu++ )
         nr_mapped += xt_cpu_mapped(c->take.h, cpu);
+    need = output_pool_bytes(c->take.chunk_room, POOL_BYTES, nr_mapped + 2);
+    if ( have && need > have / 2 )
+        errx(1, "trace buffers of %u KB on %u CPUs need %llu MB of memory "
+             "to capture, more than half of this machine's %llu MB: "
+             "use a smaller -S", xt_data_size(c->take.h) >> 10, nr_mapped, (unsigned long long)(need >> 20),
+             (unsigned long long)(have >> 20));
     c->take.out = output_start(w, c->take.chunk_room, POOL_BYTES,
                                nr_mapped + 2, c->opt->ring_bytes);
     if ( !c->take.out )
