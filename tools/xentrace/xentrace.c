@@ -115,13 +115,15 @@
  * Exit.  A signal (or -T) ends the pass in progress; then tracing is
  * disabled (a barrier in Xen: what was recorded is in the buffers, lost
  * counts included), one more pass drains every CPU, the writer closes the
- * file, and the masks go back as they were.  A failed write (a full disk,
- * -r's reserve, a closed pipe) ends the capture the same way, without the
- * last pass, and exits 1 after its one line (and for -r the exit table:
- * that stop is planned).  A fatal error exits through
- * err(3); restore_host(), an atexit handler, then disables tracing,
- * restores the masks and lets the writer close the file, which stays a
- * valid trace file up to its last complete batch.
+ * file, the event mask goes back as it was and, after -c, the CPU mask
+ * to all CPUs, Xen's default: Xen cannot say what it was (get_info
+ * returns no CPU mask), so a mask another program set is not kept.  A
+ * failed write (a full disk, -r's reserve, a closed pipe) ends the
+ * capture the same way, without the last pass, and exits 1 after its one
+ * line (and for -r the exit table: that stop is planned).  A fatal error
+ * exits through err(3); restore_host(), an atexit handler, then disables
+ * tracing, puts the masks back so and lets the writer close the file,
+ * which stays a valid trace file up to its last complete batch.
  */
 #define _GNU_SOURCE
 #include <err.h>
@@ -591,8 +593,10 @@ static void host_call_failed(int error, const char *what)
 }
 
 /*
- * Returns false if something could not be put back.  Each flag is
- * cleared first: an error in here must not come back here.
+ * Put back the event mask found at start-up, and after -c set the CPU
+ * mask to all CPUs: Xen's interface cannot read the CPU mask, so what it
+ * was is not known.  Returns false if something could not be put back.
+ * Each flag is cleared first: an error in here must not come back here.
  */
 static bool restore_masks(void)
 {
@@ -639,8 +643,9 @@ static bool disable_tracing(void)
 }
 
 /*
- * At exit after a fatal error: leave the host as we found it, except for
- * the buffers, which cannot be freed, and let the writer close the file.
+ * At exit after a fatal error: tracing off, the masks back as
+ * restore_masks() can put them (the CPU mask to all CPUs), the buffers
+ * left, as they cannot be freed; and let the writer close the file.
  */
 static void restore_host(void)
 {
