@@ -21,6 +21,8 @@
 #define FLUSH_MS         1000       /* a reader sees data at least this often */
 #define WARNED_INDEX     1u         /* a bad cons or prod */
 #define WARNED_SKIP      2u         /* bytes that are not Xen's records */
+/* A gap's marks: TRC_XT_SKIPPED and TRC_LOST_RECORDS, with TSCs. */
+#define GAP_MARK_BYTES   48u
 
 /*
  * A CPU's last gap, if its lost-records record names no vCPU yet (see

@@ -13,9 +13,6 @@
 #include "output.h"
 #include "window.h"
 
-/* A gap's marks: TRC_XT_SKIPPED and TRC_LOST_RECORDS, with TSCs. */
-#define GAP_MARK_BYTES   48u
-
 struct taking;
 struct unnamed_gap;
 
