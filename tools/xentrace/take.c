@@ -77,13 +77,13 @@ static void note_gap(struct take *c, unsigned int cpu, uint64_t bytes,
 /*
  * At @at, where CPU @cpu's records resume after a gap, its marks:
  * TRC_XT_SKIPPED, at @before, the CPU's last TSC before the gap (0: it
- * had none); then, if records with a TSC follow (@next says, NULL if none
- * do), a lost-records marker of count 0 for xenalyze, which takes only that for
- * a gap in a CPU's records, and without it fails on the scheduler
- * records on either side.  Like Xen's, the marker has the TSC of the
- * first record after the gap, a first lost TSC before that, and names
- * the vCPU running when the records resume, as the first of them to
- * name it says.  Where @next has none, the CPU's next pieces may
+ * had none); then, if records with a TSC follow (as @next says, NULL if
+ * none do), a lost-records marker of count 0 for xenalyze, which takes
+ * only that for a gap in a CPU's records, and without it fails on the
+ * scheduler records on either side.  Like Xen's, the marker has the TSC
+ * of the first record after the gap, a first lost TSC before that, and
+ * names the vCPU running when the records resume, as the first of them
+ * to name it says.  Where @next names none, the CPU's next pieces may
  * (name_gap(), hold_unnamed()), and *@unnamed says where in the marks the
  * vCPU word is (0: named); until then it is xenalyze's default domain.
  * Only the truth will do: the gap may hold context switches, so the last

@@ -833,7 +833,8 @@ static void start_output(struct capture *c, struct xt_writer *w)
     if ( have && need > have / 2 )
         errx(1, "trace buffers of %u KB on %u CPUs need %llu MB of memory "
              "to capture, more than half of this machine's %llu MB: "
-             "use a smaller -S", xt_data_size(c->take.h) >> 10, nr_mapped, (unsigned long long)(need >> 20),
+             "use a smaller -S", xt_data_size(c->take.h) >> 10, nr_mapped,
+             (unsigned long long)(need >> 20),
              (unsigned long long)(have >> 20));
     c->take.out = output_start(w, c->take.chunk_room, POOL_BYTES,
                                nr_mapped + 2, c->opt->ring_bytes);
