@@ -183,7 +183,6 @@ struct capture {
     struct take take;           /* the buffers, into chunks: take.c */
     const struct options *opt;
     struct pacing pace;
-    sigset_t wait_mask;         /* in its waits: the exit signals let in */
 };
 
 /* What start-up changed on the host, for restore_host() to undo. */
@@ -431,11 +430,30 @@ static void show_progress(const struct capture *c, uint64_t *last_ms,
 }
 
 /*
- * After a pass that waits for none: let an exit signal that came in be
- * caught (it is blocked but while the capture thread waits), so that a
- * flood that never leaves time to wait still ends at a signal.
+ * The exit signals blocked, from the test of interrupted to the wait
+ * that lets them in, @wait_mask (see capture()); *@wait_mask is the mask
+ * found, without them, for the waits and to set back.
  */
-static void take_exit_signal(const struct capture *c)
+static void block_exit_signals(sigset_t *wait_mask)
+{
+    sigset_t block;
+    unsigned int i;
+
+    sigemptyset(&block);
+    for ( i = 0; i < NR_EXIT_SIGNALS; i++ )
+        sigaddset(&block, exit_signals[i]);
+    if ( (errno = pthread_sigmask(SIG_BLOCK, &block, wait_mask)) )
+        err(1, "cannot block the exit signals");
+    for ( i = 0; i < NR_EXIT_SIGNALS; i++ )
+        sigdelset(wait_mask, exit_signals[i]);
+}
+
+/*
+ * After a pass that waits for none: let an exit signal that came in be
+ * caught, so that a flood that never leaves time to wait still ends at a
+ * signal.
+ */
+static void take_exit_signal(const sigset_t *wait_mask)
 {
     sigset_t pending, blocked;
     unsigned int i;
@@ -447,23 +465,27 @@ static void take_exit_signal(const struct capture *c)
             break;
     if ( i == NR_EXIT_SIGNALS )
         return;
-    if ( pthread_sigmask(SIG_SETMASK, &c->wait_mask, &blocked) ||
+    if ( pthread_sigmask(SIG_SETMASK, wait_mask, &blocked) ||
          pthread_sigmask(SIG_SETMASK, &blocked, NULL) )
         errx(1, "cannot change the signal mask");
 }
 
 /*
  * Drain until a signal (or -T) or a failed write.  The exit signals are
- * blocked but in the wait (catch_signals()), so one that comes after
- * the test of interrupted cuts the wait short, instead of being seen
- * only when it ends, up to -s later.
+ * blocked but in the wait, which lets them in (ppoll(2)'s mask): so one
+ * that comes after the test of interrupted cuts the wait short, instead
+ * of being seen only when it ends, up to -s later.  Only here: blocked
+ * through start-up, they could not cut short a call that hangs there
+ * (an open(2) of a FIFO that no one reads).
  */
 static void capture(struct capture *c)
 {
     bool progress = !c->opt->quiet && isatty(STDERR_FILENO);
     uint64_t last_ms = now_ms();
     struct cpu_count last = { 0 };
+    sigset_t wait_mask;
 
+    block_exit_signals(&wait_mask);
     while ( !interrupted )
     {
         uint64_t began = now_ns(), now = began / 1000000, wait;
@@ -478,11 +500,13 @@ static void capture(struct capture *c)
         /* Another pass at once if Xen is outrunning us (see pace.c). */
         if ( !(wait = pace_next_wait(&c->pace, began, largest,
                                      count_all(c).lost)) )
-            take_exit_signal(c);
-        else if ( xt_wait_ns(c->take.h, wait, &c->wait_mask) < 0 &&
+            take_exit_signal(&wait_mask);
+        else if ( xt_wait_ns(c->take.h, wait, &wait_mask) < 0 &&
                   errno != EINTR )
             err(1, "waiting for VIRQ_TBUF");
     }
+    if ( (errno = pthread_sigmask(SIG_SETMASK, &wait_mask, NULL)) )
+        err(1, "cannot unblock the exit signals");
     if ( progress )
         fputc('\n', stderr);
 }
@@ -510,33 +534,20 @@ static void on_signal(int sig)
  * No SA_RESTART: the signal must cut the capture thread's wait short.
  * Nor SA_RESETHAND: a ^C often arrives twice, from the terminal and
  * passed on by a wrapper (sudo, xen-sim), and must not kill the exit path.
- * The exit signals are blocked from here on, but in the capture thread's
- * waits, which have the mask found here, *@wait_mask (see capture()):
- * caught only there, they cannot fall between its test of interrupted and
- * its wait.  Threads started later inherit the block.
  */
-static void catch_signals(sigset_t *wait_mask)
+static void catch_signals(void)
 {
     struct sigaction sa = { .sa_handler = on_signal };
-    sigset_t block;
     size_t i;
 
     sigemptyset(&sa.sa_mask);
-    sigemptyset(&block);
     for ( i = 0; i < NR_EXIT_SIGNALS; i++ )
-    {
         if ( sigaction(exit_signals[i], &sa, NULL) )
             err(1, "cannot catch %s", strsignal(exit_signals[i]));
-        sigaddset(&block, exit_signals[i]);
-    }
     /* A closed pipe: EPIPE, an error. */
     sa.sa_handler = SIG_IGN;
     if ( sigaction(SIGPIPE, &sa, NULL) )
         err(1, "cannot ignore SIGPIPE");
-    if ( (errno = pthread_sigmask(SIG_BLOCK, &block, wait_mask)) )
-        err(1, "cannot block the exit signals");
-    for ( i = 0; i < NR_EXIT_SIGNALS; i++ )
-        sigdelset(wait_mask, exit_signals[i]);
 }
 
 /* --realtime: the calling thread at SCHED_FIFO @priority. */
@@ -894,7 +905,7 @@ int main(int argc, char *argv[])
     bool failed;
 
     parse_options(argc, argv, &opt);
-    catch_signals(&cap.wait_mask);
+    catch_signals();
     if ( opt.realtime )
         start_realtime();
 
