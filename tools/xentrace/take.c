@@ -374,6 +374,7 @@ static struct chunk *hold_unnamed(struct take *c, unsigned int cpu,
     u->held = true;
     if ( n == k )
         return k;
+    assert(held <= c->chunk_room);      /* half a batch, and k's own */
     memcpy(chunk_records(n), chunk_records(k) + u->mark, held);
     n->len = held;
     k->len = u->mark;
