@@ -103,7 +103,7 @@ static void copied_alike(const struct cpu_check *c, const uint8_t *piece,
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct cpu_check c = { .knows_cons = true }, before;
-    uint32_t why, dom, vcpu, moved, cons;
+    uint32_t why, moved, cons;
     size_t len;
     uint8_t *piece;
     bool back;
@@ -130,9 +130,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
              c.count.last_tsc != (c.floor_tsc > before.count.last_tsc ?
                                   c.floor_tsc : before.count.last_tsc) )
             abort();
-        if ( running_vcpu(piece, len, 1, &dom, &vcpu) && !len )
+        struct piece_says says;
+
+        piece_says(piece, len, 1, &says);
+        if ( (says.named || says.timed) && !len )
             abort();
-        if ( first_tsc(piece, len) && first_tsc(piece, len) < before.floor_tsc )
+        if ( says.timed && says.tsc < before.floor_tsc )
             abort();
     }
     else if ( why < XT_SKIP_TILE || why > XT_SKIP_TSC ||

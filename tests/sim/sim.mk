@@ -70,18 +70,26 @@ $(SCRIBBLE): tests/sim/scribble.c
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ $< -lxenctrl -lxenforeignmemory
 
+# A signal raised just before xentrace's first long wait (LD_PRELOAD;
+# test_sim_faults).  Not built with the sanitizers: it only passes on.
+LATE_SIGNAL := $(BUILD)/tests/late-signal.so
+
+$(LATE_SIGNAL): tests/sim/late_signal.c
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -shared -fPIC -o $@ $< -ldl
+
 # Faults: kill -9, a full disk, exit signals, a host that drops a call or
 # dies, a dom0 that scribbles (scribble, above); tbuf-state (tests/xen)
 # tells whether tracing was left on.
 $(BUILD)/tests/test_sim_faults: tests/sim/test_sim_faults.c $(SIM_UTIL) \
                                 $(SIM_UTIL_HDRS) | $(XEN_SIM) $(XEN_SIM_LIBS) \
                                 $(XENTRACE) $(BUILD)/tests/tbuf-state \
-                                $(SCRIBBLE)
+                                $(SCRIBBLE) $(LATE_SIGNAL)
 	@mkdir -p $(@D)
 	$(CC) $(SIM_TEST_CFLAGS) -DXENTRACE='"$(XENTRACE)"' \
 	    -DTBUF_STATE='"$(BUILD)/tests/tbuf-state"' \
-	    -DSCRIBBLE='"$(SCRIBBLE)"' $(LDFLAGS) -o $@ $< \
-	    $(SIM_UTIL) -lcmocka
+	    -DSCRIBBLE='"$(SCRIBBLE)"' -DLATE_SIGNAL='"$(LATE_SIGNAL)"' \
+	    $(LDFLAGS) -o $@ $< $(SIM_UTIL) -lcmocka
 
 # make soak: the accounting soak (tests/sim/soak.c), SOAK_RECORDS records
 # through xen-sim's flood and our xentrace, each capture reconciled with

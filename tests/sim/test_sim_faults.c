@@ -558,6 +558,62 @@ static void test_exit_with_late_records(void **state)
 }
 
 /*
+ * A signal after xentrace last looked for one and before it waits: with
+ * -s 3600000 (ms, the longest) and tracing off (-X), nothing else ends
+ * that wait for an hour.
+ * late-signal (LD_PRELOAD) raises SIGTERM as the first long ppoll(2)
+ * begins; xentrace must see it there, and exit as for any signal.
+ */
+#define LATE_SIGNAL_MS  5000
+
+static void test_signal_before_the_wait(void **state)
+{
+    static const char *const opts[] = { "-X", "-s", "3600000", NULL };
+    pid_t host = start_host("idle", 0, NULL);
+    unsigned int waited;
+    pid_t xt;
+    char *err;
+    bool raised = false;
+    bool asan_options = getenv("ASAN_OPTIONS");
+    int status;
+
+    (void)state;
+    /* The sanitizers' runtime need not come first: the shim only passes on. */
+    assert_int_equal(setenv("LD_PRELOAD", LATE_SIGNAL, 1), 0);
+    if ( !asan_options )
+        setenv("ASAN_OPTIONS", "verify_asan_link_order=0", 1);
+    xt = start_xentrace(opts, sim_trace);
+    unsetenv("LD_PRELOAD");
+    if ( !asan_options )
+        unsetenv("ASAN_OPTIONS");
+    for ( waited = 0; !raised && waited < HANG_MS; waited += 10 )
+    {
+        sleep_ms(10);
+        err = sim_read_text(xt_err);
+        raised = strstr(err, "late-signal: SIGTERM before the wait");
+        free(err);
+    }
+    if ( !raised )
+        fail_msg("xentrace never waited for a second or more");
+    for ( waited = 0; waited < LATE_SIGNAL_MS; waited += 10 )
+    {
+        if ( waitpid(xt, &status, WNOHANG) == xt )
+            break;
+        sleep_ms(10);
+    }
+    if ( waited >= LATE_SIGNAL_MS )
+        fail_msg("xentrace still waits %u ms after a SIGTERM that came "
+                 "before its wait", LATE_SIGNAL_MS);
+    forget(xt);
+    stop_host(host);
+    if ( !WIFEXITED(status) || WEXITSTATUS(status) )
+    {
+        sim_show_file(xt_err, 20);
+        fail_msg("xentrace's status %#x", status);
+    }
+}
+
+/*
  * 4. The host fails
  * =================
  *
@@ -835,6 +891,7 @@ int main(void)
         FAULT_TEST(test_enospc_at_random_points),
         FAULT_TEST(test_exit_signals_lose_nothing),
         FAULT_TEST(test_exit_with_late_records),
+        FAULT_TEST(test_signal_before_the_wait),
         FAULT_TEST(test_host_drops_each_call),
         FAULT_TEST(test_host_dies_under_xentrace),
         FAULT_TEST(test_t_option_is_refused),
@@ -842,5 +899,8 @@ int main(void)
         FAULT_TEST(test_scribbling_dom0),
     };
 
+    /* FAULT_TEST=name (a glob): run only those tests. */
+    if ( getenv("FAULT_TEST") )
+        cmocka_set_test_filter(getenv("FAULT_TEST"));
     return cmocka_run_group_tests(tests, setup, teardown);
 }

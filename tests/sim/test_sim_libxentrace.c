@@ -157,7 +157,7 @@ static unsigned int discard_and_wait(void)
     for ( attempt = 0; attempt < 5; attempt++ )
     {
         for ( cpu = 0; cpu < NR_PCPUS; cpu++ )
-            xt_discard(host, cpu);
+            assert_int_equal(xt_discard(host, cpu), 0);
         assert_int_equal(xt_wait(host, VIRQ_WAIT_MS), 1);
 
         most = 0;
@@ -404,8 +404,14 @@ static void test_hostile_indices(void **state)
     assert_int_equal(errno, EIO);
     assert_int_equal(xt_resyncs(host, 1), 2);
     assert_int_equal(peek_cons(1), prod);
+    /* Nor by -D's discard, which says it could not. */
+    errno = 0;
+    assert_int_equal(xt_discard(host, 1), -1);
+    assert_int_equal(errno, EIO);
+    assert_int_equal(peek_cons(1), prod);
     poke_prod(1, prod);
     assert_int_equal(window_len(1), 0);
+    assert_int_equal(xt_discard(host, 1), 0);
 
     assert_int_equal(xt_enable(host), 0);
     discard_and_wait();

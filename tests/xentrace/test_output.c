@@ -264,12 +264,30 @@ static int teardown(void **state)
     return unlink(path);
 }
 
+/*
+ * The pool: as many chunks as its bytes hold, but a chunk for each CPU
+ * and two more whatever that costs: -S 65535 (256 MB a CPU) on 64 CPUs
+ * is 16 GB, which xentrace refuses on a machine of less than 32 GB.
+ */
+static void test_pool_bytes(void **state)
+{
+    size_t small = 64 << 10, huge = (size_t)65535 << 12;
+
+    (void)state;
+    assert_int_equal(output_pool_bytes(small - XT_BATCH_HEAD, 16 << 20, 4),
+                     16 << 20);
+    assert_true(output_pool_bytes(huge, 16 << 20, 66) >= (uint64_t)66 * huge);
+    assert_true(output_pool_bytes(huge, 16 << 20, 66) <
+                (uint64_t)66 * (huge + 2 * XT_PAGE));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_writes_as_they_come),
         cmocka_unit_test(test_ring_keeps_newest_epochs),
         cmocka_unit_test(test_ring_keeps_oversized_epoch),
+        cmocka_unit_test(test_pool_bytes),
     };
 
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -289,40 +289,101 @@ static void test_copy_split_wrong_guess(void **state)
     }
 }
 
+/* What records say, as a gap's marks need: their first TSC and vCPU. */
+static struct piece_says says_of(const struct piece *p, size_t len)
+{
+    struct piece_says s;
+
+    piece_says((const uint8_t *)p->w, len, 3, &s);
+    return s;
+}
+
 static void test_running_vcpu(void **state)
 {
     struct piece p = { .n = 0 };
-    uint32_t dom = 0, vcpu = 0;
+    struct piece_says s;
 
     (void)state;
     put(&p, TRC_HVM_VMENTRY, 0, 0);
-    assert_false(running_vcpu((uint8_t *)p.w, 4 * p.n, 3, &dom, &vcpu));
-    assert_int_equal(first_tsc((uint8_t *)p.w, 4 * p.n), 0);
+    s = says_of(&p, 4 * p.n);
+    assert_false(s.named);
+    assert_false(s.timed);
     put(&p, TRC_HVM_VMENTRY, 700, 0);
     /* A runstate change to running says nothing; off running, it does. */
     put(&p, TRC_SCHED_RUNSTATE_CHANGE | 2 << 8 | 0 << 4, 800, 1);
     put(&p, TRC_SCHED_RUNSTATE_CHANGE | 0 << 8 | 2 << 4, 900, 1);
     p.w[p.n - 1] = 5 << 16 | 1;
     put(&p, TRC_SCHED_SWITCH, 1000, 4);
-    assert_true(running_vcpu((uint8_t *)p.w, 4 * p.n, 3, &dom, &vcpu));
-    assert_int_equal(dom, 5);
-    assert_int_equal(vcpu, 1);
-    assert_int_equal(first_tsc((uint8_t *)p.w, 4 * p.n), 700);
+    s = says_of(&p, 4 * p.n);
+    assert_true(s.named);
+    assert_int_equal(s.dom, 5);
+    assert_int_equal(s.vcpu, 1);
+    assert_true(s.timed);
+    assert_int_equal(s.tsc, 700);
+}
+
+/* A TSC of 0 is a TSC: records with one have a first TSC, 0. */
+static void test_first_tsc_zero(void **state)
+{
+    struct piece p = { .n = 0 };
+    struct piece_says s;
+
+    (void)state;
+    put(&p, TRC_HVM_VMENTRY, 0, 0);
+    p.w[p.n++] = TRC_HVM_VMEXIT | TRC_HD_CYCLE_FLAG;
+    p.w[p.n++] = 0;
+    p.w[p.n++] = 0;
+    put(&p, TRC_HVM_VMENTRY, 700, 0);
+    s = says_of(&p, 4 * p.n);
+    assert_true(s.timed);
+    assert_int_equal(s.tsc, 0);
+    /* Cut inside that record's TSC: none. */
+    assert_false(says_of(&p, 4 + 8).timed);
 }
 
 /* Only the idle vCPU enters C-states: its id is the CPU's. */
 static void test_running_idle(void **state)
 {
     struct piece p = { .n = 0 };
-    uint32_t dom = 0, vcpu = 0;
+    struct piece_says s;
 
     (void)state;
     put(&p, TRC_HW_IRQ + 1, 100, 1);
     put(&p, TRC_PM_IDLE_EXIT, 200, 2);
     put(&p, TRC_SCHED_SWITCH, 300, 4);
-    assert_true(running_vcpu((uint8_t *)p.w, 4 * p.n, 3, &dom, &vcpu));
-    assert_int_equal(dom, XT_DOMID_IDLE);
-    assert_int_equal(vcpu, 3);
+    s = says_of(&p, 4 * p.n);
+    assert_true(s.named);
+    assert_int_equal(s.dom, XT_DOMID_IDLE);
+    assert_int_equal(s.vcpu, 3);
+}
+
+/*
+ * The copy says what a piece's records say when asked (say), and only
+ * if the piece passed.
+ */
+static void test_copy_says(void **state)
+{
+    struct piece p = { .n = 0 };
+    struct cpu_check c = { .count = { 0 } }, d = c;
+    uint8_t to[sizeof(p.w)];
+    struct piece_copy pc = { .check = &c, .cpu = 3, .to = to,
+                             .from = (const uint8_t *)p.w, .say = true };
+
+    (void)state;
+    put(&p, TRC_HVM_VMENTRY, 100, 0);
+    put(&p, TRC_SCHED_SWITCH, 200, 4);
+    pc.len = 4 * p.n;
+    copy_pieces_checked(&pc, 1);
+    assert_int_equal(pc.why, 0);
+    assert_true(pc.says.timed);
+    assert_int_equal(pc.says.tsc, 100);
+    assert_true(pc.says.named);
+    assert_int_equal(pc.says.vcpu, 2);
+    /* Not asked: not said. */
+    pc = (struct piece_copy){ .check = &d, .cpu = 3, .to = to,
+                              .from = (const uint8_t *)p.w, .len = 4 * p.n };
+    copy_pieces_checked(&pc, 1);
+    assert_false(pc.says.timed || pc.says.named);
 }
 
 /* Where cons was found, against where xentrace left it. */
@@ -360,7 +421,9 @@ int main(void)
         cmocka_unit_test(test_copy_checked_as_in_place),
         cmocka_unit_test(test_copy_split_wrong_guess),
         cmocka_unit_test(test_running_vcpu),
+        cmocka_unit_test(test_first_tsc_zero),
         cmocka_unit_test(test_running_idle),
+        cmocka_unit_test(test_copy_says),
         cmocka_unit_test(test_cons_moved),
     };
 

@@ -545,16 +545,24 @@ void xt_release(struct xt_host *h, const struct xt_window *w)
         write_cons(buf, w->prod);
 }
 
-void xt_discard(struct xt_host *h, unsigned int cpu)
+int xt_discard(struct xt_host *h, unsigned int cpu)
 {
     struct t_buf *buf = cpu_buf(h, cpu);
     uint32_t prod;
 
     if ( !buf )
-        return;
+    {
+        errno = ENODATA;
+        return -1;
+    }
     prod = read_prod(buf);
-    if ( index_ok(h, prod) )
-        write_cons(buf, prod);
+    if ( !index_ok(h, prod) )
+    {
+        errno = EIO;
+        return -1;
+    }
+    write_cons(buf, prod);
+    return 0;
 }
 
 unsigned long xt_resyncs(const struct xt_host *h, unsigned int cpu)
@@ -598,7 +606,8 @@ int xt_bind_virq(struct xt_host *h)
  * it is seen, so that a notification during the caller's sweep makes the
  * next wait return at once.
  */
-int xt_wait_ns(struct xt_host *h, int64_t timeout_ns)
+int xt_wait_ns(struct xt_host *h, int64_t timeout_ns,
+               const sigset_t *sigmask)
 {
     struct timespec ts = { .tv_sec = timeout_ns / 1000000000,
                            .tv_nsec = timeout_ns % 1000000000 };
@@ -608,10 +617,10 @@ int xt_wait_ns(struct xt_host *h, int64_t timeout_ns)
     int rc;
 
     if ( !h->xce )
-        return ppoll(NULL, 0, timeout, NULL);
+        return ppoll(NULL, 0, timeout, sigmask);
 
     pfd.fd = xenevtchn_fd(h->xce);
-    rc = ppoll(&pfd, 1, timeout, NULL);
+    rc = ppoll(&pfd, 1, timeout, sigmask);
     if ( rc <= 0 )
         return rc;
     if ( !(pfd.revents & POLLIN) )          /* POLLERR, POLLHUP, POLLNVAL */
@@ -636,5 +645,5 @@ int xt_wait_ns(struct xt_host *h, int64_t timeout_ns)
 
 int xt_wait(struct xt_host *h, int timeout_ms)
 {
-    return xt_wait_ns(h, timeout_ms < 0 ? -1 : timeout_ms * 1000000LL);
+    return xt_wait_ns(h, timeout_ms < 0 ? -1 : timeout_ms * 1000000LL, NULL);
 }

@@ -13,6 +13,7 @@
 #ifndef LIBXENTRACE_H
 #define LIBXENTRACE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -84,8 +85,13 @@ long xt_window(struct xt_host *h, unsigned int cpu, struct xt_window *w);
 /* (D) full barrier, then cons = w->prod: the window's space is Xen's. */
 void xt_release(struct xt_host *h, const struct xt_window *w);
 
-/* Throw away what CPU @cpu's buffer holds (cons = prod), as -D does. */
-void xt_discard(struct xt_host *h, unsigned int cpu);
+/*
+ * Throw away what CPU @cpu's buffer holds (cons = prod), as -D does.
+ * -1 with errno EIO if prod is out of range or misaligned (cons is left
+ * as it is; Xen writes its own prod with the next record), ENODATA if
+ * the CPU has no buffer.
+ */
+int xt_discard(struct xt_host *h, unsigned int cpu);
 
 unsigned long xt_resyncs(const struct xt_host *h, unsigned int cpu);
 
@@ -93,11 +99,15 @@ unsigned long xt_resyncs(const struct xt_host *h, unsigned int cpu);
  * Bind VIRQ_TBUF (EEXIST if another consumer has it: Xen allows one), and
  * wait for it for at most @timeout_ms (-1: for ever), or with
  * xt_wait_ns() @timeout_ns nanoseconds (-1: for ever), as precisely as
- * the kernel's timers (ppoll(2)).  Returns 1 if it fired, 0 on timeout,
- * -1 with errno (EINTR when a signal came).
+ * the kernel's timers (ppoll(2)), with the signal mask @sigmask in force
+ * while it waits (NULL: the caller's), as ppoll(2)'s: a caller that
+ * blocks its exit signals, tests its flag, then waits with them
+ * unblocked, sees a signal that came between the two at once.  Returns 1
+ * if it fired, 0 on timeout, -1 with errno (EINTR when a signal came).
  */
 int xt_bind_virq(struct xt_host *h);
 int xt_wait(struct xt_host *h, int timeout_ms);
-int xt_wait_ns(struct xt_host *h, int64_t timeout_ns);
+int xt_wait_ns(struct xt_host *h, int64_t timeout_ns,
+               const sigset_t *sigmask);
 
 #endif /* LIBXENTRACE_H */

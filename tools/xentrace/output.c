@@ -433,6 +433,24 @@ int output_error(struct output *o)
     return error;
 }
 
+/* Chunks of @chunk_bytes in a pool: as many as fit, @min_chunks at least. */
+static size_t pool_chunks(size_t chunk_bytes, size_t pool_bytes,
+                          unsigned int min_chunks)
+{
+    size_t n = pool_bytes / chunk_bytes;
+
+    return n < min_chunks ? min_chunks : n;
+}
+
+uint64_t output_pool_bytes(size_t chunk_records, size_t pool_bytes,
+                           unsigned int min_chunks)
+{
+    size_t chunk_bytes = xt_batch_size(chunk_records);
+
+    return (uint64_t)pool_chunks(chunk_bytes, pool_bytes, min_chunks) *
+           chunk_bytes;
+}
+
 struct output *output_start(struct xt_writer *w, size_t chunk_records,
                             size_t pool_bytes, unsigned int min_chunks,
                             size_t ring_bytes)
@@ -445,9 +463,7 @@ struct output *output_start(struct xt_writer *w, size_t chunk_records,
     o->w = w;
     o->ring_bytes = ring_bytes;
     o->chunk_bytes = xt_batch_size(chunk_records);
-    o->max_chunks = pool_bytes / o->chunk_bytes;
-    if ( o->max_chunks < min_chunks )
-        o->max_chunks = min_chunks;
+    o->max_chunks = pool_chunks(o->chunk_bytes, pool_bytes, min_chunks);
     o->wake_at = o->max_chunks / 2 ? o->max_chunks / 2 : 1;
     o->queue_tail = &o->queue;
     pthread_mutex_init(&o->lock, NULL);

@@ -44,6 +44,13 @@ struct output *output_start(struct xt_writer *w, size_t chunk_records,
                             size_t ring_bytes);
 
 /*
+ * The memory that output_start()'s chunks may come to, with the same
+ * arguments: more than @pool_bytes where @min_chunks need more.
+ */
+uint64_t output_pool_bytes(size_t chunk_records, size_t pool_bytes,
+                           unsigned int min_chunks);
+
+/*
  * An empty chunk for CPU @cpu, waiting for the writer thread to free one
  * if all are in use.  NULL if the writer has failed: output_error().
  */

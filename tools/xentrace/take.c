@@ -10,6 +10,7 @@
  * ascending order: an epoch (see xentrace.c for why, and for what it
  * costs).
  */
+#include <assert.h>
 #include <err.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,8 @@
 #define FLUSH_MS         1000       /* a reader sees data at least this often */
 #define WARNED_INDEX     1u         /* a bad cons or prod */
 #define WARNED_SKIP      2u         /* bytes that are not Xen's records */
+/* A gap's marks: TRC_XT_SKIPPED and TRC_LOST_RECORDS, with TSCs. */
+#define GAP_MARK_BYTES   48u
 
 /*
  * A CPU's last gap, if its lost-records record names no vCPU yet (see
@@ -74,13 +77,13 @@ static void note_gap(struct take *c, unsigned int cpu, uint64_t bytes,
 /*
  * At @at, where CPU @cpu's records resume after a gap, its marks:
  * TRC_XT_SKIPPED, at @before, the CPU's last TSC before the gap (0: it
- * had none); then, if records with a TSC follow (@next, @next_len), a
- * lost-records marker of count 0 for xenalyze, which takes only that for
- * a gap in a CPU's records, and without it fails on the scheduler
- * records on either side.  Like Xen's, the marker has the TSC of the
- * first record after the gap, a first lost TSC before that, and names
- * the vCPU running when the records resume, as the first of them to
- * name it says.  Where @next has none, the CPU's next pieces may
+ * had none); then, if records with a TSC follow (as @next says, NULL if
+ * none do), a lost-records marker of count 0 for xenalyze, which takes
+ * only that for a gap in a CPU's records, and without it fails on the
+ * scheduler records on either side.  Like Xen's, the marker has the TSC
+ * of the first record after the gap, a first lost TSC before that, and
+ * names the vCPU running when the records resume, as the first of them
+ * to name it says.  Where @next names none, the CPU's next pieces may
  * (name_gap(), hold_unnamed()), and *@unnamed says where in the marks the
  * vCPU word is (0: named); until then it is xenalyze's default domain.
  * Only the truth will do: the gap may hold context switches, so the last
@@ -91,18 +94,20 @@ static void note_gap(struct take *c, unsigned int cpu, uint64_t bytes,
  * Returns the marks' bytes, GAP_MARK_BYTES at most.
  */
 static uint32_t put_gap(struct cpu_check *check, unsigned int cpu,
-                        uint64_t before, uint8_t *at, const uint8_t *next,
-                        size_t next_len, uint32_t *unnamed)
+                        uint64_t before, uint8_t *at,
+                        const struct piece_says *next, uint32_t *unnamed)
 {
-    uint64_t after = first_tsc(next, next_len), first_lost = 0, tsc;
+    bool timed = next && next->timed;
+    uint64_t after = timed ? next->tsc : 0, first_lost = 0, tsc;
     uint32_t bytes = check->gap_bytes < UINT32_MAX ? check->gap_bytes
                                                    : UINT32_MAX;
     uint32_t mark[GAP_MARK_BYTES / 4], n = 0, dom = XT_DOMID_UNKNOWN,
              vcpu = cpu;
 
     /* xenalyze wants the marker's TSC later than its first lost. */
-    if ( after )
-        first_lost = before && before < after ? before : after - 1;
+    if ( timed )
+        first_lost = before && before < after ? before
+                                              : after ? after - 1 : 0;
     tsc = before ? before : first_lost;
     mark[n++] = TRC_XT_SKIPPED | 2u << TRACE_EXTRA_SHIFT |
                 (tsc ? TRC_HD_CYCLE_FLAG : 0);
@@ -114,16 +119,19 @@ static uint32_t put_gap(struct cpu_check *check, unsigned int cpu,
     mark[n++] = bytes;
     mark[n++] = check->gap_why;
     *unnamed = 0;
-    if ( after && before )
+    if ( timed && before )
     {
-        bool named = running_vcpu(next, next_len, cpu, &dom, &vcpu);
-
+        if ( next->named )
+        {
+            dom = next->dom;
+            vcpu = next->vcpu;
+        }
         mark[n++] = TRC_LOST_RECORDS | 4u << TRACE_EXTRA_SHIFT |
                     TRC_HD_CYCLE_FLAG;
         mark[n++] = after;
         mark[n++] = after >> 32;
         mark[n++] = 0;                          /* count: not known */
-        *unnamed = named ? 0 : 4 * n;
+        *unnamed = next->named ? 0 : 4 * n;
         mark[n++] = lost_vcpu_word(dom, vcpu);
         mark[n++] = first_lost;
         mark[n++] = first_lost >> 32;
@@ -145,8 +153,9 @@ struct taking {
 
 /*
  * Piece @i of @t's window, to be copied to the end of its chunk (after
- * room for the marks, if a gap comes before it), as @pc; false if there
- * is none.
+ * room for the marks, if a gap comes before it), as @pc, and asked what
+ * its records say if a gap's marks need it; false if there is none.  It
+ * fits (see start_taking()).
  */
 static bool plan_piece(struct take *c, const struct taking *t,
                        unsigned int i, struct piece_copy *pc)
@@ -160,27 +169,30 @@ static bool plan_piece(struct take *c, const struct taking *t,
         return false;
     *pc = (struct piece_copy){
         .check = check,
+        .cpu = win->cpu,
         .to = chunk_end(t->k) + (check->gap_bytes ? GAP_MARK_BYTES : 0),
         .from = (const uint8_t *)win->piece[i] + t->skip[i],
         .len = win->len[i] - t->skip[i],
         .at_wrap = i == 0 && (win->len[1] || off + win->len[0] == data_size),
+        .say = check->gap_bytes || c->unnamed[win->cpu].pending,
     };
+    assert(pc->to + pc->len <= chunk_records(t->k) + c->chunk_room);
     return true;
 }
 
 /*
  * Name the vCPU of the last gap in @k, its CPU's chunk, if it is still
- * unnamed and the @len bytes of records at @p, which follow it, say.
+ * unnamed and the records that follow it say (@next).
  */
-static void name_gap(struct take *c, struct chunk *k, const uint8_t *p,
-                     size_t len)
+static void name_gap(struct take *c, struct chunk *k,
+                     const struct piece_says *next)
 {
     struct unnamed_gap *u = &c->unnamed[k->cpu];
-    uint32_t dom, vcpu, word;
+    uint32_t word;
 
-    if ( !u->pending || !running_vcpu(p, len, k->cpu, &dom, &vcpu) )
+    if ( !u->pending || !next->named )
         return;
-    word = lost_vcpu_word(dom, vcpu);
+    word = lost_vcpu_word(next->dom, next->vcpu);
     memcpy(chunk_records(k) + u->word, &word, 4);
     u->pending = false;
 }
@@ -195,6 +207,7 @@ static void name_gap(struct take *c, struct chunk *k, const uint8_t *p,
 static void keep_piece(struct take *c, struct chunk *k,
                        const struct piece_copy *pc, uint64_t before)
 {
+    uint8_t *end = chunk_end(k);
     uint32_t marks, unnamed;
 
     if ( pc->why )
@@ -202,28 +215,34 @@ static void keep_piece(struct take *c, struct chunk *k,
         note_gap(c, k->cpu, pc->len, pc->why);
         return;
     }
-    if ( pc->to != chunk_end(k) && !first_tsc(pc->to, pc->len) )
-        memmove(chunk_end(k), pc->to, pc->len);
-    else if ( pc->to != chunk_end(k) )
+    if ( pc->to == end )
     {
-        marks = put_gap(pc->check, k->cpu, before, chunk_end(k), pc->to,
-                        pc->len, &unnamed);
+        if ( pc->say )
+            name_gap(c, k, &pc->says);
+    }
+    else if ( !pc->says.timed )
+        memmove(end, pc->to, pc->len);
+    else
+    {
+        marks = put_gap(pc->check, k->cpu, before, end, &pc->says, &unnamed);
         c->unnamed[k->cpu] = (struct unnamed_gap){
             .pending = unnamed, .mark = k->len, .word = k->len + unnamed };
-        memmove(chunk_end(k) + marks, pc->to, pc->len);
+        memmove(end + marks, pc->to, pc->len);
         k->len += marks;
     }
-    else
-        name_gap(c, k, chunk_end(k), pc->len);
     k->len += pc->len;
 }
 
 /*
  * Start taking @t's window: its CPU's chunk, and what cons moved over.
- * The chunk has room: it holds less than batch_bytes at the start of a
- * pass, takes at most one window in it, with the marks of a gap, and has
- * room for both.  False if the writer has failed: there is no chunk to
- * take.
+ * False if the writer has failed: there is no chunk to take.
+ *
+ * The chunk has room for the window (chunk_room, take_start()): at the
+ * start of a pass it holds less than batch_bytes (push_due() queued it
+ * if it held more, and what hold_unnamed() keeps back is half a batch at
+ * most); a pass copies one window into it, at most data_size bytes in
+ * two pieces, each after room for a gap's marks, GAP_MARK_BYTES, used or
+ * not.  plan_piece() asserts it.
  */
 static bool start_taking(struct take *c, struct taking *t, uint64_t now)
 {
@@ -355,6 +374,7 @@ static struct chunk *hold_unnamed(struct take *c, unsigned int cpu,
     u->held = true;
     if ( n == k )
         return k;
+    assert(held <= c->chunk_room);      /* half a batch, and k's own */
     memcpy(chunk_records(n), chunk_records(k) + u->mark, held);
     n->len = held;
     k->len = u->mark;
@@ -450,7 +470,7 @@ void push_end(struct take *c)
         /* A gap that nothing followed: marked all the same. */
         if ( check->gap_bytes )
             k->len += put_gap(check, cpu, check->count.last_tsc,
-                              chunk_end(k), chunk_end(k), 0, &unnamed);
+                              chunk_end(k), NULL, &unnamed);
         if ( newest )
         {
             memcpy(chunk_end(k), end, sizeof(end));
@@ -465,6 +485,7 @@ void take_start(struct take *c, struct xt_host *h, size_t batch_bytes)
     c->h = h;
     c->nr_cpus = xt_max_cpus(h);
     c->batch_bytes = batch_bytes;
+    c->chunk_room = batch_bytes + xt_data_size(h) + 2 * GAP_MARK_BYTES;
     c->filling = calloc(c->nr_cpus, sizeof(*c->filling));
     c->warned = calloc(c->nr_cpus, sizeof(*c->warned));
     c->check = calloc(c->nr_cpus, sizeof(*c->check));

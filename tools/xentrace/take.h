@@ -13,9 +13,6 @@
 #include "output.h"
 #include "window.h"
 
-/* A gap's marks: TRC_XT_SKIPPED and TRC_LOST_RECORDS, with TSCs. */
-#define GAP_MARK_BYTES   48u
-
 struct taking;
 struct unnamed_gap;
 
@@ -25,6 +22,7 @@ struct take {
     struct output *out;
     unsigned int nr_cpus;
     size_t batch_bytes;         /* queue an epoch once a chunk holds this */
+    size_t chunk_room;          /* bytes of records a chunk holds */
     struct chunk **filling;     /* [nr_cpus]: NULL until it has records */
     bool epoch_full;            /* a chunk holds batch_bytes */
     uint64_t held_since_ms;     /* when the oldest chunk got records; 0 */
@@ -40,8 +38,9 @@ struct take {
 };
 
 /*
- * Set @c up to take @h's buffers, epochs of @batch_bytes; its output is
- * set once started.  Exits through err(3) without memory.
+ * Set @c up to take @h's buffers, mapped, epochs of @batch_bytes; its
+ * output, of chunks that hold chunk_room bytes of records, is set once
+ * started.  Exits through err(3) without memory.
  */
 void take_start(struct take *c, struct xt_host *h, size_t batch_bytes);
 void take_free(struct take *c);

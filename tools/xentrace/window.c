@@ -24,8 +24,11 @@
  * it starts again after its pad), and from its start, since the records
  * before the failure may be garbage that merely looks right.  So garbage
  * gets into the file only if it tiles a whole piece with records of
- * Xen's shape.  The walk also notes the vCPU that the CPU's last context
- * switch ran, for the marks of a gap (take.c).
+ * Xen's shape.  Of a piece that passed and that take.c asks of (a gap
+ * comes before it, or a gap's vCPU waits for a name), the copy says what
+ * its records say as well (piece_says()): the first TSC and the vCPU
+ * running as they start, for the gap's marks; so that take.c, which
+ * keeps the marks, need not come back here to read its records.
  *
  * A cons that is not where xentrace left it was moved by another process.
  * Moved back, it points at records taken already: those bytes are
@@ -429,16 +432,19 @@ static size_t split_point(const struct piece_copy *pc)
     return 0;
 }
 
-/* Whether the @len bytes of records at @p have a TSC: the first's in *@tsc. */
-static bool first_timed(const uint8_t *p, size_t len, uint64_t *tsc)
+/*
+ * Whether the @len bytes of records at @p have a record with a TSC: the
+ * first's in *@tsc.  (A TSC may be 0: it is no sign of "none".)
+ */
+static bool first_tsc(const uint8_t *p, size_t len, uint64_t *tsc)
 {
     const uint8_t *end = p + len;
     uint32_t hdr;
 
-    for ( ; end - p >= 4; p += 4 * xt_record_words(hdr) )
+    for ( ; end - p >= 12; p += 4 * xt_record_words(hdr) )
     {
         memcpy(&hdr, p, 4);
-        if ( TRC_HD_INCLUDES_CYCLE_COUNT(hdr) && end - p >= 12 )
+        if ( TRC_HD_INCLUDES_CYCLE_COUNT(hdr) )
         {
             memcpy(tsc, p + 4, 8);
             return true;
@@ -460,7 +466,7 @@ static void join_walks(const struct walker *x, struct walker *y,
 {
     uint64_t tsc;
 
-    if ( first_timed(at, y->p - at, &tsc) && tsc < x->floor )
+    if ( first_tsc(at, y->p - at, &tsc) && tsc < x->floor )
         y->why = XT_SKIP_TSC;
     else if ( y->floor < x->floor )
         y->floor = x->floor;
@@ -527,6 +533,9 @@ void copy_pieces_checked(struct piece_copy *pc, unsigned int n)
         copy_split(&pc[i], at);
     else if ( i < n )
         copy_alone(&pc[i]);
+    for ( i = 0; i < n; i++ )
+        if ( pc[i].say && !pc[i].why )
+            piece_says(pc[i].to, pc[i].len, pc[i].cpu, &pc[i].says);
 }
 
 uint32_t cons_moved(const struct cpu_check *c, uint32_t cons, uint32_t len,
@@ -550,8 +559,13 @@ uint32_t cons_moved(const struct cpu_check *c, uint32_t cons, uint32_t len,
 /* Scheduler records that name the vCPU that was running (public/trace.h). */
 #define RUNSTATE_RUNNING        0       /* public/vcpu.h's RUNSTATE_running */
 
-bool running_vcpu(const uint8_t *p, size_t len, unsigned int cpu,
-                  uint32_t *dom, uint32_t *vcpu)
+/*
+ * The vCPU running on CPU @cpu when the @len bytes of checked records at
+ * @p start, as the first record to name it says: its domain and vCPU in
+ * *@dom and *@vcpu.  False if no record there names it.
+ */
+static bool running_vcpu(const uint8_t *p, size_t len, unsigned int cpu,
+                         uint32_t *dom, uint32_t *vcpu)
 {
     const uint8_t *end = p + len;
 
@@ -592,22 +606,10 @@ bool running_vcpu(const uint8_t *p, size_t len, unsigned int cpu,
     return false;
 }
 
-uint64_t first_tsc(const uint8_t *p, size_t len)
+void piece_says(const uint8_t *p, size_t len, unsigned int cpu,
+                struct piece_says *s)
 {
-    const uint8_t *end = p + len;
-    uint64_t tsc;
-
-    while ( end - p >= 12 )
-    {
-        uint32_t hdr;
-
-        memcpy(&hdr, p, 4);
-        if ( TRC_HD_INCLUDES_CYCLE_COUNT(hdr) )
-        {
-            memcpy(&tsc, p + 4, 8);
-            return tsc;
-        }
-        p += 4 * xt_record_words(hdr);
-    }
-    return 0;
+    *s = (struct piece_says){ 0 };
+    s->timed = first_tsc(p, len, &s->tsc);
+    s->named = running_vcpu(p, len, cpu, &s->dom, &s->vcpu);
 }

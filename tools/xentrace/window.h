@@ -61,13 +61,29 @@ bool check_piece(struct cpu_check *c, const uint8_t *p, size_t len,
  */
 #define COPY_STEP       (16u << 10)
 
+/*
+ * What a piece's checked records say, for the marks of a gap before
+ * them (take.c): the first TSC, and the vCPU running on the CPU when they
+ * start, as the first record to name it says (a scheduler record, or a
+ * C-state one: only the idle vCPU writes those).
+ */
+struct piece_says {
+    bool timed;             /* a record has a TSC: the first's */
+    uint64_t tsc;           /*   (which may be 0) */
+    bool named;             /* a record names the vCPU: */
+    uint32_t dom, vcpu;
+};
+
 struct piece_copy {
     struct cpu_check *check;
+    unsigned int cpu;
     uint8_t *to;
     const uint8_t *from;
     size_t len;
     bool at_wrap;           /* the piece ends where the buffer wraps */
+    bool say;               /* fill in says, if it passes */
     uint32_t why;           /* out: XT_SKIP_*, or 0 if it passed */
+    struct piece_says says; /* out, with say, if it passed */
 };
 
 void copy_pieces_checked(struct piece_copy *pc, unsigned int n);
@@ -91,16 +107,8 @@ void check_pieces(struct piece_copy *pc, unsigned int n);
 uint32_t cons_moved(const struct cpu_check *c, uint32_t cons, uint32_t len,
                     uint32_t data_size, bool *back);
 
-/*
- * The vCPU running on CPU @cpu when the @len bytes of checked records at
- * @p start, as the first record to name it says (a scheduler record, or a
- * C-state one: only the idle vCPU writes those): its domain and vCPU in
- * *@dom and *@vcpu.  False if no record there names it.
- */
-bool running_vcpu(const uint8_t *p, size_t len, unsigned int cpu,
-                  uint32_t *dom, uint32_t *vcpu);
-
-/* The TSC of the first record with one in the @len bytes at @p; or 0. */
-uint64_t first_tsc(const uint8_t *p, size_t len);
+/* What the @len bytes of checked records at @p, CPU @cpu's, say. */
+void piece_says(const uint8_t *p, size_t len, unsigned int cpu,
+                struct piece_says *s);
 
 #endif /* WINDOW_H */

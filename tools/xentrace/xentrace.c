@@ -115,13 +115,15 @@
  * Exit.  A signal (or -T) ends the pass in progress; then tracing is
  * disabled (a barrier in Xen: what was recorded is in the buffers, lost
  * counts included), one more pass drains every CPU, the writer closes the
- * file, and the masks go back as they were.  A failed write (a full disk,
- * -r's reserve, a closed pipe) ends the capture the same way, without the
- * last pass, and exits 1 after its one line (and for -r the exit table:
- * that stop is planned).  A fatal error exits through
- * err(3); restore_host(), an atexit handler, then disables tracing,
- * restores the masks and lets the writer close the file, which stays a
- * valid trace file up to its last complete batch.
+ * file, the event mask goes back as it was and, after -c, the CPU mask
+ * to all CPUs, Xen's default: Xen cannot say what it was (get_info
+ * returns no CPU mask), so a mask another program set is not kept.  A
+ * failed write (a full disk, -r's reserve, a closed pipe) ends the
+ * capture the same way, without the last pass, and exits 1 after its one
+ * line (and for -r the exit table: that stop is planned).  A fatal error
+ * exits through err(3); restore_host(), an atexit handler, then disables
+ * tracing, puts the masks back so and lets the writer close the file,
+ * which stays a valid trace file up to its last complete batch.
  */
 #define _GNU_SOURCE
 #include <err.h>
@@ -196,6 +198,10 @@ static struct {
 } host;
 
 static volatile sig_atomic_t interrupted;
+
+/* The signals that end a capture; blocked but while it waits. */
+static const int exit_signals[] = { SIGHUP, SIGINT, SIGTERM, SIGALRM };
+#define NR_EXIT_SIGNALS  (sizeof(exit_signals) / sizeof(exit_signals[0]))
 
 static void __attribute__((noreturn)) usage(FILE *to, int status)
 {
@@ -423,13 +429,63 @@ static void show_progress(const struct capture *c, uint64_t *last_ms,
     *last = all;
 }
 
-/* Drain until a signal (or -T) or a failed write. */
+/*
+ * The exit signals blocked, from the test of interrupted to the wait
+ * that lets them in, @wait_mask (see capture()); *@wait_mask is the mask
+ * found, without them, for the waits and to set back.
+ */
+static void block_exit_signals(sigset_t *wait_mask)
+{
+    sigset_t block;
+    unsigned int i;
+
+    sigemptyset(&block);
+    for ( i = 0; i < NR_EXIT_SIGNALS; i++ )
+        sigaddset(&block, exit_signals[i]);
+    if ( (errno = pthread_sigmask(SIG_BLOCK, &block, wait_mask)) )
+        err(1, "cannot block the exit signals");
+    for ( i = 0; i < NR_EXIT_SIGNALS; i++ )
+        sigdelset(wait_mask, exit_signals[i]);
+}
+
+/*
+ * After a pass that waits for none: let an exit signal that came in be
+ * caught, so that a flood that never leaves time to wait still ends at a
+ * signal.
+ */
+static void take_exit_signal(const sigset_t *wait_mask)
+{
+    sigset_t pending, blocked;
+    unsigned int i;
+
+    if ( sigpending(&pending) )
+        err(1, "sigpending");
+    for ( i = 0; i < NR_EXIT_SIGNALS; i++ )
+        if ( sigismember(&pending, exit_signals[i]) )
+            break;
+    if ( i == NR_EXIT_SIGNALS )
+        return;
+    if ( pthread_sigmask(SIG_SETMASK, wait_mask, &blocked) ||
+         pthread_sigmask(SIG_SETMASK, &blocked, NULL) )
+        errx(1, "cannot change the signal mask");
+}
+
+/*
+ * Drain until a signal (or -T) or a failed write.  The exit signals are
+ * blocked but in the wait, which lets them in (ppoll(2)'s mask): so one
+ * that comes after the test of interrupted cuts the wait short, instead
+ * of being seen only when it ends, up to -s later.  Only here: blocked
+ * through start-up, they could not cut short a call that hangs there
+ * (an open(2) of a FIFO that no one reads).
+ */
 static void capture(struct capture *c)
 {
     bool progress = !c->opt->quiet && isatty(STDERR_FILENO);
     uint64_t last_ms = now_ms();
     struct cpu_count last = { 0 };
+    sigset_t wait_mask;
 
+    block_exit_signals(&wait_mask);
     while ( !interrupted )
     {
         uint64_t began = now_ns(), now = began / 1000000, wait;
@@ -442,11 +498,15 @@ static void capture(struct capture *c)
             show_progress(c, &last_ms, &last);
 
         /* Another pass at once if Xen is outrunning us (see pace.c). */
-        if ( (wait = pace_next_wait(&c->pace, began, largest,
-                                    count_all(c).lost)) &&
-             xt_wait_ns(c->take.h, wait) < 0 && errno != EINTR )
+        if ( !(wait = pace_next_wait(&c->pace, began, largest,
+                                     count_all(c).lost)) )
+            take_exit_signal(&wait_mask);
+        else if ( xt_wait_ns(c->take.h, wait, &wait_mask) < 0 &&
+                  errno != EINTR )
             err(1, "waiting for VIRQ_TBUF");
     }
+    if ( (errno = pthread_sigmask(SIG_SETMASK, &wait_mask, NULL)) )
+        err(1, "cannot unblock the exit signals");
     if ( progress )
         fputc('\n', stderr);
 }
@@ -477,14 +537,17 @@ static void on_signal(int sig)
  */
 static void catch_signals(void)
 {
-    static const int sigs[] = { SIGHUP, SIGINT, SIGTERM, SIGALRM };
     struct sigaction sa = { .sa_handler = on_signal };
     size_t i;
 
     sigemptyset(&sa.sa_mask);
-    for ( i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++ )
-        sigaction(sigs[i], &sa, NULL);
-    signal(SIGPIPE, SIG_IGN);           /* a closed pipe: EPIPE, an error */
+    for ( i = 0; i < NR_EXIT_SIGNALS; i++ )
+        if ( sigaction(exit_signals[i], &sa, NULL) )
+            err(1, "cannot catch %s", strsignal(exit_signals[i]));
+    /* A closed pipe: EPIPE, an error. */
+    sa.sa_handler = SIG_IGN;
+    if ( sigaction(SIGPIPE, &sa, NULL) )
+        err(1, "cannot ignore SIGPIPE");
 }
 
 /* --realtime: the calling thread at SCHED_FIFO @priority. */
@@ -541,8 +604,10 @@ static void host_call_failed(int error, const char *what)
 }
 
 /*
- * Returns false if something could not be put back.  Each flag is
- * cleared first: an error in here must not come back here.
+ * Put back the event mask found at start-up, and after -c set the CPU
+ * mask to all CPUs: Xen's interface cannot read the CPU mask, so what it
+ * was is not known.  Returns false if something could not be put back.
+ * Each flag is cleared first: an error in here must not come back here.
  */
 static bool restore_masks(void)
 {
@@ -589,8 +654,9 @@ static bool disable_tracing(void)
 }
 
 /*
- * At exit after a fatal error: leave the host as we found it, except for
- * the buffers, which cannot be freed, and let the writer close the file.
+ * At exit after a fatal error: tracing off, the masks back as
+ * restore_masks() can put them (the CPU mask to all CPUs), the buffers
+ * left, as they cannot be freed; and let the writer close the file.
  */
 static void restore_host(void)
 {
@@ -717,10 +783,12 @@ static void start_tracing(struct xt_host *h, const struct options *o)
         err(1, "cannot %s tracing", o->start_disabled ? "disable" : "enable");
     if ( xt_map_buffers(h) )
         err(1, "cannot map the trace buffers");
+    /* A bad prod is Xen's to put right: the capture resyncs the CPU. */
     if ( o->discard )
         for ( cpu = 0; cpu < xt_max_cpus(h); cpu++ )
-            if ( xt_cpu_mapped(h, cpu) )
-                xt_discard(h, cpu);
+            if ( xt_cpu_mapped(h, cpu) && xt_discard(h, cpu) )
+                warnx("CPU %u: bad prod in its trace buffer: -D cannot "
+                      "discard its records", cpu);
 }
 
 static struct xt_writer *open_writer(int fd, struct xt_host *h,
@@ -750,20 +818,37 @@ static struct xt_writer *open_writer(int fd, struct xt_host *h,
     return w;
 }
 
+/* The machine's memory, in bytes; 0 if it does not say. */
+static uint64_t memory_bytes(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+
+    return pages > 0 && page > 0 ? (uint64_t)pages * page : 0;
+}
+
 /*
  * Start the writer thread.  A chunk holds a batch and one buffer's worth
- * more, with a window's markers (see copy_window()); every CPU may hold
- * one while two are written.
+ * more, with a window's marks (take.c's chunk_room); every CPU may hold
+ * one while two are written, whatever POOL_BYTES says.  With large
+ * buffers on many CPUs (-S 65535, 256 MB a CPU) that is more memory than
+ * the machine has: refused, rather than swapping or killed half-way.
  */
 static void start_output(struct capture *c, struct xt_writer *w)
 {
     unsigned int cpu, nr_mapped = 0;
+    uint64_t need, have = memory_bytes();
 
     for ( cpu = 0; cpu < c->take.nr_cpus; cpu++ )
         nr_mapped += xt_cpu_mapped(c->take.h, cpu);
-    c->take.out = output_start(w, c->take.batch_bytes + xt_data_size(c->take.h) +
-                          2 * GAP_MARK_BYTES,
-                          POOL_BYTES, nr_mapped + 2, c->opt->ring_bytes);
+    need = output_pool_bytes(c->take.chunk_room, POOL_BYTES, nr_mapped + 2);
+    if ( have && need > have / 2 )
+        errx(1, "trace buffers of %u KB on %u CPUs need %llu MB of memory "
+             "to capture, more than half of this machine's %llu MB: "
+             "use a smaller -S", xt_data_size(c->take.h) >> 10, nr_mapped,
+             (unsigned long long)(need >> 20),
+             (unsigned long long)(have >> 20));
+    c->take.out = output_start(w, c->take.chunk_room, POOL_BYTES,
+                               nr_mapped + 2, c->opt->ring_bytes);
     if ( !c->take.out )
         err(1, "writer thread");
 }
