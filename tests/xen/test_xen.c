@@ -280,6 +280,17 @@ static void compare_tracers(const char *boot)
     }
 }
 
+/* Debian's xentrace's capture: exit 0, both CPUs, and xenalyze reads it. */
+static void assert_debian_capture(const char *boot)
+{
+    struct tf_summary file;
+
+    assert_int_equal(read_rc(boot, "debian"), 0);
+    read_trace(boot, "debian", &file);
+    assert_both_cpus_traced(&file);
+    assert_xenalyze_reads(boot, "debian");
+}
+
 /* The boot ran the Xen release it was given. */
 static void test_xen_version(void **state)
 {
@@ -327,12 +338,8 @@ static void test_stock_xen_our_capture(void **state)
 static void test_stock_xen_debian_capture(void **state)
 {
     const char *boot = *state;
-    struct tf_summary file;
 
-    assert_int_equal(read_rc(boot, "debian"), 0);
-    read_trace(boot, "debian", &file);
-    assert_both_cpus_traced(&file);
-    assert_xenalyze_reads(boot, "debian");
+    assert_debian_capture(boot);
     compare_tracers(boot);
 }
 
@@ -431,12 +438,8 @@ static void test_our_xen_our_capture(void **state)
 static void test_our_xen_debian_capture(void **state)
 {
     const char *boot = *state;
-    struct tf_summary file;
 
-    assert_int_equal(read_rc(boot, "debian"), 0);
-    read_trace(boot, "debian", &file);
-    assert_both_cpus_traced(&file);
-    assert_xenalyze_reads(boot, "debian");
+    assert_debian_capture(boot);
     assert_tracing_off(boot, "debian");
     compare_tracers(boot);
 }
@@ -488,10 +491,7 @@ static void test_domu_captures(void **state)
     assert_both_cpus_traced(&file);
     assert_xenalyze_reads(boot, "ours");
     assert_tracing_off(boot, "ours");
-    assert_int_equal(read_rc(boot, "debian"), 0);
-    read_trace(boot, "debian", &file);
-    assert_both_cpus_traced(&file);
-    assert_xenalyze_reads(boot, "debian");
+    assert_debian_capture(boot);
     compare_tracers(boot);
 }
 
