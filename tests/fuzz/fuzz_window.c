@@ -3,7 +3,8 @@
  * (tools/xentrace/window.c), on bytes as another dom0 process may leave
  * them.
  *
- * Input: byte 0 says whether the piece ends at the wrap (bit 0), bytes
+ * Input: byte 0 says whether the piece ends at the wrap (bit 0) and how
+ * many words a window it starts has after it (bits 1-7), bytes
  * 1-8 the TSC floor, 9-12 where xentrace left cons, 13-16 the cons found;
  * the rest, cut to whole words, is the piece, in a buffer of exactly its
  * size (so that ASan sees any read past it).  A piece that passes must
@@ -13,7 +14,9 @@
  * checked records stay inside them, and cons_moved() never reports more
  * than the window or a buffer.  The check fused with the copy decides and
  * counts alike, alone (walked as two halves from 1 KiB on) or beside
- * another CPU's piece.
+ * another CPU's piece; and take_pieces(), with the cons found, takes what
+ * cons_moved() leaves of the piece, as the fused copy does, after room
+ * for a gap's marks if cons moved on, and leaves next_cons at its end.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -100,6 +103,49 @@ static void copied_alike(const struct cpu_check *c, const uint8_t *piece,
     free(to);
 }
 
+/*
+ * take_pieces() of the piece found at @cons, the first of a window of
+ * @more bytes more (its second piece, if it wraps): what cons_moved()
+ * says of it not taken again or counted as skipped, the rest as
+ * copy_pieces_checked() takes it.
+ */
+static void taken_alike(const struct cpu_check *c, uint32_t cons,
+                        const uint8_t *piece, size_t len, bool at_wrap,
+                        uint32_t more)
+{
+    struct cpu_check taken = *c, copied = *c;
+    uint32_t n = len < DATA_SIZE / 2 ? len : DATA_SIZE / 2, moved;
+    uint8_t *at = malloc(n + 64 + 1), *to = malloc(n + 1);
+    struct piece_copy pc = { .check = &taken, .at = at, .room = 64,
+                             .from = piece, .len = n, .at_wrap = at_wrap,
+                             .cons = cons, .window = n + more,
+                             .data_size = DATA_SIZE }, ref;
+    bool back, on;
+    size_t skip;
+
+    if ( !at || !to )
+        abort();
+    moved = cons_moved(c, cons, n + more, DATA_SIZE, &back);
+    on = moved && !back;
+    skip = back ? (moved < n ? moved : n) : 0;
+    ref = (struct piece_copy){ .check = &copied, .to = to,
+                               .from = piece + skip, .len = n - skip,
+                               .at_wrap = at_wrap };
+    copied.count.skipped += on ? moved : 0;
+    take_pieces(&pc, 1);
+    copy_pieces_checked(&ref, 1);
+    if ( pc.moved != moved || pc.back != back || pc.gap != on ||
+         pc.from != ref.from || pc.len != ref.len ||
+         pc.to != at + (on ? 64 : 0) || pc.why != ref.why ||
+         !same_check(&taken, &copied) || !taken.knows_cons ||
+         taken.next_cons != (back && moved >= n ? c->next_cons
+                             : (cons + n) % (2 * DATA_SIZE)) ||
+         (!pc.why && memcmp(pc.to, to, pc.len)) )
+        abort();
+    free(at);
+    free(to);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct cpu_check c = { .knows_cons = true }, before;
@@ -121,6 +167,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memcpy(piece, data + HEAD, len);
     before = c;
     copied_alike(&c, piece, len, data[0] & 1);
+    taken_alike(&c, cons, piece, len, data[0] & 1, 4 * (data[0] >> 1));
 
     if ( check_piece(&c, piece, len, data[0] & 1, &why) )
     {

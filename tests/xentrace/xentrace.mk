@@ -4,7 +4,7 @@
 
 XENTRACE_TESTS := $(BUILD)/tests/test_xentrace_options \
                   $(BUILD)/tests/test_window $(BUILD)/tests/test_output \
-                  $(BUILD)/tests/test_pace
+                  $(BUILD)/tests/test_pace $(BUILD)/tests/test_take
 
 $(BUILD)/tests/test_xentrace_options: tests/xentrace/test_xentrace_options.c \
                                       tools/xentrace/options.c \
@@ -38,3 +38,12 @@ $(BUILD)/tests/test_pace: tests/xentrace/test_pace.c tools/xentrace/pace.c \
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_CFLAGS) -Itools/xentrace $(LDFLAGS) -o $@ \
 	    tests/xentrace/test_pace.c tools/xentrace/pace.c -lcmocka
+
+$(BUILD)/tests/test_take: tests/xentrace/test_take.c tools/xentrace/take.c \
+                          tools/xentrace/take.h tools/xentrace/window.c \
+                          tools/xentrace/window.h tools/xentrace/output.h \
+                          $(LIBXT_HDRS) $(XTFILE_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(TOOL_CFLAGS) -Itools/xentrace $(LIBXT_CFLAGS) $(XTFILE_CFLAGS) \
+	    $(LDFLAGS) -o $@ tests/xentrace/test_take.c tools/xentrace/take.c \
+	    tools/xentrace/window.c -lcmocka

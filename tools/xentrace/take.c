@@ -2,13 +2,29 @@
  * xentrace: taking Xen's trace buffers, a pass at a time, into the chunks
  * of the writer thread (output.c), and queueing them as epochs.
  *
- * A pass takes every mapped CPU's window, cons..prod, copies it into the
- * CPU's chunk, checking it as it is copied (window.c), and releases it.
- * What fails the check is a gap: skipped, counted, and marked in the file
- * (put_gap()) before the records that follow it.  Once a chunk holds a
- * batch, or records are a second old, every CPU's chunk is queued, in
- * ascending order: an epoch (see xentrace.c for why, and for what it
- * costs).
+ * A pass takes every mapped CPU's window, cons..prod, and releases it.
+ * Each piece of a window (two if it wraps) goes one way, each file
+ * entered once, in the order of its data:
+ *
+ *   take.c    the CPU's chunk (output.c's, once an epoch) and where in it
+ *             the piece goes: plan_piece();
+ *   window.c  where cons is against where xentrace left it, the copy into
+ *             the chunk, checked as it is copied, and, if a gap comes
+ *             before the piece or a gap's vCPU waits for a name, what its
+ *             records say (first TSC, running vCPU): take_pieces();
+ *   take.c    what is kept: a gap noted (cons moved on, or the piece
+ *             failed: skipped, counted, marked in the file before the
+ *             records that follow it, put_gap()), or the piece kept after
+ *             the marks of the gap before it, or naming that gap's vCPU
+ *             from what the records say: keep_piece();
+ *   output.c  once a chunk holds a batch, or records are a second old,
+ *             every CPU's chunk queued, in ascending order: an epoch
+ *             (push_due(); see xentrace.c for why, and for what it costs).
+ *
+ * window.c reads records; take.c never does, it keeps what window.c says
+ * they say.  The first pieces of every CPU's window go through together,
+ * then the second pieces of those that wrap, so that the checks walk them
+ * side by side.
  */
 #include <assert.h>
 #include <err.h>
@@ -141,21 +157,18 @@ static uint32_t put_gap(struct cpu_check *check, unsigned int cpu,
     return 4 * n;
 }
 
-/*
- * A CPU's window being taken in a pass: its chunk, and where each of its
- * pieces starts, past what was taken already (cons moved back).
- */
+/* A CPU's window being taken in a pass, and its chunk. */
 struct taking {
     struct xt_window win;
     struct chunk *k;
-    uint32_t skip[2];
+    uint8_t *records;           /* k's */
 };
 
 /*
- * Piece @i of @t's window, to be copied to the end of its chunk (after
- * room for the marks, if a gap comes before it), as @pc, and asked what
- * its records say if a gap's marks need it; false if there is none.  It
- * fits (see start_taking()).
+ * Piece @i of @t's window, to be taken (window.c) to the end of its chunk,
+ * after room for the marks if a gap comes before it, as @pc, and asked
+ * what its records say if a gap's vCPU waits for a name (or a gap comes
+ * before it); false if there is none.  It fits (see start_taking()).
  */
 static bool plan_piece(struct take *c, const struct taking *t,
                        unsigned int i, struct piece_copy *pc)
@@ -165,36 +178,53 @@ static bool plan_piece(struct take *c, const struct taking *t,
     uint32_t data_size = xt_data_size(c->h);
     uint32_t off = win->cons % data_size;
 
-    if ( win->len[i] <= t->skip[i] )
+    if ( !win->len[i] )
         return false;
     *pc = (struct piece_copy){
         .check = check,
         .cpu = win->cpu,
-        .to = chunk_end(t->k) + (check->gap_bytes ? GAP_MARK_BYTES : 0),
-        .from = (const uint8_t *)win->piece[i] + t->skip[i],
-        .len = win->len[i] - t->skip[i],
+        .at = t->records + t->k->len,
+        .room = GAP_MARK_BYTES,
+        .gap = check->gap_bytes,
+        .from = win->piece[i],
+        .len = win->len[i],
         .at_wrap = i == 0 && (win->len[1] || off + win->len[0] == data_size),
-        .say = check->gap_bytes || c->unnamed[win->cpu].pending,
+        .say = c->unnamed[win->cpu].pending,
+        .cons = i ? (win->cons + win->len[0]) % (2 * data_size) : win->cons,
+        .window = i ? win->len[1] : win->len[0] + win->len[1],
+        .data_size = data_size,
     };
-    assert(pc->to + pc->len <= chunk_records(t->k) + c->chunk_room);
+    assert(t->k->len + GAP_MARK_BYTES + pc->len <= c->chunk_room);
     return true;
 }
 
 /*
- * Name the vCPU of the last gap in @k, its CPU's chunk, if it is still
- * unnamed and the records that follow it say (@next).
+ * Name the vCPU of the last gap in @t's chunk, if it is still unnamed and
+ * the records that follow it say (@next).
  */
-static void name_gap(struct take *c, struct chunk *k,
+static void name_gap(struct take *c, const struct taking *t,
                      const struct piece_says *next)
 {
-    struct unnamed_gap *u = &c->unnamed[k->cpu];
+    struct unnamed_gap *u = &c->unnamed[t->win.cpu];
     uint32_t word;
 
     if ( !u->pending || !next->named )
         return;
     word = lost_vcpu_word(next->dom, next->vcpu);
-    memcpy(chunk_records(k) + u->word, &word, 4);
+    memcpy(t->records + u->word, &word, 4);
     u->pending = false;
+}
+
+/*
+ * What @pc found of where cons was: moved back, nothing is missing;
+ * moved on, what it passed over is (window.c counted it): a gap.
+ */
+static void note_cons(struct take *c, const struct piece_copy *pc)
+{
+    if ( pc->moved && pc->back )
+        warn_skip(c, pc->cpu, pc->moved, XT_SKIP_CONS);
+    else if ( pc->moved )
+        note_gap(c, pc->cpu, pc->moved, XT_SKIP_CONS);
 }
 
 /*
@@ -204,10 +234,11 @@ static void name_gap(struct take *c, struct chunk *k,
  * marks go before the records with a TSC that follow, which xenalyze
  * would otherwise take to follow the records before the gap.
  */
-static void keep_piece(struct take *c, struct chunk *k,
+static void keep_piece(struct take *c, const struct taking *t,
                        const struct piece_copy *pc, uint64_t before)
 {
-    uint8_t *end = chunk_end(k);
+    struct chunk *k = t->k;
+    uint8_t *end = pc->at;
     uint32_t marks, unnamed;
 
     if ( pc->why )
@@ -218,7 +249,7 @@ static void keep_piece(struct take *c, struct chunk *k,
     if ( pc->to == end )
     {
         if ( pc->say )
-            name_gap(c, k, &pc->says);
+            name_gap(c, t, &pc->says);
     }
     else if ( !pc->says.timed )
         memmove(end, pc->to, pc->len);
@@ -234,7 +265,7 @@ static void keep_piece(struct take *c, struct chunk *k,
 }
 
 /*
- * Start taking @t's window: its CPU's chunk, and what cons moved over.
+ * Start taking @t's window: its CPU's chunk, and where its records are.
  * False if the writer has failed: there is no chunk to take.
  *
  * The chunk has room for the window (chunk_room, take_start()): at the
@@ -246,39 +277,26 @@ static void keep_piece(struct take *c, struct chunk *k,
  */
 static bool start_taking(struct take *c, struct taking *t, uint64_t now)
 {
-    const struct xt_window *win = &t->win;
-    struct cpu_check *check = &c->check[win->cpu];
-    bool back;
-    uint32_t moved = cons_moved(check, win->cons, win->len[0] + win->len[1],
-                                xt_data_size(c->h), &back);
-    uint32_t taken = back ? moved : 0;
+    unsigned int cpu = t->win.cpu;
 
-    if ( !(t->k = c->filling[win->cpu]) )
+    if ( !(t->k = c->filling[cpu]) )
     {
-        if ( !(t->k = output_take(c->out, win->cpu)) )
+        if ( !(t->k = output_take(c->out, cpu)) )
             return false;
-        c->filling[win->cpu] = t->k;
+        c->filling[cpu] = t->k;
         if ( !c->held_since_ms )
             c->held_since_ms = now;
     }
-    /* Moved back, nothing is missing; moved on, what it passed over is. */
-    if ( moved && back )
-        warn_skip(c, win->cpu, moved, XT_SKIP_CONS);
-    else if ( moved )
-    {
-        check->count.skipped += moved;
-        note_gap(c, win->cpu, moved, XT_SKIP_CONS);
-    }
-    t->skip[0] = taken < win->len[0] ? taken : win->len[0];
-    t->skip[1] = taken - t->skip[0];
+    t->records = chunk_records(t->k);
     return true;
 }
 
 /*
- * Copy the @n windows at @t into their CPUs' chunks, checking and
+ * Take the @n windows at @t into their CPUs' chunks, checking and
  * counting them (window.c): first pieces, then the second pieces of those
  * that wrap, each time every CPU's together, so that the checks walk
- * them side by side.
+ * them side by side; and keep them, with the marks of the gaps before
+ * them.
  */
 static void copy_windows(struct take *c, struct taking *t, unsigned int n)
 {
@@ -293,9 +311,12 @@ static void copy_windows(struct take *c, struct taking *t, unsigned int n)
                 c->before[m] = c->check[t[j].win.cpu].count.last_tsc;
                 c->piece_of[m++] = j;
             }
-        copy_pieces_checked(pc, m);
+        take_pieces(pc, m);
+        /* Every CPU's cons first, as its window's start: its line first. */
         for ( j = 0; j < m; j++ )
-            keep_piece(c, t[c->piece_of[j]].k, &pc[j], c->before[j]);
+            note_cons(c, &pc[j]);
+        for ( j = 0; j < m; j++ )
+            keep_piece(c, &t[c->piece_of[j]], &pc[j], c->before[j]);
     }
     for ( j = 0; j < n; j++ )
         c->epoch_full |= t[j].k->len >= c->batch_bytes;
@@ -338,13 +359,7 @@ uint32_t drain_pass(struct take *c, uint64_t now)
     }
     copy_windows(c, t, n);
     for ( i = 0; i < n; i++ )
-    {
-        struct cpu_check *check = &c->check[t[i].win.cpu];
-
         xt_release(c->h, &t[i].win);
-        check->next_cons = t[i].win.prod;
-        check->knows_cons = true;
-    }
     return largest;
 }
 

@@ -538,6 +538,46 @@ void copy_pieces_checked(struct piece_copy *pc, unsigned int n)
             piece_says(pc[i].to, pc[i].len, pc[i].cpu, &pc[i].says);
 }
 
+/*
+ * Where @pc's piece is taken from, and to: past what cons moved back over
+ * (taken already); after what it moved on over (gone: counted as
+ * skipped, and a gap before the piece, so after room for its marks).
+ * Where xentrace leaves cons is then the piece's end, unless cons moved
+ * back past it.
+ */
+static void start_piece(struct piece_copy *pc)
+{
+    struct cpu_check *c = pc->check;
+    bool back;
+    uint32_t moved = cons_moved(c, pc->cons, pc->window, pc->data_size,
+                                &back);
+    size_t skip = back ? (moved < pc->len ? moved : pc->len) : 0;
+
+    pc->moved = moved;
+    pc->back = back;
+    if ( moved && !back )
+    {
+        c->count.skipped += moved;
+        pc->gap = true;
+    }
+    if ( !back || moved < pc->len )
+        c->next_cons = (pc->cons + pc->len) % (2 * pc->data_size);
+    c->knows_cons = true;
+    pc->from += skip;
+    pc->len -= skip;
+    pc->to = pc->at + (pc->gap ? pc->room : 0);
+    pc->say |= pc->gap;
+}
+
+void take_pieces(struct piece_copy *pc, unsigned int n)
+{
+    unsigned int i;
+
+    for ( i = 0; i < n; i++ )
+        start_piece(&pc[i]);
+    copy_pieces_checked(pc, n);
+}
+
 uint32_t cons_moved(const struct cpu_check *c, uint32_t cons, uint32_t len,
                     uint32_t data_size, bool *back)
 {

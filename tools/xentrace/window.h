@@ -77,16 +77,38 @@ struct piece_says {
 struct piece_copy {
     struct cpu_check *check;
     unsigned int cpu;
-    uint8_t *to;
+    uint8_t *to;            /* where it is copied (take_pieces(): out) */
     const uint8_t *from;
     size_t len;
     bool at_wrap;           /* the piece ends where the buffer wraps */
     bool say;               /* fill in says, if it passes */
     uint32_t why;           /* out: XT_SKIP_*, or 0 if it passed */
     struct piece_says says; /* out, with say, if it passed */
+    /* take_pieces()'s: */
+    uint8_t *at;            /* where it goes if no gap comes before it */
+    uint32_t room;          /*   and how much later if one does */
+    bool gap;               /* a gap comes before it (out: cons moved on) */
+    uint32_t cons;          /* the piece's index in the ring */
+    uint32_t window;        /* bytes of the window from the piece on */
+    uint32_t data_size;     /* of the CPU's buffer */
+    uint32_t moved;         /* out: cons_moved()'s, and which way: */
+    bool back;
 };
 
 void copy_pieces_checked(struct piece_copy *pc, unsigned int n);
+
+/*
+ * Take the @n pieces at @pc, of different CPUs, from their buffers: each
+ * where cons is against where xentrace left it (cons_moved()), then
+ * copied and checked as copy_pieces_checked() does, and asked what its
+ * records say if a gap comes before it or @say.  What cons moved back
+ * over is not taken again (@moved with @back); what it moved on over is
+ * gone, counted as skipped (@moved): a gap, before the piece, which then
+ * goes @room bytes after @at, at @to.  Where xentrace leaves cons
+ * (next_cons) follows the pieces taken.  The pieces of a CPU's window,
+ * one a call, in order; one with nothing left to take passes as empty.
+ */
+void take_pieces(struct piece_copy *pc, unsigned int n);
 
 /*
  * The check alone, of each piece's @len bytes at @from where they are (@to
