@@ -126,7 +126,9 @@ install: $(XENTRACE) $(LIBXT) $(LIBXT_SO) $(LIBXT_PC) $(XTFILE) $(XTFILE_SO) \
 	install -m 755 $(LIBXT_SO) $(XTFILE_SO) $(DEST)/lib/
 	ln -sf $(notdir $(LIBXT_SO)) $(DEST)/lib/libxentrace.so
 	ln -sf $(notdir $(XTFILE_SO)) $(DEST)/lib/libxtfile.so
-	install -m 644 $(LIBXT_HDRS) $(XTFILE_HDRS) $(DEST)/include/
+	install -m 644 $(LIBXT_HDRS) $(filter-out $(XT_EVENTS_H),$(XTFILE_HDRS)) \
+	    $(DEST)/include/
+	install -m 644 $(XT_EVENTS_H) $(DEST)/include/$(XTFILE_ABI_DIR)/
 	install -m 644 xen/include/public/trace.h \
 	    $(DEST)/include/$(XTFILE_ABI_DIR)/public/
 	install -m 644 $(LIBXT_PC) $(XTFILE_PC) $(DEST)/lib/pkgconfig/

@@ -8,14 +8,15 @@ XTFILE_DIR     := $(BUILD)/tools/libxtfile
 XTFILE         := $(XTFILE_DIR)/libxtfile.a
 XTFILE_SO      := $(XTFILE_DIR)/libxtfile.so.1
 XTFILE_PC      := $(XTFILE_DIR)/libxtfile.pc
-XTFILE_HDRS    := $(XTFILE_SRC)/xtfile.h $(XTFILE_SRC)/xtread.h
+XTFILE_HDRS    := $(XTFILE_SRC)/xtfile.h $(XTFILE_SRC)/xtread.h $(XT_EVENTS_H)
 XTFILE_PRIV    := $(XTFILE_SRC)/catalogue.h $(COMMON_HDRS)
 XTFILE_SRCS    := $(addprefix $(XTFILE_SRC)/,writer.c reader.c events.c)
 XTFILE_OBJS    := $(patsubst $(XTFILE_SRC)/%.c,$(XTFILE_DIR)/%.o,\
                              $(XTFILE_SRCS)) $(XTFILE_DIR)/trace-events.o
 # What a program on it compiles and links with: xtfile.h's "public/trace.h"
-# is ours, whichever <xen/trace.h> the program means.
-XTFILE_CFLAGS  := -I$(XTFILE_SRC) -iquote xen/include
+# is ours, whichever <xen/trace.h> the program means, and its
+# "trace-events.h" the catalogue's.
+XTFILE_CFLAGS  := -I$(XTFILE_SRC) -I$(EVENTS_SRC) -iquote xen/include
 XTFILE_LIBS    := -lz
 # Where make install puts the public trace.h that xtfile.h includes.
 XTFILE_ABI_DIR := xentrace-ng
