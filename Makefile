@@ -71,6 +71,7 @@ include tools/libxtfile/libxtfile.mk
 include tools/xentrace/xentrace.mk
 include tools/readers/readers.mk
 include tests/unit/unit.mk
+include tests/common/common.mk
 include tests/file/file.mk
 include tests/xentrace/xentrace.mk
 # Before the tests of the readers, which run its gen-trace.
@@ -84,7 +85,7 @@ include tests/xen/trees.mk
 include tests/xen/xen.mk
 include demo/demo.mk
 
-TESTS := $(UNIT_TESTS) $(FILE_TESTS) $(XENTRACE_TESTS) $(SIM_TESTS) \
+TESTS := $(UNIT_TESTS) $(COMMON_TESTS) $(FILE_TESTS) $(XENTRACE_TESTS) $(SIM_TESTS) \
          $(READER_TESTS) $(FUZZ_TESTS)
 
 all: $(HOST_LIB) $(XEN_SIM) $(XEN_SIM_LIBS) $(LIBXT) $(LIBXT_SO) $(XTFILE) \
