@@ -52,7 +52,6 @@
 #include "tournament.h"
 #include "xtread.h"
 
-#define CPU_CHANGE_HDR  (TRC_TRACE_CPU_CHANGE | 2u << TRACE_EXTRA_SHIFT)
 #define NO_BATCH        UINT64_MAX
 #define MAX_RECORD      40              /* bytes: 1 + 2 + 7 words */
 #define LANES           4
@@ -91,7 +90,7 @@ static inline unsigned int words_at(uint32_t hdr)
 static inline bool is_cpu_change(uint32_t hdr)
 {
     return TRC_HD_TO_EVENT(hdr) == TRC_TRACE_CPU_CHANGE &&
-           TRC_HD_EXTRA(hdr) >= 2;
+           TRC_HD_EXTRA(hdr) >= XT_TRACE_CPU_CHANGE_WORDS;
 }
 
 /* Pads and CPU-change records: skipped unless XT_ITER_SPECIAL. */
@@ -99,15 +98,6 @@ static inline bool is_special(uint32_t event)
 {
     return event == TRC_TRACE_WRAP_BUFFER || event == TRC_TRACE_CPU_CHANGE;
 }
-
-/*
- * The classes Xen writes (bits 16-27 of an event, public/trace.h: one bit
- * each), TRC_GUEST's included; xentrace-ng's metadata is TRC_GEN.
- */
-static const uint8_t class_ok[1u << 12] = {
-    [0x001] = 1, [0x002] = 1, [0x004] = 1, [0x008] = 1, [0x010] = 1,
-    [0x020] = 1, [0x040] = 1, [0x080] = 1, [0x800] = 1,
-};
 
 /*
  * Decode the record at @p (known to be whole) for CPU @cpu; the input
@@ -482,7 +472,8 @@ fast_step(const uint8_t *base, struct fast *f)
     hdr = rd32(p);
     size = rec_size(hdr);
     cls = (hdr >> 16) & 0xfff;
-    if ( f->lim - f->pos < size || !class_ok[cls] ||
+    /* A class Xen writes (any subclass: the catalogue's), not TRC_GEN. */
+    if ( f->lim - f->pos < size || !xt_xen_class(hdr) ||
          cls == TRC_GEN >> 16 )
         return false;
     if ( TRC_HD_INCLUDES_CYCLE_COUNT(hdr) )
@@ -519,7 +510,7 @@ lane_slow(struct xt_reader *r, struct lane *l)
         return false;
     hdr = rd32(p);
     event = TRC_HD_TO_EVENT(hdr);
-    if ( !class_ok[(hdr >> 16) & 0xfff] )
+    if ( !xt_xen_class(hdr) )
     {
         l->bad = XT_BAD_CLASS;
         return false;
@@ -556,7 +547,7 @@ lane_slow(struct xt_reader *r, struct lane *l)
     if ( event == TRC_LOST_RECORDS )
     {
         l->lost_markers++;
-        l->lost_records += rec.nr_extra ? rec.extra[0] : 0;
+        l->lost_records += rec.nr_extra ? rec.extra[XT_LOST_RECORDS_COUNT] : 0;
     }
     else if ( l->meta )
         take_metadata(r, &rec);
@@ -659,7 +650,7 @@ static bool plausible_batch(const uint8_t *p, size_t len)
     uint32_t hdr = len >= 4 ? rd32(p) : 0;
     unsigned int at = words_at(hdr) + 4;
 
-    return (hdr & ~TRC_HD_CYCLE_FLAG) == CPU_CHANGE_HDR && len >= at + 4 &&
+    return (hdr & ~TRC_HD_CYCLE_FLAG) == XT_CPU_CHANGE_HDR && len >= at + 4 &&
            rd32(p + at) % 4 == 0;
 }
 
@@ -1614,12 +1605,16 @@ const struct xt_cpu_info *xt_reader_cpu_by_id(const struct xt_reader *r,
 
 bool xt_record_lost(const struct xt_record *rec, struct xt_lost *lost)
 {
-    if ( rec->event != TRC_LOST_RECORDS || rec->nr_extra < 4 )
+    const uint32_t *w = rec->extra;
+
+    if ( rec->event != TRC_LOST_RECORDS ||
+         rec->nr_extra < XT_LOST_RECORDS_WORDS )
         return false;
-    lost->count = rec->extra[0];
-    lost->domain = rec->extra[1] & 0xffff;
-    lost->vcpu = rec->extra[1] >> 16;
-    lost->first_tsc = rec->extra[2] | (uint64_t)rec->extra[3] << 32;
+    lost->count = w[XT_LOST_RECORDS_COUNT];
+    lost->domain = XT_VD_DOM(w[XT_LOST_RECORDS_LOST_ON]);
+    lost->vcpu = XT_VD_VCPU(w[XT_LOST_RECORDS_LOST_ON]);
+    lost->first_tsc = w[XT_LOST_RECORDS_FIRST_TSC] |
+                      (uint64_t)w[XT_LOST_RECORDS_FIRST_TSC + 1] << 32;
     return true;
 }
 
