@@ -97,12 +97,6 @@ int xt_xen_version_parse(const char *s, uint32_t *version)
     return -1;
 }
 
-const struct xt_event_desc *xt_event_table(size_t *n)
-{
-    *n = xt_nr_event_descs;
-    return xt_event_descs;
-}
-
 /* The catalogue's classes (gen-trace-events --classes), "all" excluded. */
 static const struct {
     const char *name;

@@ -23,8 +23,8 @@
  * Checks.  Inside a batch, records must fill its byte count exactly, have
  * an event class Xen writes, and carry TSCs that do not go backwards.
  * Where one fails, the batch ends at the record before; the bytes from
- * there to the next plausible CPU-change record (struct xt_skip) are counted,
- * and reading goes on there.
+ * there to the next plausible CPU-change record are counted (info->skips,
+ * skipped, and the first place and why), and reading goes on there.
  *
  * CPUs.  CPU numbers are any 32-bit value, so they are mapped to dense
  * "slots" through a hash table; an indexed reader then sorts the slots by
@@ -225,8 +225,6 @@ struct xt_reader {
     unsigned int hash_cap;
 
     struct xt_reader_info info;
-    struct xt_skip skips[XT_SKIPS_KEPT];
-    enum xt_bad first_bad;
     bool counted;               /* a second pass: the counts are in */
     uint32_t xen_version;       /* xt_reader_set_xen_version(), or 0 */
 
@@ -364,10 +362,8 @@ static void skip_start(struct xt_reader *r, uint64_t at, enum xt_bad why)
     {
         in->damage = XT_DAMAGE_CORRUPT;
         in->damage_offset = at;
-        r->first_bad = why;
+        in->damage_why = why;
     }
-    if ( in->skips < XT_SKIPS_KEPT )
-        r->skips[in->skips] = (struct xt_skip){ .offset = at, .why = why };
     in->skips++;
 }
 
@@ -378,8 +374,6 @@ static void skip_more(struct xt_reader *r, uint64_t bytes)
     if ( r->counted )
         return;
     in->skipped += bytes;
-    if ( in->skips && in->skips <= XT_SKIPS_KEPT )
-        r->skips[in->skips - 1].bytes += bytes;
 }
 
 /* The input ends inside a batch at @at, which lacks @missing bytes. */
@@ -1553,7 +1547,7 @@ const char *xt_reader_damage(const struct xt_reader *r, char *buf,
     if ( in->skips )
         len = snprintf(buf, size, "corrupt at offset %" PRIu64 " (%s): %"
                        PRIu64 " bytes skipped in %" PRIu64 " place%s",
-                       in->damage_offset, xt_bad_text(r->first_bad),
+                       in->damage_offset, xt_bad_text(in->damage_why),
                        in->skipped, in->skips, in->skips == 1 ? "" : "s");
     if ( in->truncated && len < size )
         snprintf(buf + len, size - len, "%struncated at offset %" PRIu64
@@ -1568,12 +1562,6 @@ const char *xt_reader_damage(const struct xt_reader *r, char *buf,
 int xt_reader_status(const struct xt_reader *r)
 {
     return r->info.damage == XT_DAMAGE_NONE ? 0 : XT_EXIT_DAMAGED;
-}
-
-const struct xt_skip *xt_reader_skip(const struct xt_reader *r,
-                                     unsigned int i)
-{
-    return i < r->info.skips && i < XT_SKIPS_KEPT ? &r->skips[i] : NULL;
 }
 
 const struct xt_cpu_info *xt_reader_cpu(const struct xt_reader *r,
@@ -1593,14 +1581,6 @@ static int64_t find_slot(const struct xt_reader *r, unsigned int cpu)
         if ( r->hash_cpu[h] == cpu )
             return r->hash_slot[h] - 1;
     return -1;
-}
-
-const struct xt_cpu_info *xt_reader_cpu_by_id(const struct xt_reader *r,
-                                              unsigned int cpu)
-{
-    int64_t i = find_slot(r, cpu);
-
-    return i < 0 ? NULL : &r->slots[i].info;
 }
 
 bool xt_record_lost(const struct xt_record *rec, struct xt_lost *lost)
