@@ -26,8 +26,9 @@
  * there to the next plausible CPU-change record are counted (info->skips,
  * skipped, and the first place and why), and reading goes on there.
  *
- * CPUs.  CPU numbers are any 32-bit value, so they are mapped to dense
- * "slots" through a hash table; an indexed reader then sorts the slots by
+ * CPUs.  CPU numbers are below XT_CPUS_MAX (a batch of another is damage:
+ * skipped and counted, so that memory stays within what a host has), and
+ * sparse, so they are mapped to dense "slots" through a hash table; an indexed reader then sorts the slots by
  * CPU number (slot order is CPU order).  Each CPU's batches form a chain
  * through the batch array, in file order.
  *
@@ -91,6 +92,16 @@ static inline bool is_cpu_change(uint32_t hdr)
 {
     return TRC_HD_TO_EVENT(hdr) == TRC_TRACE_CPU_CHANGE &&
            TRC_HD_EXTRA(hdr) >= XT_TRACE_CPU_CHANGE_WORDS;
+}
+
+/*
+ * The CPU number of the CPU-change record at @p, if Xen can have that
+ * CPU (XT_CPUS_MAX): a batch of another is skipped as damage, so that the
+ * CPUs' state stays within what a host has, whatever the input says.
+ */
+static inline bool cpu_possible(const uint8_t *p)
+{
+    return rd32(p + words_at(rd32(p))) < XT_CPUS_MAX;
 }
 
 /* Pads and CPU-change records: skipped unless XT_ITER_SPECIAL. */
@@ -343,6 +354,7 @@ static const char *const bad_text[] = {
     [XT_BAD_TSC] = "a TSC going backwards on its CPU",
     [XT_BAD_GZIP] = "broken gzip stream",
     [XT_BAD_READ] = "read error",
+    [XT_BAD_CPU] = "a CPU number no Xen has",
 };
 
 const char *xt_bad_text(enum xt_bad why)
@@ -645,7 +657,7 @@ static bool plausible_batch(const uint8_t *p, size_t len)
     unsigned int at = words_at(hdr) + 4;
 
     return (hdr & ~TRC_HD_CYCLE_FLAG) == XT_CPU_CHANGE_HDR && len >= at + 4 &&
-           rd32(p + at) % 4 == 0;
+           rd32(p + at) % 4 == 0 && rd32(p + at - 4) < XT_CPUS_MAX;
 }
 
 /*
@@ -715,7 +727,8 @@ static unsigned int gather(struct xt_reader *r, uint64_t off, bool first,
     unsigned int n = 0;
 
     while ( n < LANES && r->size - off >= 4 && is_cpu_change(rd32(r->data + off)) &&
-            r->size - off >= rec_size(rd32(r->data + off)) )
+            r->size - off >= rec_size(rd32(r->data + off)) &&
+            cpu_possible(r->data + off) )
     {
         uint32_t hdr = rd32(r->data + off);
         uint64_t start = off + rec_size(hdr);
@@ -779,7 +792,8 @@ static int index_input(struct xt_reader *r)
                 truncated(r, off, 0, XT_BAD_NONE);
                 break;
             }
-            off = skip_to_batch(r, off, 0, XT_BAD_NO_BATCH);
+            off = skip_to_batch(r, off, 0, is_cpu_change(hdr) ?
+                                           XT_BAD_CPU : XT_BAD_NO_BATCH);
             continue;
         }
         check_lanes(r, l, n);
@@ -1063,6 +1077,13 @@ static int stream_header(struct xt_reader *r, struct span *sp, int wait_ms)
             r->state = PARSE_END;
         }
         return got;
+    }
+    if ( !cpu_possible(s->buf + s->head) )
+    {
+        skip_start(r, s->pos, XT_BAD_CPU);
+        r->batch_end = 0;
+        r->state = PARSE_RESYNC;
+        return FILL_WAIT + 1;
     }
     si = slot_of(r, rd32(s->buf + s->head + words_at(hdr)));
     if ( si < 0 )
