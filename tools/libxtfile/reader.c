@@ -1,5 +1,5 @@
 /*
- * libxentrace, reading trace files (xtread.h, docs/trace-format.md).
+ * libxtfile, reading trace files (xtread.h, docs/trace-format.md).
  *
  * Two ways in, one set of checks.
  *
