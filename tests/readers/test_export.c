@@ -476,9 +476,10 @@ static void test_empty_file(void **state)
 }
 
 /*
- * CPU 0xffffffff beside CPU 0, a TSC span of 2^64 - 1, a lost count of
- * 0xffffffff: every reader reads it (export once indexed an array by CPU
- * number, sized by the highest plus one).
+ * CPU 16382, the highest Xen can have (XT_CPUS_MAX - 1), beside CPU 0, a
+ * TSC span of 2^64 - 1, a lost count of 0xffffffff: every reader reads it
+ * (export once indexed an array by CPU number, sized by the highest plus
+ * one).  A higher CPU's batch the reader skips as damage (test_readers).
  */
 static void test_hostile_values(void **state)
 {
@@ -490,19 +491,17 @@ static void test_hostile_values(void **state)
                         "def batch(cpu, body):\n"
                         "    return struct.pack(\"<III\", 0x2001f003, cpu, len(body)) + body\n"
                         "sys.stdout.buffer.write("
-                        "batch(0xffffffff, rec(0x00021011, 0, (1 << 16,)) + "
+                        "batch(16382, rec(0x00021011, 0, (1 << 16,)) + "
                         "rec(0x00021021, 2**64 - 1, (1 << 16,))) + "
                         "batch(0, rec(0x0001f001, 7, (0xffffffff, 0, 0, 0))))'"
                         " > %s/hostile.bin", dir), 0);
     summarise("hostile");
     assert_int_equal(summary_records("hostile"), 3);
-    /* A timeline has no room for CPU 0xffffffff: one line, status 1. */
-    assert_int_equal(sh("%s --json %s/hostile.trace.json %s/hostile.bin "
-                        "2> %s/hostile.err", EXPORT, dir, dir, dir), 1);
-    assert_int_equal(sh("test $(wc -l < %s/hostile.err) = 1", dir), 0);
+    assert_int_equal(sh("%s --json %s/hostile.trace.json %s/hostile.bin",
+                        EXPORT, dir, dir), 0);
     assert_int_equal(sh("rm -rf %s/hostile.ctf && %s --ctf %s/hostile.ctf "
                         "%s/hostile.bin", dir, EXPORT, dir, dir), 0);
-    assert_int_equal(sh("test -f %s/hostile.ctf/stream_4294967295", dir), 0);
+    assert_int_equal(sh("test -f %s/hostile.ctf/stream_16382", dir), 0);
     assert_int_equal(sh("%s -o %s/hostile.svg %s/hostile.bin", PLOT, dir,
                         dir), 0);
 }

@@ -51,12 +51,6 @@ struct unnamed_gap {
     uint32_t mark, word;
 };
 
-/* A lost-records record's vCPU word (xtfile.h): domain | vcpu << 16. */
-static uint32_t lost_vcpu_word(uint32_t dom, uint32_t vcpu)
-{
-    return (dom & 0xffff) | vcpu << 16;
-}
-
 static const char *skip_reason(uint32_t why)
 {
     switch ( why )
@@ -142,13 +136,14 @@ static uint32_t put_gap(struct cpu_check *check, unsigned int cpu,
             dom = next->dom;
             vcpu = next->vcpu;
         }
-        mark[n++] = TRC_LOST_RECORDS | 4u << TRACE_EXTRA_SHIFT |
+        mark[n++] = TRC_LOST_RECORDS |
+                    XT_LOST_RECORDS_WORDS << TRACE_EXTRA_SHIFT |
                     TRC_HD_CYCLE_FLAG;
         mark[n++] = after;
         mark[n++] = after >> 32;
         mark[n++] = 0;                          /* count: not known */
         *unnamed = next->named ? 0 : 4 * n;
-        mark[n++] = lost_vcpu_word(dom, vcpu);
+        mark[n++] = XT_VD_WORD(vcpu, dom);
         mark[n++] = first_lost;
         mark[n++] = first_lost >> 32;
     }
@@ -210,7 +205,7 @@ static void name_gap(struct take *c, const struct taking *t,
 
     if ( !u->pending || !next->named )
         return;
-    word = lost_vcpu_word(next->dom, next->vcpu);
+    word = XT_VD_WORD(next->vcpu, next->dom);
     memcpy(t->records + u->word, &word, 4);
     u->pending = false;
 }

@@ -41,37 +41,11 @@
 #include "window.h"
 #include "xtfile.h"
 
-#define TRC_TRACE_IRQ   (TRC_GEN + 4)   /* Xen 4.17's trace.h; not in ours */
-#define LOST_WORDS      4u              /* TRC_LOST_RECORDS's payload */
-/* The catalogue's class arm, TRC_HW's subclass 8, which only our Arm
- * trace points write (xen/patches/arm): in no release's trace.h, so not
- * in ours. */
-#define TRC_HW_ARM      0x00808000
-
 /*
- * The subclasses Xen writes in each class, a bit per subclass, indexed by
- * the class (event >> TRC_CLS_SHIFT): those of public/trace.h, the same
- * from 4.17 to 4.22 (a class without subclasses has them all set, as
- * TRC_GEN's 0x0001f000), and TRC_HW_ARM, which a Xen with our Arm trace
- * points writes (xen/patches/arm).  A table, so that the walk tests an event with
- * one load and no branch on its class.
+ * The subclasses Xen writes come from the catalogue (xt_xen_subclasses[],
+ * trace-events.h, from its subclass lines): a table, so that the walk
+ * tests an event with one load and no branch on its class.
  */
-#define CLASS(c)        ((c) >> TRC_CLS_SHIFT)
-#define SUB(s)          (1u << (((s) >> TRC_SUBCLS_SHIFT) & 0xf))
-
-static const uint16_t xen_subclasses[0x1000] = {
-    [CLASS(TRC_GEN)]    = SUB(TRC_GEN),
-    [CLASS(TRC_SCHED)]  = SUB(TRC_SCHED_MIN) | SUB(TRC_SCHED_CLASS) |
-                          SUB(TRC_SCHED_VERBOSE),
-    [CLASS(TRC_DOM0OP)] = SUB(TRC_DOM0_DOMOPS),
-    [CLASS(TRC_HVM)]    = SUB(TRC_HVM_ENTRYEXIT) | SUB(TRC_HVM_HANDLER) |
-                          SUB(TRC_HVM_EMUL),
-    [CLASS(TRC_MEM)]    = SUB(TRC_MEM),
-    [CLASS(TRC_PV)]     = SUB(TRC_PV_ENTRY) | SUB(TRC_PV_SUBCALL),
-    [CLASS(TRC_SHADOW)] = SUB(TRC_SHADOW),
-    [CLASS(TRC_HW)]     = SUB(TRC_HW_PM) | SUB(TRC_HW_IRQ) | SUB(TRC_HW_ARM),
-    [CLASS(TRC_GUEST)]  = SUB(TRC_GUEST),
-};
 
 /*
  * A piece's walk so far: where it is, and what it found, to be counted
@@ -103,9 +77,9 @@ static bool xen_writes_gen(const uint8_t *p, uint32_t hdr, bool last,
     {
     case TRC_LOST_RECORDS:
         if ( !TRC_HD_INCLUDES_CYCLE_COUNT(hdr) ||
-             TRC_HD_EXTRA(hdr) != LOST_WORDS )
+             TRC_HD_EXTRA(hdr) != XT_LOST_RECORDS_WORDS )
             return false;
-        memcpy(lost, p + 12, 4);
+        memcpy(lost, p + 12 + 4 * XT_LOST_RECORDS_COUNT, 4);
         return true;
     case TRC_TRACE_WRAP_BUFFER:
         return last && at_wrap;
@@ -145,10 +119,9 @@ walk_record(struct walker *w)
     if ( size > (size_t)(w->limit - p) )
         goto short_record;
     event = TRC_HD_TO_EVENT(hdr);
-    if ( !(xen_subclasses[event >> TRC_CLS_SHIFT] >>
-           (event >> TRC_SUBCLS_SHIFT & 0xf) & 1) )
+    if ( !xt_xen_writes(event) )
         goto not_xen;
-    if ( event >> TRC_CLS_SHIFT == CLASS(TRC_GEN) )
+    if ( event >> TRC_CLS_SHIFT == TRC_GEN >> TRC_CLS_SHIFT )
     {
         uint32_t lost;
 
@@ -383,13 +356,6 @@ static void copy_alone(struct piece_copy *a)
 #define SPLIT_SCAN      64u
 #define SPLIT_CHAIN     4u
 
-/* Whether Xen writes events of class and subclass @event's. */
-static bool xen_class(uint32_t event)
-{
-    return xen_subclasses[event >> TRC_CLS_SHIFT] >>
-           (event >> TRC_SUBCLS_SHIFT & 0xf) & 1;
-}
-
 /* Whether SPLIT_CHAIN records start at @p, before @end, by their look. */
 static bool looks_like_records(const uint8_t *p, const uint8_t *end)
 {
@@ -405,7 +371,7 @@ static bool looks_like_records(const uint8_t *p, const uint8_t *end)
             return false;
         memcpy(&hdr, p, 4);
         size = 4 * xt_record_words(hdr);
-        if ( size > (size_t)(end - p) || !xen_class(TRC_HD_TO_EVENT(hdr)) )
+        if ( size > (size_t)(end - p) || !xt_xen_writes(TRC_HD_TO_EVENT(hdr)) )
             return false;
         if ( TRC_HD_INCLUDES_CYCLE_COUNT(hdr) )
         {
@@ -596,9 +562,6 @@ uint32_t cons_moved(const struct cpu_check *c, uint32_t cons, uint32_t len,
     return ahead <= data_size ? ahead : 0;
 }
 
-/* Scheduler records that name the vCPU that was running (public/trace.h). */
-#define RUNSTATE_RUNNING        0       /* public/vcpu.h's RUNSTATE_running */
-
 /*
  * The vCPU running on CPU @cpu when the @len bytes of checked records at
  * @p start, as the first record to name it says: its domain and vCPU in
@@ -619,12 +582,12 @@ static bool running_vcpu(const uint8_t *p, size_t len, unsigned int cpu,
         size = 4 * xt_record_words(hdr);
         if ( size > (size_t)(end - p) )
             break;
-        /* A runstate change off running: the event holds old << 8. */
-        if ( (event & ~0xff0u) == TRC_SCHED_RUNSTATE_CHANGE && words >= 1 &&
-             ((event >> 8) & 0xf) == RUNSTATE_RUNNING )
+        /* A runstate change off running. */
+        if ( xt_is_runstate_change(event) && words >= 1 &&
+             xt_runstate_old(event) == XT_RUNSTATE_RUNNING )
         {
-            *dom = payload(p, hdr, 0) >> 16;
-            *vcpu = payload(p, hdr, 0) & 0xffff;
+            *dom = XT_DV_DOM(payload(p, hdr, 0));
+            *vcpu = XT_DV_VCPU(payload(p, hdr, 0));
             return true;
         }
         if ( (event == TRC_SCHED_SWITCH || event == TRC_SCHED_SWITCH_INFPREV ||
