@@ -30,7 +30,6 @@
 #include "xtread.h"
 
 #define CTF_MAGIC       0xc1fc1fc1u
-#define CTF_CONTEXT_AT  4               /* the packet context's offset */
 #define CTF_HEADER      40              /* packet header and context */
 #define MAX_CLASSES     (1u << 16)
 

@@ -14,7 +14,6 @@
 
 #define TABLE_MAX       4096    /* distinct keys per table; then "other" */
 #define TABLE_DIRECT    256     /* keys below: found by index, no hash */
-#define VECTORS         256
 #define NR_CAUSES       3
 
 /* Handler records, from Xen's public trace.h (xtfile.h includes it). */

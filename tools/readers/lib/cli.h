@@ -25,7 +25,6 @@
 
 #define CLI_EXIT_OK         0
 #define CLI_EXIT_ERROR      1   /* usage, I/O, not a trace */
-#define CLI_EXIT_DAMAGED    XT_EXIT_DAMAGED /* read up to damage, said on stderr */
 
 /* The TSC frequency when neither --cpu-hz nor the file gives one. */
 #define CLI_DEFAULT_HZ      2400000000ULL   /* xenalyze's default */
@@ -118,7 +117,7 @@ struct xt_reader *cli_open(const struct cli *c, const char *path,
  * batches a streamed TSC merge took out of order in another (call it once
  * the reader has read everything: a stream knows both only at its end),
  * and close it.  Returns the exit status, xt_reader_status():
- * CLI_EXIT_DAMAGED or CLI_EXIT_OK.
+ * XT_EXIT_DAMAGED or CLI_EXIT_OK.
  */
 int cli_close(struct xt_reader *r, const char *path);
 

@@ -829,30 +829,6 @@ double model_seconds(uint64_t ticks, uint64_t hz)
     return hz ? (double)ticks / hz : 0;
 }
 
-uint32_t model_pcpu_current(const struct model *m, uint32_t pcpu)
-{
-    const struct pstate *p = pcpu_find(m, pcpu);
-
-    return p && p->current != NO_INDEX ? m->vcpus[p->current].domvcpu
-                                       : MODEL_VCPU_NONE;
-}
-
-bool model_vcpu(const struct model *m, unsigned int i,
-                struct model_vcpu_state *out)
-{
-    const struct vstate *v;
-
-    if ( i >= m->nr_vcpus )
-        return false;
-    v = &m->vcpus[i];
-    *out = (struct model_vcpu_state){
-        .domvcpu = v->domvcpu, .state = v->state, .since = v->since,
-        .pcpu = v->pcpu, .in_exit = v->exit_open,
-        .exit_reason = v->exit_reason, .exit_since = v->exit_start,
-    };
-    return true;
-}
-
 const struct model_stats *model_stats(const struct model *m)
 {
     return &m->stats;

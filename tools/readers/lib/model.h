@@ -245,23 +245,6 @@ double model_seconds(uint64_t ticks, uint64_t hz);
  * Queries of the current state (between records, or in a callback)
  */
 
-/* The vCPU @pcpu runs, or MODEL_VCPU_NONE if not known. */
-uint32_t model_pcpu_current(const struct model *m, uint32_t pcpu);
-
-struct model_vcpu_state {
-    uint32_t domvcpu;
-    enum model_state state;
-    uint64_t since;             /* TSC it entered @state */
-    uint32_t pcpu;              /* where it runs or last ran, or NONE */
-    bool in_exit;               /* an HVM exit is open: */
-    uint32_t exit_reason;
-    uint64_t exit_since;
-};
-
-/* The vCPUs seen so far: @i from 0; false past the last. */
-bool model_vcpu(const struct model *m, unsigned int i,
-                struct model_vcpu_state *out);
-
 /* Counts of what the model could not place, for the summary. */
 struct model_stats {
     uint64_t records;           /* fed */
