@@ -28,6 +28,7 @@
 #include "cli.h"
 #include "decimal.h"
 #include "model.h"
+#include "tsc.h"
 #include "view.h"
 #include "xtread.h"
 
@@ -99,8 +100,10 @@ static char *put_seconds(char *p, const struct dump *d, uint64_t tsc)
 {
     bool before = tsc < d->base_tsc;
     uint64_t ticks = before ? d->base_tsc - tsc : tsc - d->base_tsc;
-    uint64_t sec = ticks / d->hz;
-    uint64_t ns = (unsigned __int128)(ticks % d->hz) * 1000000000u / d->hz;
+    uint64_t sec;
+    uint32_t ns;
+
+    tsc_split(ticks, d->hz, &sec, &ns);
 
     if ( before )
         *p++ = '-';
@@ -175,7 +178,7 @@ static char *put_note(char *p, const struct dump *d,
                      sizeof(note) - n);
     if ( d->what.closes && d->hz )
         n += written(snprintf(note + n, sizeof(note) - n, " %.3fus",
-                              model_seconds(d->what.ticks, d->hz) * 1e6),
+                              tsc_seconds(d->what.ticks, d->hz) * 1e6),
                      sizeof(note) - n);
     else if ( d->what.closes )
         n += written(snprintf(note + n, sizeof(note) - n, " %" PRIu64 "cyc",

@@ -26,6 +26,7 @@
 #include "cli.h"
 #include "model.h"
 #include "perfetto.h"
+#include "tsc.h"
 #include "view.h"
 #include "xtread.h"
 
@@ -354,8 +355,8 @@ struct json_out {
 
 static double json_us(const struct json_out *j, uint64_t tsc)
 {
-    return tsc >= j->origin ? (double)(tsc - j->origin) * 1e6 / j->hz
-                            : -((double)(j->origin - tsc) * 1e6 / j->hz);
+    return tsc >= j->origin ? tsc_seconds(tsc - j->origin, j->hz) * 1e6
+                            : -tsc_seconds(j->origin - tsc, j->hz) * 1e6;
 }
 
 static void json_meta(struct json_out *j, uint32_t pid, uint32_t tid,

@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "tally.h"
+#include "tsc.h"
 
 #define DEFAULT_BINS    200
 #define MAX_BINS        100000
@@ -49,7 +50,7 @@ static double y_of(const struct plot *p, double rate)
 static double bin_rate(const struct tally *t, const struct tally_cpu *c,
                        unsigned int b)
 {
-    return c->bins[b] / tally_seconds(t, t->bin_ticks);
+    return c->bins[b] / tsc_seconds(t->bin_ticks, t->hz);
 }
 
 static void axes(const struct plot *p, const char *title)
@@ -99,8 +100,8 @@ static void lost_bands(const struct plot *p)
         uint64_t from = l->first_tsc > t->first_tsc ?
                         l->first_tsc - t->first_tsc : 0;
         uint64_t to = l->tsc > t->first_tsc ? l->tsc - t->first_tsc : 0;
-        double x0 = x_of(p, tally_seconds(t, from));
-        double x1 = x_of(p, tally_seconds(t, to > from ? to : from));
+        double x0 = x_of(p, tsc_seconds(from, t->hz));
+        double x1 = x_of(p, tsc_seconds(to > from ? to : from, t->hz));
 
         fprintf(p->f, "<rect class=\"lost\" data-cpu=\"%u\" x=\"%.2f\" "
                 "y=\"%d\" width=\"%.2f\" height=\"%d\"><title>CPU %u lost %"
@@ -114,7 +115,7 @@ static void lost_bands(const struct plot *p)
 static void series(const struct plot *p)
 {
     const struct tally *t = p->t;
-    double width = tally_seconds(t, t->bin_ticks);
+    double width = tsc_seconds(t->bin_ticks, t->hz);
     unsigned int i, b;
 
     fprintf(p->f, "<g class=\"series\" fill=\"none\" stroke-width=\"1\">\n");
@@ -138,7 +139,7 @@ static void plot(FILE *f, const struct tally *t, const char *title)
     struct plot p = { .f = f, .t = t };
     unsigned int i, b;
 
-    p.seconds = tally_seconds(t, t->bin_ticks) * t->nr_bins;
+    p.seconds = tsc_seconds(t->bin_ticks, t->hz) * t->nr_bins;
     for ( i = 0; i < t->nr_cpus; i++ )
         for ( b = 0; b < t->nr_bins; b++ )
             if ( bin_rate(t, &t->cpus[i], b) > p.max_rate )

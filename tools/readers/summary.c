@@ -23,6 +23,7 @@
 #include "analysis.h"
 #include "cli.h"
 #include "tally.h"
+#include "tsc.h"
 
 #define OPT_JSON        CLI_LONG_ONLY
 #define DEFAULT_BINS    20
@@ -79,7 +80,7 @@ static void text_header(FILE *f, const struct tally *t, const char *path,
 
     fprintf(f, "%s: %" PRIu64 " bytes, %" PRIu64 " records on %u CPUs, "
             "%.6f s at %.3f MHz%s\n", path, info->size, t->total.records,
-            t->nr_cpus, tally_seconds(t, t->last_tsc - t->first_tsc),
+            t->nr_cpus, tsc_seconds(t->last_tsc - t->first_tsc, t->hz),
             t->hz / 1e6, hz_assumed ? " (assumed)" : "");
     if ( info->has_meta )
         fprintf(f, "written by xentrace-ng %u.%u.%u, format %u\n",
@@ -105,7 +106,7 @@ static void text_cpus(FILE *f, const struct tally *t)
         fprintf(f, "%6u %12" PRIu64 " %14" PRIu64 " %10" PRIu64 " %12" PRIu64
                 " %10.6f\n", c->cpu, c->total.records, c->total.bytes,
                 c->lost_records, c->lost_markers,
-                tally_seconds(t, c->lost_ticks));
+                tsc_seconds(c->lost_ticks, t->hz));
     }
 }
 
@@ -134,7 +135,7 @@ static uint64_t bin_records(const struct tally *t, unsigned int b)
 
 static void text_rate(FILE *f, const struct tally *t)
 {
-    double width = tally_seconds(t, t->bin_ticks);
+    double width = tsc_seconds(t->bin_ticks, t->hz);
     unsigned int b;
 
     fprintf(f, "\n%12s %14s\n", "from-s", "events/s");
@@ -156,7 +157,7 @@ static void json_cpu(FILE *f, const struct tally *t, const struct tally_cpu *c)
             ",\"lost_records\":%" PRIu64 ",\"lost_markers\":%" PRIu64
             ",\"lost_seconds\":%.9f,\"classes\":{", c->cpu, c->total.records,
             c->total.bytes, c->lost_records, c->lost_markers,
-            tally_seconds(t, c->lost_ticks));
+            tsc_seconds(c->lost_ticks, t->hz));
     for ( k = 0; k < n; k++ )
         fprintf(f, "%s\"%s\":{\"records\":%" PRIu64 ",\"bytes\":%" PRIu64 "}",
                 k ? "," : "", classes[k].name, classes[k].count.records,
@@ -186,7 +187,7 @@ static void json_print(FILE *f, const struct tally *t,
             ",\"bytes\":%" PRIu64 ",\"tsc_hz\":%" PRIu64
             ",\"seconds\":%.9f,\"skipped\":%" PRIu64 ",\"skips\":%" PRIu64
             ",\"damage\":", info->size, t->total.records, t->total.bytes,
-            t->hz, tally_seconds(t, t->last_tsc - t->first_tsc),
+            t->hz, tsc_seconds(t->last_tsc - t->first_tsc, t->hz),
             info->skipped, info->skips);
     if ( damage )
         cli_json_string(f, damage);
@@ -214,10 +215,10 @@ static void json_print(FILE *f, const struct tally *t,
     fprintf(f, "],");
     analysis_json(f, a);
     fprintf(f, ",\"rate\":{\"bin_seconds\":%.9f,\"events_per_second\":[",
-            tally_seconds(t, t->bin_ticks));
+            tsc_seconds(t->bin_ticks, t->hz));
     for ( i = 0; i < t->nr_bins; i++ )
         fprintf(f, "%s%.0f", i ? "," : "",
-                bin_records(t, i) / tally_seconds(t, t->bin_ticks));
+                bin_records(t, i) / tsc_seconds(t->bin_ticks, t->hz));
     fprintf(f, "]}}\n");
 }
 

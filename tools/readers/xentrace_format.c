@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "tsc.h"
 #include "xtread.h"
 
 /* Upstream's TRC_TRACE_IRQ, which only its formats file names. */
@@ -511,7 +512,7 @@ static bool format_record(FILE *out, const struct rules *rules,
     if ( hz )
     {
         vals[K_TSC].is_float = true;
-        vals[K_TSC].f = (double)tsc / hz;
+        vals[K_TSC].f = tsc_seconds(tsc, hz);
     }
     else
         vals[K_TSC].i = tsc;

@@ -11,6 +11,7 @@
 #include "analysis.h"
 #include "keyhash.h"
 #include "sketch.h"
+#include "tsc.h"
 
 #define TABLE_MAX       4096    /* distinct keys per table; then "other" */
 #define TABLE_DIRECT    256     /* keys below: found by index, no hash */
@@ -771,12 +772,12 @@ static const char *pv_name(char *buf, size_t size, uint64_t event)
 
 static double secs(const struct analysis *a, uint64_t ticks)
 {
-    return model_seconds(ticks, a->o.hz);
+    return tsc_seconds(ticks, a->o.hz);
 }
 
 static double usecs(const struct analysis *a, uint64_t ticks)
 {
-    return model_seconds(ticks, a->o.hz) * 1e6;
+    return tsc_seconds(ticks, a->o.hz) * 1e6;
 }
 
 static unsigned int shown(const struct analysis *a, unsigned int n)

@@ -373,11 +373,6 @@ bool cli_tsc_range(struct xt_reader *r, uint64_t *first, uint64_t *last)
     return any;
 }
 
-double cli_seconds(uint64_t ticks, uint64_t hz)
-{
-    return (double)ticks / hz;
-}
-
 /* The length of the UTF-8 sequence at @s, or 0 if it is not one. */
 static unsigned int utf8_length(const unsigned char *s)
 {

@@ -139,9 +139,6 @@ uint64_t cli_tsc_hz(const struct cli *c, const struct xt_reader_info *info,
  */
 bool cli_tsc_range(struct xt_reader *r, uint64_t *first, uint64_t *last);
 
-/* @ticks of a TSC at @hz, as seconds. */
-double cli_seconds(uint64_t ticks, uint64_t hz);
-
 /*
  * @s as a JSON string, quotes included: '"' and '\\' escaped, control
  * characters as \u00XX, bytes that are not UTF-8 as U+FFFD.

@@ -824,11 +824,6 @@ uint64_t model_last_tsc(const struct model *m)
     return m->last;
 }
 
-double model_seconds(uint64_t ticks, uint64_t hz)
-{
-    return hz ? (double)ticks / hz : 0;
-}
-
 const struct model_stats *model_stats(const struct model *m)
 {
     return &m->stats;

@@ -66,7 +66,7 @@
  * the dump prints from it.
  *
  * Memory is bounded by the number of pCPUs and vCPUs, never by the
- * trace's length.  TSCs are the trace's; model_seconds() converts.
+ * trace's length.  TSCs are the trace's; tsc.h converts.
  */
 #ifndef MODEL_H
 #define MODEL_H
@@ -237,9 +237,6 @@ void model_free(struct model *m);
 /* The span events cover: the trace's (or the window's) first, last TSC. */
 uint64_t model_first_tsc(const struct model *m);
 uint64_t model_last_tsc(const struct model *m);
-
-/* TSC ticks per second: the file's, or @hz where the caller says. */
-double model_seconds(uint64_t ticks, uint64_t hz);
 
 /*
  * Queries of the current state (between records, or in a callback)

@@ -46,6 +46,7 @@
 #include "model.h"
 #include "pbwrite.h"
 #include "perfetto.h"
+#include "tsc.h"
 
 #define BUNDLE_MAX      256         /* scheduling events per bundle */
 #define OUT_BYTES       (1u << 20)  /* written at a time */
@@ -210,7 +211,7 @@ struct pf {
 
 static uint64_t ns(const struct pf *pf, uint64_t tsc)
 {
-    return view_ns(tsc, pf->hz);
+    return tsc_ns(tsc, pf->hz);
 }
 
 /*

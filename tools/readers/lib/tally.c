@@ -565,8 +565,4 @@ void tally_free(struct tally *t)
     memset(t, 0, sizeof(*t));
 }
 
-double tally_seconds(const struct tally *t, uint64_t ticks)
-{
-    return cli_seconds(ticks, t->hz);
-}
 

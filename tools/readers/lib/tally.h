@@ -118,6 +118,5 @@ int tally_end(struct tally *t);
 void tally_free(struct tally *t);
 
 /* Ticks as seconds. */
-double tally_seconds(const struct tally *t, uint64_t ticks);
 
 #endif /* TALLY_H */

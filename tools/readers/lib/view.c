@@ -351,7 +351,3 @@ bool view_cpus_fit(const struct xt_reader_info *info)
     return !info->nr_cpus || info->max_cpu < VIEW_MAX_PCPUS;
 }
 
-uint64_t view_ns(uint64_t ticks, uint64_t hz)
-{
-    return (unsigned __int128)ticks * 1000000000u / hz;
-}

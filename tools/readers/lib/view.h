@@ -113,8 +113,6 @@ const char *view_point_name(char *buf, unsigned int size,
 const char *view_irq_name(char *buf, unsigned int size, uint32_t vector,
                           uint32_t irq);
 
-/* Nanoseconds of @ticks at @hz. */
-uint64_t view_ns(uint64_t ticks, uint64_t hz);
 
 /*
  * Time 0 of every reader's seconds (xentrace-dump -s, the exports): the
