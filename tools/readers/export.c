@@ -534,8 +534,8 @@ static void json_exit(struct json_out *j, const struct model_event *ev)
     char name[64];
 
     if ( json_slice(j, "hvm", ev->domvcpu, ev,
-                    view_exit_name(name, sizeof(name), ev->u.exit.reason,
-                                   ev->u.exit.svm)) )
+                    model_exit_label(name, sizeof(name), ev->u.exit.reason,
+                                     ev->u.exit.svm)) )
         fprintf(j->f, ",\"args\":{\"rip\":\"0x%" PRIx64 "\",\"handlers\":%u}}",
                 ev->u.exit.rip, ev->u.exit.nr_handlers);
 }

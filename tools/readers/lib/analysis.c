@@ -741,23 +741,12 @@ static const char *who_name(char *buf, size_t size, const struct avcpu *v)
 static const char *exit_name(const struct analysis *a, char *buf,
                              size_t size, uint64_t key)
 {
-    uint32_t reason = key;
-    const char *n = model_exit_name(reason, a->o.svm || (key & KEY_SVM));
-
-    if ( n )
-        return n;
-    snprintf(buf, size, "0x%" PRIx32, reason);
-    return buf;
+    return model_exit_label(buf, size, key, a->o.svm || (key & KEY_SVM));
 }
 
 static const char *hypercall_name(char *buf, size_t size, uint64_t op)
 {
-    const char *n = model_hypercall_name(op);
-
-    if ( n )
-        return n;
-    snprintf(buf, size, "hypercall_%" PRIu64, op);
-    return buf;
+    return model_hypercall_label(buf, size, op);
 }
 
 static const char *pv_name(char *buf, size_t size, uint64_t event)

@@ -2,6 +2,7 @@
  * model: the machine a trace describes (model.h).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -936,4 +937,27 @@ static const char *const hypercalls[] = {
 const char *model_hypercall_name(uint32_t op)
 {
     return op < NR(hypercalls) ? hypercalls[op] : NULL;
+}
+
+const char *model_exit_label(char *buf, size_t size, uint32_t reason,
+                             bool svm)
+{
+    const char *name = model_exit_name(reason, svm);
+
+    if ( name )
+        snprintf(buf, size, "%s", name);
+    else
+        snprintf(buf, size, "exit_0x%" PRIx32, reason);
+    return buf;
+}
+
+const char *model_hypercall_label(char *buf, size_t size, uint32_t op)
+{
+    const char *name = model_hypercall_name(op);
+
+    if ( name )
+        snprintf(buf, size, "%s", name);
+    else
+        snprintf(buf, size, "hypercall_%" PRIu32, op);
+    return buf;
 }

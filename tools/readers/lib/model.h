@@ -72,6 +72,7 @@
 #define MODEL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "xtread.h"
@@ -271,5 +272,14 @@ const char *model_exit_name(uint32_t reason, bool svm);
 
 /* A hypercall's name (Xen's public xen.h, __HYPERVISOR_*), or NULL. */
 const char *model_hypercall_name(uint32_t op);
+
+/*
+ * The names every reader shows, in @buf (which they return) when the
+ * tables above have none: "EPT_VIOLATION" or "exit_0x1f"; "memory_op" or
+ * "hypercall_41".  One word each, so that a column of them splits.
+ */
+const char *model_exit_label(char *buf, size_t size, uint32_t reason,
+                             bool svm);
+const char *model_hypercall_label(char *buf, size_t size, uint32_t op);
 
 #endif /* MODEL_H */

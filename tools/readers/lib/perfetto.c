@@ -835,8 +835,8 @@ static void on_hvm_exit(struct pf *pf, const struct model_event *ev)
     if ( !track )
         return;
     event_begin(pf, ev->start, TYPE_SLICE_BEGIN, track);
-    event_name(pf, view_exit_name(name, sizeof(name), ev->u.exit.reason,
-                                   ev->u.exit.svm));
+    event_name(pf, model_exit_label(name, sizeof(name), ev->u.exit.reason,
+                                     ev->u.exit.svm));
     arg_uint(pf, "reason", DA_UINT_VALUE, ev->u.exit.reason);
     arg_uint(pf, "rip", DA_POINTER_VALUE, ev->u.exit.rip);
     kept = ev->u.exit.nr_handlers < MODEL_MAX_HANDLERS ?

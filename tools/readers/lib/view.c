@@ -233,29 +233,6 @@ uint32_t view_other_tid(uint32_t pcpu)
     return VIEW_XEN_PID + 2 + 2 * pcpu;
 }
 
-const char *view_exit_name(char *buf, unsigned int size, uint32_t reason,
-                           bool svm)
-{
-    const char *name = model_exit_name(reason, svm);
-
-    if ( name )
-        snprintf(buf, size, "%s", name);
-    else
-        snprintf(buf, size, "exit 0x%x", reason);
-    return buf;
-}
-
-const char *view_hypercall_name(char *buf, unsigned int size, uint32_t op)
-{
-    const char *name = model_hypercall_name(op);
-
-    if ( name )
-        snprintf(buf, size, "%s", name);
-    else
-        snprintf(buf, size, "hypercall %u", op);
-    return buf;
-}
-
 static bool set_grow(struct view_set *s)
 {
     unsigned int slots = s->slots ? 2 * s->slots : 64, i, j;
@@ -321,7 +298,7 @@ const char *view_point_name(char *buf, unsigned int size,
     switch ( ev->type )
     {
     case MODEL_EV_HYPERCALL:
-        return view_hypercall_name(buf, size, ev->u.hypercall.op);
+        return model_hypercall_label(buf, size, ev->u.hypercall.op);
     case MODEL_EV_INJECT:
         snprintf(buf, size, "inject 0x%02x", ev->u.inject.vector);
         break;

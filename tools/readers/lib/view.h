@@ -85,11 +85,6 @@ uint32_t view_tid(uint32_t domvcpu);
 uint32_t view_unknown_tid(uint32_t pcpu);
 uint32_t view_other_tid(uint32_t pcpu);
 
-/* Into @buf, which they return: "EPT_VIOLATION" or "exit 0x1f" (VMX's
- * names, or SVM's with @svm); "memory_op" or "hypercall 41". */
-const char *view_exit_name(char *buf, unsigned int size, uint32_t reason,
-                           bool svm);
-const char *view_hypercall_name(char *buf, unsigned int size, uint32_t op);
 
 /*
  * A set of 32-bit keys (the vCPUs met so far), each with its index in
