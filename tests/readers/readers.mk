@@ -23,7 +23,7 @@ $(BUILD)/tests/test_readers: tests/readers/test_readers.c \
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_CFLAGS) -DXEN_SIM='"$(XEN_SIM)"' \
 	    -DXENTRACE='"$(XENTRACE)"' -DXT_DUMP='"$(XT_DUMP)"' \
-	    -DXT_SUMMARY='"$(XT_SUMMARY)"' \
+	    -DXT_SUMMARY='"$(XT_SUMMARY)"' -DXT_EXPORT='"$(XT_EXPORT)"' \
 	    -DXT_FORMAT='"$(XT_FORMAT)"' -DXT_FORMATS='"$(XT_FORMATS)"' \
 	    $(XTFILE_CFLAGS) -Itests/common -I$(BUILD)/tests $(LDFLAGS) \
 	    -o $@ $< tests/common/run_cmd.c $(XTFILE) $(XTFILE_LIBS) -lcmocka

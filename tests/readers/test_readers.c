@@ -1513,6 +1513,46 @@ static void test_summary_batches_in_file_order(void **state)
     free(f.w);
 }
 
+/*
+ * One clock: a capture that starts 0.7 s before its first record (as a -M
+ * capture does).  --from 0.5 --to 1.5 are seconds from the capture's start
+ * in the summary and the export alike, and xentrace-dump -s counts from
+ * there too: d1v0 runs from 0.7 s to the window's end, 1.5 s.
+ */
+static void test_one_clock(void **state)
+{
+    static const uint32_t hz[] = { 1000000, 0 };            /* 1 MHz */
+    static const uint32_t start[] = { 1000000, 0, 1764480000, 0, 0 };
+    struct file f;
+    char *out;
+    uint64_t tsc;
+
+    (void)state;
+    init(&f);
+    batch(&f, 0);
+    rec1(&f, TRC_XT_FORMAT, 0, 1);
+    rec(&f, TRC_XT_TSC_HZ, 0, 2, hz);
+    rec1(&f, TRC_XT_CPUS, 0, 1);
+    rec(&f, TRC_XT_START, 0, 5, start);
+    batch(&f, 0);
+    rec1(&f, RUNSTATE(1, 0), 1700000, 1 << 16);  /* d1v0 runnable->running */
+    for ( tsc = 1800000; tsc < 4700000; tsc += 100000 )
+        rec1(&f, 0x0002800a, tsc, 1 << 16);
+    rec1(&f, RUNSTATE(0, 1), 4700000, 1 << 16);
+
+    out = run_on_file(&f, XT_SUMMARY " --from 0.5 --to 1.5 '%s'");
+    assert_non_null(strstr(out, "\nd1v0          0.800000       1 "));
+    free(out);
+    out = run_on_file(&f, XT_EXPORT " --json - --from 0.5 --to 1.5 '%s'");
+    assert_non_null(strstr(out, "\"ts\":700000.000,\"name\":\"d1v0\","
+                                "\"dur\":800000.000}"));
+    free(out);
+    out = run_on_file(&f, XT_DUMP " -s '%s'");
+    assert_non_null(strstr(out, "\n   0.700000000 cpu0  "));
+    free(out);
+    free(f.w);
+}
+
 /* A pipe and a gzip file, through xt_reader_open_fd(). */
 static void test_pipe_and_gzip(void **state)
 {
@@ -1795,6 +1835,7 @@ int main(void)
         cmocka_unit_test(test_cpu_batches),
         cmocka_unit_test(test_batches_1024_cpus),
         cmocka_unit_test(test_summary_batches_in_file_order),
+        cmocka_unit_test(test_one_clock),
         cmocka_unit_test(test_pipe_and_gzip),
         cmocka_unit_test(test_catalogue_covers_trace_h),
         cmocka_unit_test(test_catalogue_sorted_and_sane),

@@ -359,7 +359,7 @@ int main(int argc, char *argv[])
     d.xen_from = cli.xen_version ? "--xen-version" :
                  in->meta.xen_version ? "the file's hypervisor" :
                  "not in the file: the default";
-    d.base_tsc = view_origin(r);
+    d.base_tsc = cli_origin(r);
     it = xt_iter_new(r, d.raw ? XT_ORDER_FILE : XT_ORDER_TSC, 0,
                      (d.all ? XT_ITER_SPECIAL : 0) | XT_ITER_NOWAIT);
     if ( !it )

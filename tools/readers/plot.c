@@ -30,14 +30,18 @@
 struct plot {
     FILE *f;
     const struct tally *t;
-    double seconds;             /* the x axis: 0 to this */
+    double start, seconds;      /* the x axis: from the origin, as every
+                                   reader counts (or the first bin if it
+                                   is earlier) to the last bin's end */
     double max_rate;            /* the y axis: 0 to this */
 };
 
 static double x_of(const struct plot *p, double s)
 {
-    return LEFT + (WIDTH - LEFT - RIGHT) * (p->seconds > 0 ? s / p->seconds
-                                                            : 0);
+    double span = p->seconds - p->start;
+
+    return LEFT + (WIDTH - LEFT - RIGHT) * (span > 0 ? (s - p->start) / span
+                                                     : 0);
 }
 
 static double y_of(const struct plot *p, double rate)
@@ -76,7 +80,8 @@ static void axes(const struct plot *p, const char *title)
     fprintf(p->f, "<g class=\"ticks\" font-size=\"12\">\n");
     for ( i = 0; i <= TICKS; i++ )
     {
-        double s = p->seconds * i / TICKS, r = p->max_rate * i / TICKS;
+        double s = p->start + (p->seconds - p->start) * i / TICKS;
+        double r = p->max_rate * i / TICKS;
 
         fprintf(p->f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">"
                 "%.3g</text>\n", x_of(p, s), HEIGHT - BOTTOM + 18, s);
@@ -100,8 +105,10 @@ static void lost_bands(const struct plot *p)
         uint64_t from = l->first_tsc > t->first_tsc ?
                         l->first_tsc - t->first_tsc : 0;
         uint64_t to = l->tsc > t->first_tsc ? l->tsc - t->first_tsc : 0;
-        double x0 = x_of(p, tsc_seconds(from, t->hz));
-        double x1 = x_of(p, tsc_seconds(to > from ? to : from, t->hz));
+        double x0 = x_of(p, tally_bin_seconds(t, 0) +
+                            tsc_seconds(from, t->hz));
+        double x1 = x_of(p, tally_bin_seconds(t, 0) +
+                            tsc_seconds(to > from ? to : from, t->hz));
 
         fprintf(p->f, "<rect class=\"lost\" data-cpu=\"%u\" x=\"%.2f\" "
                 "y=\"%d\" width=\"%.2f\" height=\"%d\"><title>CPU %u lost %"
@@ -128,7 +135,8 @@ static void series(const struct plot *p)
                 i * 360 / t->nr_cpus);
         for ( b = 0; b < t->nr_bins; b++ )
             fprintf(p->f, "%s%.1f,%.1f", b ? " " : "",
-                    x_of(p, (b + 0.5) * width), y_of(p, bin_rate(t, c, b)));
+                    x_of(p, tally_bin_seconds(t, 0) + (b + 0.5) * width),
+                    y_of(p, bin_rate(t, c, b)));
         fprintf(p->f, "\"><title>CPU %u</title></polyline>\n", c->cpu);
     }
     fprintf(p->f, "</g>\n");
@@ -139,7 +147,8 @@ static void plot(FILE *f, const struct tally *t, const char *title)
     struct plot p = { .f = f, .t = t };
     unsigned int i, b;
 
-    p.seconds = tsc_seconds(t->bin_ticks, t->hz) * t->nr_bins;
+    p.start = tally_bin_seconds(t, 0) < 0 ? tally_bin_seconds(t, 0) : 0;
+    p.seconds = tally_bin_seconds(t, t->nr_bins);
     for ( i = 0; i < t->nr_cpus; i++ )
         for ( b = 0; b < t->nr_bins; b++ )
             if ( bin_rate(t, &t->cpus[i], b) > p.max_rate )

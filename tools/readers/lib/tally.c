@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "tally.h"
+#include "tsc.h"
 
 #define MAX_EVENTS          (1u << 16)
 
@@ -162,6 +163,7 @@ static int setup(struct tally *t, struct xt_reader *r, unsigned int nr_bins,
             return -1;
     }
     cli_tsc_range(r, &t->first_tsc, &t->last_tsc);
+    t->origin = cli_origin(r);
     /*
      * Bins of one tick more than an even cut, so that the last TSC falls
      * in the last bin; a span of 2^64 - 1 ticks in one bin cannot have
@@ -565,4 +567,10 @@ void tally_free(struct tally *t)
     memset(t, 0, sizeof(*t));
 }
 
+double tally_bin_seconds(const struct tally *t, unsigned int b)
+{
+    uint64_t start = t->first_tsc + b * t->bin_ticks;
 
+    return start >= t->origin ? tsc_seconds(start - t->origin, t->hz)
+                              : -tsc_seconds(t->origin - start, t->hz);
+}

@@ -73,6 +73,7 @@ struct tally {
     uint64_t hz;                /* TSC ticks per second used for times */
     uint64_t first_tsc;         /* the trace's TSC range, over all CPUs */
     uint64_t last_tsc;
+    uint64_t origin;            /* time 0 of its seconds: cli_origin() */
     struct tally_count total;
 
     unsigned int nr_cpus;       /* CPUs with a batch, ascending */
@@ -118,5 +119,8 @@ int tally_end(struct tally *t);
 void tally_free(struct tally *t);
 
 /* Ticks as seconds. */
+
+/* Where bin @b starts, in seconds from the origin. */
+double tally_bin_seconds(const struct tally *t, unsigned int b);
 
 #endif /* TALLY_H */

@@ -109,41 +109,11 @@ bool view_parse_classes(struct view_filter *f, const char *arg,
     return true;
 }
 
-bool view_parse_seconds(const char *arg, double *out)
-{
-    char *end;
-
-    errno = 0;
-    *out = strtod(arg, &end);
-    return !errno && end != arg && !*end && *out == *out;
-}
-
 void view_filter_free(struct view_filter *f)
 {
     free(f->domains);
     free(f->cpus);
     f->domains = f->cpus = NULL;
-}
-
-/* @s seconds from @origin as a TSC, within 1 and UINT64_MAX. */
-static uint64_t tsc_at(uint64_t origin, uint64_t hz, double s)
-{
-    double ticks = s * (double)hz;
-
-    if ( ticks <= -(double)origin )
-        return 1;
-    if ( ticks >= (double)(UINT64_MAX - origin) )
-        return UINT64_MAX;
-    return ticks < 0 ? origin - (uint64_t)-ticks : origin + (uint64_t)ticks;
-}
-
-void view_window(struct view_filter *f, uint64_t origin, uint64_t hz,
-                 bool has_from, double from, bool has_to, double to)
-{
-    f->from = has_from ? tsc_at(origin, hz, from) : 0;
-    f->to = has_to ? tsc_at(origin, hz, to) : 0;
-    if ( has_to && !has_from )
-        f->from = 1;            /* the model takes 0, 0 as "all" */
 }
 
 bool view_domain_wanted(const struct view_filter *f, uint32_t domvcpu)

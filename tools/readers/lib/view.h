@@ -57,12 +57,7 @@ bool view_parse_cpus(struct view_filter *f, const char *arg,
                      char *why, unsigned int size);
 bool view_parse_classes(struct view_filter *f, const char *arg,
                         char *why, unsigned int size);
-bool view_parse_seconds(const char *arg, double *out);
 void view_filter_free(struct view_filter *f);
-
-/* --from/--to, in seconds from @origin, as a TSC window. */
-void view_window(struct view_filter *f, uint64_t origin, uint64_t hz,
-                 bool has_from, double from, bool has_to, double to);
 
 bool view_domain_wanted(const struct view_filter *f, uint32_t domvcpu);
 bool view_cpu_wanted(const struct view_filter *f, uint32_t pcpu);
@@ -108,21 +103,5 @@ const char *view_point_name(char *buf, unsigned int size,
 const char *view_irq_name(char *buf, unsigned int size, uint32_t vector,
                           uint32_t irq);
 
-
-/*
- * Time 0 of every reader's seconds (xentrace-dump -s, the exports): the
- * capture's start (TRC_XT_START), or the first TSC in the file.  Inline,
- * for xentrace-dump, which needs nothing else from here.
- */
-static inline uint64_t view_origin(struct xt_reader *r)
-{
-    const struct xt_reader_info *in = xt_reader_info(r);
-    uint64_t first, last;
-
-    if ( in->has_start )
-        return in->meta.start_tsc;
-    cli_tsc_range(r, &first, &last);
-    return first;
-}
 
 #endif /* VIEW_H */
