@@ -71,6 +71,7 @@ include tools/libxtfile/libxtfile.mk
 include tools/xentrace/xentrace.mk
 include tools/readers/readers.mk
 include tests/unit/unit.mk
+include tests/common/common.mk
 include tests/file/file.mk
 include tests/xentrace/xentrace.mk
 # Before the tests of the readers, which run its gen-trace.
@@ -84,7 +85,7 @@ include tests/xen/trees.mk
 include tests/xen/xen.mk
 include demo/demo.mk
 
-TESTS := $(UNIT_TESTS) $(FILE_TESTS) $(XENTRACE_TESTS) $(SIM_TESTS) \
+TESTS := $(UNIT_TESTS) $(COMMON_TESTS) $(FILE_TESTS) $(XENTRACE_TESTS) $(SIM_TESTS) \
          $(READER_TESTS) $(FUZZ_TESTS)
 
 all: $(HOST_LIB) $(XEN_SIM) $(XEN_SIM_LIBS) $(LIBXT) $(LIBXT_SO) $(XTFILE) \
@@ -126,7 +127,9 @@ install: $(XENTRACE) $(LIBXT) $(LIBXT_SO) $(LIBXT_PC) $(XTFILE) $(XTFILE_SO) \
 	install -m 755 $(LIBXT_SO) $(XTFILE_SO) $(DEST)/lib/
 	ln -sf $(notdir $(LIBXT_SO)) $(DEST)/lib/libxentrace.so
 	ln -sf $(notdir $(XTFILE_SO)) $(DEST)/lib/libxtfile.so
-	install -m 644 $(LIBXT_HDRS) $(XTFILE_HDRS) $(DEST)/include/
+	install -m 644 $(LIBXT_HDRS) $(filter-out $(XT_EVENTS_H),$(XTFILE_HDRS)) \
+	    $(DEST)/include/
+	install -m 644 $(XT_EVENTS_H) $(DEST)/include/$(XTFILE_ABI_DIR)/
 	install -m 644 xen/include/public/trace.h \
 	    $(DEST)/include/$(XTFILE_ABI_DIR)/public/
 	install -m 644 $(LIBXT_PC) $(XTFILE_PC) $(DEST)/lib/pkgconfig/

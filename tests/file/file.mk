@@ -21,6 +21,7 @@ $(BUILD)/tests/test_catalogue: tests/file/test_catalogue.c tests/common/run_cmd.
 	$(CC) $(TOOL_CFLAGS) -Itests/common -DGEN='"$(GEN_EVENTS)"' \
 	    -DCATALOGUE='"$(CATALOGUE)"' \
 	    -DXEN_TRACE_EVENTS_H='"$(XEN_TRACE_EVENTS_H)"' \
+	    -DXT_EVENTS_H='"$(XT_EVENTS_H)"' \
 	    -DMAN_PAGE='"$(XT_MAN_CLASSES)"' \
 	    -DXEN_CC='"$(CC) $(XEN_CFLAGS)"' -DXT_FORMAT='"$(XT_FORMAT)"' \
 	    -DXT_FORMATS='"$(XT_FORMATS)"' $(LDFLAGS) -o $@ \

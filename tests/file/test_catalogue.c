@@ -2,8 +2,12 @@
  * The event catalogue and what gen-trace-events makes of it:
  *
  * - the committed files made from it (the hypervisor's trace calls,
- *   xen/include/xen/trace-events.h, and the class table of xentrace(8))
- *   are what the generator makes now;
+ *   xen/include/xen/trace-events.h, the tools' constants,
+ *   tools/trace-events/trace-events.h, and the class table of
+ *   xentrace(8)) are what the generator makes now;
+ * - Xen's ABI header, xen/include/public/trace.h, gives every name it
+ *   shares with the catalogue the catalogue's value, and the check says
+ *   which name when one differs;
  * - the generator refuses a catalogue with duplicate ids, names or
  *   fields, more than 7 words or an unknown kind, with the line;
  * - a trace call with the wrong arguments, to an event the catalogue
@@ -89,6 +93,39 @@ static void test_trace_calls_header_is_current(void **state)
                         GEN, dir, CATALOGUE, dir), 0);
 }
 
+static void test_tools_header_is_current(void **state)
+{
+    (void)state;
+    assert_int_equal(sh("python3 %s --defs %s/defs.h %s && "
+                        "diff -u " XT_EVENTS_H " %s/defs.h",
+                        GEN, dir, CATALOGUE, dir), 0);
+}
+
+/* Whether public/trace.h agrees with the catalogue at @catalogue. */
+static int abi_check(const char *catalogue)
+{
+    return sh("python3 %s --abi-check %s/abi.c %s && "
+              "cc -fsyntax-only -iquote xen/include %s/abi.c",
+              GEN, dir, catalogue, dir);
+}
+
+static void test_abi_header_agrees(void **state)
+{
+    char moved[sizeof(dir) + 8];
+
+    (void)state;
+    assert_int_equal(abi_check(CATALOGUE), 0);
+    /* The same check fails, naming it, on an id that differs. */
+    snprintf(moved, sizeof(moved), "%s/moved", dir);
+    assert_int_equal(sh("sed 's/^0x0002800a  TRC_SCHED_SWITCH /"
+                        "0x0002803a  TRC_SCHED_SWITCH /' %s > %s",
+                        CATALOGUE, moved), 0);
+    assert_int_not_equal(sh("cmp -s %s %s", CATALOGUE, moved), 0);
+    assert_int_not_equal(abi_check(moved), 0);
+    assert_true(log_has("TRC_SCHED_SWITCH: public/trace.h and the "
+                        "catalogue differ"));
+}
+
 static void test_man_class_table_is_current(void **state)
 {
     (void)state;
@@ -120,8 +157,14 @@ static void test_generator_refuses_bad_catalogues(void **state)
 {
     (void)state;
     assert_int_equal(generate("class  sched  0x0002f000  scheduler\n"
+                              "subclass  TRC_SCHED_MIN  0x00021000\n"
+                              "subclass  TRC_SCHED_VERBOSE  0x00028000\n"
                               "0x00028001  TRC_A  a:u32 b:x64  notsc\n"
                               "0x00021001  TRC_B  o:rs@8 n:rs@4 v:dv\n"), 0);
+    refused("subclass  TRC_SCHED_MIN  0x00021000\n"
+            "0x00028001  TRC_A\n", "cat: TRC_A is in no subclass line");
+    refused("subclass  TRC_X  0x00061000\n",
+            "cat:1: subclass mask 0x61000 needs one class bit");
     refused("0x00028001  TRC_A\n0x00028001  TRC_B\n",
             "cat:2: duplicate id 0x28001 (line 1)");
     refused("0x00028001  TRC_A\n0x00028002  TRC_A\n",
@@ -266,6 +309,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_trace_calls_header_is_current),
+        cmocka_unit_test(test_tools_header_is_current),
+        cmocka_unit_test(test_abi_header_agrees),
         cmocka_unit_test(test_man_class_table_is_current),
         cmocka_unit_test(test_generator_refuses_bad_catalogues),
         cmocka_unit_test(test_right_calls_compile),

@@ -40,6 +40,7 @@
 #define DATA_SIZE       (PAGES * 4096 - 8)
 #define WIDE_BITS       256             /* a CPU map wider than the host */
 #define VIRQ_WAIT_MS    10000           /* failure bound, not a target */
+#define MS              1000000LL       /* nanoseconds */
 
 static struct xt_host *host;            /* the library under test */
 static xc_interface *xch;               /* the test's own view */
@@ -158,7 +159,7 @@ static unsigned int discard_and_wait(void)
     {
         for ( cpu = 0; cpu < NR_PCPUS; cpu++ )
             xt_discard(host, cpu);
-        assert_int_equal(xt_wait(host, VIRQ_WAIT_MS), 1);
+        assert_int_equal(xt_wait_ns(host, VIRQ_WAIT_MS * MS), 1);
 
         most = 0;
         for ( cpu = 0; cpu < NR_PCPUS; cpu++ )
@@ -308,7 +309,7 @@ static void test_windows_hold_whole_records(void **state)
     (void)state;
     for ( round = 0; round < 1000 && wraps < 4; round++ )
     {
-        assert_true(xt_wait(host, 1000) >= 0);
+        assert_true(xt_wait_ns(host, 1000 * MS) >= 0);
         for ( cpu = 0; cpu < NR_PCPUS; cpu++ )
         {
             len = xt_window(host, cpu, &w);
@@ -471,12 +472,12 @@ static void test_second_consumer(void **state)
     assert_int_equal(xt_bind_virq(other), -1);
     assert_int_equal(errno, EEXIST);
 
-    assert_int_equal(xt_wait(other, 10), 0);
+    assert_int_equal(xt_wait_ns(other, 10 * MS), 0);
 
     assert_int_equal(sigaction(SIGALRM, &sa, NULL), 0);
     assert_int_equal(setitimer(ITIMER_REAL, &soon, NULL), 0);
     errno = 0;
-    assert_int_equal(xt_wait(other, -1), -1);
+    assert_int_equal(xt_wait_ns(other, -1), -1);
     assert_int_equal(errno, EINTR);
     xt_close(other);
 

@@ -27,7 +27,8 @@ die() { say "$*"; exit 1; }
 
 TAR=$XEN_SRC/xen-$VER.tar.xz
 [ -f "$TAR" ] || die "$TAR: no such release tarball"
-OURS=(xen/common/trace.c xen/include/public/trace.h xen/include/xen/trace.h)
+OURS=(xen/common/trace.c xen/include/public/trace.h xen/include/xen/trace.h
+      xen/include/xen/trace-events.h)
 SCRIPTS=(tests/xen/build-tree.sh tests/xen/call-site.sh tests/xen/call-site.c)
 if [ $STOCK = yes ]; then
     DIR=$CACHE/stock-$VER

@@ -633,8 +633,3 @@ int xt_wait_ns(struct xt_host *h, int64_t timeout_ns)
 
     return 1;
 }
-
-int xt_wait(struct xt_host *h, int timeout_ms)
-{
-    return xt_wait_ns(h, timeout_ms < 0 ? -1 : timeout_ms * 1000000LL);
-}

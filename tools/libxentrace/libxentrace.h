@@ -91,13 +91,11 @@ unsigned long xt_resyncs(const struct xt_host *h, unsigned int cpu);
 
 /*
  * Bind VIRQ_TBUF (EEXIST if another consumer has it: Xen allows one), and
- * wait for it for at most @timeout_ms (-1: for ever), or with
- * xt_wait_ns() @timeout_ns nanoseconds (-1: for ever), as precisely as
- * the kernel's timers (ppoll(2)).  Returns 1 if it fired, 0 on timeout,
- * -1 with errno (EINTR when a signal came).
+ * wait for it for at most @timeout_ns nanoseconds (-1: for ever), as
+ * precisely as the kernel's timers (ppoll(2)).  Returns 1 if it fired, 0
+ * on timeout, -1 with errno (EINTR when a signal came).
  */
 int xt_bind_virq(struct xt_host *h);
-int xt_wait(struct xt_host *h, int timeout_ms);
 int xt_wait_ns(struct xt_host *h, int64_t timeout_ns);
 
 #endif /* LIBXENTRACE_H */

@@ -14,8 +14,11 @@
 #include "decimal.h"
 #include "xtread.h"
 
-/* The HVM class, without its sub-class bits. */
-#define HVM_CLASS           (TRC_HVM & 0x0fff0000u)
+/* The class bits of an event (12, one set for each of Xen's classes). */
+static inline uint32_t class_of(uint32_t event)
+{
+    return event >> TRC_CLS_SHIFT & 0xfff;
+}
 
 /*
  * A lookup per record formatted: hashed, not a binary search.  The hash
@@ -43,7 +46,8 @@ static const struct xt_event_desc *find_exact(uint32_t event,
 
 static bool is_nested_hvm(uint32_t event)
 {
-    return (event & 0x0fff0000u) == HVM_CLASS && (event & TRC_HVM_NESTEDFLAG);
+    return class_of(event) == class_of(TRC_HVM) &&
+           (event & TRC_HVM_NESTEDFLAG);
 }
 
 const struct xt_event_desc *xt_event_find_xen(uint32_t event,
@@ -93,12 +97,6 @@ int xt_xen_version_parse(const char *s, uint32_t *version)
     return -1;
 }
 
-const struct xt_event_desc *xt_event_table(size_t *n)
-{
-    *n = xt_nr_event_descs;
-    return xt_event_descs;
-}
-
 /* The catalogue's classes (gen-trace-events --classes), "all" excluded. */
 static const struct {
     const char *name;
@@ -111,12 +109,11 @@ static const struct {
 
 const char *xt_event_class(uint32_t event)
 {
-    uint32_t cls = event & 0x0fff0000u;
     size_t i;
 
     /* An event has one class bit; a mask with more (all) is no class. */
     for ( i = 0; i < sizeof(classes) / sizeof(classes[0]); i++ )
-        if ( (classes[i].mask & 0x0fff0000u) == cls )
+        if ( class_of(classes[i].mask) == class_of(event) )
             return classes[i].name;
     return "?";
 }
@@ -158,7 +155,7 @@ static char *put_hex(char *p, uint64_t v)
 /* "d1v0"; Xen's idle domain (DOMID_IDLE) as every reader names it. */
 static char *put_dv(char *p, uint32_t dom, uint32_t vcpu)
 {
-    if ( dom == 0x7fff )
+    if ( dom == XT_DOMID_IDLE )
     {
         p = put_lit(p, "idle-v");
         return put_dec(p, vcpu);
@@ -210,9 +207,9 @@ static char *put_field(char *p, const struct xt_field *f, const uint32_t *w,
     case XT_FIELD_X64:
         return put_hex(p, w[0] | (uint64_t)w[1] << 32);
     case XT_FIELD_DOMVCPU:
-        return put_dv(p, w[0] >> 16, w[0] & 0xffff);
+        return put_dv(p, XT_DV_DOM(w[0]), XT_DV_VCPU(w[0]));
     case XT_FIELD_VCPUDOM:
-        return put_dv(p, w[0] & 0xffff, w[0] >> 16);
+        return put_dv(p, XT_VD_DOM(w[0]), XT_VD_VCPU(w[0]));
     }
     *p++ = '?';
     return p;

@@ -23,8 +23,8 @@
  * Checks.  Inside a batch, records must fill its byte count exactly, have
  * an event class Xen writes, and carry TSCs that do not go backwards.
  * Where one fails, the batch ends at the record before; the bytes from
- * there to the next plausible CPU-change record (struct xt_skip) are counted,
- * and reading goes on there.
+ * there to the next plausible CPU-change record are counted (info->skips,
+ * skipped, and the first place and why), and reading goes on there.
  *
  * CPUs.  CPU numbers are any 32-bit value, so they are mapped to dense
  * "slots" through a hash table; an indexed reader then sorts the slots by
@@ -52,7 +52,6 @@
 #include "tournament.h"
 #include "xtread.h"
 
-#define CPU_CHANGE_HDR  (TRC_TRACE_CPU_CHANGE | 2u << TRACE_EXTRA_SHIFT)
 #define NO_BATCH        UINT64_MAX
 #define MAX_RECORD      40              /* bytes: 1 + 2 + 7 words */
 #define LANES           4
@@ -91,7 +90,7 @@ static inline unsigned int words_at(uint32_t hdr)
 static inline bool is_cpu_change(uint32_t hdr)
 {
     return TRC_HD_TO_EVENT(hdr) == TRC_TRACE_CPU_CHANGE &&
-           TRC_HD_EXTRA(hdr) >= 2;
+           TRC_HD_EXTRA(hdr) >= XT_TRACE_CPU_CHANGE_WORDS;
 }
 
 /* Pads and CPU-change records: skipped unless XT_ITER_SPECIAL. */
@@ -99,15 +98,6 @@ static inline bool is_special(uint32_t event)
 {
     return event == TRC_TRACE_WRAP_BUFFER || event == TRC_TRACE_CPU_CHANGE;
 }
-
-/*
- * The classes Xen writes (bits 16-27 of an event, public/trace.h: one bit
- * each), TRC_GUEST's included; xentrace-ng's metadata is TRC_GEN.
- */
-static const uint8_t class_ok[1u << 12] = {
-    [0x001] = 1, [0x002] = 1, [0x004] = 1, [0x008] = 1, [0x010] = 1,
-    [0x020] = 1, [0x040] = 1, [0x080] = 1, [0x800] = 1,
-};
 
 /*
  * Decode the record at @p (known to be whole) for CPU @cpu; the input
@@ -235,8 +225,6 @@ struct xt_reader {
     unsigned int hash_cap;
 
     struct xt_reader_info info;
-    struct xt_skip skips[XT_SKIPS_KEPT];
-    enum xt_bad first_bad;
     bool counted;               /* a second pass: the counts are in */
     uint32_t xen_version;       /* xt_reader_set_xen_version(), or 0 */
 
@@ -374,10 +362,8 @@ static void skip_start(struct xt_reader *r, uint64_t at, enum xt_bad why)
     {
         in->damage = XT_DAMAGE_CORRUPT;
         in->damage_offset = at;
-        r->first_bad = why;
+        in->damage_why = why;
     }
-    if ( in->skips < XT_SKIPS_KEPT )
-        r->skips[in->skips] = (struct xt_skip){ .offset = at, .why = why };
     in->skips++;
 }
 
@@ -388,8 +374,6 @@ static void skip_more(struct xt_reader *r, uint64_t bytes)
     if ( r->counted )
         return;
     in->skipped += bytes;
-    if ( in->skips && in->skips <= XT_SKIPS_KEPT )
-        r->skips[in->skips - 1].bytes += bytes;
 }
 
 /* The input ends inside a batch at @at, which lacks @missing bytes. */
@@ -482,7 +466,8 @@ fast_step(const uint8_t *base, struct fast *f)
     hdr = rd32(p);
     size = rec_size(hdr);
     cls = (hdr >> 16) & 0xfff;
-    if ( f->lim - f->pos < size || !class_ok[cls] ||
+    /* A class Xen writes (any subclass: the catalogue's), not TRC_GEN. */
+    if ( f->lim - f->pos < size || !xt_xen_class(hdr) ||
          cls == TRC_GEN >> 16 )
         return false;
     if ( TRC_HD_INCLUDES_CYCLE_COUNT(hdr) )
@@ -519,7 +504,7 @@ lane_slow(struct xt_reader *r, struct lane *l)
         return false;
     hdr = rd32(p);
     event = TRC_HD_TO_EVENT(hdr);
-    if ( !class_ok[(hdr >> 16) & 0xfff] )
+    if ( !xt_xen_class(hdr) )
     {
         l->bad = XT_BAD_CLASS;
         return false;
@@ -556,7 +541,7 @@ lane_slow(struct xt_reader *r, struct lane *l)
     if ( event == TRC_LOST_RECORDS )
     {
         l->lost_markers++;
-        l->lost_records += rec.nr_extra ? rec.extra[0] : 0;
+        l->lost_records += rec.nr_extra ? rec.extra[XT_LOST_RECORDS_COUNT] : 0;
     }
     else if ( l->meta )
         take_metadata(r, &rec);
@@ -659,7 +644,7 @@ static bool plausible_batch(const uint8_t *p, size_t len)
     uint32_t hdr = len >= 4 ? rd32(p) : 0;
     unsigned int at = words_at(hdr) + 4;
 
-    return (hdr & ~TRC_HD_CYCLE_FLAG) == CPU_CHANGE_HDR && len >= at + 4 &&
+    return (hdr & ~TRC_HD_CYCLE_FLAG) == XT_CPU_CHANGE_HDR && len >= at + 4 &&
            rd32(p + at) % 4 == 0;
 }
 
@@ -1562,7 +1547,7 @@ const char *xt_reader_damage(const struct xt_reader *r, char *buf,
     if ( in->skips )
         len = snprintf(buf, size, "corrupt at offset %" PRIu64 " (%s): %"
                        PRIu64 " bytes skipped in %" PRIu64 " place%s",
-                       in->damage_offset, xt_bad_text(r->first_bad),
+                       in->damage_offset, xt_bad_text(in->damage_why),
                        in->skipped, in->skips, in->skips == 1 ? "" : "s");
     if ( in->truncated && len < size )
         snprintf(buf + len, size - len, "%struncated at offset %" PRIu64
@@ -1577,12 +1562,6 @@ const char *xt_reader_damage(const struct xt_reader *r, char *buf,
 int xt_reader_status(const struct xt_reader *r)
 {
     return r->info.damage == XT_DAMAGE_NONE ? 0 : XT_EXIT_DAMAGED;
-}
-
-const struct xt_skip *xt_reader_skip(const struct xt_reader *r,
-                                     unsigned int i)
-{
-    return i < r->info.skips && i < XT_SKIPS_KEPT ? &r->skips[i] : NULL;
 }
 
 const struct xt_cpu_info *xt_reader_cpu(const struct xt_reader *r,
@@ -1604,22 +1583,18 @@ static int64_t find_slot(const struct xt_reader *r, unsigned int cpu)
     return -1;
 }
 
-const struct xt_cpu_info *xt_reader_cpu_by_id(const struct xt_reader *r,
-                                              unsigned int cpu)
-{
-    int64_t i = find_slot(r, cpu);
-
-    return i < 0 ? NULL : &r->slots[i].info;
-}
-
 bool xt_record_lost(const struct xt_record *rec, struct xt_lost *lost)
 {
-    if ( rec->event != TRC_LOST_RECORDS || rec->nr_extra < 4 )
+    const uint32_t *w = rec->extra;
+
+    if ( rec->event != TRC_LOST_RECORDS ||
+         rec->nr_extra < XT_LOST_RECORDS_WORDS )
         return false;
-    lost->count = rec->extra[0];
-    lost->domain = rec->extra[1] & 0xffff;
-    lost->vcpu = rec->extra[1] >> 16;
-    lost->first_tsc = rec->extra[2] | (uint64_t)rec->extra[3] << 32;
+    lost->count = w[XT_LOST_RECORDS_COUNT];
+    lost->domain = XT_VD_DOM(w[XT_LOST_RECORDS_LOST_ON]);
+    lost->vcpu = XT_VD_VCPU(w[XT_LOST_RECORDS_LOST_ON]);
+    lost->first_tsc = w[XT_LOST_RECORDS_FIRST_TSC] |
+                      (uint64_t)w[XT_LOST_RECORDS_FIRST_TSC + 1] << 32;
     return true;
 }
 

@@ -40,7 +40,6 @@
 
 #include "xtfile.h"
 
-#define HDR_WORD        (TRC_TRACE_CPU_CHANGE | (2u << TRACE_EXTRA_SHIFT))
 /* Linux's largest write(2): a bigger batch could not go out in one. */
 #define MAX_BATCH       0x7ffff000u
 
@@ -185,7 +184,8 @@ static int fail(struct xt_writer *w, int error)
 static size_t lay_out(unsigned int cpu, uint8_t *buf, size_t records)
 {
     size_t used = XT_BATCH_HEAD + records, size = page_up(used);
-    uint32_t hdr[3] = { HDR_WORD, cpu, (uint32_t)(size - XT_BATCH_HEAD) };
+    uint32_t hdr[3] = { XT_CPU_CHANGE_HDR, cpu,
+                        (uint32_t)(size - XT_BATCH_HEAD) };
 
     memcpy(buf, hdr, XT_BATCH_HEAD);
     pad(buf + used, size - used);

@@ -13,12 +13,14 @@
  * metadata records (TRC_XT_*) alone; xentrace ends every CPU's stream
  * with TRC_XT_END.
  *
- * The event numbers and the record header come from Xen's public ABI,
- * xen/include/public/trace.h, the same as Debian's <xen/trace.h> (either
- * may come first: they share the include guard).  It is included by a
- * quoted name, so that a program's <xen/trace.h> stays whichever it
- * means: build with -iquote xen/include (installed: the pkg-config file
- * says where).
+ * The record header comes from Xen's public ABI, xen/include/public/
+ * trace.h, the same as Debian's <xen/trace.h> (either may come first:
+ * they share the include guard); every event number, the record layouts
+ * and the runstate encoding from trace-events.h, generated from the event
+ * catalogue, which includes it.  Both are included by quoted names, so
+ * that a program's <xen/trace.h> stays whichever it means: build with
+ * -iquote xen/include -I tools/trace-events (installed: the pkg-config
+ * file says where).
  *
  * Functions return 0 (or a count) on success and -1 with errno on failure.
  */
@@ -29,7 +31,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "public/trace.h"
+#include "trace-events.h"
 
 /* xentrace-ng's version: in every file's metadata, and xentrace -V. */
 #define XT_VERSION_MAJOR   0
@@ -52,48 +54,6 @@ static inline unsigned int xt_record_words(uint32_t hdr)
     return 1 + (TRC_HD_INCLUDES_CYCLE_COUNT(hdr) ? 2 : 0) + TRC_HD_EXTRA(hdr);
 }
 
-/*
- * TRC_LOST_RECORDS, Xen's marker of records it could not write, has
- * these words: {count, domain | vcpu << 16, first tsc lo, first tsc hi}.
- */
-#define XT_LOST_WORDS      4
-
-/*
- * Scheduler runstate changes are TRC_SCHED_RUNSTATE_CHANGE | old << 8 |
- * new << 4, {domain << 16 | vcpu}; the runstates are Xen's RUNSTATE_*
- * (public/vcpu.h).
- */
-#define XT_RUNSTATE_RUNNING    0
-#define XT_RUNSTATE_RUNNABLE   1
-#define XT_RUNSTATE_BLOCKED    2
-#define XT_RUNSTATE_OFFLINE    3
-#define XT_NR_RUNSTATES        4
-
-static inline bool xt_is_runstate_change(uint32_t event)
-{
-    return (event & ~0xff0u) == TRC_SCHED_RUNSTATE_CHANGE;
-}
-
-static inline unsigned int xt_runstate_old(uint32_t event)
-{
-    return (event >> 8) & 0xf;
-}
-
-static inline unsigned int xt_runstate_new(uint32_t event)
-{
-    return (event >> 4) & 0xf;
-}
-
-/* "running", "runnable", "blocked", "offline", or "?". */
-static inline const char *xt_runstate_name(unsigned int state)
-{
-    static const char *const names[XT_NR_RUNSTATES] = {
-        "running", "runnable", "blocked", "offline",
-    };
-
-    return state < XT_NR_RUNSTATES ? names[state] : "?";
-}
-
 /* The idle domain's id (DOMID_IDLE, public/xen.h): its vCPUs idle. */
 #define XT_DOMID_IDLE      0x7fffu
 
@@ -112,32 +72,24 @@ static inline const char *xt_runstate_name(unsigned int state)
  * ========
  *
  * TRC_GEN (0x0001f000) events without a TSC, alone in the file's first
- * batch, and TRC_XT_END at the end.  "records", wherever xentrace-ng
- * counts them, excludes these.
- */
-#define TRC_XT_FORMAT      0x0001f010   /* {format version} */
-#define TRC_XT_TOOL        0x0001f011   /* {major, minor, patch} */
-#define TRC_XT_TSC_HZ      0x0001f012   /* {hz lo, hz hi} */
-#define TRC_XT_CPUS        0x0001f013   /* {possible CPUs} */
-#define TRC_XT_START       0x0001f014   /* {tsc lo, tsc hi, s lo, s hi, ns} */
-#define TRC_XT_XEN_VERSION 0x0001f015   /* {major << 16 | minor}, 0: unknown */
-/*
- * The end of the capture, the last record of every CPU's stream: no
- * payload, and the TSC of the newest record of any CPU.  It keeps a
+ * batch, and TRC_XT_END at the end; their numbers and payloads are the
+ * catalogue's (TRC_XT_*).  "records", wherever xentrace-ng counts them,
+ * excludes these.  TRC_XT_XEN_VERSION's {major << 16 | minor} is 0 when
+ * unknown.
+ *
+ * TRC_XT_END: the end of the capture, the last record of every CPU's
+ * stream: no payload, and the TSC of the newest record of any CPU.  It keeps a
  * CPU's stream open until every CPU's is done: xenalyze 4.17 takes a
  * CPU whose stream ended early, seen again in the batch after another
  * CPU's, for a CPU coming online, and reads its last batch twice.  It is
  * the one metadata record outside the first batch, and has a TSC.
- */
-#define TRC_XT_END         0x0001f01f
-/*
- * Bytes of a CPU's buffer that xentrace did not write, because they are
- * not records Xen wrote (another dom0 process wrote over the shared
+ *
+ * TRC_XT_SKIPPED: bytes of a CPU's buffer that xentrace did not write,
+ * because they are not records Xen wrote (another dom0 process wrote over the shared
  * pages): where they were in that CPU's stream, with the TSC of the CPU's
  * last record before, if any.  {bytes, why: XT_SKIP_*}.  Not counted
  * among the records, nor as lost: what was there is not known.
  */
-#define TRC_XT_SKIPPED     0x0001f016
 #define XT_SKIP_CONS       1    /* cons moved back: taken already */
 #define XT_SKIP_TILE       2    /* a record runs past the window or wrap */
 #define XT_SKIP_EVENT      3    /* an event Xen does not write */

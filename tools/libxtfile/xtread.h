@@ -43,7 +43,7 @@
  * of an event class Xen writes, and carry TSCs that do not go backwards.
  * Where one does not, or where a batch should start and none does, the
  * reader keeps the good records before it, skips to the next plausible
- * CPU-change record, and counts what it skipped (xt_reader_skip()); an
+ * CPU-change record, and counts what it skipped (xt_reader_info()); an
  * input that ends inside a batch is truncated.  xt_reader_damage() says it
  * in one line, xt_reader_status() is the readers' exit status.
  *
@@ -58,6 +58,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "xtevents.h"           /* the event catalogue */
 #include "xtfile.h"             /* the records, struct xt_metadata */
 
 /*
@@ -125,7 +126,7 @@ const char *xt_reader_strerror(int err);
 enum xt_damage {
     XT_DAMAGE_NONE = 0,
     XT_DAMAGE_TRUNCATED,        /* it ends inside a batch */
-    XT_DAMAGE_CORRUPT,          /* bytes were skipped (xt_reader_skip()) */
+    XT_DAMAGE_CORRUPT,          /* bytes were skipped */
 };
 
 /* Why bytes were skipped, or a read stopped. */
@@ -142,15 +143,6 @@ enum xt_bad {
 /* "an event class no Xen writes"... */
 const char *xt_bad_text(enum xt_bad why);
 
-/* One place where bytes were skipped. */
-struct xt_skip {
-    uint64_t offset;            /* of the damage: the first bad byte */
-    uint64_t bytes;             /* skipped from there to the next batch */
-    enum xt_bad why;
-};
-
-#define XT_SKIPS_KEPT   16      /* xt_reader_skip() keeps the first ones */
-
 struct xt_reader_info {
     uint64_t size;              /* bytes of input (after gzip); streamed: 0 */
     uint64_t end;               /* bytes read: the end of the last good
@@ -158,7 +150,8 @@ struct xt_reader_info {
     bool streamed;              /* counts are whole only once every record
                                    is read (a pipe, XT_READ_FOLLOW) */
     enum xt_damage damage;      /* the first damage's kind, */
-    uint64_t damage_offset;     /* and where it is */
+    uint64_t damage_offset;     /* where it is (the first bad byte), */
+    enum xt_bad damage_why;     /* and why, if XT_DAMAGE_CORRUPT */
     uint64_t skips;             /* places where bytes were skipped */
     uint64_t skipped;           /* bytes skipped in all */
     bool truncated;             /* the input ends inside a batch: */
@@ -215,10 +208,6 @@ const char *xt_reader_damage(const struct xt_reader *r, char *buf,
 /* 0 for an input read cleanly (so far), XT_EXIT_DAMAGED if damaged. */
 int xt_reader_status(const struct xt_reader *r);
 
-/* The @i-th place bytes were skipped (of info->skips), NULL past them. */
-const struct xt_skip *xt_reader_skip(const struct xt_reader *r,
-                                     unsigned int i);
-
 /*
  * Per CPU, for the CPUs that have at least one batch: ascending, or
  * streamed, in order of appearance.
@@ -240,10 +229,6 @@ struct xt_cpu_info {
 /* @i from 0 to info->nr_cpus - 1; NULL past it. */
 const struct xt_cpu_info *xt_reader_cpu(const struct xt_reader *r,
                                         unsigned int i);
-
-/* The same by CPU number; NULL if the CPU has no batch. */
-const struct xt_cpu_info *xt_reader_cpu_by_id(const struct xt_reader *r,
-                                              unsigned int cpu);
 
 /*
  * Records
@@ -357,80 +342,6 @@ int xt_reader_walk(struct xt_reader *r, xt_walk_fn *fn, void *arg);
  */
 int xt_reader_cpu_batch(struct xt_reader *r, unsigned int cpu_index,
                         uint64_t *next, struct xt_batch *b);
-
-/*
- * Event catalogue
- * ===============
- *
- * Generated from tools/trace-events/trace-events: every event of Xen 4.17's
- * public trace.h and the xentrace-ng metadata, with its payload.
- */
-
-enum xt_field_kind {
-    XT_FIELD_U32,               /* one word, printed in decimal */
-    XT_FIELD_X32,               /* one word, printed in hex */
-    XT_FIELD_U64,               /* two words, low first, decimal */
-    XT_FIELD_X64,               /* two words, low first, hex */
-    XT_FIELD_DOMVCPU,           /* one word: domain << 16 | vcpu, "d1v0" */
-    XT_FIELD_VCPUDOM,           /* one word: vcpu << 16 | domain, "d1v0" */
-    XT_FIELD_S32,               /* one word, signed decimal */
-};
-
-struct xt_field {
-    const char *name;
-    enum xt_field_kind kind;
-    unsigned int name_len;      /* strlen(name) */
-};
-
-struct xt_event_desc {
-    uint32_t id;                /* event (bits 0-27) */
-    const char *name;           /* e.g. "TRC_SCHED_SWITCH" */
-    unsigned int nr_fields;
-    const struct xt_field *fields;
-    unsigned int words;         /* payload words the fields take */
-    unsigned int name_len;      /* strlen(name) */
-    unsigned int min_words;     /* the words of its fields that are not
-                                   optional: a record may end after them */
-    uint32_t xen_min, xen_max;  /* the Xen versions (XT_XEN_VERSION) this
-                                   layout is for, both included */
-};
-
-/*
- * Xen versions as xc_version(XENVER_version) returns them, and as the
- * TRC_XT_XEN_VERSION metadata record and xt_record.xen_version carry
- * them.  Where an event's payload changed between versions, the catalogue
- * has one layout per version range; a file whose version is unknown
- * (upstream's, without --xen-version) is read with 4.17's.
- */
-#define XT_XEN_VERSION(major, minor) ((uint32_t)(major) << 16 | (minor))
-#define XT_XEN_DEFAULT  XT_XEN_VERSION(4, 17)
-
-/*
- * "4.20" (or "4.20.4": the patch level is ignored) into *@version: 0, or
- * -1 with EINVAL.
- */
-int xt_xen_version_parse(const char *s, uint32_t *version);
-
-/*
- * The description of @event as the hypervisor of @xen_version writes it
- * (0: XT_XEN_DEFAULT), or NULL if the catalogue does not know it there.
- * Scheduler runstate changes (TRC_SCHED_RUNSTATE_CHANGE | old << 8 |
- * new << 4) are one entry.
- */
-const struct xt_event_desc *xt_event_find_xen(uint32_t event,
-                                              uint32_t xen_version);
-
-/* The same for XT_XEN_DEFAULT. */
-const struct xt_event_desc *xt_event_find(uint32_t event);
-
-/*
- * Every entry, sorted by id and version; an id with layouts for different
- * versions has one entry for each.  *@n gets the count.
- */
-const struct xt_event_desc *xt_event_table(size_t *n);
-
-/* The class of @event as a short word: "gen", "sched", "hvm"... or "?". */
-const char *xt_event_class(uint32_t event);
 
 /*
  * Format @rec's event and payload, in the layout of @rec->xen_version, as

@@ -38,7 +38,6 @@
 #include "window.h"
 #include "xtfile.h"
 
-#define TRC_TRACE_IRQ   (TRC_GEN + 4)   /* Xen 4.17's trace.h; not in ours */
 #define LOST_WORDS      4u              /* TRC_LOST_RECORDS's payload */
 
 /*

@@ -83,6 +83,7 @@
 #include <xen/sched.h>
 #include <xen/smp.h>
 #include <xen/trace.h>
+#include <xen/trace-events.h>
 #include <xen/errno.h>
 #include <xen/event.h>
 #include <xen/tasklet.h>
@@ -107,7 +108,8 @@ static unsigned int opt_tevt_mask;
 integer_param("tbuf_size", opt_tbuf_size);
 integer_param("tevt_mask", opt_tevt_mask);
 
-#define LOST_REC_SIZE   (4 + 8 + 16)     /* header, TSC, 4 words */
+/* Header, TSC and payload (the catalogue's layout, xen/trace-events.h). */
+#define LOST_REC_SIZE   (4 + 8 + 4 * XT_LOST_RECORDS_WORDS)
 #define WRAP_PAD_MAX    36               /* a 40-byte record, 4 bytes short */
 #define LOST_RESERVE    (WRAP_PAD_MAX + LOST_REC_SIZE)
 
@@ -655,13 +657,14 @@ static void put_lost_records(struct t_cpu *tc, domid_t did, unsigned int vid,
                              uint64_t tsc)
 {
     uint32_t count = min_t(unsigned long, tc->lost_records, UINT32_MAX);
-    uint32_t rec[1 + 2 + 4];
-    uint32_t *payload = put_header(rec, TRC_LOST_RECORDS, true, tsc, 4);
+    uint32_t rec[1 + 2 + XT_LOST_RECORDS_WORDS];
+    uint32_t *payload = put_header(rec, TRC_LOST_RECORDS, true, tsc,
+                                   XT_LOST_RECORDS_WORDS);
 
-    payload[0] = count;
-    payload[1] = did | (vid << 16);
-    payload[2] = tc->lost_records_first_tsc;
-    payload[3] = tc->lost_records_first_tsc >> 32;
+    payload[XT_LOST_RECORDS_COUNT] = count;
+    payload[XT_LOST_RECORDS_LOST_ON] = XT_VD_WORD(vid, did);
+    payload[XT_LOST_RECORDS_FIRST_TSC] = tc->lost_records_first_tsc;
+    payload[XT_LOST_RECORDS_FIRST_TSC + 1] = tc->lost_records_first_tsc >> 32;
 
     put_wrap_pad(tc, LOST_REC_SIZE, tsc);
     put_record(tc, rec, LOST_REC_SIZE);

@@ -17,9 +17,6 @@
 #define TABLE_DIRECT    256     /* keys below: found by index, no hash */
 #define NR_CAUSES       3
 
-/* Handler records, from Xen's public trace.h (xtfile.h includes it). */
-#define TRC_HVM_IOMEM_READ64    (TRC_HVM_IOMEM_READ | TRC_64_FLAG)
-#define TRC_HVM_IOMEM_WRITE64   (TRC_HVM_IOMEM_WRITE | TRC_64_FLAG)
 #define KEY_SVM             ((uint64_t)1 << 32) /* of an exit's key */
 #define KEY_WRITE           ((uint64_t)1 << 63) /* of an I/O or MMIO key */
 

@@ -14,6 +14,57 @@
 
 #include <xen/trace.h>
 
+/*
+ * Record layouts, from the catalogue's lines (the same in
+ * xen/include/xen/trace-events.h and tools/trace-events/trace-events.h).
+ */
+#ifndef XT_TRACE_LAYOUTS
+#define XT_TRACE_LAYOUTS
+
+/* TRC_LOST_RECORDS: count:u32 lost_on:vd first_tsc:u64 */
+#define XT_LOST_RECORDS_WORDS            4
+#define XT_LOST_RECORDS_COUNT            0
+#define XT_LOST_RECORDS_LOST_ON          1
+#define XT_LOST_RECORDS_FIRST_TSC        2
+
+/* TRC_TRACE_WRAP_BUFFER: no payload */
+#define XT_TRACE_WRAP_BUFFER_WORDS       0
+
+/* TRC_TRACE_CPU_CHANGE: cpu:u32 bytes:u32 */
+#define XT_TRACE_CPU_CHANGE_WORDS        2
+#define XT_TRACE_CPU_CHANGE_CPU          0
+#define XT_TRACE_CPU_CHANGE_BYTES        1
+
+/* TRC_TRACE_IRQ: vector:u32 tsc_in:u32 tsc_out:u32 */
+#define XT_TRACE_IRQ_WORDS               3
+#define XT_TRACE_IRQ_VECTOR              0
+#define XT_TRACE_IRQ_TSC_IN              1
+#define XT_TRACE_IRQ_TSC_OUT             2
+
+/* A vd word: vcpu << 16 | domain; a dv word: domain << 16 | vcpu. */
+#define XT_VD_WORD(vcpu, dom) ((uint32_t)(vcpu) << 16 | (uint16_t)(dom))
+#define XT_VD_VCPU(w)         ((uint32_t)(w) >> 16)
+#define XT_VD_DOM(w)          ((uint32_t)(w) & 0xffffu)
+#define XT_DV_DOM(w)          ((uint32_t)(w) >> 16)
+#define XT_DV_VCPU(w)         ((uint32_t)(w) & 0xffffu)
+
+/*
+ * TRC_SCHED_RUNSTATE_CHANGE | old << 8 | new << 4: the runstates (public/vcpu.h's
+ * RUNSTATE_*) are in the event, not in the payload.
+ */
+#define XT_RUNSTATE_CHANGE        0x00021001u
+#define XT_RUNSTATE_OLD_SHIFT     8
+#define XT_RUNSTATE_NEW_SHIFT     4
+#define XT_RUNSTATE_BITS          0xfu
+#define XT_RUNSTATE_CHANGE_MASK   0xfffff00fu
+#define XT_RUNSTATE_RUNNING       0
+#define XT_RUNSTATE_RUNNABLE      1
+#define XT_RUNSTATE_BLOCKED       2
+#define XT_RUNSTATE_OFFLINE       3
+#define XT_NR_RUNSTATES           4
+
+#endif /* XT_TRACE_LAYOUTS */
+
 /* TRC_SCHED_RUNSTATE_CHANGE */
 static inline void trc_sched_runstate_change(unsigned int old,
                                              unsigned int new,
