@@ -338,7 +338,7 @@ static void test_svm_exit_named(void **state)
     (void)state;
     batch(&f, 0);
     rec(&f, SWITCH, 10, 4, 0x7fffu, 0u, 1u, 0u);
-    rec(&f, MODEL_TRC_HVM_SVM_EXIT | 0x100u, 20, 3, 0x72u, 0x1000u, 0u);
+    rec(&f, TRC_HVM_SVM_EXIT | 0x100u, 20, 3, 0x72u, 0x1000u, 0u);
     rec(&f, VMENTRY, 30, 0);
     end_batch(&f);
     r = xt_reader_open_mem(f.w, f.n * 4, 0);

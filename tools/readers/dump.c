@@ -125,7 +125,7 @@ static const char *note_name(const struct dump *d, const struct xt_record *rec)
         ev &= ~TRC_HVM_NESTEDFLAG;
         if ( ev == TRC_HVM_VMEXIT || ev == TRC_HVM_VMEXIT64 )
             return model_exit_name(rec->extra[0], d->svm);
-        if ( (ev & ~TRC_64_FLAG) == MODEL_TRC_HVM_SVM_EXIT )
+        if ( (ev & ~TRC_64_FLAG) == TRC_HVM_SVM_EXIT )
             return model_exit_name(rec->extra[0], true);
         if ( ev == TRC_HVM_VMMCALL )
             return model_hypercall_name(rec->extra[0]);

@@ -82,10 +82,6 @@
 #define MODEL_CPU_NONE      UINT32_MAX  /* no pCPU, or none known */
 #define MODEL_MAX_HANDLERS  4           /* handler records kept per exit */
 
-/* Xen 4.19's SVM exit (| TRC_64_FLAG for a 64-bit RIP); its VMX exit is
- * 4.17's TRC_HVM_VMEXIT.  Not in 4.17's public trace.h. */
-#define MODEL_TRC_HVM_SVM_EXIT  (TRC_HVM_ENTRYEXIT + 3)
-
 /* A vCPU as domain << 16 | vcpu, as TRC_SCHED_RUNSTATE_CHANGE names it. */
 static inline uint32_t model_domvcpu(unsigned int dom, unsigned int vcpu)
 {
@@ -93,11 +89,11 @@ static inline uint32_t model_domvcpu(unsigned int dom, unsigned int vcpu)
 }
 
 enum model_state {
-    MODEL_RUNNING,              /* Xen's RUNSTATE_running ... */
-    MODEL_RUNNABLE,
-    MODEL_BLOCKED,
-    MODEL_OFFLINE,              /* ... RUNSTATE_offline */
-    MODEL_LOST,                 /* records that would say are missing */
+    MODEL_RUNNING = XT_RUNSTATE_RUNNING,    /* Xen's runstates ... */
+    MODEL_RUNNABLE = XT_RUNSTATE_RUNNABLE,
+    MODEL_BLOCKED = XT_RUNSTATE_BLOCKED,
+    MODEL_OFFLINE = XT_RUNSTATE_OFFLINE,    /* ... as the event says them */
+    MODEL_LOST = XT_NR_RUNSTATES,                 /* records that would say are missing */
     MODEL_UNKNOWN,              /* nothing has proven it yet */
     MODEL_STATES
 };
