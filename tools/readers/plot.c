@@ -93,28 +93,27 @@ static void axes(const struct plot *p, const char *title)
             HEIGHT - 12);
 }
 
+/* A band over each time bin that lost records, on any CPU. */
 static void lost_bands(const struct plot *p)
 {
     const struct tally *t = p->t;
-    unsigned int i;
+    double width = tsc_seconds(t->bin_ticks, t->hz);
+    unsigned int b;
 
     fprintf(p->f, "<g class=\"losses\" fill=\"red\" fill-opacity=\"0.3\">\n");
-    for ( i = 0; i < t->nr_losses; i++ )
+    for ( b = 0; b < t->nr_bins; b++ )
     {
-        const struct tally_loss *l = &t->losses[i];
-        uint64_t from = l->first_tsc > t->first_tsc ?
-                        l->first_tsc - t->first_tsc : 0;
-        uint64_t to = l->tsc > t->first_tsc ? l->tsc - t->first_tsc : 0;
-        double x0 = x_of(p, tally_bin_seconds(t, 0) +
-                            tsc_seconds(from, t->hz));
-        double x1 = x_of(p, tally_bin_seconds(t, 0) +
-                            tsc_seconds(to > from ? to : from, t->hz));
+        const struct tally_bin_loss *l = &t->bin_losses[b];
+        double x0 = x_of(p, tally_bin_seconds(t, 0) + b * width);
+        double x1 = x_of(p, tally_bin_seconds(t, 0) + (b + 1) * width);
 
-        fprintf(p->f, "<rect class=\"lost\" data-cpu=\"%u\" x=\"%.2f\" "
-                "y=\"%d\" width=\"%.2f\" height=\"%d\"><title>CPU %u lost %"
-                PRIu32 " records</title></rect>\n", l->cpu, x0, TOP,
-                x1 - x0 > 1 ? x1 - x0 : 1, HEIGHT - TOP - BOTTOM, l->cpu,
-                l->count);
+        if ( !l->markers )
+            continue;
+        fprintf(p->f, "<rect class=\"lost\" data-markers=\"%" PRIu64 "\" "
+                "x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\"><title>"
+                "%" PRIu64 " records lost (%" PRIu64 " markers)</title>"
+                "</rect>\n", l->markers, x0, TOP, x1 - x0 > 1 ? x1 - x0 : 1,
+                HEIGHT - TOP - BOTTOM, l->records, l->markers);
     }
     fprintf(p->f, "</g>\n");
 }

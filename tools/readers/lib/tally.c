@@ -109,23 +109,37 @@ static int event_index(struct tally *t, uint32_t id)
     return t->nr_events - 1;
 }
 
-/* The TRC_LOST_RECORDS @rec, on @c: its counts, and the loss listed. */
+/* The time bin of @tsc over the trace's range. */
+static unsigned int bin_at(const struct tally *t, uint64_t tsc)
+{
+    uint64_t bin = tsc > t->first_tsc ? (tsc - t->first_tsc) / t->bin_ticks
+                                      : 0;
+
+    return bin < t->nr_bins ? bin : t->nr_bins - 1;
+}
+
+/*
+ * The TRC_LOST_RECORDS @rec, on @c: its counts, and its time bins'.  The
+ * bins a marker's span covers are counted at its ends (markers + 1 at the
+ * first, - 1 after the last: unsigned, it wraps back) and summed up by
+ * tally_end(), so that a long loss costs no more than a short one.
+ */
 static int lost_records(struct tally *t, struct tally_cpu *c,
                         const struct xt_record *rec)
 {
     struct xt_lost lost;
-    uint64_t ticks;
+    uint64_t ticks, from;
+    unsigned int last;
 
     if ( !xt_record_lost(rec, &lost) )
         return 0;
-    if ( grow(&t->losses, &t->losses_cap, t->nr_losses + 1,
-              sizeof(*t->losses)) )
-        return -1;
     ticks = rec->tsc > lost.first_tsc ? rec->tsc - lost.first_tsc : 0;
-    t->losses[t->nr_losses++] = (struct tally_loss){
-        .cpu = c->cpu, .count = lost.count,
-        .first_tsc = lost.first_tsc, .tsc = rec->tsc, .offset = rec->offset,
-    };
+    from = lost.first_tsc < rec->tsc ? lost.first_tsc : rec->tsc;
+    last = bin_at(t, rec->tsc);
+    t->bin_losses[last].records += lost.count;
+    t->bin_losses[bin_at(t, from)].markers++;
+    if ( last + 1 < t->nr_bins )
+        t->bin_losses[last + 1].markers--;
     c->lost_markers++;
     c->lost_records += lost.count;
     c->lost_ticks += ticks;
@@ -151,7 +165,8 @@ static int setup(struct tally *t, struct xt_reader *r, unsigned int nr_bins,
     t->nr_cpus = info->nr_cpus;
     t->nr_bins = nr_bins ? nr_bins : 1;
     t->cpus = calloc(t->nr_cpus ? t->nr_cpus : 1, sizeof(*t->cpus));
-    if ( !t->cpus )
+    t->bin_losses = calloc(t->nr_bins, sizeof(*t->bin_losses));
+    if ( !t->cpus || !t->bin_losses )
         return -1;
     for ( i = 0; i < t->nr_cpus; i++ )
     {
@@ -447,16 +462,9 @@ static int by_first(const void *pa, const void *pb)
     return a->first < b->first ? -1 : a->first > b->first;
 }
 
-static int loss_by_offset(const void *pa, const void *pb)
-{
-    const struct tally_loss *a = pa, *b = pb;
-
-    return a->offset < b->offset ? -1 : a->offset > b->offset;
-}
-
 /*
  * The events in the order of their first record in the file, each CPU's
- * counts with them; the losses in file order.
+ * counts with them.
  */
 static int put_in_order(struct tally *t)
 {
@@ -506,8 +514,6 @@ static int put_in_order(struct tally *t)
     t->event_slots = 0;
     free(was);
     free(by);
-    if ( t->nr_losses > 1 )
-        qsort(t->losses, t->nr_losses, sizeof(*t->losses), loss_by_offset);
     return 0;
 }
 
@@ -520,6 +526,8 @@ int tally_end(struct tally *t)
         errno = ENOMEM;
         return -1;
     }
+    for ( i = 1; i < t->nr_bins; i++ )
+        t->bin_losses[i].markers += t->bin_losses[i - 1].markers;
     for ( i = 0; i < t->nr_cpus; i++ )
     {
         struct tally_cpu *c = &t->cpus[i];
@@ -563,7 +571,7 @@ void tally_free(struct tally *t)
     free(t->seen);
     free(t->events);
     free(t->event_slot);
-    free(t->losses);
+    free(t->bin_losses);
     memset(t, 0, sizeof(*t));
 }
 
