@@ -698,7 +698,7 @@ static void sched_switch(struct pf *pf, uint32_t cpu, uint64_t tsc,
     uint64_t t = ns(pf, tsc);
     struct vinfo *v;
 
-    if ( !(pf->filter->classes & VIEW_SCHED) ||
+    if ( !view_class_wanted(pf->filter, XT_CLASS_SCHED) ||
          (p->running && p->tid == tid) || !bundle_ready(pf, p) )
         return;
     if ( p->running && p->domvcpu != MODEL_VCPU_NONE &&

@@ -12,13 +12,14 @@
 
 #define NR_DOMIDS       0x10000u
 
-static const struct {
-    const char *name;
-    unsigned int bit;
-} classes[] = {
-    { "sched", VIEW_SCHED }, { "hvm", VIEW_HVM }, { "pv", VIEW_PV },
-    { "hw", VIEW_HW },
+/* --classes' classes, named by xt_event_class(). */
+static const uint32_t classes[] = {
+    XT_CLASS_SCHED, XT_CLASS_HVM, XT_CLASS_PV, XT_CLASS_HW,
 };
+
+#define NR_CLASSES      (sizeof(classes) / sizeof(classes[0]))
+/* The class bits of an event or a class mask. */
+#define CLASS_OF(ev)    (((ev) & XT_CLASS_ALL) >> TRC_CLS_SHIFT)
 
 static bool bit_test(const uint8_t *map, uint32_t i)
 {
@@ -88,17 +89,24 @@ bool view_parse_classes(struct view_filter *f, const char *arg,
         size_t n = strcspn(p, ",");
         unsigned int i;
 
-        for ( i = 0; i < sizeof(classes) / sizeof(classes[0]); i++ )
-            if ( strlen(classes[i].name) == n &&
-                 !strncmp(p, classes[i].name, n) )
+        for ( i = 0; i < NR_CLASSES; i++ )
+            if ( strlen(xt_event_class(classes[i])) == n &&
+                 !strncmp(p, xt_event_class(classes[i]), n) )
                 break;
-        if ( i == sizeof(classes) / sizeof(classes[0]) )
+        if ( i == NR_CLASSES )
         {
-            snprintf(why, size, "bad class list: %s (classes: sched, hvm, "
-                     "pv, hw)", arg);
+            int len = snprintf(why, size, "bad class list: %s (classes:",
+                               arg);
+
+            for ( i = 0; i < NR_CLASSES && len >= 0 && (unsigned)len < size;
+                  i++ )
+                len += snprintf(why + len, size - len, "%s %s",
+                                i ? "," : "", xt_event_class(classes[i]));
+            if ( len >= 0 && (unsigned)len < size )
+                snprintf(why + len, size - len, ")");
             return false;
         }
-        f->classes |= classes[i].bit;
+        f->classes |= classes[i];
         p += n + (p[n] == ',');
     }
     if ( !f->classes )
@@ -130,35 +138,40 @@ bool view_cpu_wanted(const struct view_filter *f, uint32_t pcpu)
     return !f->cpus || (pcpu < f->nr_cpus && bit_test(f->cpus, pcpu));
 }
 
-static unsigned int class_of(const struct model_event *ev)
+static uint32_t class_of(const struct model_event *ev)
 {
     switch ( ev->type )
     {
     case MODEL_EV_RUNSTATE:
     case MODEL_EV_SWITCH:
     case MODEL_EV_WAKE:
-        return VIEW_SCHED;
+        return XT_CLASS_SCHED;
     case MODEL_EV_EXIT:
     case MODEL_EV_INJECT:
-        return VIEW_HVM;
+        return XT_CLASS_HVM;
     case MODEL_EV_HYPERCALL:
-        return ev->u.hypercall.hvm ? VIEW_HVM : VIEW_PV;
+        return ev->u.hypercall.hvm ? XT_CLASS_HVM : XT_CLASS_PV;
     case MODEL_EV_PV:
-        return VIEW_PV;
+        return XT_CLASS_PV;
     case MODEL_EV_IRQ:
     case MODEL_EV_CSTATE:
-        return VIEW_HW;
+        return XT_CLASS_HW;
     case MODEL_EV_LOST:
         break;
     }
     return VIEW_ALL;
 }
 
+bool view_class_wanted(const struct view_filter *f, uint32_t class)
+{
+    return CLASS_OF(class) & CLASS_OF(f->classes);
+}
+
 bool view_wants(const struct view_filter *f, const struct model_event *ev)
 {
     if ( ev->type == MODEL_EV_LOST )
         return view_cpu_wanted(f, ev->pcpu);
-    if ( !(class_of(ev) & f->classes) )
+    if ( !view_class_wanted(f, class_of(ev)) )
         return false;
     /* A switch is the pCPU's: one to a vCPU left out shows as "other". */
     if ( ev->type != MODEL_EV_SWITCH && !view_domain_wanted(f, ev->domvcpu) )
@@ -169,16 +182,12 @@ bool view_wants(const struct view_filter *f, const struct model_event *ev)
 bool view_record_wanted(const struct view_filter *f,
                         const struct xt_record *rec)
 {
-    unsigned int i;
-
     if ( !view_cpu_wanted(f, rec->cpu) )
         return false;
-    if ( f->classes == VIEW_ALL )
-        return true;
-    for ( i = 0; i < sizeof(classes) / sizeof(classes[0]); i++ )
-        if ( !strcmp(xt_event_class(rec->event), classes[i].name) )
-            return f->classes & classes[i].bit;
-    return false;
+    /* An event is of one class: its class bits, one of the filter's. */
+    return f->classes == VIEW_ALL ||
+           (CLASS_OF(rec->event) && !(CLASS_OF(rec->event) &
+                                      ~CLASS_OF(f->classes)));
 }
 
 uint32_t view_pid(uint32_t domvcpu)

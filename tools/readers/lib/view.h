@@ -29,18 +29,17 @@
 #define VIEW_MAX_PCPUS  0x7ffeu         /* pseudo-threads fit below 2^31 */
 #define VIEW_MAX_DOMID  0x7fefu         /* below DOMID_FIRST_RESERVED */
 
-/* The classes --classes names, as the event catalogue's. */
-enum {
-    VIEW_SCHED  = 1u << 0,      /* runstates, switches, wake-ups */
-    VIEW_HVM    = 1u << 1,      /* exits, VMCALLs, injections */
-    VIEW_PV     = 1u << 2,      /* PV hypercalls, traps */
-    VIEW_HW     = 1u << 3,      /* interrupts, C-states */
-    VIEW_ALL    = 0xfu,
-};
+/*
+ * The classes --classes names: the event catalogue's, by their masks
+ * (their keywords are the catalogue's too, xt_event_class()):
+ * scheduling (runstates, switches, wake-ups), HVM (exits, VMCALLs,
+ * injections), PV (hypercalls, traps), hardware (interrupts, C-states).
+ */
+#define VIEW_ALL    (XT_CLASS_SCHED | XT_CLASS_HVM | XT_CLASS_PV | XT_CLASS_HW)
 
 struct view_filter {
     uint64_t from, to;          /* TSC window [from, to); 0, 0: all */
-    unsigned int classes;       /* VIEW_* */
+    uint32_t classes;           /* XT_CLASS_* of VIEW_ALL */
     uint8_t *domains;           /* bitmap by domid; NULL: all */
     uint8_t *cpus;              /* bitmap by pCPU, nr_cpus bits; NULL: all */
     unsigned int nr_cpus;
@@ -61,6 +60,9 @@ void view_filter_free(struct view_filter *f);
 
 bool view_domain_wanted(const struct view_filter *f, uint32_t domvcpu);
 bool view_cpu_wanted(const struct view_filter *f, uint32_t pcpu);
+/* Class @class (XT_CLASS_SCHED...) is one the filter keeps. */
+bool view_class_wanted(const struct view_filter *f, uint32_t class);
+
 /* The event is one the filter keeps (losses always are). */
 bool view_wants(const struct view_filter *f, const struct model_event *ev);
 /* A record's class is one the filter keeps (for the rate counters). */
