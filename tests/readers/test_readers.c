@@ -1076,10 +1076,10 @@ static void test_hostile_cpus_and_tscs(void **state)
 
     (void)state;
     init(&f);
-    batch(&f, 0xffffffffu);
+    batch(&f, XT_CPUS_MAX - 1);                 /* the highest Xen has */
     rec1(&f, 0x0002800a, 0, 1);
     rec1(&f, 0x0002800a, UINT64_MAX, 2);        /* a 2^64-1 span */
-    batch(&f, 0x80000000u);
+    batch(&f, XT_CPUS_MAX / 2);
     rec(&f, TRC_LOST_RECORDS, 5, 4, (uint32_t[]){ 0xffffffffu,
         0xffffffffu, 0xffffffffu, 0xffffffffu });
     batch(&f, 7);                               /* ends before 0 starts */
@@ -1087,49 +1087,203 @@ static void test_hostile_cpus_and_tscs(void **state)
     r = open_file(&f, SIZE_MAX);
     assert_non_null(r);
     assert_int_equal(xt_reader_info(r)->damage, XT_DAMAGE_NONE);
-    assert_int_equal(xt_reader_info(r)->max_cpu, 0xffffffffu);
+    assert_int_equal(xt_reader_info(r)->max_cpu, XT_CPUS_MAX - 1);
     assert_int_equal(xt_reader_info(r)->lost_records, 0xffffffffu);
     assert_int_equal(collect(r, XT_ORDER_TSC, 0, 0, recs, 8), 4);
     assert_int_equal(recs[0].tsc, 0);
     assert_int_equal(recs[3].tsc, UINT64_MAX);
-    assert_int_equal(recs[3].cpu, 0xffffffffu);
-    assert_int_equal(xt_reader_cpu(r, recs[3].cpu_index)->cpu, 0xffffffffu);
+    assert_int_equal(recs[3].cpu, XT_CPUS_MAX - 1);
+    assert_int_equal(xt_reader_cpu(r, recs[3].cpu_index)->cpu,
+                     XT_CPUS_MAX - 1);
     assert_true(xt_record_lost(&recs[2], &lost));
     assert_int_equal(lost.count, 0xffffffffu);
-    assert_int_equal(collect(r, XT_ORDER_CPU, 0xffffffffu, 0, recs, 8), 2);
+    assert_int_equal(collect(r, XT_ORDER_CPU, XT_CPUS_MAX - 1, 0, recs, 8),
+                     2);
     xt_reader_close(r);
     assert_stream_agrees(f.w, f.n * 4);
     free(f.w);
 }
 
-/* 10^5 CPUs: every order, in time that does not grow as CPUs squared. */
+/*
+ * A batch of a CPU no Xen has (XT_CPUS_MAX and above, to 2^32 - 1) is
+ * damage: skipped whole, counted and said, and the batches around it are
+ * read, indexed and streamed alike.
+ */
+static void test_impossible_cpus_skipped(void **state)
+{
+    static const uint32_t cpus[] = { XT_CPUS_MAX, 0x80000000u, 0xffffffffu };
+    struct file f;
+    struct xt_reader *r;
+    const struct xt_reader_info *in;
+    char warn[256];
+    size_t i, bad;
+
+    (void)state;
+    for ( i = 0; i < sizeof(cpus) / sizeof(cpus[0]); i++ )
+    {
+        init(&f);
+        batch(&f, 1);
+        rec1(&f, 0x0002800a, 10, 1);
+        end_batch(&f);
+        bad = f.n * 4;
+        batch(&f, cpus[i]);
+        rec1(&f, 0x0002800a, 20, 2);
+        rec1(&f, 0x0002800a, 30, 3);
+        batch(&f, 2);
+        rec1(&f, 0x0002800a, 40, 4);
+        r = open_file(&f, SIZE_MAX);
+        assert_non_null(r);
+        in = xt_reader_info(r);
+        assert_int_equal(in->damage, XT_DAMAGE_CORRUPT);
+        assert_int_equal(in->damage_why, XT_BAD_CPU);
+        assert_int_equal(in->damage_offset, bad);
+        assert_int_equal(in->skips, 1);
+        assert_int_equal(in->skipped, 12 + 2 * 16);
+        assert_int_equal(in->records, 2);
+        assert_int_equal(in->nr_cpus, 2);
+        assert_int_equal(in->max_cpu, 2);
+        assert_non_null(strstr(xt_reader_damage(r, warn, sizeof(warn)),
+                               "(a CPU number no Xen has): 44 bytes skipped"));
+        assert_int_equal(collect(r, XT_ORDER_TSC, 0, 0, NULL, 0), 2);
+        xt_reader_close(r);
+        assert_stream_agrees(f.w, f.n * 4);
+        free(f.w);
+    }
+}
+
+/*
+ * 10^5 distinct CPU numbers, in scattered order: the possible ones in
+ * every order, in time that does not grow as CPUs squared; the rest
+ * skipped and counted.
+ */
 static void test_100000_cpus(void **state)
 {
     enum { CPUS = 100000 };
     struct file f;
     struct xt_reader *r, *st;
-    unsigned int cpu;
+    unsigned int cpu, possible = 0;
 
     (void)state;
     init(&f);
     for ( cpu = 0; cpu < CPUS; cpu++ )
     {
-        batch(&f, cpu * 40503u);                /* scattered numbers */
+        uint32_t n = cpu * 40503u % 1000003u;   /* scattered numbers */
+
+        possible += n < XT_CPUS_MAX;
+        batch(&f, n);
         rec1(&f, 0x0002800a, 2 * CPUS - cpu, cpu);
     }
+    assert_true(possible > 100 && possible < XT_CPUS_MAX);
     r = open_file(&f, SIZE_MAX);
-    assert_int_equal(xt_reader_info(r)->nr_cpus, CPUS);
-    assert_int_equal(collect(r, XT_ORDER_TSC, 0, 0, NULL, 0), CPUS);
+    assert_int_equal(xt_reader_info(r)->nr_cpus, possible);
+    assert_int_equal(xt_reader_info(r)->records, possible);
+    assert_int_equal(xt_reader_info(r)->skipped, (CPUS - possible) * 28);
+    assert_int_equal(collect(r, XT_ORDER_TSC, 0, 0, NULL, 0), possible);
     /* One iterator per CPU, as xentrace-export --ctf makes them. */
-    for ( cpu = 0; cpu < CPUS; cpu++ )
+    for ( cpu = 0; cpu < possible; cpu++ )
         assert_int_equal(collect(r, XT_ORDER_CPU, xt_reader_cpu(r, cpu)->cpu,
                                  0, NULL, 0), 1);
     st = xt_reader_open_mem(f.w, f.n * 4, XT_READ_STREAM);
-    assert_int_equal(collect(st, XT_ORDER_TSC, 0, 0, NULL, 0), CPUS);
-    assert_int_equal(xt_reader_info(st)->nr_cpus, CPUS);
+    assert_int_equal(collect(st, XT_ORDER_TSC, 0, 0, NULL, 0), possible);
+    assert_int_equal(xt_reader_info(st)->nr_cpus, possible);
+    assert_int_equal(xt_reader_info(st)->skipped, (CPUS - possible) * 28);
     xt_reader_close(st);
     xt_reader_close(r);
     free(f.w);
+}
+
+/* @field ("VmRSS:", "VmHWM:") of /proc/self/status, in KiB. */
+static long status_kib(const char *field)
+{
+    char line[256];
+    long kib = -1;
+    FILE *f = fopen("/proc/self/status", "r");
+
+    if ( !f )
+        return -1;
+    while ( fgets(line, sizeof(line), f) )
+        if ( !strncmp(line, field, strlen(field)) )
+            kib = strtol(line + strlen(field), NULL, 10);
+    fclose(f);
+    return kib;
+}
+
+/*
+ * test_readers --rss PATH: read the file at PATH streamed, every record
+ * in file order (no merge window), and print what that added to this
+ * process's RSS, in KiB, with the reader still open.  A process of its
+ * own, so that no test's freed memory is reused and none counts.
+ */
+static int rss_child(const char *path)
+{
+    long before = status_kib("VmRSS:");
+    struct xt_reader *r = xt_reader_open(path, XT_READ_STREAM);
+    struct xt_iter *it = r ? xt_iter_new(r, XT_ORDER_FILE, 0, 0) : NULL;
+    struct xt_record rec;
+    uint64_t n = 0;
+
+    if ( !it )
+        return 3;
+    while ( xt_iter_next(it, &rec) == 1 )
+        n++;
+    if ( n != xt_reader_info(r)->records + xt_reader_info(r)->metadata )
+        return 4;
+    printf("%ld\n", status_kib("VmRSS:") - before);
+    return 0;
+}
+
+/* What reading @path adds to a fresh process's RSS (rss_child()). */
+static long child_rss_kib(const char *path)
+{
+    char cmd[256];
+    FILE *p;
+    long kib;
+
+    snprintf(cmd, sizeof(cmd), "/proc/%d/exe --rss %s", (int)getpid(), path);
+    p = popen(cmd, "r");
+    assert_non_null(p);
+    assert_int_equal(fscanf(p, "%ld", &kib), 1);
+    assert_int_equal(pclose(p), 0);
+    return kib;
+}
+
+/*
+ * Memory is bounded by the machine, not by the input: reading 10^5
+ * distinct CPU numbers and 10^6 lost-records markers, 30 MB of input,
+ * adds less than 8 MiB to the RSS (16383 CPUs' slots, the stream's 1 MiB
+ * buffer; a slot for every CPU number seen, without XT_CPUS_MAX, adds
+ * more than twice that).
+ */
+static void test_memory_bounded(void **state)
+{
+    enum { CPUS = 100000, LOSSES = 1000000 };
+    char path[] = "/tmp/test_readers.rss.XXXXXX";
+    struct file f;
+    long grew;
+    unsigned int i;
+    int fd;
+
+    (void)state;
+    init(&f);
+    batch(&f, 0);
+    for ( i = 0; i < LOSSES; i++ )
+        rec(&f, TRC_LOST_RECORDS, 1 + i, 4, (uint32_t[]){ 1, 0, i, 0 });
+    /* Every CPU Xen can have, scattered, then numbers above. */
+    for ( i = 0; i < CPUS; i++ )
+    {
+        batch(&f, i < XT_CPUS_MAX ? i * 7919u % XT_CPUS_MAX : i * 40503u);
+        rec1(&f, 0x0002800a, 2 * LOSSES + i, i);
+    }
+    end_batch(&f);
+    fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, f.w, f.n * 4), (ssize_t)(f.n * 4));
+    close(fd);
+    free(f.w);
+    grew = child_rss_kib(path);
+    unlink(path);
+    print_message("reading it added %ld KiB to the RSS\n", grew);
+    assert_true(grew >= 0 && grew < 8 * 1024);
 }
 
 /*
@@ -1455,7 +1609,7 @@ static char *run_on_file(struct file *f, const char *cmd_fmt)
     return out;
 }
 
-/* xentrace_format keeps a TSC per CPU: by hash, not an array to 2^32. */
+/* xentrace_format keeps a TSC per CPU, to the highest CPU Xen has. */
 static void test_format_big_cpu_numbers(void **state)
 {
     struct file f;
@@ -1463,20 +1617,20 @@ static void test_format_big_cpu_numbers(void **state)
 
     (void)state;
     init(&f);
-    batch(&f, 0xffffffffu);
+    batch(&f, XT_CPUS_MAX - 1);
     rec1(&f, TRC_SCHED_SWITCH, 100, 0);
     batch(&f, 0);
     rec1(&f, TRC_SCHED_SWITCH, 50, 0);
-    batch(&f, 0xffffffffu);
+    batch(&f, XT_CPUS_MAX - 1);
     rec1(&f, TRC_SCHED_SWITCH, 90, 0);
-    /* An array to CPU 2^32 - 1 would need 32 GiB; ASan needs the room. */
+    /* ASan needs the room. */
     out = run_on_file(&f,
 #ifndef __SANITIZE_ADDRESS__
                       "ulimit -v 200000; "
 #endif
                       XT_FORMAT " " XT_FORMATS " < '%s'");
-    assert_non_null(strstr(out, "CPU4294967295"));
-    assert_non_null(strstr(out, "TSC stepped backward cpu 4294967295"));
+    assert_non_null(strstr(out, "CPU16382"));
+    assert_non_null(strstr(out, "TSC stepped backward cpu 16382"));
     free(out);
     free(f.w);
 }
@@ -1898,7 +2052,7 @@ static void test_xentrace_format_lines(void **state)
     xt_reader_close(r);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_empty_input),
@@ -1921,8 +2075,10 @@ int main(void)
         cmocka_unit_test(test_resync_scans),
         cmocka_unit_test(test_first_word),
         cmocka_unit_test(test_hostile_cpus_and_tscs),
+        cmocka_unit_test(test_impossible_cpus_skipped),
         cmocka_unit_test(test_format_big_cpu_numbers),
         cmocka_unit_test(test_100000_cpus),
+        cmocka_unit_test(test_memory_bounded),
         cmocka_unit_test(test_late_batch_merged),
         cmocka_unit_test(test_bounded_memory),
         cmocka_unit_test(test_dump_live),
@@ -1942,6 +2098,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_xentrace_format_lines, NULL,
                                         remove_capture),
     };
+
+    if ( argc == 3 && !strcmp(argv[1], "--rss") )
+        return rss_child(argv[2]);
 
     /* One group: tests/run-tests reads one summary per program. */
     return cmocka_run_group_tests_name("readers", tests, NULL, NULL);

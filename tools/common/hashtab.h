@@ -10,15 +10,13 @@
  * (hashtab_find(), with @key_of), or anything it can hash and compare
  * (hashtab_probe(), with its own hash and @match, e.g. a name).
  *
- *     unsigned int s = hashtab_find(&t, cpu, cpus, cpu_of);
- *
- *     if ( !hashtab_index(&t, s) )
- *     {
- *         ... append the element at index n ...
- *         hashtab_set(&t, s, n);
- *         if ( hashtab_fit(&t, n + 1, cpus, hash_of) )
- *             ... ENOMEM ...
- *     }
+ *     if ( hashtab_fit(&t, n + 1, cpus, hash_of) )   room for one more
+ *         ... ENOMEM ...
+ *     s = hashtab_find(&t, cpu, cpus, cpu_of);
+ *     if ( hashtab_index(&t, s) )
+ *         return hashtab_index(&t, s) - 1;            found
+ *     ... append the element at index n ...
+ *     hashtab_set(&t, s, n++);         (the table's elements are 0 to n - 1)
  */
 #ifndef XT_HASHTAB_H
 #define XT_HASHTAB_H
@@ -30,6 +28,7 @@
 struct hashtab {
     uint32_t *slot;             /* index + 1, 0: empty */
     unsigned int nr_slots;      /* a power of two; 0 before the first fit */
+    unsigned int nr;            /* elements in it: indices 0 to nr - 1 */
 };
 
 /* The hash of a 64-bit key: Fibonacci hashing of its bits folded. */
@@ -82,23 +81,29 @@ static inline unsigned int hashtab_index(const struct hashtab *t,
     return t->slot[s];
 }
 
-/* Put the element at @index in the empty slot @s that a probe found. */
+/*
+ * Put the element at @index, the next of the caller's array (the table's
+ * elements are those before it), in the empty slot @s a probe found.
+ */
 static inline void hashtab_set(struct hashtab *t, unsigned int s,
                                unsigned int index)
 {
     t->slot[s] = index + 1;
+    t->nr = index + 1;
 }
 
 /*
- * Make room for @n elements, the first @n of @base, hashed by @hash_of:
- * double the slots (16 at first) while more than half would be full, and
- * put the elements in again.  0, or -1 (ENOMEM) with the table as it was.
- * Call it before the first probe, and after each element added.
+ * Make room for @n elements: double the slots (16 at first) while more
+ * than half would be full, and put the table's elements (the first of
+ * @base, hashed by @hash_of) in again.  0, or -1 (ENOMEM) with the table
+ * as it was.  Call it for one more than the table holds before a probe
+ * that may add.
  */
 static inline int hashtab_fit(struct hashtab *t, unsigned int n,
                               const void *base, hashtab_hash_fn *hash_of)
 {
     unsigned int size = t->nr_slots ? t->nr_slots : 16, i;
+    unsigned int held = t->nr;
     struct hashtab g;
 
     while ( (uint64_t)n * 2 > size )
@@ -106,10 +111,11 @@ static inline int hashtab_fit(struct hashtab *t, unsigned int n,
     if ( size == t->nr_slots )
         return 0;
     g.nr_slots = size;
+    g.nr = held;
     g.slot = calloc(size, sizeof(*g.slot));
     if ( !g.slot )
         return -1;
-    for ( i = 0; i < n; i++ )
+    for ( i = 0; i < held; i++ )
     {
         unsigned int s = (uint32_t)(hash_of(base, i) >> 32) & (size - 1);
 
@@ -127,7 +133,22 @@ static inline void hashtab_free(struct hashtab *t)
 {
     free(t->slot);
     t->slot = NULL;
-    t->nr_slots = 0;
+    t->nr_slots = t->nr = 0;
+}
+
+/*
+ * A table of the first @n elements of @base, all at once (after they were
+ * moved, as by a sort): 0, or -1 (ENOMEM) with the table empty.
+ */
+static inline int hashtab_build(struct hashtab *t, unsigned int n,
+                                const void *base, hashtab_hash_fn *hash_of)
+{
+    hashtab_free(t);
+    t->nr = n;
+    if ( !hashtab_fit(t, n, base, hash_of) )
+        return 0;
+    t->nr = 0;
+    return -1;
 }
 
 #endif /* XT_HASHTAB_H */

@@ -1,5 +1,5 @@
 /*
- * libxentrace, reading trace files (xtread.h, docs/trace-format.md).
+ * libxtfile, reading trace files (xtread.h, docs/trace-format.md).
  *
  * Two ways in, one set of checks.
  *
@@ -26,8 +26,9 @@
  * there to the next plausible CPU-change record are counted (info->skips,
  * skipped, and the first place and why), and reading goes on there.
  *
- * CPUs.  CPU numbers are any 32-bit value, so they are mapped to dense
- * "slots" through a hash table; an indexed reader then sorts the slots by
+ * CPUs.  CPU numbers are below XT_CPUS_MAX (a batch of another is damage:
+ * skipped and counted, so that memory stays within what a host has), and
+ * sparse, so they are mapped to dense "slots" through a hash table; an indexed reader then sorts the slots by
  * CPU number (slot order is CPU order).  Each CPU's batches form a chain
  * through the batch array, in file order.
  *
@@ -49,6 +50,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "array.h"
+#include "hashtab.h"
 #include "tournament.h"
 #include "xtread.h"
 
@@ -91,6 +94,16 @@ static inline bool is_cpu_change(uint32_t hdr)
 {
     return TRC_HD_TO_EVENT(hdr) == TRC_TRACE_CPU_CHANGE &&
            TRC_HD_EXTRA(hdr) >= XT_TRACE_CPU_CHANGE_WORDS;
+}
+
+/*
+ * The CPU number of the CPU-change record at @p, if Xen can have that
+ * CPU (XT_CPUS_MAX): a batch of another is skipped as damage, so that the
+ * CPUs' state stays within what a host has, whatever the input says.
+ */
+static inline bool cpu_possible(const uint8_t *p)
+{
+    return rd32(p + words_at(rd32(p))) < XT_CPUS_MAX;
 }
 
 /* Pads and CPU-change records: skipped unless XT_ITER_SPECIAL. */
@@ -166,7 +179,7 @@ struct slot {
     struct seg *head, *tail;    /* streamed merge: waiting records */
     unsigned int heap_pos;      /* in the merge heap + 1; 0: not in it */
     uint32_t *copy;             /* xt_reader_cpu_batch()'s unaligned one */
-    uint64_t copy_cap;          /* words */
+    size_t copy_cap;            /* words */
 };
 
 /*
@@ -216,13 +229,12 @@ struct xt_reader {
     size_t map_len;
 
     struct batch *batches;
-    uint64_t nr_batches, cap_batches;
+    uint64_t nr_batches;
+    size_t cap_batches;
     struct slot *slots;
-    uint64_t nr_slots, cap_slots;
-
-    /* CPU number -> slot + 1 (0: empty), open addressing */
-    uint32_t *hash_cpu, *hash_slot;
-    unsigned int hash_cap;
+    uint64_t nr_slots;
+    size_t cap_slots;
+    struct hashtab cpus;        /* CPU number -> slot */
 
     struct xt_reader_info info;
     bool counted;               /* a second pass: the counts are in */
@@ -237,102 +249,51 @@ struct xt_reader {
     bool started;               /* streamed: read from its start */
     bool busy;                  /* streamed: an iterator or walk is on */
     uint32_t *copy;             /* xt_reader_walk()'s unaligned batches */
-    uint64_t copy_cap;          /* words */
+    size_t copy_cap;            /* words */
 };
 
-static int grow(void **arr, size_t elem, uint64_t *cap, uint64_t need)
+static uint64_t slot_cpu(const void *slots, unsigned int i)
 {
-    uint64_t n = *cap ? *cap : 16;
-    void *bigger;
+    return ((const struct slot *)slots)[i].info.cpu;
+}
 
-    if ( need <= *cap )
-        return 0;
-    while ( n < need )
-        n *= 2;
-    if ( n > SIZE_MAX / elem )
-    {
-        errno = ENOMEM;
+static uint64_t slot_hash(const void *slots, unsigned int i)
+{
+    return hashtab_hash(slot_cpu(slots, i));
+}
+
+/* The slot of CPU @cpu, or -1 if it has none. */
+static int64_t find_slot(const struct xt_reader *r, unsigned int cpu)
+{
+    if ( !r->cpus.nr_slots )
         return -1;
-    }
-    bigger = realloc(*arr, n * elem);
-    if ( !bigger )
-        return -1;
-    *arr = bigger;
-    *cap = n;
-    return 0;
+    return (int64_t)hashtab_index(&r->cpus, hashtab_find(&r->cpus, cpu,
+                                                          r->slots,
+                                                          slot_cpu)) - 1;
 }
 
-static inline unsigned int hash_of(uint32_t cpu, unsigned int cap)
-{
-    return (cpu * 2654435761u) & (cap - 1);
-}
-
-static void hash_put(uint32_t *cpus, uint32_t *slots, unsigned int cap,
-                     uint32_t cpu, uint32_t slot1)
-{
-    unsigned int h;
-
-    for ( h = hash_of(cpu, cap); slots[h]; h = (h + 1) & (cap - 1) )
-        ;
-    cpus[h] = cpu;
-    slots[h] = slot1;
-}
-
-/* Make the hash @cap big, from the slots. */
-static int rehash(struct xt_reader *r, unsigned int cap)
-{
-    uint32_t *cpus = calloc(cap, sizeof(*cpus));
-    uint32_t *slots = calloc(cap, sizeof(*slots));
-    uint64_t i;
-
-    if ( !cpus || !slots )
-    {
-        free(cpus);
-        free(slots);
-        return -1;
-    }
-    for ( i = 0; i < r->nr_slots; i++ )
-        hash_put(cpus, slots, cap, r->slots[i].info.cpu, i + 1);
-    free(r->hash_cpu);
-    free(r->hash_slot);
-    r->hash_cpu = cpus;
-    r->hash_slot = slots;
-    r->hash_cap = cap;
-    return 0;
-}
-
-/* The slot of CPU @cpu, made if new; -1 on ENOMEM. */
+/*
+ * The slot of CPU @cpu (below XT_CPUS_MAX: a bounded number), made if
+ * new; -1 on ENOMEM.
+ */
 static int64_t slot_of(struct xt_reader *r, uint32_t cpu)
 {
     unsigned int h;
     struct slot *s;
 
-    if ( (r->nr_slots + 1) * 2 > r->hash_cap )
-    {
-        /* 2^30 CPUs are more than memory holds: no wrapped size. */
-        if ( r->hash_cap >= 1u << 31 )
-        {
-            errno = ENOMEM;
-            return -1;
-        }
-        if ( rehash(r, r->hash_cap ? r->hash_cap * 2 : 64) )
-            return -1;
-    }
-    for ( h = hash_of(cpu, r->hash_cap); r->hash_slot[h];
-          h = (h + 1) & (r->hash_cap - 1) )
-        if ( r->hash_cpu[h] == cpu )
-            return r->hash_slot[h] - 1;
-
-    if ( grow((void **)&r->slots, sizeof(*r->slots), &r->cap_slots,
-              r->nr_slots + 1) )
+    if ( hashtab_fit(&r->cpus, r->nr_slots + 1, r->slots, slot_hash) )
+        return -1;
+    h = hashtab_find(&r->cpus, cpu, r->slots, slot_cpu);
+    if ( hashtab_index(&r->cpus, h) )
+        return hashtab_index(&r->cpus, h) - 1;
+    if ( array_fit(&r->slots, &r->cap_slots, r->nr_slots + 1,
+                   sizeof(*r->slots)) )
         return -1;
     s = &r->slots[r->nr_slots];
-    memset(s, 0, sizeof(*s));
     s->info.cpu = cpu;
     s->first_batch = s->last_batch = NO_BATCH;
-    r->hash_cpu[h] = cpu;
-    r->hash_slot[h] = ++r->nr_slots;
-    return r->nr_slots - 1;
+    hashtab_set(&r->cpus, h, r->nr_slots);
+    return r->nr_slots++;
 }
 
 static const char *const bad_text[] = {
@@ -343,6 +304,7 @@ static const char *const bad_text[] = {
     [XT_BAD_TSC] = "a TSC going backwards on its CPU",
     [XT_BAD_GZIP] = "broken gzip stream",
     [XT_BAD_READ] = "read error",
+    [XT_BAD_CPU] = "a CPU number no Xen has",
 };
 
 const char *xt_bad_text(enum xt_bad why)
@@ -645,7 +607,7 @@ static bool plausible_batch(const uint8_t *p, size_t len)
     unsigned int at = words_at(hdr) + 4;
 
     return (hdr & ~TRC_HD_CYCLE_FLAG) == XT_CPU_CHANGE_HDR && len >= at + 4 &&
-           rd32(p + at) % 4 == 0;
+           rd32(p + at) % 4 == 0 && rd32(p + at - 4) < XT_CPUS_MAX;
 }
 
 /*
@@ -684,8 +646,8 @@ static int add_batch(struct xt_reader *r, uint64_t off, const struct lane *l)
     struct slot *s;
     struct batch *b;
 
-    if ( si < 0 || grow((void **)&r->batches, sizeof(*r->batches),
-                        &r->cap_batches, r->nr_batches + 1) )
+    if ( si < 0 || array_fit(&r->batches, &r->cap_batches, r->nr_batches + 1,
+                             sizeof(*r->batches)) )
         return -1;
     s = &r->slots[si];
     b = &r->batches[r->nr_batches];
@@ -715,7 +677,8 @@ static unsigned int gather(struct xt_reader *r, uint64_t off, bool first,
     unsigned int n = 0;
 
     while ( n < LANES && r->size - off >= 4 && is_cpu_change(rd32(r->data + off)) &&
-            r->size - off >= rec_size(rd32(r->data + off)) )
+            r->size - off >= rec_size(rd32(r->data + off)) &&
+            cpu_possible(r->data + off) )
     {
         uint32_t hdr = rd32(r->data + off);
         uint64_t start = off + rec_size(hdr);
@@ -779,7 +742,8 @@ static int index_input(struct xt_reader *r)
                 truncated(r, off, 0, XT_BAD_NONE);
                 break;
             }
-            off = skip_to_batch(r, off, 0, XT_BAD_NO_BATCH);
+            off = skip_to_batch(r, off, 0, is_cpu_change(hdr) ?
+                                           XT_BAD_CPU : XT_BAD_NO_BATCH);
             continue;
         }
         check_lanes(r, l, n);
@@ -842,7 +806,7 @@ static int sort_slots(struct xt_reader *r)
     for ( b = 0; b < r->nr_batches; b++ )
         r->batches[b].slot = new_of[r->batches[b].slot];
     free(new_of);
-    return rehash(r, r->hash_cap);
+    return hashtab_build(&r->cpus, r->nr_slots, r->slots, slot_hash);
 }
 
 /*
@@ -1063,6 +1027,13 @@ static int stream_header(struct xt_reader *r, struct span *sp, int wait_ms)
             r->state = PARSE_END;
         }
         return got;
+    }
+    if ( !cpu_possible(s->buf + s->head) )
+    {
+        skip_start(r, s->pos, XT_BAD_CPU);
+        r->batch_end = 0;
+        r->state = PARSE_RESYNC;
+        return FILL_WAIT + 1;
     }
     si = slot_of(r, rd32(s->buf + s->head + words_at(hdr)));
     if ( si < 0 )
@@ -1491,8 +1462,7 @@ void xt_reader_close(struct xt_reader *r)
     }
     free(r->batches);
     free(r->slots);
-    free(r->hash_cpu);
-    free(r->hash_slot);
+    hashtab_free(&r->cpus);
     free(r->copy);
     free(r);
 }
@@ -1570,19 +1540,6 @@ const struct xt_cpu_info *xt_reader_cpu(const struct xt_reader *r,
     return i < r->nr_slots ? &r->slots[i].info : NULL;
 }
 
-static int64_t find_slot(const struct xt_reader *r, unsigned int cpu)
-{
-    unsigned int h;
-
-    if ( !r->hash_cap )
-        return -1;
-    for ( h = hash_of(cpu, r->hash_cap); r->hash_slot[h];
-          h = (h + 1) & (r->hash_cap - 1) )
-        if ( r->hash_cpu[h] == cpu )
-            return r->hash_slot[h] - 1;
-    return -1;
-}
-
 bool xt_record_lost(const struct xt_record *rec, struct xt_lost *lost)
 {
     const uint32_t *w = rec->extra;
@@ -1604,12 +1561,12 @@ bool xt_record_lost(const struct xt_record *rec, struct xt_lost *lost)
  */
 
 /* @b's words, 4-byte aligned: in place, or copied into *@copy. */
-static int batch_words(uint32_t **copy, uint64_t *copy_cap, const uint8_t *p,
+static int batch_words(uint32_t **copy, size_t *copy_cap, const uint8_t *p,
                        size_t len, struct xt_batch *b)
 {
     if ( (uintptr_t)p & 3 )
     {
-        if ( grow((void **)copy, sizeof(**copy), copy_cap, len ? len : 1) )
+        if ( array_fit(copy, copy_cap, len ? len : 1, sizeof(**copy)) )
             return -1;
         memcpy(*copy, p, len * 4);
         p = (const uint8_t *)*copy;
@@ -1773,7 +1730,8 @@ struct xt_iter {
     size_t span_pos;
     uint32_t *heap;             /* XT_ORDER_TSC: slots with records waiting */
     merge_key *heap_key;
-    uint64_t heap_len, heap_cap, keys_cap;
+    uint64_t heap_len;
+    size_t heap_cap, keys_cap;
     uint64_t waiting;           /* bytes of records in segs */
     uint64_t last_out;          /* the TSC of the last record handed out */
     uint64_t late_batch;        /* the end of the last batch found late */
@@ -2029,10 +1987,10 @@ static int merge_add(struct xt_iter *it, const struct span *sp)
     it->waiting += sp->len;
     if ( s->heap_pos )
         return 0;
-    if ( grow((void **)&it->heap, sizeof(*it->heap), &it->heap_cap,
-              it->heap_len + 1) ||
-         grow((void **)&it->heap_key, sizeof(*it->heap_key), &it->keys_cap,
-              it->heap_len + 1) )
+    if ( array_fit(&it->heap, &it->heap_cap, it->heap_len + 1,
+                   sizeof(*it->heap)) ||
+         array_fit(&it->heap_key, &it->keys_cap, it->heap_len + 1,
+                   sizeof(*it->heap_key)) )
         return -1;
     it->heap[it->heap_len] = sp->slot;
     it->heap_key[it->heap_len] = seg_key(r, sp->slot);

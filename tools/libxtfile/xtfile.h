@@ -54,6 +54,13 @@ static inline unsigned int xt_record_words(uint32_t hdr)
     return 1 + (TRC_HD_INCLUDES_CYCLE_COUNT(hdr) ? 2 : 0) + TRC_HD_EXTRA(hdr);
 }
 
+/*
+ * CPU numbers are below this: Xen's NR_CPUS is at most 16383 (the range
+ * of its Kconfig option in 4.20 and 4.22).  A reader takes a batch of a
+ * higher CPU for damage, and skips and counts it.
+ */
+#define XT_CPUS_MAX        16383u
+
 /* The idle domain's id (DOMID_IDLE, public/xen.h): its vCPUs idle. */
 #define XT_DOMID_IDLE      0x7fffu
 

@@ -11,7 +11,7 @@
  *
  *   indexed   a regular file (mapped) or memory (xt_reader_open_mem()):
  *             walked and checked once at open, every batch indexed (40
- *             bytes a batch, 200 a CPU).  Everything in xt_reader_info()
+ *             bytes a batch, 200 a CPU, CPUs below XT_CPUS_MAX).  Everything in xt_reader_info()
  *             is known at open; every order, any number of iterators.
  *   streamed  a pipe, a terminal, gzip, XT_READ_FOLLOW or XT_READ_STREAM:
  *             read once, front to back, through a buffer of 1 MiB (and
@@ -138,6 +138,7 @@ enum xt_bad {
     XT_BAD_TSC,                 /* a TSC going backwards within a batch */
     XT_BAD_GZIP,                /* the gzip stream breaks */
     XT_BAD_READ,                /* read(2) failed */
+    XT_BAD_CPU,                 /* a batch of CPU XT_CPUS_MAX or above */
 };
 
 /* "an event class no Xen writes"... */
