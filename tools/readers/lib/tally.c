@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "cli.h"
+#include "hashtab.h"
 #include "tally.h"
 #include "tsc.h"
 
@@ -23,90 +25,36 @@ static uint32_t hash32(uint32_t x)
     return x * 0x9e3779b1u;
 }
 
-static int grow(void *pp, size_t *cap, size_t need, size_t size)
+/* The events by id, in tools/common's hash table. */
+static uint64_t event_id(const void *base, unsigned int i)
 {
-    void **p = pp;
-    size_t n = *cap ? *cap : 16;
-    void *q;
-
-    if ( need <= *cap )
-        return 0;
-    while ( n < need )
-        n *= 2;
-    q = realloc(*p, n * size);
-    if ( !q )
-        return -1;
-    memset((char *)q + *cap * size, 0, (n - *cap) * size);
-    *p = q;
-    *cap = n;
-    return 0;
+    return ((const struct tally_event *)base)[i].id;
 }
 
-/*
- * Open-addressing hash of @key to index + 1 in @slot (power-of-two size);
- * the key is the first member of each element of @base.
- */
-static uint32_t *find_slot(uint32_t *slot, unsigned int nr_slots,
-                           uint32_t key, const void *base, size_t size)
+static uint64_t event_hash(const void *base, unsigned int i)
 {
-    /* The top bits: a product's low bits are only the key's low bits. */
-    unsigned int i = hash32(key) >> (32 - __builtin_ctz(nr_slots));
-
-    while ( slot[i] &&
-            *(const uint32_t *)((const char *)base +
-                                (slot[i] - 1) * size) != key )
-        i = (i + 1) & (nr_slots - 1);
-    return &slot[i];
-}
-
-/* Double a hash's slots and re-insert every key; -1 with ENOMEM. */
-static int rehash(uint32_t **slot, unsigned int *nr_slots, unsigned int nr,
-                  const void *base, size_t size)
-{
-    unsigned int n = *nr_slots ? *nr_slots * 2 : 64, i;
-    uint32_t *s = calloc(n, sizeof(*s));
-
-    if ( !s )
-        return -1;
-    for ( i = 0; i < nr; i++ )
-        *find_slot(s, n, *(const uint32_t *)((const char *)base + i * size),
-                   base, size) = i + 1;
-    free(*slot);
-    *slot = s;
-    *nr_slots = n;
-    return 0;
+    return hashtab_hash(event_id(base, i));
 }
 
 static int event_index(struct tally *t, uint32_t id)
 {
-    uint32_t *s;
+    unsigned int s;
 
-    if ( t->event_slots )
-    {
-        s = find_slot(t->event_slot, t->event_slots, id, t->events,
-                      sizeof(*t->events));
-        if ( *s )
-            return *s - 1;
-    }
+    if ( hashtab_fit(&t->by_id, t->nr_events + 1, t->events, event_hash) )
+        return -1;
+    s = hashtab_find(&t->by_id, id, t->events, event_id);
+    if ( hashtab_index(&t->by_id, s) )
+        return hashtab_index(&t->by_id, s) - 1;
     if ( t->nr_events == MAX_EVENTS )
         return -1;
-    if ( grow(&t->events, &t->events_cap, t->nr_events + 1,
-              sizeof(*t->events)) )
+    if ( array_fit(&t->events, &t->events_cap, t->nr_events + 1,
+                   sizeof(*t->events)) )
         return -1;
     t->events[t->nr_events] = (struct tally_event){
         .id = id, .class = xt_event_class(id), .first = UINT64_MAX,
     };
-    t->nr_events++;
-    if ( t->nr_events * 2 > t->event_slots )
-    {
-        if ( rehash(&t->event_slot, &t->event_slots, t->nr_events,
-                    t->events, sizeof(*t->events)) )
-            return -1;
-    }
-    else
-        *find_slot(t->event_slot, t->event_slots, id, t->events,
-                   sizeof(*t->events)) = t->nr_events;
-    return t->nr_events - 1;
+    hashtab_set(&t->by_id, s, t->nr_events);
+    return t->nr_events++;
 }
 
 /* The time bin of @tsc over the trace's range. */
@@ -260,7 +208,7 @@ static int grow_by_event(struct tally_cpu *c, uint32_t index)
 {
     size_t cap = c->nr_by_event;
 
-    if ( grow(&c->by_event, &cap, index + 1, sizeof(*c->by_event)) )
+    if ( array_fit(&c->by_event, &cap, index + 1, sizeof(*c->by_event)) )
         return -1;
     c->nr_by_event = cap;
     return 0;
@@ -509,9 +457,7 @@ static int put_in_order(struct tally *t)
     /* The hash of the events seen is of the old indices. */
     for ( e = 0; e < 1u << TALLY_SEEN_BITS; e++ )
         t->seen[e].id = t->seen[e].count_id = TALLY_SEEN_NONE;
-    free(t->event_slot);
-    t->event_slot = NULL;
-    t->event_slots = 0;
+    hashtab_free(&t->by_id);
     free(was);
     free(by);
     return 0;
@@ -570,7 +516,7 @@ void tally_free(struct tally *t)
     free(t->cpus);
     free(t->seen);
     free(t->events);
-    free(t->event_slot);
+    hashtab_free(&t->by_id);
     free(t->bin_losses);
     memset(t, 0, sizeof(*t));
 }

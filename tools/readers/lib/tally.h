@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hashtab.h"
 #include "xtread.h"
 
 
@@ -81,8 +82,7 @@ struct tally {
     unsigned int nr_events;     /* distinct events, in order of appearance */
     struct tally_event *events;
     size_t events_cap;
-    uint32_t *event_slot;       /* hash of event id -> index + 1 */
-    unsigned int event_slots;
+    struct hashtab by_id;       /* of the events, by id */
     struct tally_seen *seen;    /* the last event of each small hash */
 
     unsigned int nr_bins;
