@@ -490,21 +490,23 @@ static void test_hostile_values(void **state)
                         "def batch(cpu, body):\n"
                         "    return struct.pack(\"<III\", 0x2001f003, cpu, len(body)) + body\n"
                         "sys.stdout.buffer.write("
-                        "batch(0xffffffff, rec(0x00021011, 0, (1 << 16,)) + "
+                        "batch(1, rec(0x00021011, 0, (1 << 16,)) + "
                         "rec(0x00021021, 2**64 - 1, (1 << 16,))) + "
-                        "batch(0, rec(0x0001f001, 7, (0xffffffff, 0, 0, 0))))'"
+                        "batch(0, rec(0x0001f001, 7, (0xffffffff, 0, 0, 0))) + "
+                        "batch(0xffffffff, rec(0x00021011, 5, (1 << 16,))))'"
                         " > %s/hostile.bin", dir), 0);
-    summarise("hostile");
-    assert_int_equal(summary_records("hostile"), 3);
-    /* A timeline has no room for CPU 0xffffffff: one line, status 1. */
-    assert_int_equal(sh("%s --json %s/hostile.trace.json %s/hostile.bin "
-                        "2> %s/hostile.err", EXPORT, dir, dir, dir), 1);
-    assert_int_equal(sh("test $(wc -l < %s/hostile.err) = 1", dir), 0);
-    assert_int_equal(sh("rm -rf %s/hostile.ctf && %s --ctf %s/hostile.ctf "
-                        "%s/hostile.bin", dir, EXPORT, dir, dir), 0);
-    assert_int_equal(sh("test -f %s/hostile.ctf/stream_4294967295", dir), 0);
-    assert_int_equal(sh("%s -o %s/hostile.svg %s/hostile.bin", PLOT, dir,
+    /* A CPU no Xen has (libxtfile's NR_CPUS ceiling): skipped, said, 2. */
+    assert_int_equal(sh("%s --json %s/hostile.bin > %s/hostile.json "
+                        "2> %s/hostile.err", SUMMARY, dir, dir, dir), 2);
+    assert_int_equal(sh("grep -q 'a CPU number no Xen has' %s/hostile.err",
                         dir), 0);
+    assert_int_equal(summary_records("hostile"), 3);
+    assert_int_equal(sh("rm -rf %s/hostile.ctf && %s --ctf %s/hostile.ctf "
+                        "%s/hostile.bin 2> /dev/null; test $? = 2", dir,
+                        EXPORT, dir, dir), 0);
+    assert_int_equal(sh("test -f %s/hostile.ctf/stream_1", dir), 0);
+    assert_int_equal(sh("%s -o %s/hostile.svg %s/hostile.bin 2> /dev/null; "
+                        "test $? = 2", PLOT, dir, dir), 0);
 }
 
 static void test_not_a_trace(void **state)
