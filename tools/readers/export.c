@@ -745,12 +745,6 @@ int main(int argc, char **argv)
 
     r = cli_open(&cli, path, 0);
     xen_version = xt_reader_xen_version(r);
-    if ( (json_path || perfetto_path) && !view_cpus_fit(xt_reader_info(r)) )
-    {
-        xt_reader_close(r);
-        errx(CLI_EXIT_ERROR, "%s: CPU numbers up to %u only", prog_input,
-             VIEW_MAX_PCPUS - 1);
-    }
     hz = cli_tsc_hz(&cli, xt_reader_info(r), NULL);
     cli_window(&from, &to, cli_origin(r), hz, &filter.from, &filter.to);
     if ( ctf_dir )

@@ -1080,11 +1080,6 @@ int perfetto_export(struct xt_reader *r, FILE *out,
     int ret = -1, saved;
     unsigned int i;
 
-    if ( !view_cpus_fit(info) )
-    {
-        errno = ERANGE;
-        return -1;
-    }
     pb_init(&pf.pkt);
     pb_init(&pf.interned);
     pf.nr_pcpus = info->nr_cpus ? info->max_cpu + 1 : 0;

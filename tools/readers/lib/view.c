@@ -302,8 +302,4 @@ const char *view_irq_name(char *buf, unsigned int size, uint32_t vector,
     return buf;
 }
 
-bool view_cpus_fit(const struct xt_reader_info *info)
-{
-    return !info->nr_cpus || info->max_cpu < VIEW_MAX_PCPUS;
-}
 

@@ -70,11 +70,10 @@ bool view_record_wanted(const struct view_filter *f,
                         const struct xt_record *rec);
 
 /*
- * The file's CPU numbers fit the timelines' pseudo-threads (below
- * VIEW_MAX_PCPUS): the exports refuse a file whose do not, rather than
- * lose its records.
+ * Every CPU number a reader hands out (below XT_CPUS_MAX: libxtfile skips
+ * and counts a batch of another) has a pseudo-thread on the timelines.
  */
-bool view_cpus_fit(const struct xt_reader_info *info);
+_Static_assert(XT_CPUS_MAX <= VIEW_MAX_PCPUS, "a pCPU without a thread");
 
 /* Threads */
 uint32_t view_pid(uint32_t domvcpu);
