@@ -335,7 +335,8 @@ static void test_generator(void **state)
     size_t i;
 
     (void)state;
-    assert_int_equal(generate("0x00081002 A @-4.18 x:u32\n"
+    assert_int_equal(generate("subclass TRC_HVM_ENTRYEXIT 0x00081000\n"
+                              "0x00081002 A @-4.18 x:u32\n"
                               "0x00081002 B @4.19- x:u32 y:x64?\n", &out), 0);
     free(out);
     for ( i = 0; i < sizeof(bad) / sizeof(bad[0]); i++ )
