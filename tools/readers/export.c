@@ -355,8 +355,8 @@ struct json_out {
 
 static double json_us(const struct json_out *j, uint64_t tsc)
 {
-    return tsc >= j->origin ? tsc_seconds(tsc - j->origin, j->hz) * 1e6
-                            : -tsc_seconds(j->origin - tsc, j->hz) * 1e6;
+    return tsc >= j->origin ? tsc_us(tsc - j->origin, j->hz)
+                            : -tsc_us(j->origin - tsc, j->hz);
 }
 
 static void json_meta(struct json_out *j, uint32_t pid, uint32_t tid,
