@@ -147,7 +147,8 @@ static void plot(FILE *f, const struct tally *t, const char *title)
     unsigned int i, b;
 
     p.start = tally_bin_seconds(t, 0) < 0 ? tally_bin_seconds(t, 0) : 0;
-    p.seconds = tally_bin_seconds(t, t->nr_bins);
+    p.seconds = tally_bin_seconds(t, 0) +
+                tsc_seconds(t->bin_ticks, t->hz) * t->nr_bins;
     for ( i = 0; i < t->nr_cpus; i++ )
         for ( b = 0; b < t->nr_bins; b++ )
             if ( bin_rate(t, &t->cpus[i], b) > p.max_rate )
