@@ -22,6 +22,7 @@ $(BUILD)/tests/test_catalogue: tests/file/test_catalogue.c tests/common/run_cmd.
 	    -DCATALOGUE='"$(CATALOGUE)"' \
 	    -DXEN_TRACE_EVENTS_H='"$(XEN_TRACE_EVENTS_H)"' \
 	    -DXT_EVENTS_H='"$(XT_EVENTS_H)"' \
+	    -DCHECK_LITERALS='"$(EVENTS_SRC)/check-literals"' \
 	    -DMAN_PAGE='"$(XT_MAN_CLASSES)"' \
 	    -DXEN_CC='"$(CC) $(XEN_CFLAGS)"' -DXT_FORMAT='"$(XT_FORMAT)"' \
 	    -DXT_FORMATS='"$(XT_FORMATS)"' $(LDFLAGS) -o $@ \

@@ -8,6 +8,9 @@
  * - Xen's ABI header, xen/include/public/trace.h, gives every name it
  *   shares with the catalogue the catalogue's value, and the check says
  *   which name when one differs;
+ * - no C file under tools/ and xen/ spells an event id, a class or
+ *   subclass mask or the runstate encoding outside the generated headers
+ *   (check-literals), and the scan finds each kind where it is planted;
  * - the generator refuses a catalogue with duplicate ids, names or
  *   fields, more than 7 words or an unknown kind, with the line;
  * - a trace call with the wrong arguments, to an event the catalogue
@@ -124,6 +127,54 @@ static void test_abi_header_agrees(void **state)
     assert_int_not_equal(abi_check(moved), 0);
     assert_true(log_has("TRC_SCHED_SWITCH: public/trace.h and the "
                         "catalogue differ"));
+}
+
+/* Whether check-literals finds nothing in @dirs; its lines in sh.log. */
+static int check_literals(const char *dirs)
+{
+    return sh("python3 " CHECK_LITERALS " %s %s", CATALOGUE, dirs);
+}
+
+static void test_no_event_numbers_elsewhere(void **state)
+{
+    (void)state;
+    if ( check_literals("tools xen") )
+    {
+        char text[8192];
+        size_t n;
+        FILE *f = fopen(sh_log, "r");
+
+        assert_non_null(f);
+        n = fread(text, 1, sizeof(text) - 1, f);
+        fclose(f);
+        text[n] = '\0';
+        print_message("the catalogue's numbers, spelled by hand (use "
+                      "tools/trace-events/trace-events.h):\n%s", text);
+        fail();
+    }
+}
+
+static void test_literal_scan_finds_each_kind(void **state)
+{
+    char scan[sizeof(dir) + 8];
+
+    (void)state;
+    snprintf(scan, sizeof(scan), "%s/scan", dir);
+    assert_int_equal(sh("mkdir -p %s", scan), 0);
+    write_file("scan/planted.c",
+               "/* 0x0002800a in a comment is fine */\n"
+               "int a = 0x0002800a;\n"
+               "#define TRC_SCHED_SWITCH 1\n"
+               "#define IRQ (TRC_GEN + 4)\n"
+               "int old(unsigned int event) { return (event >> 8) & 0xf; }\n"
+               "int fine = 0x1234;\n");
+    assert_int_equal(check_literals(scan), 1);
+    assert_true(log_has("planted.c:2: event number 0x0002800a"));
+    assert_true(log_has("planted.c:3: defines TRC_SCHED_SWITCH again"));
+    assert_true(log_has("planted.c:4: event id as a sum"));
+    assert_true(log_has("planted.c:5: runstate encoding by hand"));
+    assert_false(log_has("planted.c:1:"));
+    assert_false(log_has("planted.c:6:"));
 }
 
 static void test_man_class_table_is_current(void **state)
@@ -311,6 +362,8 @@ int main(void)
         cmocka_unit_test(test_trace_calls_header_is_current),
         cmocka_unit_test(test_tools_header_is_current),
         cmocka_unit_test(test_abi_header_agrees),
+        cmocka_unit_test(test_no_event_numbers_elsewhere),
+        cmocka_unit_test(test_literal_scan_finds_each_kind),
         cmocka_unit_test(test_man_class_table_is_current),
         cmocka_unit_test(test_generator_refuses_bad_catalogues),
         cmocka_unit_test(test_right_calls_compile),
