@@ -36,7 +36,7 @@ static void dump(struct xt_reader *r, bool seconds, bool raw, uint64_t hz)
 
     if ( !it )
         abort();
-    d.base_tsc = view_origin(r);
+    d.base_tsc = cli_origin(r);
     /* As main() does: the model's notes in TSC order. */
     if ( !raw && !(d.model = model_new(r, NULL, &note_ops, &d)) )
         abort();        /* out of memory: over -rss_limit_mb */

@@ -91,7 +91,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
              !view_parse_cpus(&f, "0-1", why, sizeof(why)) ||
              !view_parse_classes(&f, "sched,hvm", why, sizeof(why)) )
             abort();
-        view_window(&f, view_origin(r), hz, true, 0.0001, true, 0.5);
+        const struct cli_when from = { .given = true, .seconds = 0.0001 };
+        const struct cli_when to = { .given = true, .seconds = 0.5 };
+
+        cli_window(&from, &to, cli_origin(r), hz, &f.from, &f.to);
     }
     out = open_memstream(&buf, &len);
     if ( !out )

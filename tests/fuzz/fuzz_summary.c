@@ -53,7 +53,6 @@ static void check_one_pass(struct xt_reader *r, const struct tally *walked)
     CHECK(t.total.records == walked->total.records);
     CHECK(t.total.bytes == walked->total.bytes);
     CHECK(t.nr_events == walked->nr_events);
-    CHECK(t.nr_losses == walked->nr_losses);
     for ( e = 0; e < t.nr_events; e++ )
         CHECK(t.events[e].id == walked->events[e].id &&
               t.events[e].total.records == walked->events[e].total.records);
@@ -61,11 +60,13 @@ static void check_one_pass(struct xt_reader *r, const struct tally *walked)
     {
         CHECK(t.cpus[i].total.bytes == walked->cpus[i].total.bytes);
         CHECK(t.cpus[i].lost_ticks == walked->cpus[i].lost_ticks);
+        CHECK(t.cpus[i].lost_markers == walked->cpus[i].lost_markers);
         for ( b = 0; b < t.nr_bins; b++ )
             CHECK(t.cpus[i].bins[b] == walked->cpus[i].bins[b]);
     }
-    for ( i = 0; i < t.nr_losses; i++ )
-        CHECK(t.losses[i].offset == walked->losses[i].offset);
+    for ( b = 0; b < t.nr_bins; b++ )
+        CHECK(t.bin_losses[b].records == walked->bin_losses[b].records &&
+              t.bin_losses[b].markers == walked->bin_losses[b].markers);
     analysis_free(a);
     tally_free(&t);
 }

@@ -19,11 +19,12 @@ $(BUILD)/tests/test_readers: tests/readers/test_readers.c \
                              $(BUILD)/tests/trc_names.h tests/common/run_cmd.c \
                              tests/common/run_cmd.h $(XTFILE) $(XTFILE_HDRS) \
                              | $(XEN_SIM) $(XEN_SIM_LIBS) $(XENTRACE) \
-                               $(READERS) $(XT_FORMATS)
+                               $(READERS) $(XT_FORMATS) $(RUSAGE)
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_CFLAGS) -DXEN_SIM='"$(XEN_SIM)"' \
 	    -DXENTRACE='"$(XENTRACE)"' -DXT_DUMP='"$(XT_DUMP)"' \
-	    -DXT_SUMMARY='"$(XT_SUMMARY)"' \
+	    -DXT_SUMMARY='"$(XT_SUMMARY)"' -DXT_EXPORT='"$(XT_EXPORT)"' \
+	    -DXT_PLOT='"$(XT_PLOT)"' -DRUSAGE='"$(RUSAGE)"' \
 	    -DXT_FORMAT='"$(XT_FORMAT)"' -DXT_FORMATS='"$(XT_FORMATS)"' \
 	    $(XTFILE_CFLAGS) -Itests/common -I$(BUILD)/tests $(LDFLAGS) \
 	    -o $@ $< tests/common/run_cmd.c $(XTFILE) $(XTFILE_LIBS) -lcmocka

@@ -338,7 +338,7 @@ static void test_svm_exit_named(void **state)
     (void)state;
     batch(&f, 0);
     rec(&f, SWITCH, 10, 4, 0x7fffu, 0u, 1u, 0u);
-    rec(&f, MODEL_TRC_HVM_SVM_EXIT | 0x100u, 20, 3, 0x72u, 0x1000u, 0u);
+    rec(&f, TRC_HVM_SVM_EXIT | 0x100u, 20, 3, 0x72u, 0x1000u, 0u);
     rec(&f, VMENTRY, 30, 0);
     end_batch(&f);
     r = xt_reader_open_mem(f.w, f.n * 4, 0);
@@ -353,6 +353,22 @@ static void test_svm_exit_named(void **state)
     free(f.w);
 }
 
+/* Every reader names a reason or an op it does not know one way, as one word. */
+static void test_unknown_names(void **state)
+{
+    char buf[32];
+
+    (void)state;
+    assert_string_equal(model_exit_label(buf, sizeof(buf), 0x30, false),
+                        "EPT_VIOLATION");
+    assert_string_equal(model_exit_label(buf, sizeof(buf), 0xfff, false),
+                        "exit_0xfff");
+    assert_string_equal(model_hypercall_label(buf, sizeof(buf), 12),
+                        "memory_op");
+    assert_string_equal(model_hypercall_label(buf, sizeof(buf), 999),
+                        "hypercall_999");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -362,6 +378,7 @@ int main(void)
         cmocka_unit_test(test_loss_is_lost),
         cmocka_unit_test(test_exit_closes_at_wake),
         cmocka_unit_test(test_svm_exit_named),
+        cmocka_unit_test(test_unknown_names),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

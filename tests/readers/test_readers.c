@@ -1675,6 +1675,133 @@ static void test_summary_batches_in_file_order(void **state)
     free(f.w);
 }
 
+/*
+ * One clock: a capture that starts 0.7 s before its first record (as a -M
+ * capture does).  --from 0.5 --to 1.5 are seconds from the capture's start
+ * in the summary and the export alike, and xentrace-dump -s counts from
+ * there too: d1v0 runs from 0.7 s to the window's end, 1.5 s.
+ */
+static void test_one_clock(void **state)
+{
+    static const uint32_t hz[] = { 1000000, 0 };            /* 1 MHz */
+    static const uint32_t start[] = { 1000000, 0, 1764480000, 0, 0 };
+    struct file f;
+    char *out;
+    uint64_t tsc;
+
+    (void)state;
+    init(&f);
+    batch(&f, 0);
+    rec1(&f, TRC_XT_FORMAT, 0, 1);
+    rec(&f, TRC_XT_TSC_HZ, 0, 2, hz);
+    rec1(&f, TRC_XT_CPUS, 0, 1);
+    rec(&f, TRC_XT_START, 0, 5, start);
+    batch(&f, 0);
+    rec1(&f, RUNSTATE(1, 0), 1700000, 1 << 16);  /* d1v0 runnable->running */
+    for ( tsc = 1800000; tsc < 4700000; tsc += 100000 )
+        rec1(&f, 0x0002800a, tsc, 1 << 16);
+    rec1(&f, RUNSTATE(0, 1), 4700000, 1 << 16);
+
+    out = run_on_file(&f, XT_SUMMARY " --from 0.5 --to 1.5 '%s'");
+    assert_non_null(strstr(out, "\nd1v0          0.800000       1 "));
+    free(out);
+    out = run_on_file(&f, XT_EXPORT " --json - --from 0.5 --to 1.5 '%s'");
+    assert_non_null(strstr(out, "\"ts\":700000.000,\"name\":\"d1v0\","
+                                "\"dur\":800000.000}"));
+    free(out);
+    out = run_on_file(&f, XT_DUMP " -s '%s'");
+    assert_non_null(strstr(out, "\n   0.700000000 cpu0  "));
+    free(out);
+    free(f.w);
+}
+
+/*
+ * @n records of 7 words on two CPUs, losses (TRC_LOST_RECORDS) or not,
+ * into a temporary file, whose name goes into @path.
+ */
+static void write_lossy(char *path, unsigned int n, bool losses)
+{
+    struct file f;
+    unsigned int i;
+    int fd;
+
+    init(&f);
+    for ( i = 0; i < n; i++ )
+    {
+        uint64_t tsc = 1000 + 10ull * i;
+        uint32_t extra[4] = { 3, 1u << 16, (uint32_t)tsc - 5, 0 };
+
+        if ( i % 1000 == 0 )
+            batch(&f, i / 1000 % 2);
+        rec(&f, losses ? TRC_LOST_RECORDS : TRC_MEM_PAGE_GRANT_MAP, tsc, 4,
+            extra);
+    }
+    end_batch(&f);
+    fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, f.w, f.n * 4), (ssize_t)(f.n * 4));
+    close(fd);
+    free(f.w);
+}
+
+/*
+ * The peak RSS and the largest anonymous RSS, in KiB, of @reader on @path
+ * (its output thrown away), as bench/rusage measures them: its own child,
+ * whose peak is not this test's (a child forked from here starts at this
+ * process's size).
+ */
+static void reader_rss(const char *reader, const char *path, long *rss,
+                       long *anon)
+{
+    char out[] = "/tmp/test_readers.rss.XXXXXX", cmd[512];
+    double wall, user, sys;
+    FILE *f;
+    int fd = mkstemp(out);
+
+    assert_true(fd >= 0);
+    close(fd);
+    snprintf(cmd, sizeof(cmd), RUSAGE " -m %s %s %s > /dev/null", out,
+             reader, path);
+    assert_int_equal(system(cmd), 0);
+    f = fopen(out, "r");
+    assert_non_null(f);
+    assert_int_equal(fscanf(f, "%lf %lf %lf %ld %ld", &wall, &user, &sys,
+                            rss, anon), 5);
+    fclose(f);
+    unlink(out);
+}
+
+/*
+ * 10^6 loss markers cost the summary and the plot no more memory than
+ * 10^6 other records of the same size: losses are kept per time bin, not
+ * one by one.  (They kept and sorted a 32-byte entry per marker.)
+ */
+static void test_losses_bounded(void **state)
+{
+    static const char *const readers[] = { XT_SUMMARY, XT_PLOT };
+    char lossy[] = "/tmp/test_readers.lossy.XXXXXX";
+    char plain[] = "/tmp/test_readers.plain.XXXXXX";
+    unsigned int i;
+
+    (void)state;
+    write_lossy(lossy, 1000000, true);
+    write_lossy(plain, 1000000, false);
+    for ( i = 0; i < 2; i++ )
+    {
+        long with, without, with_anon, without_anon;
+
+        reader_rss(readers[i], lossy, &with, &with_anon);
+        reader_rss(readers[i], plain, &without, &without_anon);
+        print_message("%s: peak RSS %ld KiB (anonymous %ld) with 10^6 "
+                      "losses, %ld KiB (%ld) without\n", readers[i], with,
+                      with_anon, without, without_anon);
+        assert_true(with < without + 8192);
+        assert_true(with_anon < without_anon + 8192);
+    }
+    unlink(lossy);
+    unlink(plain);
+}
+
 /* A pipe and a gzip file, through xt_reader_open_fd(). */
 static void test_pipe_and_gzip(void **state)
 {
@@ -1960,6 +2087,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_cpu_batches),
         cmocka_unit_test(test_batches_1024_cpus),
         cmocka_unit_test(test_summary_batches_in_file_order),
+        cmocka_unit_test(test_one_clock),
+        cmocka_unit_test(test_losses_bounded),
         cmocka_unit_test(test_pipe_and_gzip),
         cmocka_unit_test(test_catalogue_covers_trace_h),
         cmocka_unit_test(test_catalogue_sorted_and_sane),

@@ -28,6 +28,7 @@
 #include "cli.h"
 #include "decimal.h"
 #include "model.h"
+#include "tsc.h"
 #include "view.h"
 #include "xtread.h"
 
@@ -99,8 +100,10 @@ static char *put_seconds(char *p, const struct dump *d, uint64_t tsc)
 {
     bool before = tsc < d->base_tsc;
     uint64_t ticks = before ? d->base_tsc - tsc : tsc - d->base_tsc;
-    uint64_t sec = ticks / d->hz;
-    uint64_t ns = (unsigned __int128)(ticks % d->hz) * 1000000000u / d->hz;
+    uint64_t sec;
+    uint32_t ns;
+
+    tsc_split(ticks, d->hz, &sec, &ns);
 
     if ( before )
         *p++ = '-';
@@ -122,7 +125,7 @@ static const char *note_name(const struct dump *d, const struct xt_record *rec)
         ev &= ~TRC_HVM_NESTEDFLAG;
         if ( ev == TRC_HVM_VMEXIT || ev == TRC_HVM_VMEXIT64 )
             return model_exit_name(rec->extra[0], d->svm);
-        if ( (ev & ~TRC_64_FLAG) == MODEL_TRC_HVM_SVM_EXIT )
+        if ( (ev & ~TRC_64_FLAG) == TRC_HVM_SVM_EXIT )
             return model_exit_name(rec->extra[0], true);
         if ( ev == TRC_HVM_VMMCALL )
             return model_hypercall_name(rec->extra[0]);
@@ -175,7 +178,7 @@ static char *put_note(char *p, const struct dump *d,
                      sizeof(note) - n);
     if ( d->what.closes && d->hz )
         n += written(snprintf(note + n, sizeof(note) - n, " %.3fus",
-                              model_seconds(d->what.ticks, d->hz) * 1e6),
+                              tsc_seconds(d->what.ticks, d->hz) * 1e6),
                      sizeof(note) - n);
     else if ( d->what.closes )
         n += written(snprintf(note + n, sizeof(note) - n, " %" PRIu64 "cyc",
@@ -356,7 +359,7 @@ int main(int argc, char *argv[])
     d.xen_from = cli.xen_version ? "--xen-version" :
                  in->meta.xen_version ? "the file's hypervisor" :
                  "not in the file: the default";
-    d.base_tsc = view_origin(r);
+    d.base_tsc = cli_origin(r);
     it = xt_iter_new(r, d.raw ? XT_ORDER_FILE : XT_ORDER_TSC, 0,
                      (d.all ? XT_ITER_SPECIAL : 0) | XT_ITER_NOWAIT);
     if ( !it )

@@ -26,11 +26,11 @@
 #include "cli.h"
 #include "model.h"
 #include "perfetto.h"
+#include "tsc.h"
 #include "view.h"
 #include "xtread.h"
 
 #define CTF_MAGIC       0xc1fc1fc1u
-#define CTF_CONTEXT_AT  4               /* the packet context's offset */
 #define CTF_HEADER      40              /* packet header and context */
 #define MAX_CLASSES     (1u << 16)
 
@@ -326,7 +326,7 @@ static void export_ctf(struct xt_reader *r, const char *dir, uint64_t hz)
     if ( !class_ids || !class_slot )
         err(1, "calloc");
     for ( i = 0; i < info->nr_cpus; i++ )
-        ctf_stream(r, dir, xt_reader_cpu(r, i)->cpu, view_origin(r));
+        ctf_stream(r, dir, xt_reader_cpu(r, i)->cpu, cli_origin(r));
     ctf_metadata(dir, info, hz);
     free(class_ids);
     free(class_slot);
@@ -341,7 +341,7 @@ static void export_ctf(struct xt_reader *r, const char *dir, uint64_t hz)
  * tids) with its exits as slices and its hypercalls, PV events and
  * injections as instants; Xen's process with a thread per pCPU and the
  * vCPUs' runs on it as slices, its losses and interrupts; a C-state
- * counter per pCPU.  Times in microseconds from view_origin().
+ * counter per pCPU.  Times in microseconds from cli_origin().
  */
 
 struct json_out {
@@ -355,8 +355,8 @@ struct json_out {
 
 static double json_us(const struct json_out *j, uint64_t tsc)
 {
-    return tsc >= j->origin ? (double)(tsc - j->origin) * 1e6 / j->hz
-                            : -((double)(j->origin - tsc) * 1e6 / j->hz);
+    return tsc >= j->origin ? tsc_us(tsc - j->origin, j->hz)
+                            : -tsc_us(j->origin - tsc, j->hz);
 }
 
 static void json_meta(struct json_out *j, uint32_t pid, uint32_t tid,
@@ -534,8 +534,8 @@ static void json_exit(struct json_out *j, const struct model_event *ev)
     char name[64];
 
     if ( json_slice(j, "hvm", ev->domvcpu, ev,
-                    view_exit_name(name, sizeof(name), ev->u.exit.reason,
-                                   ev->u.exit.svm)) )
+                    model_exit_label(name, sizeof(name), ev->u.exit.reason,
+                                     ev->u.exit.svm)) )
         fprintf(j->f, ",\"args\":{\"rip\":\"0x%" PRIx64 "\",\"handlers\":%u}}",
                 ev->u.exit.rip, ev->u.exit.nr_handlers);
 }
@@ -622,7 +622,7 @@ static void export_json(struct xt_reader *r, FILE *out,
                                    .record = records ? json_record : NULL };
     const struct model_options mo = { .from = f->from, .to = f->to };
     struct json_out j = { .f = out, .filter = f, .hz = hz,
-                          .origin = view_origin(r) };
+                          .origin = cli_origin(r) };
     struct model *m;
 
     m = model_new(r, &mo, &ops, &j);
@@ -681,8 +681,10 @@ int main(int argc, char **argv)
           "with --json, every record as an instant too" },
         { OPT_DOMAIN, "domain", "list", "only these domains: 0,2-3" },
         { OPT_CPU, "cpu", "list", "only these pCPUs: 0,2-3" },
-        { OPT_FROM, "from", "seconds", "from this time on" },
-        { OPT_TO, "to", "seconds", "up to this time" },
+        { OPT_FROM, "from", "t", "from t on: seconds from the capture's "
+          "start, or tsc:N" },
+        { OPT_TO, "to", "t", "up to t: seconds from the capture's start, "
+          "or tsc:N" },
         { OPT_CLASSES, "classes", "list",
           "only these classes: sched,hvm,pv,hw" },
         CLI_XEN_VERSION_OPTION,
@@ -694,8 +696,8 @@ int main(int argc, char **argv)
     const char *ctf_dir = NULL, *json_path = NULL, *perfetto_path = NULL;
     const char *path;
     struct view_filter filter = { .classes = VIEW_ALL };
-    bool has_from = false, has_to = false, records = false;
-    double from = 0, to = 0;
+    struct cli_when from = { 0 }, to = { 0 };
+    bool records = false;
     struct xt_reader *r;
     char why[128];
     uint64_t hz;
@@ -727,14 +729,10 @@ int main(int argc, char **argv)
                 errx(CLI_EXIT_ERROR, "%s", why);
             break;
         case OPT_FROM:
-            if ( !view_parse_seconds(optarg, &from) )
-                errx(CLI_EXIT_ERROR, "--from %s: invalid", optarg);
-            has_from = true;
+            cli_parse_when("--from", optarg, &from);
             break;
         case OPT_TO:
-            if ( !view_parse_seconds(optarg, &to) )
-                errx(CLI_EXIT_ERROR, "--to %s: invalid", optarg);
-            has_to = true;
+            cli_parse_when("--to", optarg, &to);
             break;
         case OPT_RECORDS:
             records = true;
@@ -742,21 +740,13 @@ int main(int argc, char **argv)
         }
     if ( !ctf_dir && !json_path && !perfetto_path )
         cli_usage_error("--ctf, --perfetto or --json is needed");
-    if ( has_from && has_to && to <= from )
-        cli_usage_error("--to %g is not after --from %g", to, from);
     path = optind < argc ? argv[optind] : "-";
     prog_input = cli_input_name(path);
 
     r = cli_open(&cli, path, 0);
     xen_version = xt_reader_xen_version(r);
-    if ( (json_path || perfetto_path) && !view_cpus_fit(xt_reader_info(r)) )
-    {
-        xt_reader_close(r);
-        errx(CLI_EXIT_ERROR, "%s: CPU numbers up to %u only", prog_input,
-             VIEW_MAX_PCPUS - 1);
-    }
     hz = cli_tsc_hz(&cli, xt_reader_info(r), NULL);
-    view_window(&filter, view_origin(r), hz, has_from, from, has_to, to);
+    cli_window(&from, &to, cli_origin(r), hz, &filter.from, &filter.to);
     if ( ctf_dir )
         export_ctf(r, ctf_dir, hz);
     if ( json_path )

@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "tally.h"
+#include "tsc.h"
 
 #define DEFAULT_BINS    200
 #define MAX_BINS        100000
@@ -29,14 +30,18 @@
 struct plot {
     FILE *f;
     const struct tally *t;
-    double seconds;             /* the x axis: 0 to this */
+    double start, seconds;      /* the x axis: from the origin, as every
+                                   reader counts (or the first bin if it
+                                   is earlier) to the last bin's end */
     double max_rate;            /* the y axis: 0 to this */
 };
 
 static double x_of(const struct plot *p, double s)
 {
-    return LEFT + (WIDTH - LEFT - RIGHT) * (p->seconds > 0 ? s / p->seconds
-                                                            : 0);
+    double span = p->seconds - p->start;
+
+    return LEFT + (WIDTH - LEFT - RIGHT) * (span > 0 ? (s - p->start) / span
+                                                     : 0);
 }
 
 static double y_of(const struct plot *p, double rate)
@@ -49,7 +54,7 @@ static double y_of(const struct plot *p, double rate)
 static double bin_rate(const struct tally *t, const struct tally_cpu *c,
                        unsigned int b)
 {
-    return c->bins[b] / tally_seconds(t, t->bin_ticks);
+    return c->bins[b] / tsc_seconds(t->bin_ticks, t->hz);
 }
 
 static void axes(const struct plot *p, const char *title)
@@ -75,7 +80,8 @@ static void axes(const struct plot *p, const char *title)
     fprintf(p->f, "<g class=\"ticks\" font-size=\"12\">\n");
     for ( i = 0; i <= TICKS; i++ )
     {
-        double s = p->seconds * i / TICKS, r = p->max_rate * i / TICKS;
+        double s = p->start + (p->seconds - p->start) * i / TICKS;
+        double r = p->max_rate * i / TICKS;
 
         fprintf(p->f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">"
                 "%.3g</text>\n", x_of(p, s), HEIGHT - BOTTOM + 18, s);
@@ -87,26 +93,27 @@ static void axes(const struct plot *p, const char *title)
             HEIGHT - 12);
 }
 
+/* A band over each time bin that lost records, on any CPU. */
 static void lost_bands(const struct plot *p)
 {
     const struct tally *t = p->t;
-    unsigned int i;
+    double width = tsc_seconds(t->bin_ticks, t->hz);
+    unsigned int b;
 
     fprintf(p->f, "<g class=\"losses\" fill=\"red\" fill-opacity=\"0.3\">\n");
-    for ( i = 0; i < t->nr_losses; i++ )
+    for ( b = 0; b < t->nr_bins; b++ )
     {
-        const struct tally_loss *l = &t->losses[i];
-        uint64_t from = l->first_tsc > t->first_tsc ?
-                        l->first_tsc - t->first_tsc : 0;
-        uint64_t to = l->tsc > t->first_tsc ? l->tsc - t->first_tsc : 0;
-        double x0 = x_of(p, tally_seconds(t, from));
-        double x1 = x_of(p, tally_seconds(t, to > from ? to : from));
+        const struct tally_bin_loss *l = &t->bin_losses[b];
+        double x0 = x_of(p, tally_bin_seconds(t, 0) + b * width);
+        double x1 = x_of(p, tally_bin_seconds(t, 0) + (b + 1) * width);
 
-        fprintf(p->f, "<rect class=\"lost\" data-cpu=\"%u\" x=\"%.2f\" "
-                "y=\"%d\" width=\"%.2f\" height=\"%d\"><title>CPU %u lost %"
-                PRIu32 " records</title></rect>\n", l->cpu, x0, TOP,
-                x1 - x0 > 1 ? x1 - x0 : 1, HEIGHT - TOP - BOTTOM, l->cpu,
-                l->count);
+        if ( !l->markers )
+            continue;
+        fprintf(p->f, "<rect class=\"lost\" data-markers=\"%" PRIu64 "\" "
+                "x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\"><title>"
+                "%" PRIu64 " records lost (%" PRIu64 " markers)</title>"
+                "</rect>\n", l->markers, x0, TOP, x1 - x0 > 1 ? x1 - x0 : 1,
+                HEIGHT - TOP - BOTTOM, l->records, l->markers);
     }
     fprintf(p->f, "</g>\n");
 }
@@ -114,7 +121,7 @@ static void lost_bands(const struct plot *p)
 static void series(const struct plot *p)
 {
     const struct tally *t = p->t;
-    double width = tally_seconds(t, t->bin_ticks);
+    double width = tsc_seconds(t->bin_ticks, t->hz);
     unsigned int i, b;
 
     fprintf(p->f, "<g class=\"series\" fill=\"none\" stroke-width=\"1\">\n");
@@ -127,7 +134,8 @@ static void series(const struct plot *p)
                 i * 360 / t->nr_cpus);
         for ( b = 0; b < t->nr_bins; b++ )
             fprintf(p->f, "%s%.1f,%.1f", b ? " " : "",
-                    x_of(p, (b + 0.5) * width), y_of(p, bin_rate(t, c, b)));
+                    x_of(p, tally_bin_seconds(t, 0) + (b + 0.5) * width),
+                    y_of(p, bin_rate(t, c, b)));
         fprintf(p->f, "\"><title>CPU %u</title></polyline>\n", c->cpu);
     }
     fprintf(p->f, "</g>\n");
@@ -138,7 +146,9 @@ static void plot(FILE *f, const struct tally *t, const char *title)
     struct plot p = { .f = f, .t = t };
     unsigned int i, b;
 
-    p.seconds = tally_seconds(t, t->bin_ticks) * t->nr_bins;
+    p.start = tally_bin_seconds(t, 0) < 0 ? tally_bin_seconds(t, 0) : 0;
+    p.seconds = tally_bin_seconds(t, 0) +
+                tsc_seconds(t->bin_ticks, t->hz) * t->nr_bins;
     for ( i = 0; i < t->nr_cpus; i++ )
         for ( b = 0; b < t->nr_bins; b++ )
             if ( bin_rate(t, &t->cpus[i], b) > p.max_rate )

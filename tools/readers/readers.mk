@@ -17,8 +17,9 @@ READER_DIR    := $(READER_SRC)/lib
 READER_CFLAGS := $(TOOL_CFLAGS) $(XTFILE_CFLAGS) $(COMMON_CFLAGS) \
                  -I$(READER_DIR)
 TALLY_SRCS    := $(READER_DIR)/tally.c $(READER_DIR)/tally.h
-# The readers' front end, which every reader links.
-READER_CLI    := $(READER_DIR)/cli.c $(READER_DIR)/cli.h
+# The readers' front end, which every reader links, and their one TSC to
+# time conversion.
+READER_CLI    := $(READER_DIR)/cli.c $(READER_DIR)/cli.h $(READER_DIR)/tsc.h
 
 # The model of the machine (model.h), for the readers that need more than
 # records: the dump, and the summary's analysis.

@@ -23,6 +23,7 @@
 #include "analysis.h"
 #include "cli.h"
 #include "tally.h"
+#include "tsc.h"
 
 #define OPT_JSON        CLI_LONG_ONLY
 #define DEFAULT_BINS    20
@@ -79,7 +80,7 @@ static void text_header(FILE *f, const struct tally *t, const char *path,
 
     fprintf(f, "%s: %" PRIu64 " bytes, %" PRIu64 " records on %u CPUs, "
             "%.6f s at %.3f MHz%s\n", path, info->size, t->total.records,
-            t->nr_cpus, tally_seconds(t, t->last_tsc - t->first_tsc),
+            t->nr_cpus, tsc_seconds(t->last_tsc - t->first_tsc, t->hz),
             t->hz / 1e6, hz_assumed ? " (assumed)" : "");
     if ( info->has_meta )
         fprintf(f, "written by xentrace-ng %u.%u.%u, format %u\n",
@@ -105,7 +106,7 @@ static void text_cpus(FILE *f, const struct tally *t)
         fprintf(f, "%6u %12" PRIu64 " %14" PRIu64 " %10" PRIu64 " %12" PRIu64
                 " %10.6f\n", c->cpu, c->total.records, c->total.bytes,
                 c->lost_records, c->lost_markers,
-                tally_seconds(t, c->lost_ticks));
+                tsc_seconds(c->lost_ticks, t->hz));
     }
 }
 
@@ -134,12 +135,13 @@ static uint64_t bin_records(const struct tally *t, unsigned int b)
 
 static void text_rate(FILE *f, const struct tally *t)
 {
-    double width = tally_seconds(t, t->bin_ticks);
+    double width = tsc_seconds(t->bin_ticks, t->hz);
     unsigned int b;
 
     fprintf(f, "\n%12s %14s\n", "from-s", "events/s");
     for ( b = 0; b < t->nr_bins; b++ )
-        fprintf(f, "%12.6f %14.0f\n", b * width, bin_records(t, b) / width);
+        fprintf(f, "%12.6f %14.0f\n", tally_bin_seconds(t, b),
+                bin_records(t, b) / width);
 }
 
 /*
@@ -156,7 +158,7 @@ static void json_cpu(FILE *f, const struct tally *t, const struct tally_cpu *c)
             ",\"lost_records\":%" PRIu64 ",\"lost_markers\":%" PRIu64
             ",\"lost_seconds\":%.9f,\"classes\":{", c->cpu, c->total.records,
             c->total.bytes, c->lost_records, c->lost_markers,
-            tally_seconds(t, c->lost_ticks));
+            tsc_seconds(c->lost_ticks, t->hz));
     for ( k = 0; k < n; k++ )
         fprintf(f, "%s\"%s\":{\"records\":%" PRIu64 ",\"bytes\":%" PRIu64 "}",
                 k ? "," : "", classes[k].name, classes[k].count.records,
@@ -186,7 +188,7 @@ static void json_print(FILE *f, const struct tally *t,
             ",\"bytes\":%" PRIu64 ",\"tsc_hz\":%" PRIu64
             ",\"seconds\":%.9f,\"skipped\":%" PRIu64 ",\"skips\":%" PRIu64
             ",\"damage\":", info->size, t->total.records, t->total.bytes,
-            t->hz, tally_seconds(t, t->last_tsc - t->first_tsc),
+            t->hz, tsc_seconds(t->last_tsc - t->first_tsc, t->hz),
             info->skipped, info->skips);
     if ( damage )
         cli_json_string(f, damage);
@@ -214,46 +216,11 @@ static void json_print(FILE *f, const struct tally *t,
     fprintf(f, "],");
     analysis_json(f, a);
     fprintf(f, ",\"rate\":{\"bin_seconds\":%.9f,\"events_per_second\":[",
-            tally_seconds(t, t->bin_ticks));
+            tsc_seconds(t->bin_ticks, t->hz));
     for ( i = 0; i < t->nr_bins; i++ )
         fprintf(f, "%s%.0f", i ? "," : "",
-                bin_records(t, i) / tally_seconds(t, t->bin_ticks));
+                bin_records(t, i) / tsc_seconds(t->bin_ticks, t->hz));
     fprintf(f, "]}}\n");
-}
-
-/*
- * A --from or --to: seconds from the trace's first TSC ("1.5"), or a TSC
- * ("tsc:10000000000").
- */
-struct when {
-    bool given, tsc;
-    double seconds;
-    uint64_t at;
-};
-
-static struct when when(const char *s, const char *what)
-{
-    struct when w = { .given = true };
-    char *end;
-
-    errno = 0;
-    if ( !strncmp(s, "tsc:", 4) )
-    {
-        w.tsc = true;
-        w.at = cli_number(what, s + 4, 0, UINT64_MAX);
-        return w;
-    }
-    w.seconds = strtod(s, &end);
-    if ( errno || end == s || *end || !(w.seconds >= 0) )
-        errx(CLI_EXIT_ERROR, "%s %s: invalid", what, s);
-    return w;
-}
-
-static uint64_t when_tsc(const struct when *w, uint64_t first, uint64_t hz)
-{
-    if ( w->tsc )
-        return w->at;
-    return first + (uint64_t)(w->seconds * hz + 0.5);
 }
 
 enum { OPT_TOP = CLI_LONG_ONLY + 1, OPT_DOMAIN, OPT_CPU, OPT_FROM, OPT_TO,
@@ -268,9 +235,9 @@ int main(int argc, char **argv)
         { OPT_TOP, "top", "n", "only the n largest rows of each table" },
         { OPT_DOMAIN, "domain", "d", "only domain d" },
         { OPT_CPU, "cpu", "c", "only pCPU c" },
-        { OPT_FROM, "from", "t", "from t: seconds after the first record, "
-          "or tsc:N" },
-        { OPT_TO, "to", "t", "up to t: seconds after the first record, "
+        { OPT_FROM, "from", "t", "from t on: seconds from the capture's "
+          "start, or tsc:N" },
+        { OPT_TO, "to", "t", "up to t: seconds from the capture's start, "
           "or tsc:N" },
         CLI_XEN_VERSION_OPTION,
         { 0, NULL, NULL, NULL },
@@ -283,9 +250,8 @@ int main(int argc, char **argv)
     const char *path, *name, *damage;
     struct analysis_options ao = { 0 };
     struct model_options mo = { .by_cpu = true };
-    struct when from = { 0 }, to = { 0 };
+    struct cli_when from = { 0 }, to = { 0 };
     struct analysis *a;
-    uint64_t first, last;
     struct xt_reader *r;
     struct tally t;
     char damage_buf[256];
@@ -312,10 +278,10 @@ int main(int argc, char **argv)
             ao.cpu = cli_number("--cpu", optarg, 0, UINT32_MAX - 1);
             break;
         case OPT_FROM:
-            from = when(optarg, "--from");
+            cli_parse_when("--from", optarg, &from);
             break;
         case OPT_TO:
-            to = when(optarg, "--to");
+            cli_parse_when("--to", optarg, &to);
             break;
         case OPT_SVM:
             ao.svm = true;
@@ -333,13 +299,7 @@ int main(int argc, char **argv)
     ao.hz = t.hz;
     mo.each = tally_record;
     mo.each_arg = &t;
-    cli_tsc_range(r, &first, &last);
-    if ( from.given )
-        mo.from = when_tsc(&from, first, t.hz);
-    if ( to.given )
-        mo.to = when_tsc(&to, first, t.hz);
-    if ( to.given && mo.to <= mo.from )
-        cli_usage_error("--to is not after --from");
+    cli_window(&from, &to, t.origin, t.hz, &mo.from, &mo.to);
     a = analysis_run(r, &mo, &ao);
     if ( !a || tally_end(&t) )
         err(CLI_EXIT_ERROR, "%s", name);

@@ -35,10 +35,9 @@
 #include <string.h>
 
 #include "cli.h"
+#include "tsc.h"
 #include "xtread.h"
 
-/* Upstream's TRC_TRACE_IRQ, which only its formats file names. */
-#define TRACE_IRQ           (TRC_GEN + 4)
 #define MAX_WIDTH_DIGITS    3
 
 /*
@@ -483,7 +482,7 @@ static bool format_record(FILE *out, const struct rules *rules,
     unsigned int i;
 
     memcpy(d, rec->extra, sizeof(d));
-    if ( event == TRACE_IRQ )
+    if ( event == TRC_TRACE_IRQ )
     {
         if ( d[2] < d[1] )
             return false;
@@ -511,7 +510,7 @@ static bool format_record(FILE *out, const struct rules *rules,
     if ( hz )
     {
         vals[K_TSC].is_float = true;
-        vals[K_TSC].f = (double)tsc / hz;
+        vals[K_TSC].f = tsc_seconds(tsc, hz);
     }
     else
         vals[K_TSC].i = tsc;

@@ -11,10 +11,10 @@
 #include "analysis.h"
 #include "keyhash.h"
 #include "sketch.h"
+#include "tsc.h"
 
 #define TABLE_MAX       4096    /* distinct keys per table; then "other" */
 #define TABLE_DIRECT    256     /* keys below: found by index, no hash */
-#define VECTORS         256
 #define NR_CAUSES       3
 
 #define KEY_SVM             ((uint64_t)1 << 32) /* of an exit's key */
@@ -738,23 +738,12 @@ static const char *who_name(char *buf, size_t size, const struct avcpu *v)
 static const char *exit_name(const struct analysis *a, char *buf,
                              size_t size, uint64_t key)
 {
-    uint32_t reason = key;
-    const char *n = model_exit_name(reason, a->o.svm || (key & KEY_SVM));
-
-    if ( n )
-        return n;
-    snprintf(buf, size, "0x%" PRIx32, reason);
-    return buf;
+    return model_exit_label(buf, size, key, a->o.svm || (key & KEY_SVM));
 }
 
 static const char *hypercall_name(char *buf, size_t size, uint64_t op)
 {
-    const char *n = model_hypercall_name(op);
-
-    if ( n )
-        return n;
-    snprintf(buf, size, "hypercall_%" PRIu64, op);
-    return buf;
+    return model_hypercall_label(buf, size, op);
 }
 
 static const char *pv_name(char *buf, size_t size, uint64_t event)
@@ -769,12 +758,12 @@ static const char *pv_name(char *buf, size_t size, uint64_t event)
 
 static double secs(const struct analysis *a, uint64_t ticks)
 {
-    return model_seconds(ticks, a->o.hz);
+    return tsc_seconds(ticks, a->o.hz);
 }
 
 static double usecs(const struct analysis *a, uint64_t ticks)
 {
-    return model_seconds(ticks, a->o.hz) * 1e6;
+    return tsc_seconds(ticks, a->o.hz) * 1e6;
 }
 
 static unsigned int shown(const struct analysis *a, unsigned int n)

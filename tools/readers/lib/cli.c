@@ -347,6 +347,66 @@ uint64_t cli_tsc_hz(const struct cli *c, const struct xt_reader_info *info,
 }
 
 /*
+ * Time
+ * ====
+ */
+
+uint64_t cli_origin(struct xt_reader *r)
+{
+    const struct xt_reader_info *in = xt_reader_info(r);
+    uint64_t first, last;
+
+    if ( in->has_start )
+        return in->meta.start_tsc;
+    cli_tsc_range(r, &first, &last);
+    return first;
+}
+
+void cli_parse_when(const char *opt, const char *arg, struct cli_when *w)
+{
+    char *end;
+
+    *w = (struct cli_when){ .given = true };
+    if ( !strncmp(arg, "tsc:", 4) )
+    {
+        w->is_tsc = true;
+        w->tsc = cli_number(opt, arg + 4, 0, UINT64_MAX);
+        return;
+    }
+    errno = 0;
+    w->seconds = strtod(arg, &end);
+    if ( errno || end == arg || *end || w->seconds != w->seconds )
+        errx(CLI_EXIT_ERROR, "%s %s: invalid", opt, arg);
+}
+
+/* @w as a TSC: its own, or its seconds from @origin within 1 and UINT64_MAX. */
+static uint64_t when_tsc(const struct cli_when *w, uint64_t origin,
+                         uint64_t hz)
+{
+    double ticks = w->seconds * (double)hz;
+
+    if ( w->is_tsc )
+        return w->tsc;
+    if ( ticks <= -(double)origin )
+        return 1;
+    if ( ticks >= (double)(UINT64_MAX - origin) )
+        return UINT64_MAX;
+    return ticks < 0 ? origin - (uint64_t)-ticks : origin + (uint64_t)ticks;
+}
+
+void cli_window(const struct cli_when *from, const struct cli_when *to,
+                uint64_t origin, uint64_t hz, uint64_t *from_tsc,
+                uint64_t *to_tsc)
+{
+    *from_tsc = from->given ? when_tsc(from, origin, hz) : 0;
+    *to_tsc = to->given ? when_tsc(to, origin, hz) : 0;
+    if ( to->given && *to_tsc <= *from_tsc )
+        cli_usage_error("--to is not after --from");
+    if ( to->given && !from->given )
+        *from_tsc = 1;          /* the model takes 0, 0 as "all" */
+}
+
+/*
  * Output
  * ======
  */
@@ -371,11 +431,6 @@ bool cli_tsc_range(struct xt_reader *r, uint64_t *first, uint64_t *last)
         any = true;
     }
     return any;
-}
-
-double cli_seconds(uint64_t ticks, uint64_t hz)
-{
-    return (double)ticks / hz;
 }
 
 /* The length of the UTF-8 sequence at @s, or 0 if it is not one. */

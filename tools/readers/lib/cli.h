@@ -25,7 +25,6 @@
 
 #define CLI_EXIT_OK         0
 #define CLI_EXIT_ERROR      1   /* usage, I/O, not a trace */
-#define CLI_EXIT_DAMAGED    XT_EXIT_DAMAGED /* read up to damage, said on stderr */
 
 /* The TSC frequency when neither --cpu-hz nor the file gives one. */
 #define CLI_DEFAULT_HZ      2400000000ULL   /* xenalyze's default */
@@ -118,7 +117,7 @@ struct xt_reader *cli_open(const struct cli *c, const char *path,
  * batches a streamed TSC merge took out of order in another (call it once
  * the reader has read everything: a stream knows both only at its end),
  * and close it.  Returns the exit status, xt_reader_status():
- * CLI_EXIT_DAMAGED or CLI_EXIT_OK.
+ * XT_EXIT_DAMAGED or CLI_EXIT_OK.
  */
 int cli_close(struct xt_reader *r, const char *path);
 
@@ -130,6 +129,44 @@ uint64_t cli_tsc_hz(const struct cli *c, const struct xt_reader_info *info,
                     bool *assumed);
 
 /*
+ * Time
+ * ====
+ *
+ * Every reader counts seconds from one origin, cli_origin(), and reads
+ * --from and --to as seconds from it, so that "1.5" is one moment in the
+ * summary, the exports and xentrace-dump -s alike.
+ */
+
+/*
+ * Time 0: the capture's start (TRC_XT_START) where the file records it,
+ * else the first TSC in the file (0 for a stream not read yet: the caller
+ * takes its first record's).
+ */
+uint64_t cli_origin(struct xt_reader *r);
+
+/*
+ * --from or --to, as written: seconds from the origin ("1.5", "-0.25"),
+ * or a TSC ("tsc:10000000000").
+ */
+struct cli_when {
+    bool given, is_tsc;
+    double seconds;
+    uint64_t tsc;
+};
+
+/* Parse --from's or --to's @arg for @opt, or exit 1 with one line. */
+void cli_parse_when(const char *opt, const char *arg, struct cli_when *w);
+
+/*
+ * The window @from to @to at @hz from @origin, as the TSCs the model
+ * takes (0, 0: all; a time before TSC 1 or past the last is clamped), or
+ * a usage error if @to is not after @from.
+ */
+void cli_window(const struct cli_when *from, const struct cli_when *to,
+                uint64_t origin, uint64_t hz, uint64_t *from_tsc,
+                uint64_t *to_tsc);
+
+/*
  * Output
  * ======
  */
@@ -139,9 +176,6 @@ uint64_t cli_tsc_hz(const struct cli *c, const struct xt_reader_info *info,
  * when no record carries one.
  */
 bool cli_tsc_range(struct xt_reader *r, uint64_t *first, uint64_t *last);
-
-/* @ticks of a TSC at @hz, as seconds. */
-double cli_seconds(uint64_t ticks, uint64_t hz);
 
 /*
  * @s as a JSON string, quotes included: '"' and '\\' escaped, control

@@ -2,6 +2,7 @@
  * model: the machine a trace describes (model.h).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,8 +11,7 @@
 #include "merge.h"
 #include "model.h"
 
-/* Events of Xen's public trace.h are named from it (xtfile.h includes it). */
-#define TRC_TRACE_IRQ_EV    (TRC_GEN + 4)   /* {vector, tsc in, tsc out} */
+/* Events are named from the catalogue's header (xtfile.h includes it). */
 #define HYPERCALL_V2_OP     (~TRC_PV_HYPERCALL_V2_ARG_MASK) /* the rest: which
                                                               args follow */
 #define NO_INDEX            UINT32_MAX
@@ -257,7 +257,8 @@ static void set_running(struct model *m, uint32_t index, uint32_t cpu)
 
 static int runstate_change(struct model *m, const struct xt_record *rec)
 {
-    enum model_state old = (rec->event >> 8) & 0xf, new = (rec->event >> 4) & 0xf;
+    enum model_state old = xt_runstate_old(rec->event);
+    enum model_state new = xt_runstate_new(rec->event);
     enum model_state from;
     struct pstate *p;
     uint32_t i;
@@ -447,7 +448,7 @@ static void hvm_exit(const struct xt_record *rec, struct vstate *v)
         return;
     v->exit_open = true;
     v->exit_svm = (rec->event & ~(TRC_HVM_NESTEDFLAG | TRC_64_FLAG)) ==
-                  MODEL_TRC_HVM_SVM_EXIT;
+                  TRC_HVM_SVM_EXIT;
     v->exit_reason = rec->extra[0];
     v->exit_rip = wide ? rec->extra[1] | (uint64_t)rec->extra[2] << 32
                        : rec->extra[1];
@@ -505,14 +506,14 @@ static void hvm_record(struct model *m, const struct xt_record *rec)
         return;
     }
     if ( id == TRC_HVM_VMEXIT || id == TRC_HVM_VMEXIT64 ||
-         (id & ~TRC_64_FLAG) == MODEL_TRC_HVM_SVM_EXIT )
+         (id & ~TRC_64_FLAG) == TRC_HVM_SVM_EXIT )
         hvm_exit(rec, v);
     else if ( id == TRC_HVM_VMENTRY )
     {
         if ( v->exit_open )
             close_exit(m, v, rec->tsc, rec->cpu);
     }
-    else if ( (id & 0x0ffff000u) == TRC_HVM_HANDLER )
+    else if ( (id & XT_CLASS_ALL) == TRC_HVM_HANDLER )
         hvm_handler(m, rec, v, id);
 }
 
@@ -656,7 +657,7 @@ int model_feed(struct model *m, const struct xt_record *rec)
     case TRC_GEN >> 16:
         if ( ev == TRC_LOST_RECORDS )
             lost_records(m, rec);
-        else if ( ev == TRC_TRACE_IRQ_EV && rec->nr_extra >= 3 )
+        else if ( ev == TRC_TRACE_IRQ && rec->nr_extra >= 3 )
             irq_record(m, rec, rec->extra[0], UINT32_MAX);
         break;
     }
@@ -708,8 +709,8 @@ int model_finish(struct model *m)
  * pCPU change.
  */
 static const struct merge_sync sync_records[] = {
-    { 0x0ffff000u, TRC_SCHED_MIN },
-    { 0x0ffff000u, TRC_SCHED_VERBOSE },
+    { XT_CLASS_ALL, TRC_SCHED_MIN },
+    { XT_CLASS_ALL, TRC_SCHED_VERBOSE },
     { 0x0fffffffu, TRC_LOST_RECORDS },
     { 0, 0 },
 };
@@ -824,35 +825,6 @@ uint64_t model_last_tsc(const struct model *m)
     return m->last;
 }
 
-double model_seconds(uint64_t ticks, uint64_t hz)
-{
-    return hz ? (double)ticks / hz : 0;
-}
-
-uint32_t model_pcpu_current(const struct model *m, uint32_t pcpu)
-{
-    const struct pstate *p = pcpu_find(m, pcpu);
-
-    return p && p->current != NO_INDEX ? m->vcpus[p->current].domvcpu
-                                       : MODEL_VCPU_NONE;
-}
-
-bool model_vcpu(const struct model *m, unsigned int i,
-                struct model_vcpu_state *out)
-{
-    const struct vstate *v;
-
-    if ( i >= m->nr_vcpus )
-        return false;
-    v = &m->vcpus[i];
-    *out = (struct model_vcpu_state){
-        .domvcpu = v->domvcpu, .state = v->state, .since = v->since,
-        .pcpu = v->pcpu, .in_exit = v->exit_open,
-        .exit_reason = v->exit_reason, .exit_since = v->exit_start,
-    };
-    return true;
-}
-
 const struct model_stats *model_stats(const struct model *m)
 {
     return &m->stats;
@@ -864,11 +836,9 @@ const struct model_stats *model_stats(const struct model *m)
 
 const char *model_state_name(enum model_state s)
 {
-    static const char *const names[MODEL_STATES] = {
-        "running", "runnable", "blocked", "offline", "lost", "unknown",
-    };
-
-    return s < MODEL_STATES ? names[s] : "?";
+    if ( s < XT_NR_RUNSTATES )
+        return xt_runstate_name(s);
+    return s == MODEL_LOST ? "lost" : s == MODEL_UNKNOWN ? "unknown" : "?";
 }
 
 const char *model_vcpu_name(char *buf, unsigned int size, uint32_t domvcpu)
@@ -965,4 +935,27 @@ static const char *const hypercalls[] = {
 const char *model_hypercall_name(uint32_t op)
 {
     return op < NR(hypercalls) ? hypercalls[op] : NULL;
+}
+
+const char *model_exit_label(char *buf, size_t size, uint32_t reason,
+                             bool svm)
+{
+    const char *name = model_exit_name(reason, svm);
+
+    if ( name )
+        snprintf(buf, size, "%s", name);
+    else
+        snprintf(buf, size, "exit_0x%" PRIx32, reason);
+    return buf;
+}
+
+const char *model_hypercall_label(char *buf, size_t size, uint32_t op)
+{
+    const char *name = model_hypercall_name(op);
+
+    if ( name )
+        snprintf(buf, size, "%s", name);
+    else
+        snprintf(buf, size, "hypercall_%" PRIu32, op);
+    return buf;
 }

@@ -66,12 +66,13 @@
  * the dump prints from it.
  *
  * Memory is bounded by the number of pCPUs and vCPUs, never by the
- * trace's length.  TSCs are the trace's; model_seconds() converts.
+ * trace's length.  TSCs are the trace's; tsc.h converts.
  */
 #ifndef MODEL_H
 #define MODEL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "xtread.h"
@@ -81,10 +82,6 @@
 #define MODEL_CPU_NONE      UINT32_MAX  /* no pCPU, or none known */
 #define MODEL_MAX_HANDLERS  4           /* handler records kept per exit */
 
-/* Xen 4.19's SVM exit (| TRC_64_FLAG for a 64-bit RIP); its VMX exit is
- * 4.17's TRC_HVM_VMEXIT.  Not in 4.17's public trace.h. */
-#define MODEL_TRC_HVM_SVM_EXIT  (TRC_HVM_ENTRYEXIT + 3)
-
 /* A vCPU as domain << 16 | vcpu, as TRC_SCHED_RUNSTATE_CHANGE names it. */
 static inline uint32_t model_domvcpu(unsigned int dom, unsigned int vcpu)
 {
@@ -92,11 +89,11 @@ static inline uint32_t model_domvcpu(unsigned int dom, unsigned int vcpu)
 }
 
 enum model_state {
-    MODEL_RUNNING,              /* Xen's RUNSTATE_running ... */
-    MODEL_RUNNABLE,
-    MODEL_BLOCKED,
-    MODEL_OFFLINE,              /* ... RUNSTATE_offline */
-    MODEL_LOST,                 /* records that would say are missing */
+    MODEL_RUNNING = XT_RUNSTATE_RUNNING,    /* Xen's runstates ... */
+    MODEL_RUNNABLE = XT_RUNSTATE_RUNNABLE,
+    MODEL_BLOCKED = XT_RUNSTATE_BLOCKED,
+    MODEL_OFFLINE = XT_RUNSTATE_OFFLINE,    /* ... as the event says them */
+    MODEL_LOST = XT_NR_RUNSTATES,                 /* records that would say are missing */
     MODEL_UNKNOWN,              /* nothing has proven it yet */
     MODEL_STATES
 };
@@ -238,29 +235,9 @@ void model_free(struct model *m);
 uint64_t model_first_tsc(const struct model *m);
 uint64_t model_last_tsc(const struct model *m);
 
-/* TSC ticks per second: the file's, or @hz where the caller says. */
-double model_seconds(uint64_t ticks, uint64_t hz);
-
 /*
  * Queries of the current state (between records, or in a callback)
  */
-
-/* The vCPU @pcpu runs, or MODEL_VCPU_NONE if not known. */
-uint32_t model_pcpu_current(const struct model *m, uint32_t pcpu);
-
-struct model_vcpu_state {
-    uint32_t domvcpu;
-    enum model_state state;
-    uint64_t since;             /* TSC it entered @state */
-    uint32_t pcpu;              /* where it runs or last ran, or NONE */
-    bool in_exit;               /* an HVM exit is open: */
-    uint32_t exit_reason;
-    uint64_t exit_since;
-};
-
-/* The vCPUs seen so far: @i from 0; false past the last. */
-bool model_vcpu(const struct model *m, unsigned int i,
-                struct model_vcpu_state *out);
 
 /* Counts of what the model could not place, for the summary. */
 struct model_stats {
@@ -291,5 +268,14 @@ const char *model_exit_name(uint32_t reason, bool svm);
 
 /* A hypercall's name (Xen's public xen.h, __HYPERVISOR_*), or NULL. */
 const char *model_hypercall_name(uint32_t op);
+
+/*
+ * The names every reader shows, in @buf (which they return) when the
+ * tables above have none: "EPT_VIOLATION" or "exit_0x1f"; "memory_op" or
+ * "hypercall_41".  One word each, so that a column of them splits.
+ */
+const char *model_exit_label(char *buf, size_t size, uint32_t reason,
+                             bool svm);
+const char *model_hypercall_label(char *buf, size_t size, uint32_t op);
 
 #endif /* MODEL_H */

@@ -95,11 +95,6 @@ void pb_sint(struct pb *pb, unsigned int field, int64_t v)
     pb_varint(pb, field, (uint64_t)v);
 }
 
-void pb_bool(struct pb *pb, unsigned int field, bool v)
-{
-    pb_varint(pb, field, v);
-}
-
 void pb_bytes(struct pb *pb, unsigned int field, const void *p, size_t n)
 {
     tag(pb, field, WIRE_LEN);

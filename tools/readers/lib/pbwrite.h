@@ -35,7 +35,6 @@ bool pb_ok(const struct pb *pb);
 
 void pb_varint(struct pb *pb, unsigned int field, uint64_t v);
 void pb_sint(struct pb *pb, unsigned int field, int64_t v);    /* int32/64 */
-void pb_bool(struct pb *pb, unsigned int field, bool v);
 void pb_string(struct pb *pb, unsigned int field, const char *s);
 void pb_bytes(struct pb *pb, unsigned int field, const void *p, size_t n);
 

@@ -46,6 +46,7 @@
 #include "model.h"
 #include "pbwrite.h"
 #include "perfetto.h"
+#include "tsc.h"
 
 #define BUNDLE_MAX      256         /* scheduling events per bundle */
 #define OUT_BYTES       (1u << 20)  /* written at a time */
@@ -210,7 +211,7 @@ struct pf {
 
 static uint64_t ns(const struct pf *pf, uint64_t tsc)
 {
-    return view_ns(tsc, pf->hz);
+    return tsc_ns(tsc, pf->hz);
 }
 
 /*
@@ -697,7 +698,7 @@ static void sched_switch(struct pf *pf, uint32_t cpu, uint64_t tsc,
     uint64_t t = ns(pf, tsc);
     struct vinfo *v;
 
-    if ( !(pf->filter->classes & VIEW_SCHED) ||
+    if ( !view_class_wanted(pf->filter, XT_CLASS_SCHED) ||
          (p->running && p->tid == tid) || !bundle_ready(pf, p) )
         return;
     if ( p->running && p->domvcpu != MODEL_VCPU_NONE &&
@@ -834,8 +835,8 @@ static void on_hvm_exit(struct pf *pf, const struct model_event *ev)
     if ( !track )
         return;
     event_begin(pf, ev->start, TYPE_SLICE_BEGIN, track);
-    event_name(pf, view_exit_name(name, sizeof(name), ev->u.exit.reason,
-                                   ev->u.exit.svm));
+    event_name(pf, model_exit_label(name, sizeof(name), ev->u.exit.reason,
+                                     ev->u.exit.svm));
     arg_uint(pf, "reason", DA_UINT_VALUE, ev->u.exit.reason);
     arg_uint(pf, "rip", DA_POINTER_VALUE, ev->u.exit.rip);
     kept = ev->u.exit.nr_handlers < MODEL_MAX_HANDLERS ?
@@ -1079,11 +1080,6 @@ int perfetto_export(struct xt_reader *r, FILE *out,
     int ret = -1, saved;
     unsigned int i;
 
-    if ( !view_cpus_fit(info) )
-    {
-        errno = ERANGE;
-        return -1;
-    }
     pb_init(&pf.pkt);
     pb_init(&pf.interned);
     pf.nr_pcpus = info->nr_cpus ? info->max_cpu + 1 : 0;

@@ -5,8 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "cli.h"
+#include "hashtab.h"
 #include "tally.h"
+#include "tsc.h"
 
 #define MAX_EVENTS          (1u << 16)
 
@@ -22,109 +25,69 @@ static uint32_t hash32(uint32_t x)
     return x * 0x9e3779b1u;
 }
 
-static int grow(void *pp, size_t *cap, size_t need, size_t size)
+/* The events by id, in tools/common's hash table. */
+static uint64_t event_id(const void *base, unsigned int i)
 {
-    void **p = pp;
-    size_t n = *cap ? *cap : 16;
-    void *q;
-
-    if ( need <= *cap )
-        return 0;
-    while ( n < need )
-        n *= 2;
-    q = realloc(*p, n * size);
-    if ( !q )
-        return -1;
-    memset((char *)q + *cap * size, 0, (n - *cap) * size);
-    *p = q;
-    *cap = n;
-    return 0;
+    return ((const struct tally_event *)base)[i].id;
 }
 
-/*
- * Open-addressing hash of @key to index + 1 in @slot (power-of-two size);
- * the key is the first member of each element of @base.
- */
-static uint32_t *find_slot(uint32_t *slot, unsigned int nr_slots,
-                           uint32_t key, const void *base, size_t size)
+static uint64_t event_hash(const void *base, unsigned int i)
 {
-    /* The top bits: a product's low bits are only the key's low bits. */
-    unsigned int i = hash32(key) >> (32 - __builtin_ctz(nr_slots));
-
-    while ( slot[i] &&
-            *(const uint32_t *)((const char *)base +
-                                (slot[i] - 1) * size) != key )
-        i = (i + 1) & (nr_slots - 1);
-    return &slot[i];
-}
-
-/* Double a hash's slots and re-insert every key; -1 with ENOMEM. */
-static int rehash(uint32_t **slot, unsigned int *nr_slots, unsigned int nr,
-                  const void *base, size_t size)
-{
-    unsigned int n = *nr_slots ? *nr_slots * 2 : 64, i;
-    uint32_t *s = calloc(n, sizeof(*s));
-
-    if ( !s )
-        return -1;
-    for ( i = 0; i < nr; i++ )
-        *find_slot(s, n, *(const uint32_t *)((const char *)base + i * size),
-                   base, size) = i + 1;
-    free(*slot);
-    *slot = s;
-    *nr_slots = n;
-    return 0;
+    return hashtab_hash(event_id(base, i));
 }
 
 static int event_index(struct tally *t, uint32_t id)
 {
-    uint32_t *s;
+    unsigned int s;
 
-    if ( t->event_slots )
-    {
-        s = find_slot(t->event_slot, t->event_slots, id, t->events,
-                      sizeof(*t->events));
-        if ( *s )
-            return *s - 1;
-    }
+    if ( hashtab_fit(&t->by_id, t->nr_events + 1, t->events, event_hash) )
+        return -1;
+    s = hashtab_find(&t->by_id, id, t->events, event_id);
+    if ( hashtab_index(&t->by_id, s) )
+        return hashtab_index(&t->by_id, s) - 1;
     if ( t->nr_events == MAX_EVENTS )
         return -1;
-    if ( grow(&t->events, &t->events_cap, t->nr_events + 1,
-              sizeof(*t->events)) )
+    if ( array_fit(&t->events, &t->events_cap, t->nr_events + 1,
+                   sizeof(*t->events)) )
         return -1;
     t->events[t->nr_events] = (struct tally_event){
         .id = id, .class = xt_event_class(id), .first = UINT64_MAX,
     };
-    t->nr_events++;
-    if ( t->nr_events * 2 > t->event_slots )
-    {
-        if ( rehash(&t->event_slot, &t->event_slots, t->nr_events,
-                    t->events, sizeof(*t->events)) )
-            return -1;
-    }
-    else
-        *find_slot(t->event_slot, t->event_slots, id, t->events,
-                   sizeof(*t->events)) = t->nr_events;
-    return t->nr_events - 1;
+    hashtab_set(&t->by_id, s, t->nr_events);
+    return t->nr_events++;
 }
 
-/* The TRC_LOST_RECORDS @rec, on @c: its counts, and the loss listed. */
+/* The time bin of @tsc over the trace's range. */
+static unsigned int bin_at(const struct tally *t, uint64_t tsc)
+{
+    uint64_t bin = tsc > t->first_tsc ? (tsc - t->first_tsc) / t->bin_ticks
+                                      : 0;
+
+    return bin < t->nr_bins ? bin : t->nr_bins - 1;
+}
+
+/*
+ * The TRC_LOST_RECORDS @rec, on @c: its counts, and its time bins'.  The
+ * bins a marker's span covers are counted at its ends (markers + 1 at the
+ * first, - 1 after the last: unsigned, it wraps back) and summed up by
+ * tally_end(), so that a long loss costs no more than a short one.
+ */
 static int lost_records(struct tally *t, struct tally_cpu *c,
                         const struct xt_record *rec)
 {
     struct xt_lost lost;
-    uint64_t ticks;
+    uint64_t ticks, from;
+    unsigned int last;
 
     if ( !xt_record_lost(rec, &lost) )
         return 0;
-    if ( grow(&t->losses, &t->losses_cap, t->nr_losses + 1,
-              sizeof(*t->losses)) )
-        return -1;
     ticks = rec->tsc > lost.first_tsc ? rec->tsc - lost.first_tsc : 0;
-    t->losses[t->nr_losses++] = (struct tally_loss){
-        .cpu = c->cpu, .count = lost.count,
-        .first_tsc = lost.first_tsc, .tsc = rec->tsc, .offset = rec->offset,
-    };
+    from = lost.first_tsc < rec->tsc ? lost.first_tsc : rec->tsc;
+    last = bin_at(t, rec->tsc);
+    t->bin_losses[last].records += lost.count;
+    t->bin_losses[bin_at(t, from)].markers++;
+    if ( last + 1 < t->nr_bins )
+        t->bin_losses[last + 1].markers--;
     c->lost_markers++;
     c->lost_records += lost.count;
     c->lost_ticks += ticks;
@@ -150,7 +113,8 @@ static int setup(struct tally *t, struct xt_reader *r, unsigned int nr_bins,
     t->nr_cpus = info->nr_cpus;
     t->nr_bins = nr_bins ? nr_bins : 1;
     t->cpus = calloc(t->nr_cpus ? t->nr_cpus : 1, sizeof(*t->cpus));
-    if ( !t->cpus )
+    t->bin_losses = calloc(t->nr_bins, sizeof(*t->bin_losses));
+    if ( !t->cpus || !t->bin_losses )
         return -1;
     for ( i = 0; i < t->nr_cpus; i++ )
     {
@@ -162,6 +126,7 @@ static int setup(struct tally *t, struct xt_reader *r, unsigned int nr_bins,
             return -1;
     }
     cli_tsc_range(r, &t->first_tsc, &t->last_tsc);
+    t->origin = cli_origin(r);
     /*
      * Bins of one tick more than an even cut, so that the last TSC falls
      * in the last bin; a span of 2^64 - 1 ticks in one bin cannot have
@@ -243,7 +208,7 @@ static int grow_by_event(struct tally_cpu *c, uint32_t index)
 {
     size_t cap = c->nr_by_event;
 
-    if ( grow(&c->by_event, &cap, index + 1, sizeof(*c->by_event)) )
+    if ( array_fit(&c->by_event, &cap, index + 1, sizeof(*c->by_event)) )
         return -1;
     c->nr_by_event = cap;
     return 0;
@@ -445,16 +410,9 @@ static int by_first(const void *pa, const void *pb)
     return a->first < b->first ? -1 : a->first > b->first;
 }
 
-static int loss_by_offset(const void *pa, const void *pb)
-{
-    const struct tally_loss *a = pa, *b = pb;
-
-    return a->offset < b->offset ? -1 : a->offset > b->offset;
-}
-
 /*
  * The events in the order of their first record in the file, each CPU's
- * counts with them; the losses in file order.
+ * counts with them.
  */
 static int put_in_order(struct tally *t)
 {
@@ -499,13 +457,9 @@ static int put_in_order(struct tally *t)
     /* The hash of the events seen is of the old indices. */
     for ( e = 0; e < 1u << TALLY_SEEN_BITS; e++ )
         t->seen[e].id = t->seen[e].count_id = TALLY_SEEN_NONE;
-    free(t->event_slot);
-    t->event_slot = NULL;
-    t->event_slots = 0;
+    hashtab_free(&t->by_id);
     free(was);
     free(by);
-    if ( t->nr_losses > 1 )
-        qsort(t->losses, t->nr_losses, sizeof(*t->losses), loss_by_offset);
     return 0;
 }
 
@@ -518,6 +472,8 @@ int tally_end(struct tally *t)
         errno = ENOMEM;
         return -1;
     }
+    for ( i = 1; i < t->nr_bins; i++ )
+        t->bin_losses[i].markers += t->bin_losses[i - 1].markers;
     for ( i = 0; i < t->nr_cpus; i++ )
     {
         struct tally_cpu *c = &t->cpus[i];
@@ -560,13 +516,15 @@ void tally_free(struct tally *t)
     free(t->cpus);
     free(t->seen);
     free(t->events);
-    free(t->event_slot);
-    free(t->losses);
+    hashtab_free(&t->by_id);
+    free(t->bin_losses);
     memset(t, 0, sizeof(*t));
 }
 
-double tally_seconds(const struct tally *t, uint64_t ticks)
+double tally_bin_seconds(const struct tally *t, unsigned int b)
 {
-    return cli_seconds(ticks, t->hz);
-}
+    uint64_t start = t->first_tsc + b * t->bin_ticks;
 
+    return start >= t->origin ? tsc_seconds(start - t->origin, t->hz)
+                              : -tsc_seconds(t->origin - start, t->hz);
+}

@@ -4,12 +4,12 @@
  *
  * Per CPU and per event: records and bytes.  Per CPU: the losses, with the
  * TSC ticks each TRC_LOST_RECORDS covers (from its first lost record to
- * itself), and records per time bin.  Events are listed in the order of
- * their first record in the file, losses in file order, whatever order
- * the records were counted in.
+ * itself), and records per time bin.  Per time bin over all CPUs: the
+ * losses.  Events are listed in the order of their first record in the
+ * file, whatever order the records were counted in.
  *
- * Memory grows only when an event or loss is seen for the first time,
- * never per record.  tally_run() reads the records in place, batch by
+ * Memory grows only when an event is seen for the first time, never per
+ * record or loss: CPUs times bins at most.  tally_run() reads the records in place, batch by
  * batch (xt_reader_walk()); a reader that takes every record anyway
  * (xentrace-summary's model) counts each with tally_record() between
  * tally_begin() and tally_end() instead, in the same pass.
@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hashtab.h"
 #include "xtread.h"
 
 
@@ -60,12 +61,11 @@ struct tally_cpu {
     uint64_t tsc;               /* of its last record with one */
 };
 
-/* One TRC_LOST_RECORDS: @count records lost on @cpu from @first to @tsc. */
-struct tally_loss {
-    unsigned int cpu;
-    uint32_t count;
-    uint64_t first_tsc, tsc;
-    uint64_t offset;            /* of the marker */
+/* The losses of a time bin, over all CPUs. */
+struct tally_bin_loss {
+    uint64_t records;           /* lost, as their markers (in this bin) say */
+    uint64_t markers;           /* whose span (first lost record to the
+                                   marker) covers some of this bin */
 };
 
 struct tally {
@@ -73,6 +73,7 @@ struct tally {
     uint64_t hz;                /* TSC ticks per second used for times */
     uint64_t first_tsc;         /* the trace's TSC range, over all CPUs */
     uint64_t last_tsc;
+    uint64_t origin;            /* time 0 of its seconds: cli_origin() */
     struct tally_count total;
 
     unsigned int nr_cpus;       /* CPUs with a batch, ascending */
@@ -81,15 +82,11 @@ struct tally {
     unsigned int nr_events;     /* distinct events, in order of appearance */
     struct tally_event *events;
     size_t events_cap;
-    uint32_t *event_slot;       /* hash of event id -> index + 1 */
-    unsigned int event_slots;
+    struct hashtab by_id;       /* of the events, by id */
     struct tally_seen *seen;    /* the last event of each small hash */
 
-    unsigned int nr_losses;
-    struct tally_loss *losses;
-    size_t losses_cap;
-
     unsigned int nr_bins;
+    struct tally_bin_loss *bin_losses;  /* nr_bins of them */
     uint64_t bin_ticks;         /* TSC ticks per bin */
 };
 
@@ -118,6 +115,8 @@ int tally_end(struct tally *t);
 void tally_free(struct tally *t);
 
 /* Ticks as seconds. */
-double tally_seconds(const struct tally *t, uint64_t ticks);
+
+/* Where bin @b starts, in seconds from the origin. */
+double tally_bin_seconds(const struct tally *t, unsigned int b);
 
 #endif /* TALLY_H */

@@ -12,13 +12,14 @@
 
 #define NR_DOMIDS       0x10000u
 
-static const struct {
-    const char *name;
-    unsigned int bit;
-} classes[] = {
-    { "sched", VIEW_SCHED }, { "hvm", VIEW_HVM }, { "pv", VIEW_PV },
-    { "hw", VIEW_HW },
+/* --classes' classes, named by xt_event_class(). */
+static const uint32_t classes[] = {
+    XT_CLASS_SCHED, XT_CLASS_HVM, XT_CLASS_PV, XT_CLASS_HW,
 };
+
+#define NR_CLASSES      (sizeof(classes) / sizeof(classes[0]))
+/* The class bits of an event or a class mask. */
+#define CLASS_OF(ev)    (((ev) & XT_CLASS_ALL) >> TRC_CLS_SHIFT)
 
 static bool bit_test(const uint8_t *map, uint32_t i)
 {
@@ -88,17 +89,24 @@ bool view_parse_classes(struct view_filter *f, const char *arg,
         size_t n = strcspn(p, ",");
         unsigned int i;
 
-        for ( i = 0; i < sizeof(classes) / sizeof(classes[0]); i++ )
-            if ( strlen(classes[i].name) == n &&
-                 !strncmp(p, classes[i].name, n) )
+        for ( i = 0; i < NR_CLASSES; i++ )
+            if ( strlen(xt_event_class(classes[i])) == n &&
+                 !strncmp(p, xt_event_class(classes[i]), n) )
                 break;
-        if ( i == sizeof(classes) / sizeof(classes[0]) )
+        if ( i == NR_CLASSES )
         {
-            snprintf(why, size, "bad class list: %s (classes: sched, hvm, "
-                     "pv, hw)", arg);
+            int len = snprintf(why, size, "bad class list: %s (classes:",
+                               arg);
+
+            for ( i = 0; i < NR_CLASSES && len >= 0 && (unsigned)len < size;
+                  i++ )
+                len += snprintf(why + len, size - len, "%s %s",
+                                i ? "," : "", xt_event_class(classes[i]));
+            if ( len >= 0 && (unsigned)len < size )
+                snprintf(why + len, size - len, ")");
             return false;
         }
-        f->classes |= classes[i].bit;
+        f->classes |= classes[i];
         p += n + (p[n] == ',');
     }
     if ( !f->classes )
@@ -109,41 +117,11 @@ bool view_parse_classes(struct view_filter *f, const char *arg,
     return true;
 }
 
-bool view_parse_seconds(const char *arg, double *out)
-{
-    char *end;
-
-    errno = 0;
-    *out = strtod(arg, &end);
-    return !errno && end != arg && !*end && *out == *out;
-}
-
 void view_filter_free(struct view_filter *f)
 {
     free(f->domains);
     free(f->cpus);
     f->domains = f->cpus = NULL;
-}
-
-/* @s seconds from @origin as a TSC, within 1 and UINT64_MAX. */
-static uint64_t tsc_at(uint64_t origin, uint64_t hz, double s)
-{
-    double ticks = s * (double)hz;
-
-    if ( ticks <= -(double)origin )
-        return 1;
-    if ( ticks >= (double)(UINT64_MAX - origin) )
-        return UINT64_MAX;
-    return ticks < 0 ? origin - (uint64_t)-ticks : origin + (uint64_t)ticks;
-}
-
-void view_window(struct view_filter *f, uint64_t origin, uint64_t hz,
-                 bool has_from, double from, bool has_to, double to)
-{
-    f->from = has_from ? tsc_at(origin, hz, from) : 0;
-    f->to = has_to ? tsc_at(origin, hz, to) : 0;
-    if ( has_to && !has_from )
-        f->from = 1;            /* the model takes 0, 0 as "all" */
 }
 
 bool view_domain_wanted(const struct view_filter *f, uint32_t domvcpu)
@@ -160,35 +138,40 @@ bool view_cpu_wanted(const struct view_filter *f, uint32_t pcpu)
     return !f->cpus || (pcpu < f->nr_cpus && bit_test(f->cpus, pcpu));
 }
 
-static unsigned int class_of(const struct model_event *ev)
+static uint32_t class_of(const struct model_event *ev)
 {
     switch ( ev->type )
     {
     case MODEL_EV_RUNSTATE:
     case MODEL_EV_SWITCH:
     case MODEL_EV_WAKE:
-        return VIEW_SCHED;
+        return XT_CLASS_SCHED;
     case MODEL_EV_EXIT:
     case MODEL_EV_INJECT:
-        return VIEW_HVM;
+        return XT_CLASS_HVM;
     case MODEL_EV_HYPERCALL:
-        return ev->u.hypercall.hvm ? VIEW_HVM : VIEW_PV;
+        return ev->u.hypercall.hvm ? XT_CLASS_HVM : XT_CLASS_PV;
     case MODEL_EV_PV:
-        return VIEW_PV;
+        return XT_CLASS_PV;
     case MODEL_EV_IRQ:
     case MODEL_EV_CSTATE:
-        return VIEW_HW;
+        return XT_CLASS_HW;
     case MODEL_EV_LOST:
         break;
     }
     return VIEW_ALL;
 }
 
+bool view_class_wanted(const struct view_filter *f, uint32_t class)
+{
+    return CLASS_OF(class) & CLASS_OF(f->classes);
+}
+
 bool view_wants(const struct view_filter *f, const struct model_event *ev)
 {
     if ( ev->type == MODEL_EV_LOST )
         return view_cpu_wanted(f, ev->pcpu);
-    if ( !(class_of(ev) & f->classes) )
+    if ( !view_class_wanted(f, class_of(ev)) )
         return false;
     /* A switch is the pCPU's: one to a vCPU left out shows as "other". */
     if ( ev->type != MODEL_EV_SWITCH && !view_domain_wanted(f, ev->domvcpu) )
@@ -199,16 +182,12 @@ bool view_wants(const struct view_filter *f, const struct model_event *ev)
 bool view_record_wanted(const struct view_filter *f,
                         const struct xt_record *rec)
 {
-    unsigned int i;
-
     if ( !view_cpu_wanted(f, rec->cpu) )
         return false;
-    if ( f->classes == VIEW_ALL )
-        return true;
-    for ( i = 0; i < sizeof(classes) / sizeof(classes[0]); i++ )
-        if ( !strcmp(xt_event_class(rec->event), classes[i].name) )
-            return f->classes & classes[i].bit;
-    return false;
+    /* An event is of one class: its class bits, one of the filter's. */
+    return f->classes == VIEW_ALL ||
+           (CLASS_OF(rec->event) && !(CLASS_OF(rec->event) &
+                                      ~CLASS_OF(f->classes)));
 }
 
 uint32_t view_pid(uint32_t domvcpu)
@@ -231,29 +210,6 @@ uint32_t view_unknown_tid(uint32_t pcpu)
 uint32_t view_other_tid(uint32_t pcpu)
 {
     return VIEW_XEN_PID + 2 + 2 * pcpu;
-}
-
-const char *view_exit_name(char *buf, unsigned int size, uint32_t reason,
-                           bool svm)
-{
-    const char *name = model_exit_name(reason, svm);
-
-    if ( name )
-        snprintf(buf, size, "%s", name);
-    else
-        snprintf(buf, size, "exit 0x%x", reason);
-    return buf;
-}
-
-const char *view_hypercall_name(char *buf, unsigned int size, uint32_t op)
-{
-    const char *name = model_hypercall_name(op);
-
-    if ( name )
-        snprintf(buf, size, "%s", name);
-    else
-        snprintf(buf, size, "hypercall %u", op);
-    return buf;
 }
 
 static bool set_grow(struct view_set *s)
@@ -321,7 +277,7 @@ const char *view_point_name(char *buf, unsigned int size,
     switch ( ev->type )
     {
     case MODEL_EV_HYPERCALL:
-        return view_hypercall_name(buf, size, ev->u.hypercall.op);
+        return model_hypercall_label(buf, size, ev->u.hypercall.op);
     case MODEL_EV_INJECT:
         snprintf(buf, size, "inject 0x%02x", ev->u.inject.vector);
         break;
@@ -346,12 +302,4 @@ const char *view_irq_name(char *buf, unsigned int size, uint32_t vector,
     return buf;
 }
 
-bool view_cpus_fit(const struct xt_reader_info *info)
-{
-    return !info->nr_cpus || info->max_cpu < VIEW_MAX_PCPUS;
-}
 
-uint64_t view_ns(uint64_t ticks, uint64_t hz)
-{
-    return (unsigned __int128)ticks * 1000000000u / hz;
-}

@@ -29,18 +29,17 @@
 #define VIEW_MAX_PCPUS  0x7ffeu         /* pseudo-threads fit below 2^31 */
 #define VIEW_MAX_DOMID  0x7fefu         /* below DOMID_FIRST_RESERVED */
 
-/* The classes --classes names, as the event catalogue's. */
-enum {
-    VIEW_SCHED  = 1u << 0,      /* runstates, switches, wake-ups */
-    VIEW_HVM    = 1u << 1,      /* exits, VMCALLs, injections */
-    VIEW_PV     = 1u << 2,      /* PV hypercalls, traps */
-    VIEW_HW     = 1u << 3,      /* interrupts, C-states */
-    VIEW_ALL    = 0xfu,
-};
+/*
+ * The classes --classes names: the event catalogue's, by their masks
+ * (their keywords are the catalogue's too, xt_event_class()):
+ * scheduling (runstates, switches, wake-ups), HVM (exits, VMCALLs,
+ * injections), PV (hypercalls, traps), hardware (interrupts, C-states).
+ */
+#define VIEW_ALL    (XT_CLASS_SCHED | XT_CLASS_HVM | XT_CLASS_PV | XT_CLASS_HW)
 
 struct view_filter {
     uint64_t from, to;          /* TSC window [from, to); 0, 0: all */
-    unsigned int classes;       /* VIEW_* */
+    uint32_t classes;           /* XT_CLASS_* of VIEW_ALL */
     uint8_t *domains;           /* bitmap by domid; NULL: all */
     uint8_t *cpus;              /* bitmap by pCPU, nr_cpus bits; NULL: all */
     unsigned int nr_cpus;
@@ -57,15 +56,13 @@ bool view_parse_cpus(struct view_filter *f, const char *arg,
                      char *why, unsigned int size);
 bool view_parse_classes(struct view_filter *f, const char *arg,
                         char *why, unsigned int size);
-bool view_parse_seconds(const char *arg, double *out);
 void view_filter_free(struct view_filter *f);
-
-/* --from/--to, in seconds from @origin, as a TSC window. */
-void view_window(struct view_filter *f, uint64_t origin, uint64_t hz,
-                 bool has_from, double from, bool has_to, double to);
 
 bool view_domain_wanted(const struct view_filter *f, uint32_t domvcpu);
 bool view_cpu_wanted(const struct view_filter *f, uint32_t pcpu);
+/* Class @class (XT_CLASS_SCHED...) is one the filter keeps. */
+bool view_class_wanted(const struct view_filter *f, uint32_t class);
+
 /* The event is one the filter keeps (losses always are). */
 bool view_wants(const struct view_filter *f, const struct model_event *ev);
 /* A record's class is one the filter keeps (for the rate counters). */
@@ -73,11 +70,10 @@ bool view_record_wanted(const struct view_filter *f,
                         const struct xt_record *rec);
 
 /*
- * The file's CPU numbers fit the timelines' pseudo-threads (below
- * VIEW_MAX_PCPUS): the exports refuse a file whose do not, rather than
- * lose its records.
+ * Every CPU number a reader hands out (below XT_CPUS_MAX: libxtfile skips
+ * and counts a batch of another) has a pseudo-thread on the timelines.
  */
-bool view_cpus_fit(const struct xt_reader_info *info);
+_Static_assert(XT_CPUS_MAX <= VIEW_MAX_PCPUS, "a pCPU without a thread");
 
 /* Threads */
 uint32_t view_pid(uint32_t domvcpu);
@@ -85,11 +81,6 @@ uint32_t view_tid(uint32_t domvcpu);
 uint32_t view_unknown_tid(uint32_t pcpu);
 uint32_t view_other_tid(uint32_t pcpu);
 
-/* Into @buf, which they return: "EPT_VIOLATION" or "exit 0x1f" (VMX's
- * names, or SVM's with @svm); "memory_op" or "hypercall 41". */
-const char *view_exit_name(char *buf, unsigned int size, uint32_t reason,
-                           bool svm);
-const char *view_hypercall_name(char *buf, unsigned int size, uint32_t op);
 
 /*
  * A set of 32-bit keys (the vCPUs met so far), each with its index in
@@ -113,23 +104,5 @@ const char *view_point_name(char *buf, unsigned int size,
 const char *view_irq_name(char *buf, unsigned int size, uint32_t vector,
                           uint32_t irq);
 
-/* Nanoseconds of @ticks at @hz. */
-uint64_t view_ns(uint64_t ticks, uint64_t hz);
-
-/*
- * Time 0 of every reader's seconds (xentrace-dump -s, the exports): the
- * capture's start (TRC_XT_START), or the first TSC in the file.  Inline,
- * for xentrace-dump, which needs nothing else from here.
- */
-static inline uint64_t view_origin(struct xt_reader *r)
-{
-    const struct xt_reader_info *in = xt_reader_info(r);
-    uint64_t first, last;
-
-    if ( in->has_start )
-        return in->meta.start_tsc;
-    cli_tsc_range(r, &first, &last);
-    return first;
-}
 
 #endif /* VIEW_H */
