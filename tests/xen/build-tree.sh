@@ -44,7 +44,6 @@ OURS=(xen/common/trace.c xen/include/public/trace.h xen/include/xen/trace.h
 SCRIPTS=(tests/xen/build-tree.sh tests/xen/call-site.sh tests/xen/call-site.c)
 PATCHES=()
 if [ $STOCK = no ] && [ "$ARCH" = arm64 ]; then
-    OURS+=(xen/include/xen/trace-events.h)
     PATCHES=($(cd "$REPO" && ls xen/patches/arm/"$VER"/*.patch 2> /dev/null))
 fi
 if [ $STOCK = yes ]; then

@@ -31,9 +31,12 @@ say() { echo "build-xen: $*" >&2; }
 die() { say "$*"; exit 1; }
 
 OURS=(xen/common/trace.c xen/include/public/trace.h xen/include/xen/trace.h)
+# Ours alone, with no Debian original to keep: trace.c's layouts of the
+# records it writes, generated from the catalogue.
+ADDED=(xen/include/xen/trace-events.h)
 TOOLS_VER=$(dpkg-query -W -f='${Version}' libxen-dev) ||
     die "libxen-dev is not installed"
-KEY=$(cd "$REPO" && cat "${OURS[@]}" tests/xen/build-xen.sh tests/xen/call-site.sh \
+KEY=$(cd "$REPO" && cat "${OURS[@]}" "${ADDED[@]}" tests/xen/build-xen.sh tests/xen/call-site.sh \
       tests/xen/call-site.c | sha256sum | cut -c1-16)
 
 # Source versions to try: libxen-dev's first, then the other 4.17 ones
@@ -125,7 +128,7 @@ missing=$(comm -23 \
           "$REPO/xen/include/public/trace.h" | sort -u))
 [ -z "$missing" ] || die "public/trace.h lacks Xen's macros:" $missing
 
-for f in "${OURS[@]}"; do
+for f in "${OURS[@]}" "${ADDED[@]}"; do
     cmp -s "$REPO/$f" "$TREE/$f" || cp "$REPO/$f" "$TREE/$f"
 done
 LOG=$SRC/build$SUFFIX.log
