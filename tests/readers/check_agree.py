@@ -54,11 +54,10 @@ footing, and the difference is checked rather than ignored:
     end), booked to the pCPU it moves to; ours is the running time on
     each pCPU.  So its residences are our migrations + 1, its pCPUs are
     among ours, and without a migration they are the one pCPU it ran on.
-    Its first residence starts at its first switch to the vCPU: one whose
-    state at the trace's start is unknown to us (it ran or waited before
-    its first record) and that moved before that switch (seen on real Xen
-    on Arm, a busy dom0 vCPU) may have one residence fewer, our
-    migrations alone.
+    Its first residence starts at its first switch to the vCPU: one that
+    the trace finds running, or in a state unknown to us, and that moved
+    before that switch (seen on real Xen on Arm, busy dom0 vCPUs) may
+    have one residence fewer, our migrations alone.
     xenalyze places a vCPU at a TRC_SCHED_SWITCH to it: one only ever
     seen running (continue-running records: real Xen's busy dom0 vCPUs)
     has no affinity, and none of our intervals in another state.
@@ -274,9 +273,12 @@ def check_runstates(name, ours, xen):
             fail("%s %s: %d intervals, xenalyze none" % (name, state, count))
 
 
-def unknown_at_start(ours):
-    """Whether the trace starts before anything says the vCPU's state."""
-    return ours["before_first_run"]["unknown"]["count"] > 0
+def placed_without_switch(ours):
+    """Whether the trace starts with the vCPU in a state no switch to it
+    began: running from its first record, or unknown before its first."""
+    before = ours["before_first_run"]
+    return (before["unknown"]["count"] > 0 or
+            not any(s["count"] for s in before.values()))
 
 
 def check_pcpus(name, ours, xen):
@@ -291,7 +293,7 @@ def check_pcpus(name, ours, xen):
                  (name, sorted(ran_on)))
         return
     residences = {ours["migrations"] + 1}
-    if unknown_at_start(ours):
+    if placed_without_switch(ours):
         # xenalyze's first residence starts at its first switch to the
         # vCPU: a move before it, from where the vCPU was at the start,
         # is not one of its residences.
