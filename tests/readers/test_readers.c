@@ -1229,6 +1229,8 @@ static int rss_child(const char *path)
     if ( n != xt_reader_info(r)->records + xt_reader_info(r)->metadata )
         return 4;
     printf("%ld\n", status_kib("VmRSS:") - before);
+    xt_iter_free(it);
+    xt_reader_close(r);
     return 0;
 }
 

@@ -163,7 +163,8 @@ static void test_evt_keywords_are_the_classes(void **state)
         { "dom0op", 0x0004f000 }, { "hvm", 0x0008f000 },
         { "mem", 0x0010f000 }, { "pv", 0x0020f000 },
         { "shadow", 0x0040f000 }, { "hw", 0x0080f000 },
-        { "guest", 0x0800f000 }, { "all", 0x0ffff000 },
+        { "arm", 0x00808000 }, { "guest", 0x0800f000 },
+        { "all", 0x0ffff000 },
     };
     size_t i, n = sizeof(expected) / sizeof(expected[0]);
 
