@@ -36,11 +36,11 @@ FUZZ_READER_SRCS := tests/fuzz/fuzz_reader.c \
                     $(READER_DIR)/tally.c $(READER_DIR)/cli.c
 
 $(BUILD)/tests/fuzz_reader: $(FUZZ_READER_SRCS) $(XTFILE_HDRS) $(XTFILE_PRIV) \
-                            $(READER_DIR)/tally.h \
+                            $(READER_DIR)/tally.h tests/common/reader_cpu.h \
                             $(READER_DIR)/cli.h $(XT_CLASSES_H)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(XTFILE_CFLAGS) $(EVENTS_CFLAGS) \
-	    -I$(READER_DIR) $(COMMON_CFLAGS) \
+	    -I$(READER_DIR) $(COMMON_CFLAGS) -Itests/common \
 	    -o $@ $(FUZZ_READER_SRCS) -lz
 
 FUZZ_MODEL_SRCS := tests/fuzz/fuzz_model.c \

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "tally.h"
+#include "reader_cpu.h"
 #include "xtread.h"
 
 static uint64_t walk(struct xt_reader *r, enum xt_order order,
@@ -63,19 +64,6 @@ static uint64_t walk_batches(struct xt_reader *r)
     if ( xt_reader_walk(r, count_walked, &n) )
         abort();
     return n;
-}
-
-/* CPU @cpu's counts, or NULL if it has no batch. */
-static const struct xt_cpu_info *cpu_info(const struct xt_reader *r,
-                                          unsigned int cpu)
-{
-    const struct xt_cpu_info *ci;
-    unsigned int i;
-
-    for ( i = 0; (ci = xt_reader_cpu(r, i)); i++ )
-        if ( ci->cpu == cpu )
-            return ci;
-    return NULL;
 }
 
 /* @data streamed in @order, against @r indexed. */

@@ -17,7 +17,8 @@ $(BUILD)/tests/trc_names.h: /usr/include/xen/trace.h
 
 $(BUILD)/tests/test_readers: tests/readers/test_readers.c \
                              $(BUILD)/tests/trc_names.h tests/common/run_cmd.c \
-                             tests/common/run_cmd.h $(XTFILE) $(XTFILE_HDRS) \
+                             tests/common/run_cmd.h tests/common/reader_cpu.h \
+                             $(XTFILE) $(XTFILE_HDRS) \
                              | $(XEN_SIM) $(XEN_SIM_LIBS) $(XENTRACE) \
                                $(READERS) $(XT_FORMATS) $(RUSAGE)
 	@mkdir -p $(@D)

@@ -27,6 +27,7 @@
 #include <xen/trace.h>          /* Debian's: the oracle of event ids */
 
 #include "catalogue.h"          /* the catalogue's tables, libxtfile's */
+#include "reader_cpu.h"
 #include "run_cmd.h"
 #include "xtread.h"
 
@@ -98,19 +99,6 @@ static void init(struct file *f)
 {
     memset(f, 0, sizeof(*f));
     f->batch = SIZE_MAX;
-}
-
-/* CPU @cpu's counts, or NULL if it has no batch. */
-static const struct xt_cpu_info *cpu_info(const struct xt_reader *r,
-                                          unsigned int cpu)
-{
-    const struct xt_cpu_info *ci;
-    unsigned int i;
-
-    for ( i = 0; (ci = xt_reader_cpu(r, i)); i++ )
-        if ( ci->cpu == cpu )
-            return ci;
-    return NULL;
 }
 
 /* All records of @r in @order (XT_ORDER_CPU: @cpu). */
