@@ -194,7 +194,7 @@ static void test_tournament_merges(void **state)
     assert_int_equal(tournament_start(&t, SOURCES, first_key, &src), 0);
     while ( !tournament_over(&t) )
     {
-        uint64_t tsc = (uint64_t)(t.winner >> 32);
+        uint64_t tsc = (uint64_t)(t.won[1] >> 32);
 
         s = tournament_source(&t);
         assert_true(tsc > last_tsc || (tsc == last_tsc && s >= last_s) ||
@@ -202,9 +202,54 @@ static void test_tournament_merges(void **state)
         last_tsc = tsc;
         last_s = s;
         n++;
-        tournament_replay(&t, s, next_key(&src, s));
+        tournament_set(&t, s, next_key(&src, s));
     }
     assert_int_equal(n, SOURCES * PER_SOURCE);
+    tournament_free(&t);
+}
+
+static tournament_key no_more(void *arg, unsigned int s)
+{
+    (void)arg;
+    return TOURNAMENT_DONE | s;
+}
+
+/*
+ * Any source may take a new key, not only the winner, and the tree may
+ * grow: the winner is always the least key, as a scan finds it.
+ */
+static void test_tournament_any_source(void **state)
+{
+    static tournament_key keys[300];
+    struct tournament t = { 0 };
+    unsigned int n = 3, step, s, least;
+
+    (void)state;
+    srand(23);
+    assert_int_equal(tournament_start(&t, n, no_more, NULL), 0);
+    for ( s = 0; s < 300; s++ )
+        keys[s] = TOURNAMENT_DONE | s;
+    assert_true(tournament_over(&t));
+    for ( step = 0; step < 20000; step++ )
+    {
+        if ( step % 100 == 99 && n < 300 )
+        {
+            n += 1 + rand() % 20;
+            n = n > 300 ? 300 : n;
+            assert_int_equal(tournament_grow(&t, n), 0);
+        }
+        s = rand() % n;
+        keys[s] = rand() % 5 ? tournament_key_of(rand() % 1000, s)
+                             : TOURNAMENT_DONE | s;
+        tournament_set(&t, s, keys[s]);
+        for ( least = 0, s = 1; s < n; s++ )
+            if ( keys[s] < keys[least] )
+                least = s;
+        assert_true(t.won[1] == keys[least]);
+        assert_int_equal(tournament_over(&t),
+                         !!(keys[least] & TOURNAMENT_DONE));
+        assert_int_equal(tournament_source(&t), least);
+    }
     tournament_free(&t);
 }
 
@@ -216,6 +261,7 @@ int main(void)
         cmocka_unit_test(test_hashtab_numbers),
         cmocka_unit_test(test_hashtab_names),
         cmocka_unit_test(test_tournament_merges),
+        cmocka_unit_test(test_tournament_any_source),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -15,8 +15,9 @@
  * Streamed.  Pipes, gzip and followed files are read through a buffer of
  * STREAM_BUF bytes (struct stream), record after record: the same checks
  * on what is buffered, and the same resynchronisation.  File order hands
- * out what is buffered; TSC order keeps up to MERGE_WINDOW bytes of
- * records per CPU (struct seg) and merges them through a heap.  A seekable
+ * out what is buffered; TSC order copies up to MERGE_WINDOW bytes of
+ * records into a ring allocated once (struct seg, a CPU's list of them)
+ * and merges the CPUs through the same tournament.  A seekable
  * gzip file is read twice, once to count and once for the caller, so that
  * its xt_reader_info() is whole at open as a mapped file's is.
  *
@@ -33,8 +34,9 @@
  * through the batch array, in file order.
  *
  * Merging.  An indexed XT_ORDER_TSC keeps one cursor per CPU, each walking
- * its CPU's chain, in a tournament (loser tree) keyed by (TSC, slot):
- * O(log nCPU) compares without branches per record.
+ * its CPU's chain, in a tournament (tournament.h) keyed by (TSC, slot):
+ * O(log nCPU) compares without branches per record.  A streamed one keys
+ * by (TSC, CPU), as its slots are in order of appearance.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -59,7 +61,10 @@
 #define MAX_RECORD      40              /* bytes: 1 + 2 + 7 words */
 #define LANES           4
 #define RUN_BATCHES     16              /* xt_reader_walk()'s runs */
-#define STREAM_BUF      (1u << 20)
+#define STREAM_BUF      (1u << SEG_CLASS_MAX)
+#define SEG_CLASS_MIN   8               /* the merge's segs: 256 bytes */
+#define SEG_CLASS_MAX   20              /* to a span's most */
+#define SEG_CLASSES     (SEG_CLASS_MAX - SEG_CLASS_MIN + 1)
 #define GZIP_BUF        (1u << 16)
 #define MERGE_WINDOW    XT_MERGE_WINDOW
 #define HOLD_MS         100             /* wait for more before handing out */
@@ -165,19 +170,16 @@ struct batch {
 
 /* Streamed, XT_ORDER_TSC: records of one CPU waiting to be merged. */
 struct seg {
-    struct seg *next;
+    struct seg *next;           /* its CPU's next, or on a free list */
     uint64_t offset;            /* of data[0] in the input */
     size_t len, pos;            /* bytes, and the next record */
-    bool late;                  /* its batch came after the window */
     uint8_t data[];
 };
 
 struct slot {
     struct xt_cpu_info info;
     uint64_t first_batch, last_batch;
-    uint64_t merge_tsc;         /* streamed merge: its last record's TSC */
-    struct seg *head, *tail;    /* streamed merge: waiting records */
-    unsigned int heap_pos;      /* in the merge heap + 1; 0: not in it */
+    uint64_t merge_tsc;         /* streamed: its last record's TSC */
     uint32_t *copy;             /* xt_reader_cpu_batch()'s unaligned one */
     size_t copy_cap;            /* words */
 };
@@ -795,13 +797,14 @@ static int sort_slots(struct xt_reader *r)
     new_of = malloc(r->nr_slots * sizeof(*new_of));
     if ( !new_of )
         return -1;
+    /* The old number, for a moment, where the merge's TSC will be. */
     for ( i = 0; i < r->nr_slots; i++ )
-        r->slots[i].heap_pos = i;       /* the old number, for a moment */
+        r->slots[i].merge_tsc = i;
     qsort(r->slots, r->nr_slots, sizeof(*r->slots), cmp_slot_cpu);
     for ( i = 0; i < r->nr_slots; i++ )
     {
-        new_of[r->slots[i].heap_pos] = i;
-        r->slots[i].heap_pos = 0;
+        new_of[r->slots[i].merge_tsc] = i;
+        r->slots[i].merge_tsc = 0;
     }
     for ( b = 0; b < r->nr_batches; b++ )
         r->batches[b].slot = new_of[r->batches[b].slot];
@@ -1431,19 +1434,6 @@ struct xt_reader *xt_reader_open(const char *path, unsigned int flags)
     return r;
 }
 
-static void free_segs(struct slot *s)
-{
-    struct seg *g, *next;
-
-    for ( g = s->head; g; g = next )
-    {
-        next = g->next;
-        free(g);
-    }
-    s->head = s->tail = NULL;
-    s->heap_pos = 0;
-}
-
 void xt_reader_close(struct xt_reader *r)
 {
     uint64_t i;
@@ -1456,10 +1446,7 @@ void xt_reader_close(struct xt_reader *r)
     if ( r->map )
         munmap(r->map, r->map_len);
     for ( i = 0; i < r->nr_slots; i++ )
-    {
-        free_segs(&r->slots[i]);
         free(r->slots[i].copy);
-    }
     free(r->batches);
     free(r->slots);
     hashtab_free(&r->cpus);
@@ -1714,6 +1701,12 @@ struct cursor {
 typedef tournament_key merge_key;
 #define KEY_DONE        TOURNAMENT_DONE
 
+/* Streamed XT_ORDER_TSC: a CPU's segs waiting. */
+struct waiting {
+    struct seg *head, *tail;
+    uint32_t slot;
+};
+
 struct xt_iter {
     struct xt_reader *r;
     enum xt_order order;
@@ -1724,15 +1717,16 @@ struct xt_iter {
     uint64_t cpu_tsc;           /* XT_ORDER_CPU's */
     struct cursor file;         /* XT_ORDER_FILE and _CPU */
     struct cursor *cursors;     /* XT_ORDER_TSC: one per slot */
-    struct tournament tree;     /* XT_ORDER_TSC: of the slots */
+    struct tournament tree;     /* XT_ORDER_TSC: of the slots, or
+                                   streamed, of the CPU numbers */
     /* Streamed */
     struct span span;           /* XT_ORDER_FILE: what is being handed out */
     size_t span_pos;
-    uint32_t *heap;             /* XT_ORDER_TSC: slots with records waiting */
-    merge_key *heap_key;
-    uint64_t heap_len;
-    size_t heap_cap, keys_cap;
+    struct waiting *by_cpu;     /* XT_ORDER_TSC: per CPU number */
+    size_t by_cpu_cap;
     uint64_t waiting;           /* bytes of records in segs */
+    struct seg *free_segs[SEG_CLASSES];  /* used up, by size class */
+    size_t free_bytes;          /* of their room */
     uint64_t last_out;          /* the TSC of the last record handed out */
     uint64_t late_batch;        /* the end of the last batch found late */
     bool draining;              /* input paused: hand out what waits */
@@ -1840,7 +1834,7 @@ static int indexed_next(struct xt_iter *it, struct xt_record *rec)
         return 0;
     slot = tournament_source(&it->tree);
     cursor_take(it, &it->cursors[slot], rec);
-    tournament_replay(&it->tree, slot, next_key(it, slot));
+    tournament_set(&it->tree, slot, next_key(it, slot));
     return 1;
 }
 
@@ -1897,79 +1891,90 @@ static int stream_file_next(struct xt_iter *it, struct xt_record *rec)
 }
 
 /*
- * Streamed XT_ORDER_TSC: a binary heap of the slots that have records
- * waiting, by the key of the first; new CPUs join as they come.
+ * Streamed XT_ORDER_TSC.  Each span of records is copied into a seg on
+ * its CPU's list, and a tournament of the CPUs (by CPU number: ties go to
+ * the lower CPU) finds the least next record.  A seg used up goes to a
+ * free list of its size class (a power of two), so that once the window
+ * has filled, spans are copied into segs the merge already has rather
+ * than into new ones; the free lists keep at most MERGE_WINDOW bytes.
  */
-static merge_key seg_key(const struct xt_reader *r, uint32_t slot)
+static unsigned int seg_class(size_t len)
 {
-    const struct slot *s = &r->slots[slot];
-    const uint8_t *p = s->head->data + s->head->pos;
-    uint64_t tsc = TRC_HD_INCLUDES_CYCLE_COUNT(rd32(p)) ? rd64(p + 4)
-                                                        : s->merge_tsc;
+    unsigned int c = SEG_CLASS_MIN;
 
-    return (merge_key)tsc << 32 | s->info.cpu;
+    while ( ((size_t)1 << c) < len )
+        c++;
+    return c - SEG_CLASS_MIN;
 }
 
-static void heap_set(struct xt_iter *it, uint64_t i, uint32_t slot,
-                     merge_key key)
+/* A seg for @len bytes: a free one of its class, or a new one. */
+static struct seg *seg_get(struct xt_iter *it, size_t len)
 {
-    it->heap[i] = slot;
-    it->heap_key[i] = key;
-    it->r->slots[slot].heap_pos = i + 1;
-}
+    unsigned int c = seg_class(len);
+    struct seg *g = it->free_segs[c];
 
-static void sift_up(struct xt_iter *it, uint64_t i)
-{
-    uint32_t slot = it->heap[i];
-    merge_key key = it->heap_key[i];
-
-    while ( i && it->heap_key[(i - 1) / 2] > key )
+    if ( g )
     {
-        heap_set(it, i, it->heap[(i - 1) / 2], it->heap_key[(i - 1) / 2]);
-        i = (i - 1) / 2;
+        it->free_segs[c] = g->next;
+        it->free_bytes -= (size_t)1 << (c + SEG_CLASS_MIN);
+        return g;
     }
-    heap_set(it, i, slot, key);
+    return malloc(sizeof(*g) + ((size_t)1 << (c + SEG_CLASS_MIN)));
 }
 
-static void sift_down(struct xt_iter *it, uint64_t i)
+static void seg_put(struct xt_iter *it, struct seg *g)
 {
-    uint32_t slot = it->heap[i];
-    merge_key key = it->heap_key[i];
+    unsigned int c = seg_class(g->len);
+    size_t size = (size_t)1 << (c + SEG_CLASS_MIN);
 
-    for ( ;; )
+    if ( it->free_bytes + size > MERGE_WINDOW )
     {
-        uint64_t c = 2 * i + 1;
-
-        if ( c >= it->heap_len )
-            break;
-        if ( c + 1 < it->heap_len && it->heap_key[c + 1] < it->heap_key[c] )
-            c++;
-        if ( it->heap_key[c] >= key )
-            break;
-        heap_set(it, i, it->heap[c], it->heap_key[c]);
-        i = c;
+        free(g);
+        return;
     }
-    heap_set(it, i, slot, key);
+    g->next = it->free_segs[c];
+    it->free_segs[c] = g;
+    it->free_bytes += size;
+}
+
+static void free_seg_list(struct seg *g)
+{
+    struct seg *next;
+
+    for ( ; g; g = next )
+    {
+        next = g->next;
+        free(g);
+    }
+}
+
+/* The key of @cpu's next waiting record. */
+static merge_key seg_key(const struct xt_iter *it, unsigned int cpu)
+{
+    const struct waiting *w = &it->by_cpu[cpu];
+    const struct seg *g = w->head;
+    const uint8_t *p = g->data + g->pos;
+    uint64_t tsc = TRC_HD_INCLUDES_CYCLE_COUNT(rd32(p))
+                   ? rd64(p + 4) : it->r->slots[w->slot].merge_tsc;
+
+    return tournament_key_of(tsc, cpu);
 }
 
 /* Queue a span's records on its CPU for the merge. */
 static int merge_add(struct xt_iter *it, const struct span *sp)
 {
     struct xt_reader *r = it->r;
-    struct slot *s = &r->slots[sp->slot];
-    struct seg *g;
+    unsigned int cpu = r->slots[sp->slot].info.cpu;
     uint32_t hdr = rd32(sp->p);
+    struct waiting *w;
+    struct seg *g;
 
     if ( sp->cpu_change && !it->special )
         return 0;
-    g = malloc(sizeof(*g) + sp->len);
-    if ( !g )
+    if ( array_fit(&it->by_cpu, &it->by_cpu_cap, cpu + 1,
+                   sizeof(*it->by_cpu)) ||
+         tournament_grow(&it->tree, cpu + 1) )
         return -1;
-    g->next = NULL;
-    g->offset = sp->offset;
-    g->len = sp->len;
-    g->pos = 0;
-    memcpy(g->data, sp->p, sp->len);
     /* A batch whose records are older than what has gone out is late. */
     if ( TRC_HD_INCLUDES_CYCLE_COUNT(hdr) && !sp->cpu_change &&
          rd64(sp->p + 4) < it->last_out &&
@@ -1979,30 +1984,30 @@ static int merge_add(struct xt_iter *it, const struct span *sp)
         if ( !r->info.late_batches++ )
             r->info.late_offset = sp->offset;
     }
-    if ( s->tail )
-        s->tail->next = g;
-    else
-        s->head = g;
-    s->tail = g;
-    it->waiting += sp->len;
-    if ( s->heap_pos )
-        return 0;
-    if ( array_fit(&it->heap, &it->heap_cap, it->heap_len + 1,
-                   sizeof(*it->heap)) ||
-         array_fit(&it->heap_key, &it->keys_cap, it->heap_len + 1,
-                   sizeof(*it->heap_key)) )
+    if ( !(g = seg_get(it, sp->len)) )
         return -1;
-    it->heap[it->heap_len] = sp->slot;
-    it->heap_key[it->heap_len] = seg_key(r, sp->slot);
-    sift_up(it, it->heap_len++);
+    g->next = NULL;
+    g->offset = sp->offset;
+    g->len = sp->len;
+    g->pos = 0;
+    memcpy(g->data, sp->p, sp->len);
+    w = &it->by_cpu[cpu];
+    it->waiting += sp->len;
+    if ( w->tail )
+    {
+        w->tail->next = g;
+        w->tail = g;
+        return 0;
+    }
+    *w = (struct waiting){ .head = g, .tail = g, .slot = sp->slot };
+    tournament_set(&it->tree, cpu, seg_key(it, cpu));
     return 0;
 }
 
 /*
- * Read until MERGE_WINDOW bytes of records wait, the input ends, or
- * (records waiting) nothing more comes in HOLD_MS: a live capture's
- * batches are handed out within that of their coming in.  FILL_WAIT with
- * nothing waiting.
+ * Read until MERGE_WINDOW bytes of records wait, the input ends, or (records waiting) nothing more comes in HOLD_MS: a live
+ * capture's batches are handed out within that of their coming in.
+ * FILL_WAIT with nothing waiting.
  */
 static int merge_fill(struct xt_iter *it)
 {
@@ -2010,15 +2015,16 @@ static int merge_fill(struct xt_iter *it)
 
     while ( it->waiting < MERGE_WINDOW )
     {
-        int got = stream_next(it->r, &sp, !it->heap_len ? wait_of(it)
+        bool some = !tournament_over(&it->tree);
+        int got = stream_next(it->r, &sp, !some ? wait_of(it)
                                           : it->draining ? 0 : HOLD_MS);
 
         if ( got < 0 )
             return -1;
-        if ( got == FILL_WAIT && it->heap_len )
+        if ( got == FILL_WAIT && some )
             it->draining = true;
         if ( got != FILL_OK )
-            return it->heap_len ? FILL_OK : got;
+            return some ? FILL_OK : got;
         if ( merge_add(it, &sp) )
             return -1;
     }
@@ -2032,8 +2038,8 @@ static int stream_tsc_next(struct xt_iter *it, struct xt_record *rec)
     for ( ;; )
     {
         int got = said(it, merge_fill(it));
-        uint32_t slot;
-        struct slot *s;
+        unsigned int cpu, size;
+        struct waiting *w;
         struct seg *g;
         const uint8_t *p;
 
@@ -2041,35 +2047,26 @@ static int stream_tsc_next(struct xt_iter *it, struct xt_record *rec)
             return -1;
         if ( got != FILL_OK )
             return got == FILL_END ? 0 : -1;
-        slot = it->heap[0];
-        s = &r->slots[slot];
-        g = s->head;
+        cpu = tournament_source(&it->tree);
+        w = &it->by_cpu[cpu];
+        g = w->head;
         p = g->data + g->pos;
-        decode(p, g->data + g->len, g->offset + g->pos, s->info.cpu,
-               &s->merge_tsc, rec);
-        rec->cpu_index = slot;
+        size = rec_size(rd32(p));
+        decode(p, g->data + g->len, g->offset + g->pos, cpu,
+               &r->slots[w->slot].merge_tsc, rec);
+        rec->cpu_index = w->slot;
         rec->xen_version = xt_reader_xen_version(r);
-        g->pos += rec_size(rd32(p));
-        it->waiting -= rec_size(rd32(p));
+        g->pos += size;
+        it->waiting -= size;
         if ( g->pos == g->len )
         {
-            s->head = g->next;
-            if ( !s->head )
-                s->tail = NULL;
-            free(g);
+            w->head = g->next;
+            w->tail = w->head ? w->tail : NULL;
+            seg_put(it, g);
         }
-        if ( s->head )
-            it->heap_key[0] = seg_key(r, slot);
-        else
-        {
-            s->heap_pos = 0;
-            it->draining = it->heap_len > 1 && it->draining;
-            if ( --it->heap_len )
-                heap_set(it, 0, it->heap[it->heap_len],
-                         it->heap_key[it->heap_len]);
-        }
-        if ( it->heap_len )
-            sift_down(it, 0);
+        tournament_set(&it->tree, cpu, w->head ? seg_key(it, cpu)
+                                               : TOURNAMENT_DONE | cpu);
+        it->draining = it->draining && !tournament_over(&it->tree);
         if ( rec->tsc > it->last_out )
             it->last_out = rec->tsc;
         if ( it->special || !is_special(rec->event) )
@@ -2102,6 +2099,8 @@ struct xt_iter *xt_iter_new(struct xt_reader *r, enum xt_order order,
     it->order = order;
     it->special = flags & XT_ITER_SPECIAL;
     it->nowait = flags & XT_ITER_NOWAIT;
+    if ( r->s && order == XT_ORDER_TSC && tournament_grow(&it->tree, 1) )
+        goto fail;
     if ( r->s )
         return it;
     /* One CPU's order needs one TSC: 10^5 of them cost no 10^10. */
@@ -2137,21 +2136,20 @@ int xt_iter_next(struct xt_iter *it, struct xt_record *rec)
 
 void xt_iter_free(struct xt_iter *it)
 {
-    uint64_t i;
+    size_t i;
 
     if ( !it )
         return;
+    /* What waits for the merge goes: the next reading starts anew. */
     if ( it->r->s )
-    {
-        /* What waits for the merge goes: the next reading starts anew. */
-        for ( i = 0; i < it->r->nr_slots; i++ )
-            free_segs(&it->r->slots[i]);
         it->r->busy = false;
-    }
+    for ( i = 0; i < it->by_cpu_cap; i++ )
+        free_seg_list(it->by_cpu[i].head);
+    for ( i = 0; i < SEG_CLASSES; i++ )
+        free_seg_list(it->free_segs[i]);
     free(it->last_tsc);
     free(it->cursors);
     tournament_free(&it->tree);
-    free(it->heap);
-    free(it->heap_key);
+    free(it->by_cpu);
     free(it);
 }

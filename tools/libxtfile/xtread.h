@@ -11,13 +11,15 @@
  *
  *   indexed   a regular file (mapped) or memory (xt_reader_open_mem()):
  *             walked and checked once at open, every batch indexed (40
- *             bytes a batch, 200 a CPU, CPUs below XT_CPUS_MAX).  Everything in xt_reader_info()
- *             is known at open; every order, any number of iterators.
+ *             bytes a batch, 200 a CPU, CPUs below XT_CPUS_MAX).
+ *             Everything in xt_reader_info() is known at open; every
+ *             order, any number of iterators.
  *   streamed  a pipe, a terminal, gzip, XT_READ_FOLLOW or XT_READ_STREAM:
  *             read once, front to back, through a buffer of 1 MiB (and
  *             64 KiB for gzip).  Memory stays within that, 200 bytes per
- *             CPU, and for XT_ORDER_TSC the reorder window: it does not
- *             grow with the input.  One iterator or one walk, once;
+ *             CPU, and for XT_ORDER_TSC the reorder window twice (what
+ *             waits, and used room kept to copy the next batches into):
+ *             it does not grow with the input.  One iterator or one walk, once;
  *             XT_ORDER_CPU needs an indexed reader (ESPIPE).  A seekable
  *             gzip file is read twice, to count and to hand out, so its
  *             xt_reader_info() is whole at open; otherwise info->streamed

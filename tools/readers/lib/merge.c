@@ -99,7 +99,7 @@ static int settle(struct merge *g, unsigned int slot, struct cursor *c)
 static unsigned int replay(struct merge *g, unsigned int slot,
                            tournament_key key)
 {
-    tournament_replay(&g->tree, slot, key);
+    tournament_set(&g->tree, slot, key);
     return tournament_over(&g->tree) ? g->nr : tournament_source(&g->tree);
 }
 
