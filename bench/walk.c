@@ -32,23 +32,22 @@ static uint64_t walk_merged(struct xt_reader *r)
     return n;
 }
 
-static int count_batch(void *arg, const struct xt_batch *b, size_t n)
-{
-    uint64_t *records = arg;
-    size_t i, w;
-
-    for ( i = 0; i < n; i++ )
-        for ( w = 0; w < b[i].len; w += xt_record_words(b[i].words[w]) )
-            (*records)++;
-    return 0;
-}
-
 static uint64_t walk_batches(struct xt_reader *r)
 {
+    struct xt_iter *it = xt_iter_new(r, XT_ORDER_FILE, 0, 0);
+    struct xt_batch b;
     uint64_t n = 0;
+    size_t w;
+    int got;
 
-    if ( xt_reader_walk(r, count_batch, &n) )
-        err(1, "walk");
+    if ( !it )
+        err(1, "iterator");
+    while ( (got = xt_iter_batch(it, &b)) > 0 )
+        for ( w = 0; w < b.len; w += xt_record_words(b.words[w]) )
+            n++;
+    if ( got )
+        err(1, "batches");
+    xt_iter_free(it);
     return n;
 }
 

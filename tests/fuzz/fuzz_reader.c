@@ -1,7 +1,7 @@
 /*
  * libFuzzer target: any bytes as a trace file.  The reader must neither
  * crash nor read out of bounds (ASan, UBSan), and what it says must hold
- * together: every iterator and xt_reader_walk() give the records the
+ * together: every iterator, of records and of batches, gives the records the
  * index counted, a streamed reader of the same bytes says what the
  * indexed one says, and so does xentrace-summary's tally, which walks two
  * batches at once, and counts every record.
@@ -36,33 +36,33 @@ static uint64_t walk(struct xt_reader *r, enum xt_order order,
     return n;
 }
 
-static int count_walked(void *arg, const struct xt_batch *b, size_t n)
+/* Every batch of @r in @order (for @cpu), each whole records; theirs. */
+static uint64_t walk_batches(struct xt_reader *r, enum xt_order order,
+                             unsigned int cpu)
 {
-    uint64_t *records = arg;
-    size_t i, at;
+    struct xt_iter *it = xt_iter_new(r, order, cpu, 0);
+    struct xt_batch b;
+    uint64_t n = 0;
+    size_t at;
+    int got;
 
-    for ( i = 0; i < n; i++ )
+    if ( !it )
+        abort();
+    while ( (got = xt_iter_batch(it, &b)) > 0 )
     {
-        for ( at = 0; at < b[i].len; at += xt_record_words(b[i].words[at]) )
+        for ( at = 0; at < b.len; at += xt_record_words(b.words[at]) )
         {
-            uint32_t event = TRC_HD_TO_EVENT(b[i].words[at]);
+            uint32_t event = TRC_HD_TO_EVENT(b.words[at]);
 
-            *records += event != TRC_TRACE_WRAP_BUFFER &&
-                        event != TRC_TRACE_CPU_CHANGE;
+            n += event != TRC_TRACE_WRAP_BUFFER &&
+                 event != TRC_TRACE_CPU_CHANGE;
         }
-        if ( at != b[i].len || ((uintptr_t)b[i].words & 3) )
+        if ( at != b.len || ((uintptr_t)b.words & 3) )
             abort();
     }
-    return 0;
-}
-
-/* Every batch of @r walked; its records. */
-static uint64_t walk_batches(struct xt_reader *r)
-{
-    uint64_t n = 0;
-
-    if ( xt_reader_walk(r, count_walked, &n) )
+    if ( got )
         abort();
+    xt_iter_free(it);
     return n;
 }
 
@@ -153,12 +153,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const struct xt_cpu_info *ci = xt_reader_cpu(r, i);
 
         /* gzip is streamed: no per-CPU order. */
+        if ( !in->gzip &&
+             walk_batches(r, XT_ORDER_CPU, ci->cpu) !=
+                 walk(r, XT_ORDER_CPU, ci->cpu, 0) )
+            abort();
         if ( !in->gzip )
             per_cpu += walk(r, XT_ORDER_CPU, ci->cpu, 0);
     }
     if ( !in->gzip && per_cpu != given )
         abort();
-    if ( walk_batches(r) != given )
+    if ( walk_batches(r, XT_ORDER_FILE, 0) != given )
         abort();
     compare_stream(r, data, size, XT_ORDER_FILE);
     compare_stream(r, data, size, XT_ORDER_TSC);

@@ -609,42 +609,51 @@ static void test_1024_cpus(void **state)
  */
 
 struct walked {
-    const struct xt_reader *r;
-    const uint32_t *base;       /* the input, to check batches lie in it */
     uint64_t records, batches;
 };
 
-static int count_walked(void *arg, const struct xt_batch *b, size_t n)
+/*
+ * Every batch of @r in file order, each checked: aligned, of its CPU,
+ * whole records exactly; and the one before it still intact, as the API
+ * says the last two stay valid.
+ */
+static struct walked walk_batches_of(struct xt_reader *r)
 {
-    struct walked *w = arg;
-    size_t i, at;
+    struct xt_iter *it = xt_iter_new(r, XT_ORDER_FILE, 0, 0);
+    struct xt_batch b, last = { 0 };
+    struct walked w = { 0 };
+    uint32_t last_first = 0;
+    int got;
 
-    assert_true(n >= 1);
-    for ( i = 0; i < n; i++ )
+    assert_non_null(it);
+    while ( (got = xt_iter_batch(it, &b)) > 0 )
     {
-        assert_int_equal((uintptr_t)b[i].words % 4, 0);
-        assert_int_equal(xt_reader_cpu(w->r, b[i].cpu_index)->cpu, b[i].cpu);
-        /* Whole records, exactly. */
-        for ( at = 0; at < b[i].len; at += xt_record_words(b[i].words[at]) )
-        {
-            uint32_t event = TRC_HD_TO_EVENT(b[i].words[at]);
+        size_t at;
 
-            w->records += event != TRC_TRACE_WRAP_BUFFER &&
-                          event != TRC_TRACE_CPU_CHANGE;
+        assert_int_equal((uintptr_t)b.words % 4, 0);
+        assert_int_equal(xt_reader_cpu(r, b.cpu_index)->cpu, b.cpu);
+        for ( at = 0; at < b.len; at += xt_record_words(b.words[at]) )
+        {
+            uint32_t event = TRC_HD_TO_EVENT(b.words[at]);
+
+            w.records += event != TRC_TRACE_WRAP_BUFFER &&
+                         event != TRC_TRACE_CPU_CHANGE;
         }
-        assert_int_equal(at, b[i].len);
-        w->batches++;
+        assert_int_equal(at, b.len);
+        if ( last.len )
+            assert_int_equal(last.words[0], last_first);
+        last = b;
+        last_first = b.len ? b.words[0] : 0;
+        w.batches++;
     }
-    return 0;
+    assert_int_equal(got, 0);
+    xt_iter_free(it);
+    return w;
 }
 
-/* Walk every batch of @r; its records. */
 static uint64_t walk_batches(struct xt_reader *r)
 {
-    struct walked w = { .r = r };
-
-    assert_int_equal(xt_reader_walk(r, count_walked, &w), 0);
-    return w.records;
+    return walk_batches_of(r).records;
 }
 
 static void assert_same_records(const struct xt_record *a,
@@ -750,6 +759,9 @@ static void test_walk_batches(void **state)
 {
     struct file f;
     struct xt_reader *r;
+    struct xt_iter *it;
+    struct xt_record rec;
+    struct xt_batch b;
     struct walked w;
 
     (void)state;
@@ -757,12 +769,21 @@ static void test_walk_batches(void **state)
     end_batch(&f);
     r = xt_reader_open_mem(f.w, f.n * 4, 0);
     assert_non_null(r);
-    w = (struct walked){ .r = r };
-    assert_int_equal(xt_reader_walk(r, count_walked, &w), 0);
+    w = walk_batches_of(r);
     assert_int_equal(w.records, 7);
     assert_int_equal(w.batches, 4);
     assert_int_equal(cpu_info(r, 1)->first_tsc, 200);
     assert_int_equal(cpu_info(r, 1)->last_tsc, 450);
+    /* One iterator hands out records or batches, and TSC order has none. */
+    it = xt_iter_new(r, XT_ORDER_FILE, 0, 0);
+    assert_int_equal(xt_iter_next(it, &rec), 1);
+    assert_int_equal(xt_iter_batch(it, &b), -1);
+    assert_int_equal(errno, EINVAL);
+    xt_iter_free(it);
+    it = xt_iter_new(r, XT_ORDER_TSC, 0, 0);
+    assert_int_equal(xt_iter_batch(it, &b), -1);
+    assert_int_equal(errno, EINVAL);
+    xt_iter_free(it);
     xt_reader_close(r);
     assert_stream_agrees(f.w, f.n * 4);
     free(f.w);
@@ -807,9 +828,9 @@ static void test_stream_agrees_cut_and_unaligned(void **state)
 }
 
 /*
- * Each CPU's batches in place (xt_reader_cpu_batch()) hold its records
- * as XT_ORDER_CPU gives them, aligned or (@len's input not 4-byte
- * aligned after damage) copied; a stream has none to give.
+ * Each CPU's batches (xt_iter_batch() in XT_ORDER_CPU) hold its records
+ * as XT_ORDER_CPU's records give them, aligned or (@len's input not
+ * 4-byte aligned after damage) copied; a stream has no CPU order.
  */
 static void assert_cpu_batches(const void *data, size_t len)
 {
@@ -823,9 +844,11 @@ static void assert_cpu_batches(const void *data, size_t len)
     {
         size_t n = collect(r, XT_ORDER_CPU, xt_reader_cpu(r, i)->cpu, 0,
                            recs, 16), k = 0, w;
-        uint64_t next = 0;
+        struct xt_iter *it = xt_iter_new(r, XT_ORDER_CPU,
+                                         xt_reader_cpu(r, i)->cpu, 0);
 
-        while ( xt_reader_cpu_batch(r, i, &next, &b) > 0 )
+        assert_non_null(it);
+        while ( xt_iter_batch(it, &b) > 0 )
         {
             assert_int_equal(b.cpu_index, i);
             assert_int_equal((uintptr_t)b.words % 4, 0);
@@ -839,14 +862,14 @@ static void assert_cpu_batches(const void *data, size_t len)
         }
         assert_int_equal(k, n);
         /* At the end it stays there. */
-        assert_int_equal(xt_reader_cpu_batch(r, i, &next, &b), 0);
+        assert_int_equal(xt_iter_batch(it, &b), 0);
+        xt_iter_free(it);
     }
-    assert_int_equal(xt_reader_cpu_batch(r, i, &(uint64_t){ 0 }, &b), 0);
     xt_reader_close(r);
 
     r = xt_reader_open_mem(data, len, XT_READ_STREAM);
     assert_non_null(r);
-    assert_int_equal(xt_reader_cpu_batch(r, 0, &(uint64_t){ 0 }, &b), -1);
+    assert_null(xt_iter_new(r, XT_ORDER_CPU, 0, 0));
     assert_int_equal(errno, ESPIPE);
     xt_reader_close(r);
 }

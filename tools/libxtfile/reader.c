@@ -60,7 +60,6 @@
 #define NO_BATCH        UINT64_MAX
 #define MAX_RECORD      40              /* bytes: 1 + 2 + 7 words */
 #define LANES           4
-#define RUN_BATCHES     16              /* xt_reader_walk()'s runs */
 #define STREAM_BUF      (1u << SEG_CLASS_MAX)
 #define SEG_CLASS_MIN   8               /* the merge's segs: 256 bytes */
 #define SEG_CLASS_MAX   20              /* to a span's most */
@@ -180,8 +179,6 @@ struct slot {
     struct xt_cpu_info info;
     uint64_t first_batch, last_batch;
     uint64_t merge_tsc;         /* streamed: its last record's TSC */
-    uint32_t *copy;             /* xt_reader_cpu_batch()'s unaligned one */
-    size_t copy_cap;            /* words */
 };
 
 /*
@@ -249,9 +246,7 @@ struct xt_reader {
     struct lane lane;           /* its check so far */
     uint32_t slot;              /* its slot */
     bool started;               /* streamed: read from its start */
-    bool busy;                  /* streamed: an iterator or walk is on */
-    uint32_t *copy;             /* xt_reader_walk()'s unaligned batches */
-    size_t copy_cap;            /* words */
+    bool busy;                  /* streamed: an iterator is on */
 };
 
 static uint64_t slot_cpu(const void *slots, unsigned int i)
@@ -1436,8 +1431,6 @@ struct xt_reader *xt_reader_open(const char *path, unsigned int flags)
 
 void xt_reader_close(struct xt_reader *r)
 {
-    uint64_t i;
-
     if ( !r )
         return;
     if ( r->s && r->s->own_fd )
@@ -1445,12 +1438,9 @@ void xt_reader_close(struct xt_reader *r)
     stream_free(r->s);
     if ( r->map )
         munmap(r->map, r->map_len);
-    for ( i = 0; i < r->nr_slots; i++ )
-        free(r->slots[i].copy);
     free(r->batches);
     free(r->slots);
     hashtab_free(&r->cpus);
-    free(r->copy);
     free(r);
 }
 
@@ -1543,82 +1533,6 @@ bool xt_record_lost(const struct xt_record *rec, struct xt_lost *lost)
 }
 
 /*
- * Walking batches
- * ===============
- */
-
-/* @b's words, 4-byte aligned: in place, or copied into *@copy. */
-static int batch_words(uint32_t **copy, size_t *copy_cap, const uint8_t *p,
-                       size_t len, struct xt_batch *b)
-{
-    if ( (uintptr_t)p & 3 )
-    {
-        if ( array_fit(copy, copy_cap, len ? len : 1, sizeof(**copy)) )
-            return -1;
-        memcpy(*copy, p, len * 4);
-        p = (const uint8_t *)*copy;
-    }
-    b->words = (const uint32_t *)p;
-    b->len = len;
-    return 0;
-}
-
-static int walk_indexed(struct xt_reader *r, xt_walk_fn *fn, void *arg)
-{
-    struct xt_batch run[RUN_BATCHES];
-    uint64_t i = 0;
-
-    while ( i < r->nr_batches )
-    {
-        size_t n = 0;
-        int ret;
-
-        do
-        {
-            const struct batch *b = &r->batches[i++];
-
-            run[n] = (struct xt_batch){
-                .cpu = r->slots[b->slot].info.cpu, .cpu_index = b->slot,
-                .offset = b->start,
-            };
-            if ( batch_words(&r->copy, &r->copy_cap, r->data + b->start,
-                             (b->end - b->start) / 4, &run[n]) )
-                return -1;
-            /* A copy ends the run: the next one would overwrite it. */
-        } while ( run[n++].words != r->copy && n < RUN_BATCHES &&
-                  i < r->nr_batches );
-        ret = fn(arg, run, n);
-        if ( ret )
-            return ret;
-    }
-    return 0;
-}
-
-static int walk_stream(struct xt_reader *r, xt_walk_fn *fn, void *arg)
-{
-    struct span sp;
-    int got;
-
-    while ( (got = stream_next(r, &sp, -1)) == FILL_OK )
-    {
-        struct xt_batch b = {
-            .cpu = r->slots[sp.slot].info.cpu, .cpu_index = sp.slot,
-            .offset = sp.offset,
-        };
-        int ret;
-
-        if ( sp.cpu_change )
-            continue;
-        if ( batch_words(&r->copy, &r->copy_cap, sp.p, sp.len / 4, &b) )
-            return -1;
-        ret = fn(arg, &b, 1);
-        if ( ret )
-            return ret;
-    }
-    return got < 0 ? -1 : 0;
-}
-
-/*
  * A stream to be read from its start: once, or again where it was
  * counted at open (a seekable gzip file).  -1 with EBUSY otherwise.
  */
@@ -1637,48 +1551,6 @@ static int stream_start(struct xt_reader *r)
         r->slots[i].merge_tsc = 0;
     r->started = r->busy = true;
     return 0;
-}
-
-int xt_reader_walk(struct xt_reader *r, xt_walk_fn *fn, void *arg)
-{
-    int ret;
-
-    if ( !r->s )
-        return walk_indexed(r, fn, arg);
-    if ( stream_start(r) )
-        return -1;
-    ret = walk_stream(r, fn, arg);
-    r->busy = false;
-    return ret;
-}
-
-int xt_reader_cpu_batch(struct xt_reader *r, unsigned int cpu_index,
-                        uint64_t *next, struct xt_batch *b)
-{
-    struct slot *s;
-    const struct batch *at;
-    uint64_t i;
-
-    if ( r->s )
-    {
-        errno = ESPIPE;
-        return -1;
-    }
-    if ( cpu_index >= r->nr_slots )
-        return 0;
-    s = &r->slots[cpu_index];
-    i = *next ? *next - 1 : s->first_batch;
-    if ( i == NO_BATCH || i >= r->nr_batches )
-        return 0;
-    at = &r->batches[i];
-    *b = (struct xt_batch){
-        .cpu = s->info.cpu, .cpu_index = cpu_index, .offset = at->start,
-    };
-    if ( batch_words(&s->copy, &s->copy_cap, r->data + at->start,
-                     (at->end - at->start) / 4, b) )
-        return -1;
-    *next = at->next == NO_BATCH ? (uint64_t)r->nr_batches + 1 : at->next + 1;
-    return 1;
 }
 
 /*
@@ -1707,11 +1579,23 @@ struct waiting {
     uint32_t slot;
 };
 
+/* A batch's words, where they are not in place: xt_iter_batch(). */
+struct words {
+    uint32_t *w;
+    size_t cap;
+};
+
+/* What an iterator hands out: records or batches, not both. */
+enum taking { TAKING_ANY, TAKING_RECORDS, TAKING_BATCHES };
+
 struct xt_iter {
     struct xt_reader *r;
     enum xt_order order;
     bool special;
     bool nowait;                /* XT_ITER_NOWAIT */
+    enum taking taking;
+    struct words copies[2];     /* the last two batches, copied */
+    unsigned int copy;          /* the one used last */
     /* Indexed */
     uint64_t *last_tsc;         /* per slot, XT_ORDER_FILE and _TSC */
     uint64_t cpu_tsc;           /* XT_ORDER_CPU's */
@@ -2074,6 +1958,109 @@ static int stream_tsc_next(struct xt_iter *it, struct xt_record *rec)
     }
 }
 
+/*
+ * Batches
+ * -------
+ */
+
+/*
+ * @len words at @p into @b, 4-byte aligned and lasting two calls: in
+ * place where they are aligned and stay (indexed), else copied into the
+ * iterator's buffer that the last batch does not use.
+ */
+static int batch_words(struct xt_iter *it, const uint8_t *p, size_t len,
+                       struct xt_batch *b)
+{
+    if ( ((uintptr_t)p & 3) || it->r->s )
+    {
+        struct words *c = &it->copies[it->copy ^= 1];
+
+        if ( array_fit(&c->w, &c->cap, len ? len : 1, sizeof(*c->w)) )
+            return -1;
+        memcpy(c->w, p, len * 4);
+        p = (const uint8_t *)c->w;
+    }
+    b->words = (const uint32_t *)p;
+    b->len = len;
+    return 0;
+}
+
+static int indexed_batch(struct xt_iter *it, struct xt_batch *b)
+{
+    const struct xt_reader *r = it->r;
+    struct cursor *c = &it->file;
+    const struct batch *at;
+    uint64_t from;
+
+    if ( c->batch == NO_BATCH )
+        return 0;
+    at = &r->batches[c->batch];
+    from = c->pos > at->start ? c->pos : at->start;
+    *b = (struct xt_batch){
+        .cpu = r->slots[at->slot].info.cpu, .cpu_index = at->slot,
+        .offset = from,
+    };
+    if ( batch_words(it, r->data + from, (at->end - from) / 4, b) )
+        return -1;
+    cursor_enter(it, c, c->chain ? at->next
+                        : c->batch + 1 < r->nr_batches ? c->batch + 1
+                                                       : NO_BATCH);
+    return 1;
+}
+
+static int stream_batch(struct xt_iter *it, struct xt_batch *b)
+{
+    struct xt_reader *r = it->r;
+    struct span *sp = &it->span;
+
+    for ( ;; )
+    {
+        int got;
+
+        if ( it->span_pos < sp->len )
+        {
+            *b = (struct xt_batch){
+                .cpu = r->slots[sp->slot].info.cpu, .cpu_index = sp->slot,
+                .offset = sp->offset + it->span_pos,
+            };
+            if ( batch_words(it, sp->p + it->span_pos,
+                             (sp->len - it->span_pos) / 4, b) )
+                return -1;
+            it->span_pos = sp->len;
+            return 1;
+        }
+        got = said(it, stream_next(r, sp, wait_of(it)));
+        if ( got == FILL_WAIT )
+            return -1;
+        if ( got != FILL_OK )
+            return got == FILL_END ? 0 : -1;
+        it->span_pos = 0;
+        if ( sp->cpu_change )
+            sp->len = 0;
+    }
+}
+
+/* Whether @it may hand out what @taking asks; EINVAL if not. */
+static bool may_take(struct xt_iter *it, enum taking taking)
+{
+    if ( it->taking != TAKING_ANY && it->taking != taking )
+    {
+        errno = EINVAL;
+        return false;
+    }
+    it->taking = taking;
+    return true;
+}
+
+int xt_iter_batch(struct xt_iter *it, struct xt_batch *b)
+{
+    if ( it->order == XT_ORDER_TSC )
+        errno = EINVAL;
+    if ( it->order == XT_ORDER_TSC || !may_take(it, TAKING_BATCHES) )
+        return -1;
+    return it->r->s ? stream_batch(it, b) : indexed_batch(it, b);
+}
+
 struct xt_iter *xt_iter_new(struct xt_reader *r, enum xt_order order,
                             unsigned int cpu, unsigned int flags)
 {
@@ -2128,6 +2115,8 @@ struct xt_iter *xt_iter_new(struct xt_reader *r, enum xt_order order,
 
 int xt_iter_next(struct xt_iter *it, struct xt_record *rec)
 {
+    if ( !may_take(it, TAKING_RECORDS) )
+        return -1;
     if ( !it->r->s )
         return indexed_next(it, rec);
     return it->order == XT_ORDER_TSC ? stream_tsc_next(it, rec)
@@ -2151,5 +2140,7 @@ void xt_iter_free(struct xt_iter *it)
     free(it->cursors);
     tournament_free(&it->tree);
     free(it->by_cpu);
+    free(it->copies[0].w);
+    free(it->copies[1].w);
     free(it);
 }

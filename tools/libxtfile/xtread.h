@@ -19,7 +19,7 @@
  *             64 KiB for gzip).  Memory stays within that, 200 bytes per
  *             CPU, and for XT_ORDER_TSC the reorder window twice (what
  *             waits, and used room kept to copy the next batches into):
- *             it does not grow with the input.  One iterator or one walk, once;
+ *             it does not grow with the input.  One iterator, once;
  *             XT_ORDER_CPU needs an indexed reader (ESPIPE).  A seekable
  *             gzip file is read twice, to count and to hand out, so its
  *             xt_reader_info() is whole at open; otherwise info->streamed
@@ -38,8 +38,9 @@
  *                  later than the window) is merged anyway, out of order,
  *                  and counted in info->late_batches for a warning.
  * A record without a TSC has the TSC of the last record of its CPU that
- * had one (0 before the first), as xenalyze does.  Readers that take every
- * record once, in file order, walk the batches instead (xt_reader_walk()).
+ * had one (0 before the first), as xenalyze does.  In file and CPU order
+ * an iterator can also hand out whole batches, for readers that take
+ * every record where it lies (xt_iter_batch()).
  *
  * Damage.  Inside a batch, records must fill its byte count exactly, be
  * of an event class Xen writes, and carry TSCs that do not go backwards.
@@ -305,12 +306,12 @@ struct xt_lost {
 bool xt_record_lost(const struct xt_record *rec, struct xt_lost *lost);
 
 /*
- * Walking batches
- * ===============
+ * Batches
+ * =======
  *
  * A batch's good records as they lie in the input, for readers that take
- * every record once, in file order (xentrace-summary): no record is
- * copied or decoded.  Streamed, a long batch comes in parts.
+ * every record once (xentrace-summary's counts, its merge by CPU): no
+ * record is copied or decoded.  Streamed, a long batch comes in parts.
  */
 
 struct xt_batch {
@@ -322,29 +323,15 @@ struct xt_batch {
 };
 
 /*
- * Called with @n >= 1 batches, consecutive in the file, valid until it
- * returns; non-zero stops the walk.
+ * The next batch of an XT_ORDER_FILE or XT_ORDER_CPU iterator into @b: 1,
+ * 0 at the end, or -1 with errno: EINVAL in XT_ORDER_TSC or on an
+ * iterator that has handed out records (it hands out one or the other),
+ * ENOMEM, or streamed EAGAIN as xt_iter_next().  The last two batches an
+ * iterator gave stay valid together, until its next call but one; on an
+ * indexed reader they are read in place where they are 4-byte aligned in
+ * the input (a copy only after damage).
  */
-typedef int xt_walk_fn(void *arg, const struct xt_batch *b, size_t n);
-
-/*
- * Call @fn on every batch, in file order: 0, @fn's non-zero return, or
- * -1 with errno (ENOMEM; EBUSY streamed, once read).  Streamed, the
- * counts are whole once it returns.
- */
-int xt_reader_walk(struct xt_reader *r, xt_walk_fn *fn, void *arg);
-
-/*
- * One CPU's batches (@cpu_index as in xt_reader_cpu()), in file order,
- * for readers that walk each CPU's records in place (xentrace-summary's
- * merge by CPU): *@next is 0 for the first, and each call fills @b with
- * the next batch and returns 1, or 0 after the last.  Indexed readers
- * only: -1 with ESPIPE streamed, or ENOMEM.  @b->words stays valid until
- * xt_reader_close(); where the batch is not 4-byte aligned in the input
- * (after damage) it is a copy, valid until the next call for that CPU.
- */
-int xt_reader_cpu_batch(struct xt_reader *r, unsigned int cpu_index,
-                        uint64_t *next, struct xt_batch *b);
+int xt_iter_batch(struct xt_iter *it, struct xt_batch *b);
 
 /*
  * Format @rec's event and payload, in the layout of @rec->xen_version, as

@@ -3,7 +3,7 @@
  * the model (merge.h).
  *
  * On an indexed reader, with a sync list, each CPU has a cursor on its
- * batches in place (xt_reader_cpu_batch()).  The CPU whose next sync
+ * batches in place (an XT_ORDER_CPU iterator's xt_iter_batch()).  The CPU whose next sync
  * record is earliest runs: it hands out that record and its records after
  * it, up to its next sync record, whose TSC then keys it in a tournament
  * of the CPUs again.  So the compares are per sync record, not per
@@ -25,7 +25,7 @@ struct cursor {
     const uint32_t *w;          /* its batch's words */
     size_t len, i;              /* words; the next record */
     uint64_t offset;            /* of w[0] in the input */
-    uint64_t next;              /* xt_reader_cpu_batch()'s */
+    struct xt_iter *it;         /* its CPU's batches */
     uint64_t tsc;               /* of its last record with one */
     unsigned int cpu;
     bool at_sync;               /* keyed by the sync record at @i */
@@ -66,7 +66,7 @@ static bool is_sync(const struct merge *g, uint32_t event)
  * Put @c on its next record that is not a pad or CPU change, entering its
  * CPU's next batches as needed: 1, 0 at its end, -1 with errno.
  */
-static int settle(struct merge *g, unsigned int slot, struct cursor *c)
+static int settle(struct cursor *c)
 {
     for ( ;; )
     {
@@ -86,7 +86,7 @@ static int settle(struct merge *g, unsigned int slot, struct cursor *c)
                 memcpy(&c->tsc, c->w + c->i + 1, sizeof(c->tsc));
             c->i += xt_record_words(hdr);
         }
-        if ( (got = xt_reader_cpu_batch(g->r, slot, &c->next, &b)) <= 0 )
+        if ( (got = xt_iter_batch(c->it, &b)) <= 0 )
             return got;
         c->w = b.words;
         c->len = b.len;
@@ -110,30 +110,48 @@ static tournament_key first_key(void *g, unsigned int slot)
     return tournament_key_of(0, slot);
 }
 
+/*
+ * A cursor per CPU, on its batches: 0, or -1 with errno (ESPIPE: @r is a
+ * stream, which has no CPU order).
+ */
 static int merge_start(struct merge *g, struct xt_reader *r)
 {
+    struct xt_iter *cpu_order = xt_iter_new(r, XT_ORDER_CPU, 0, 0);
     unsigned int s;
 
+    /* Asked before the CPUs are: a stream may not have counted them. */
+    if ( !cpu_order )
+        return -1;
+    xt_iter_free(cpu_order);
     g->nr = xt_reader_info(r)->nr_cpus;
     g->cursors = calloc(g->nr ? g->nr : 1, sizeof(*g->cursors));
-    if ( !g->cursors || tournament_start(&g->tree, g->nr, first_key, g) )
+    if ( !g->cursors )
+        return -1;
+    for ( s = 0; s < g->nr; s++ )
+    {
+        g->cursors[s].cpu = xt_reader_cpu(r, s)->cpu;
+        g->cursors[s].it = xt_iter_new(r, XT_ORDER_CPU, g->cursors[s].cpu, 0);
+        if ( !g->cursors[s].it )
+            return -1;
+    }
+    if ( tournament_start(&g->tree, g->nr, first_key, g) )
     {
         errno = ENOMEM;
         return -1;
     }
-    for ( s = 0; s < g->nr; s++ )
-        g->cursors[s].cpu = xt_reader_cpu(r, s)->cpu;
     g->run = tournament_over(&g->tree) ? g->nr : tournament_source(&g->tree);
     return 0;
 }
 
-/* Whether @r hands out its CPUs' batches in place: not a stream (gzip). */
-static bool in_place(struct xt_reader *r)
+static void merge_stop(struct merge *g)
 {
-    struct xt_batch b;
-    uint64_t next = 0;
+    unsigned int s;
 
-    return xt_reader_cpu_batch(r, 0, &next, &b) >= 0 || errno != ESPIPE;
+    for ( s = 0; g->cursors && s < g->nr; s++ )
+        xt_iter_free(g->cursors[s].it);
+    free(g->cursors);
+    g->cursors = NULL;
+    tournament_free(&g->tree);
 }
 
 struct merge *merge_new(struct xt_reader *r, const struct merge_sync *sync)
@@ -155,18 +173,18 @@ struct merge *merge_new(struct xt_reader *r, const struct merge_sync *sync)
             g->by_class = false;
         g->nr_sync++;
     }
-    if ( !sync || !in_place(r) )
-    {
-        if ( !(g->it = xt_iter_new(r, XT_ORDER_TSC, 0, 0)) )
-        {
-            free(g);
-            return NULL;
-        }
+    if ( sync && !merge_start(g, r) )
         return g;
-    }
-    if ( merge_start(g, r) )
+    if ( sync && errno != ESPIPE )
     {
         merge_free(g);
+        return NULL;
+    }
+    /* A stream (gzip) has no CPU order: its merge by TSC is the order. */
+    merge_stop(g);
+    if ( !(g->it = xt_iter_new(r, XT_ORDER_TSC, 0, 0)) )
+    {
+        free(g);
         return NULL;
     }
     return g;
@@ -243,7 +261,7 @@ int merge_next(struct merge *g, struct xt_record *rec)
         unsigned int slot = g->run;
         struct cursor *c = &g->cursors[slot];
         uint32_t hdr;
-        int got = settle(g, slot, c);
+        int got = settle(c);
 
         if ( got < 0 )
             return -1;
@@ -278,7 +296,6 @@ void merge_free(struct merge *g)
     if ( !g )
         return;
     xt_iter_free(g->it);
-    free(g->cursors);
-    tournament_free(&g->tree);
+    merge_stop(g);
     free(g);
 }

@@ -363,26 +363,33 @@ static void lane_start(struct tally *t, struct lane *l, const struct xt_batch *b
 }
 
 /*
- * A run of batches from xt_reader_walk(), two by two where the two are of
- * different CPUs (a CPU's records are counted in its order).
+ * Every batch in file order, two by two where the two are of different
+ * CPUs (a CPU's records are counted in its order): an iterator's last two
+ * batches stay valid together.
  */
-static int count_run(void *arg, const struct xt_batch *run, size_t n)
+static int count_batches(struct tally *t, struct xt_iter *it)
 {
-    struct tally *t = arg;
+    struct xt_batch one, two;
     struct lane a, b;
-    size_t i = 0;
+    int got = xt_iter_batch(it, &one);
 
-    while ( i < n )
+    while ( got > 0 )
     {
-        bool pair = i + 1 < n && run[i + 1].cpu_index != run[i].cpu_index;
+        bool pair;
 
-        lane_start(t, &a, &run[i++]);
+        got = xt_iter_batch(it, &two);
+        pair = got > 0 && two.cpu_index != one.cpu_index;
+        lane_start(t, &a, &one);
         if ( pair )
-            lane_start(t, &b, &run[i++]);
+            lane_start(t, &b, &two);
         if ( count_lanes(t, &a, pair ? &b : NULL) )
             return -1;
+        if ( pair )
+            got = xt_iter_batch(it, &one);
+        else
+            one = two;
     }
-    return 0;
+    return got;
 }
 
 int tally_begin(struct tally *t, struct xt_reader *r, unsigned int nr_bins,
@@ -494,9 +501,16 @@ int tally_end(struct tally *t)
 int tally_run(struct tally *t, struct xt_reader *r, unsigned int nr_bins,
               uint64_t hz)
 {
+    struct xt_iter *it;
+    int got;
+
     if ( tally_begin(t, r, nr_bins, hz) )
         return -1;
-    if ( xt_reader_walk(r, count_run, t) )
+    if ( !(it = xt_iter_new(r, XT_ORDER_FILE, 0, 0)) )
+        return -1;
+    got = count_batches(t, it);
+    xt_iter_free(it);
+    if ( got < 0 )
     {
         errno = ENOMEM;
         return -1;

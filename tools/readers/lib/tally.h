@@ -9,8 +9,8 @@
  * file, whatever order the records were counted in.
  *
  * Memory grows only when an event is seen for the first time, never per
- * record or loss: CPUs times bins at most.  tally_run() reads the records in place, batch by
- * batch (xt_reader_walk()); a reader that takes every record anyway
+ * record or loss: CPUs times bins at most.  tally_run() reads the records
+ * in place, batch by batch (xt_iter_batch()); a reader that takes every record anyway
  * (xentrace-summary's model) counts each with tally_record() between
  * tally_begin() and tally_end() instead, in the same pass.
  */
