@@ -48,10 +48,12 @@ $(TBUF_MASK): tests/sim/tbuf_mask.c
 
 $(BUILD)/tests/test_sim_xentrace: tests/sim/test_sim_xentrace.c $(SIM_UTIL) \
                                   $(SIM_UTIL_HDRS) | $(XEN_SIM) \
-                                  $(XEN_SIM_LIBS) $(XENTRACE) $(TBUF_MASK)
+                                  $(XEN_SIM_LIBS) $(XENTRACE) $(TBUF_MASK) \
+                                  $(XT_SUMMARY)
 	@mkdir -p $(@D)
 	$(CC) $(SIM_TEST_CFLAGS) -DXENTRACE='"$(XENTRACE)"' \
-	    -DTBUF_MASK='"$(TBUF_MASK)"' $(LDFLAGS) -o $@ $< $(SIM_UTIL) \
+	    -DTBUF_MASK='"$(TBUF_MASK)"' -DXT_SUMMARY='"$(XT_SUMMARY)"' \
+	    $(LDFLAGS) -o $@ $< $(SIM_UTIL) \
 	    -lcmocka
 
 # libxentrace (capture) against xen-sim.

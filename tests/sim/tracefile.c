@@ -57,10 +57,12 @@ static void count(struct tf_summary *s, struct tf_cpu *c, uint32_t event,
     if ( event == TRC_LOST_RECORDS )
     {
         c->markers++;
+        c->marker_bytes += size;
         c->lost += rec[3];          /* header, TSC, then the count */
         return;
     }
     c->records++;
+    c->bytes += size;
     c->classes |= event >> TRC_CLS_SHIFT;
 }
 

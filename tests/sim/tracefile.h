@@ -13,6 +13,8 @@
 
 struct tf_cpu {
     uint64_t records;       /* records other than pads and markers */
+    uint64_t bytes;         /* theirs */
+    uint64_t marker_bytes;  /* the markers' */
     uint64_t lost;          /* sum of the TRC_LOST_RECORDS counts */
     uint64_t markers;       /* TRC_LOST_RECORDS records */
     uint64_t windows;       /* TRC_TRACE_CPU_CHANGE headers */

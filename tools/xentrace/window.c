@@ -57,6 +57,7 @@ struct walker {
     const uint8_t *end;             /* the piece's */
     uint64_t floor;                 /* the last TSC (or the CPU's before) */
     uint64_t records, lost;
+    uint64_t pad_bytes;             /* of wrap pads: not records */
     bool at_wrap;                   /* the piece ends where the ring wraps */
     uint32_t why;                   /* XT_SKIP_*: it failed; 0: not yet */
 };
@@ -128,7 +129,10 @@ walk_record(struct walker *w)
         if ( !xen_writes_gen(p, hdr, p + size == w->end, w->at_wrap, &lost) )
             goto not_xen;
         w->lost += lost;
-        w->records += event != TRC_TRACE_WRAP_BUFFER;
+        if ( event == TRC_TRACE_WRAP_BUFFER )
+            w->pad_bytes += size;
+        else
+            w->records++;
     }
     else
         w->records++;
@@ -195,7 +199,7 @@ static void count_piece(struct cpu_check *c, const struct walker *w,
 {
     c->count.records += w->records;
     c->count.lost += w->lost;
-    c->count.bytes += len;
+    c->count.bytes += len - w->pad_bytes;
     if ( w->floor > c->count.last_tsc )
         c->count.last_tsc = w->floor;
     c->floor_tsc = w->floor;

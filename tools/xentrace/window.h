@@ -17,7 +17,7 @@
  */
 struct cpu_count {
     uint64_t records;
-    uint64_t bytes;         /* written: records and pads */
+    uint64_t bytes;         /* of the records (xtread.h's count): not pads */
     uint64_t lost;          /* the sum of its lost-records counts */
     uint64_t last_tsc;      /* of its newest record with one; 0: none */
     uint64_t skipped;       /* bytes */

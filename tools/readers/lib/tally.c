@@ -489,6 +489,9 @@ int tally_end(struct tally *t)
         {
             t->events[e].total.records += c->by_event[e].records;
             t->events[e].total.bytes += c->by_event[e].bytes;
+            /* A CPU's records are Xen's (xtfile.h), not xentrace's. */
+            if ( xt_is_metadata(t->events[e].id) )
+                continue;
             c->total.records += c->by_event[e].records;
             c->total.bytes += c->by_event[e].bytes;
         }
