@@ -91,10 +91,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
              !view_parse_cpus(&f, "0-1", why, sizeof(why)) ||
              !view_parse_classes(&f, "sched,hvm", why, sizeof(why)) )
             abort();
-        const struct cli_when from = { .given = true, .seconds = 0.0001 };
-        const struct cli_when to = { .given = true, .seconds = 0.5 };
+        const struct cli window = {
+            .from = { .given = true, .seconds = 0.0001 },
+            .to = { .given = true, .seconds = 0.5 },
+        };
 
-        cli_window(&from, &to, cli_origin(r), hz, &f.from, &f.to);
+        cli_window(&window, cli_origin(r), hz, &f.from, &f.to);
     }
     out = open_memstream(&buf, &len);
     if ( !out )

@@ -16,6 +16,9 @@
   check_export.py ctf-times BABELTRACE_OUT DUMP_S_OUT
       babeltrace2 --clock-seconds's times are xentrace-dump -s's, from the
       wall clock of the capture's start in its header.
+  check_export.py carried SUMMARY_JSON
+      prints the records the exports carry: the summary's (Xen's) and
+      the metadata records, which its event table lists.
   check_export.py svg SVG SUMMARY_JSON
       the SVG is well-formed XML with one polyline per CPU of the summary
       and one lost band per TRC_LOST_RECORDS.
@@ -105,12 +108,19 @@ def check_xenalyze(xenalyze_path, summary_path):
              (sorted(c["cpu"] for c in summary["cpus"]), sorted(volumes)))
 
 
+def carried(summary):
+    """The records an export carries: Xen's (the summary's "records",
+    docs/trace-format.md) and xentrace-ng's metadata records."""
+    return summary["records"] + sum(e["records"] for e in summary["events"]
+                                    if int(e["id"], 16) in META_EVENTS)
+
+
 def check_chrome(path, summary_path, domain=None):
     """The structure of the Perfetto export (perfetto.c) in Chrome's
     terms: threads named before use, vCPU threads in their domain's
     process, no instant per record, a slice per loss."""
     summary = json.load(open(summary_path))
-    records = summary["records"]
+    records = carried(summary)
     losses = sum(c["lost_markers"] for c in summary["cpus"])
     lost = sum(c["lost_records"] for c in summary["cpus"])
     events = json.load(open(path))["traceEvents"]
@@ -148,7 +158,7 @@ def check_chrome(path, summary_path, domain=None):
 def check_chrome_records(path, summary_path):
     """With --records: an instant with its fields per record the summary
     counts, on its pCPU's thread."""
-    records = json.load(open(summary_path))["records"]
+    records = carried(json.load(open(summary_path)))
     events = json.load(open(path))["traceEvents"]
     got = [e for e in events if e["ph"] == "i" and e["pid"] == XEN_PID and
            "args" in e]
@@ -218,6 +228,8 @@ def main():
         check_ctf_times(*args)
     elif what == "chrome":
         check_chrome(args[0], args[1], int(args[2]) if len(args) > 2 else None)
+    elif what == "carried":
+        print(carried(json.load(open(args[0]))))
     elif what == "svg":
         check_svg(*args)
     else:

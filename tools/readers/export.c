@@ -671,7 +671,7 @@ static FILE *output(const char *path)
 int main(int argc, char **argv)
 {
     enum { OPT_CTF = CLI_LONG_ONLY, OPT_JSON, OPT_PERFETTO, OPT_RECORDS,
-           OPT_DOMAIN, OPT_CPU, OPT_FROM, OPT_TO, OPT_CLASSES };
+           OPT_DOMAIN, OPT_CPU, OPT_CLASSES };
     static const struct cli_option options[] = {
         { OPT_CTF, "ctf", "dir", "write a CTF trace into dir" },
         { OPT_PERFETTO, "perfetto", "file", "write a Perfetto trace to file" },
@@ -681,10 +681,7 @@ int main(int argc, char **argv)
           "with --json, every record as an instant too" },
         { OPT_DOMAIN, "domain", "list", "only these domains: 0,2-3" },
         { OPT_CPU, "cpu", "list", "only these pCPUs: 0,2-3" },
-        { OPT_FROM, "from", "t", "from t on: seconds from the capture's "
-          "start, or tsc:N" },
-        { OPT_TO, "to", "t", "up to t: seconds from the capture's start, "
-          "or tsc:N" },
+        CLI_WINDOW_OPTIONS,
         { OPT_CLASSES, "classes", "list",
           "only these classes: sched,hvm,pv,hw" },
         CLI_XEN_VERSION_OPTION,
@@ -696,7 +693,6 @@ int main(int argc, char **argv)
     const char *ctf_dir = NULL, *json_path = NULL, *perfetto_path = NULL;
     const char *path;
     struct view_filter filter = { .classes = VIEW_ALL };
-    struct cli_when from = { 0 }, to = { 0 };
     bool records = false;
     struct xt_reader *r;
     char why[128];
@@ -728,12 +724,6 @@ int main(int argc, char **argv)
             if ( !view_parse_classes(&filter, optarg, why, sizeof(why)) )
                 errx(CLI_EXIT_ERROR, "%s", why);
             break;
-        case OPT_FROM:
-            cli_parse_when("--from", optarg, &from);
-            break;
-        case OPT_TO:
-            cli_parse_when("--to", optarg, &to);
-            break;
         case OPT_RECORDS:
             records = true;
             break;
@@ -746,7 +736,7 @@ int main(int argc, char **argv)
     r = cli_open(&cli, path, 0);
     xen_version = xt_reader_xen_version(r);
     hz = cli_tsc_hz(&cli, xt_reader_info(r), NULL);
-    cli_window(&from, &to, cli_origin(r), hz, &filter.from, &filter.to);
+    cli_window(&cli, cli_origin(r), hz, &filter.from, &filter.to);
     if ( ctf_dir )
         export_ctf(r, ctf_dir, hz);
     if ( json_path )

@@ -18,7 +18,6 @@
 #include "tsc.h"
 
 #define DEFAULT_BINS    200
-#define MAX_BINS        100000
 #define WIDTH           960     /* the whole picture, px */
 #define HEIGHT          540
 #define LEFT            80      /* margins around the plot area */
@@ -169,15 +168,15 @@ static void plot(FILE *f, const struct tally *t, const char *title)
 int main(int argc, char **argv)
 {
     static const struct cli_option options[] = {
-        { 'b', "bins", "bins", "bins of the time axis (1 to 100000)" },
+        CLI_BINS_OPTION("the time axis"),
         { 'o', "output", "file.svg",
           "write to file.svg, not the standard output" },
         { 0, NULL, NULL, NULL },
     };
     struct cli cli = {
         .options = options, .operands = "[trace]", .max_operands = 1,
+        .bins = DEFAULT_BINS,
     };
-    unsigned int bins = DEFAULT_BINS;
     const char *out = NULL, *path;
     struct xt_reader *r;
     struct tally t;
@@ -187,9 +186,6 @@ int main(int argc, char **argv)
     while ( (opt = cli_getopt(&cli, argc, argv)) != -1 )
         switch ( opt )
         {
-        case 'b':
-            bins = cli_number("-b", optarg, 1, MAX_BINS);
-            break;
         case 'o':
             out = optarg;
             break;
@@ -197,7 +193,7 @@ int main(int argc, char **argv)
     path = optind < argc ? argv[optind] : "-";
 
     r = cli_open(&cli, path, 0);
-    if ( tally_run(&t, r, bins, cli_tsc_hz(&cli, xt_reader_info(r), NULL)) )
+    if ( tally_run(&t, r, cli.bins, cli_tsc_hz(&cli, xt_reader_info(r), NULL)) )
         errx(CLI_EXIT_ERROR, "%s: %s", cli_input_name(path),
              xt_reader_strerror(errno));
     if ( out && !(f = fopen(out, "w")) )

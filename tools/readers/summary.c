@@ -27,7 +27,6 @@
 
 #define OPT_JSON        CLI_LONG_ONLY
 #define DEFAULT_BINS    20
-#define MAX_BINS        100000
 
 /* Whose event layouts and names the file has (xt_reader_xen_version()). */
 static uint32_t xen_version;
@@ -223,34 +222,29 @@ static void json_print(FILE *f, const struct tally *t,
     fprintf(f, "]}}\n");
 }
 
-enum { OPT_TOP = CLI_LONG_ONLY + 1, OPT_DOMAIN, OPT_CPU, OPT_FROM, OPT_TO,
-       OPT_SVM };
+enum { OPT_TOP = CLI_LONG_ONLY + 1, OPT_DOMAIN, OPT_CPU, OPT_SVM };
 
 int main(int argc, char **argv)
 {
     static const struct cli_option options[] = {
-        { 'b', "bins", "bins", "bins of the event rate (1 to 100000)" },
+        CLI_BINS_OPTION("the event rate"),
         { OPT_JSON, "json", NULL, "one JSON object instead of text" },
         { OPT_SVM, "svm", NULL, "exit reasons are SVM's, not VMX's" },
         { OPT_TOP, "top", "n", "only the n largest rows of each table" },
         { OPT_DOMAIN, "domain", "d", "only domain d" },
         { OPT_CPU, "cpu", "c", "only pCPU c" },
-        { OPT_FROM, "from", "t", "from t on: seconds from the capture's "
-          "start, or tsc:N" },
-        { OPT_TO, "to", "t", "up to t: seconds from the capture's start, "
-          "or tsc:N" },
+        CLI_WINDOW_OPTIONS,
         CLI_XEN_VERSION_OPTION,
         { 0, NULL, NULL, NULL },
     };
     struct cli cli = {
         .options = options, .operands = "[file]", .max_operands = 1,
+        .bins = DEFAULT_BINS,
     };
-    unsigned int bins = DEFAULT_BINS;
     bool json = false, assumed;
     const char *path, *name, *damage;
     struct analysis_options ao = { 0 };
     struct model_options mo = { .by_cpu = true };
-    struct cli_when from = { 0 }, to = { 0 };
     struct analysis *a;
     struct xt_reader *r;
     struct tally t;
@@ -260,9 +254,6 @@ int main(int argc, char **argv)
     while ( (opt = cli_getopt(&cli, argc, argv)) != -1 )
         switch ( opt )
         {
-        case 'b':
-            bins = cli_number("-b", optarg, 1, MAX_BINS);
-            break;
         case OPT_JSON:
             json = true;
             break;
@@ -277,12 +268,6 @@ int main(int argc, char **argv)
             ao.has_cpu = true;
             ao.cpu = cli_number("--cpu", optarg, 0, UINT32_MAX - 1);
             break;
-        case OPT_FROM:
-            cli_parse_when("--from", optarg, &from);
-            break;
-        case OPT_TO:
-            cli_parse_when("--to", optarg, &to);
-            break;
         case OPT_SVM:
             ao.svm = true;
             break;
@@ -293,13 +278,13 @@ int main(int argc, char **argv)
     r = cli_open(&cli, path, 0);
     xen_version = xt_reader_xen_version(r);
     /* The counts are taken as the model reads the records: one pass. */
-    if ( tally_begin(&t, r, bins, cli_tsc_hz(&cli, xt_reader_info(r),
+    if ( tally_begin(&t, r, cli.bins, cli_tsc_hz(&cli, xt_reader_info(r),
                                              &assumed)) )
         errx(CLI_EXIT_ERROR, "%s: %s", name, xt_reader_strerror(errno));
     ao.hz = t.hz;
     mo.each = tally_record;
     mo.each_arg = &t;
-    cli_window(&from, &to, t.origin, t.hz, &mo.from, &mo.to);
+    cli_window(&cli, t.origin, t.hz, &mo.from, &mo.to);
     a = analysis_run(r, &mo, &ao);
     if ( !a || tally_end(&t) )
         err(CLI_EXIT_ERROR, "%s", name);

@@ -174,6 +174,8 @@ static void __attribute__((noreturn)) missing_argument(char *argv[])
     cli_usage_error("-%c needs an argument", optopt);
 }
 
+static void parse_when(const char *opt, const char *arg, struct cli_when *w);
+
 int cli_getopt(struct cli *c, int argc, char *argv[])
 {
     struct option longopts[MAX_OPTIONS + 1];
@@ -198,6 +200,15 @@ int cli_getopt(struct cli *c, int argc, char *argv[])
             if ( xt_xen_version_parse(optarg, &c->xen_version) )
                 errx(CLI_EXIT_ERROR, "--xen-version %s: not a Xen version "
                      "(4.17, 4.20...)", optarg);
+            continue;
+        case 'b':
+            c->bins = cli_number("-b", optarg, 1, CLI_MAX_BINS);
+            continue;
+        case CLI_OPT_FROM:
+            parse_when("--from", optarg, &c->from);
+            continue;
+        case CLI_OPT_TO:
+            parse_when("--to", optarg, &c->to);
             continue;
         case '?':
             if ( optopt )
@@ -362,7 +373,7 @@ uint64_t cli_origin(struct xt_reader *r)
     return first;
 }
 
-void cli_parse_when(const char *opt, const char *arg, struct cli_when *w)
+static void parse_when(const char *opt, const char *arg, struct cli_when *w)
 {
     char *end;
 
@@ -394,10 +405,11 @@ static uint64_t when_tsc(const struct cli_when *w, uint64_t origin,
     return ticks < 0 ? origin - (uint64_t)-ticks : origin + (uint64_t)ticks;
 }
 
-void cli_window(const struct cli_when *from, const struct cli_when *to,
-                uint64_t origin, uint64_t hz, uint64_t *from_tsc,
-                uint64_t *to_tsc)
+void cli_window(const struct cli *c, uint64_t origin, uint64_t hz,
+                uint64_t *from_tsc, uint64_t *to_tsc)
 {
+    const struct cli_when *from = &c->from, *to = &c->to;
+
     *from_tsc = from->given ? when_tsc(from, origin, hz) : 0;
     *to_tsc = to->given ? when_tsc(to, origin, hz) : 0;
     if ( to->given && *to_tsc <= *from_tsc )

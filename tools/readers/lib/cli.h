@@ -4,8 +4,10 @@
  *
  *   options    each reader lists its own in a table (letter, long name,
  *              argument, one line of help); cli_getopt() adds the common
- *              ones (-h/--help, -H/--cpu-hz), parses, checks the operands,
- *              and prints the usage and --help from the same table;
+ *              ones (-h/--help, -H/--cpu-hz), handles the shared ones a
+ *              reader lists (-b, --from and --to, --xen-version), parses,
+ *              checks the operands, and prints the usage and --help from
+ *              the same table;
  *   errors     err(3)'s: "xentrace-dump: trace.bin: not a trace file", one
  *              line, on the standard error;
  *   statuses   0 read cleanly, 1 a usage or I/O error or not a trace,
@@ -55,6 +57,33 @@ struct cli_option {
       "decode in this Xen's event layouts (4.17, 4.20...): by default " \
       "the file's, else 4.17's" }
 
+/*
+ * --from or --to, as written: seconds from the origin ("1.5", "-0.25"),
+ * or a TSC ("tsc:10000000000").
+ */
+struct cli_when {
+    bool given, is_tsc;
+    double seconds;
+    uint64_t tsc;
+};
+
+/*
+ * Options that several readers take, handled by cli_getopt() for the
+ * readers that put them in their table: -b/--bins (the time bins, into
+ * cli.bins, which holds the reader's default until given), --from and
+ * --to (the window, into cli.from and cli.to: see Time below).
+ */
+#define CLI_MAX_BINS            100000
+#define CLI_BINS_OPTION(what) \
+    { 'b', "bins", "bins", "bins of " what " (1 to 100000)" }
+#define CLI_OPT_FROM            (CLI_LONG_ONLY + 65)
+#define CLI_OPT_TO              (CLI_LONG_ONLY + 66)
+#define CLI_WINDOW_OPTIONS \
+    { CLI_OPT_FROM, "from", "t", "from t on: seconds from the capture's " \
+      "start, or tsc:N" }, \
+    { CLI_OPT_TO, "to", "t", "up to t: seconds from the capture's start, " \
+      "or tsc:N" }
+
 /* A reader's command line. */
 struct cli {
     const struct cli_option *options;   /* its own, up to one with ch 0 */
@@ -64,6 +93,8 @@ struct cli {
     /* Filled in by cli_getopt(). */
     uint64_t hz;                        /* -H/--cpu-hz; 0: not given */
     uint32_t xen_version;               /* --xen-version; 0: not given */
+    unsigned int bins;                  /* -b: set the default before */
+    struct cli_when from, to;           /* --from, --to */
 };
 
 /*
@@ -145,26 +176,12 @@ uint64_t cli_tsc_hz(const struct cli *c, const struct xt_reader_info *info,
 uint64_t cli_origin(struct xt_reader *r);
 
 /*
- * --from or --to, as written: seconds from the origin ("1.5", "-0.25"),
- * or a TSC ("tsc:10000000000").
+ * @c's --from to --to at @hz from @origin, as the TSCs the model takes
+ * (0, 0: all; a time before TSC 1 or past the last is clamped), or a
+ * usage error if --to is not after --from.
  */
-struct cli_when {
-    bool given, is_tsc;
-    double seconds;
-    uint64_t tsc;
-};
-
-/* Parse --from's or --to's @arg for @opt, or exit 1 with one line. */
-void cli_parse_when(const char *opt, const char *arg, struct cli_when *w);
-
-/*
- * The window @from to @to at @hz from @origin, as the TSCs the model
- * takes (0, 0: all; a time before TSC 1 or past the last is clamped), or
- * a usage error if @to is not after @from.
- */
-void cli_window(const struct cli_when *from, const struct cli_when *to,
-                uint64_t origin, uint64_t hz, uint64_t *from_tsc,
-                uint64_t *to_tsc);
+void cli_window(const struct cli *c, uint64_t origin, uint64_t hz,
+                uint64_t *from_tsc, uint64_t *to_tsc);
 
 /*
  * Output
