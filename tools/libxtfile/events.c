@@ -7,7 +7,6 @@
  * of files of gigabytes.
  */
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "catalogue.h"
