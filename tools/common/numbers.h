@@ -1,8 +1,8 @@
 /*
  * numbers: the one grammar of the numbers, sizes and lists that
  * xentrace-ng's tools take as arguments: xentrace's options, the readers'
- * (tools/readers/lib/cli.c, view.c) and xen-sim's.  Private to the tools;
- * not installed.
+ * (tools/readers/lib/cli.c, view.c, and libxtfile's --xen-version) and
+ * xen-sim's.  Private to the tools; not installed.
  *
  *   number  unsigned decimal digits, nothing else: no sign, no blank, no
  *           "+", no "0x"; leading zeros are fine (007 is 7).  One that
@@ -63,6 +63,7 @@ static inline const char *num_digits(const char *s, unsigned long long *n,
     return s;
 }
 
+/* Why @n (past 64 bits if @over) is not from @min to @max, or NULL. */
 static inline const char *num_check(unsigned long long n, bool over,
                                     unsigned long long min,
                                     unsigned long long max)
