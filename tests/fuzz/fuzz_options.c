@@ -1,11 +1,13 @@
 /*
- * libFuzzer target: xentrace's option parsers (tools/xentrace/options.c).
+ * libFuzzer target: xentrace's option parsers (tools/xentrace/options.c)
+ * and the grammar of numbers, sizes and lists they share with the other
+ * tools (tools/common/numbers.h).
  *
  * Input: byte 0 picks the parser, byte 1 its limits (for a CPU mask, a
  * host of 1 + byte 1 CPUs); the rest is the argument, up to the first
  * NUL, in a buffer of exactly its size (so that ASan sees any read past
- * the terminator).  Each parser is compared with
- * a model written here from options.h's description alone: both must
+ * the terminator).  Each parser is compared with a model written here
+ * from the descriptions in options.h and numbers.h alone: both must
  * accept the same arguments and give the same value.  On top of that:
  * a CPU mask never sets a bit at or beyond max_cpus and never writes past
  * its (max_cpus + 7) / 8 bytes, a number or size is within [min, max],
@@ -19,6 +21,7 @@
 
 #include <public/trace.h>
 
+#include "numbers.h"
 #include "options.h"
 
 /* A reason is a short, non-empty line. */
@@ -73,7 +76,7 @@ static void fuzz_number(const char *arg, unsigned long long min,
                         unsigned long long max)
 {
     unsigned long long n = 0, want;
-    const char *why = parse_number(arg, min, max, &n);
+    const char *why = num_parse(arg, min, max, &n);
     bool ok = model_decimal(arg, strlen(arg), &want) &&
               want >= min && want <= max;
 
@@ -106,7 +109,7 @@ static void fuzz_size(const char *arg, unsigned long long min,
                       unsigned long long max)
 {
     unsigned long long bytes = 0, n, unit, want;
-    const char *why = parse_size(arg, min, max, &bytes);
+    const char *why = num_parse_size(arg, min, max, &bytes);
     size_t digits = strspn(arg, "0123456789");
     bool ok = model_decimal(arg, digits, &n) &&
               (unit = model_unit(arg + digits)) &&

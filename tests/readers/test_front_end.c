@@ -602,6 +602,53 @@ static void test_bins_alike(void **state)
     }
 }
 
+/*
+ * Numbers and lists are tools/common/numbers.h's grammar: digits only,
+ * and for export's --domain and --cpu also N- and -M.  Blanks and "+",
+ * which strtoul() let through before, are refused in one line that names
+ * the item and the range.
+ */
+static void test_numbers_and_lists(void **state)
+{
+    static const struct refusal bad[] = {
+        { "clean.bin", "--domain '1, 2'",
+          "--domain 1, 2:  2: invalid (domains 0 to 65535)" },
+        { "clean.bin", "--domain +1-2",
+          "--domain +1-2: +1-2: invalid (domains 0 to 65535)" },
+        { "clean.bin", "--cpu 0,1-+2",
+          "--cpu 0,1-+2: 1-+2: invalid (CPUs 0 to 32765)" },
+        { "clean.bin", "--cpu 3-1",
+          "--cpu 3-1: 3-1: wrong order (CPUs 0 to 32765)" },
+        { "clean.bin", "--domain 65536",
+          "--domain 65536: 65536: too large (domains 0 to 65535)" },
+    };
+    char *all, *open_ended;
+    unsigned int i;
+
+    (void)state;
+    for ( i = 0; i < sizeof(bad) / sizeof(bad[0]); i++ )
+    {
+        assert_int_equal(run_reader(&readers[2], bad[i].options,
+                                    bad[i].file), 1);
+        assert_one_line("xentrace-export", bad[i].why);
+    }
+    assert_int_equal(run_reader(&readers[1], "--top ' 5'", "clean.bin"), 1);
+    assert_one_line("xentrace-summary", "--top  5: invalid");
+    assert_int_equal(run_reader(&readers[1], "--top +5", "clean.bin"), 1);
+    assert_one_line("xentrace-summary", "--top +5: invalid");
+
+    /* N- is N to the last, -M is 0 to M. */
+    assert_int_equal(run_reader(&readers[2], "--domain 0-65535 --cpu 0-32765",
+                                "clean.bin"), 0);
+    all = slurp("out");
+    assert_int_equal(run_reader(&readers[2], "--domain 0- --cpu -32765",
+                                "clean.bin"), 0);
+    open_ended = slurp("out");
+    assert_string_equal(all, open_ended);
+    free(all);
+    free(open_ended);
+}
+
 /* A full disk is an error, not a short output. */
 static void test_write_error_is_1(void **state)
 {
@@ -729,6 +776,7 @@ int main(void)
         cmocka_unit_test(test_damaged_read_is_2),
         cmocka_unit_test(test_refusals_are_1),
         cmocka_unit_test(test_bins_alike),
+        cmocka_unit_test(test_numbers_and_lists),
         cmocka_unit_test(test_write_error_is_1),
         cmocka_unit_test(test_stdin_without_a_trace),
         cmocka_unit_test(test_tsc_span_of_2_64),

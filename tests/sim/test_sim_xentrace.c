@@ -4,7 +4,8 @@
  * flight-recorder dump and a file cut by kill -9; masks are put back at
  * exit; a second consumer, a full disk and a disk reserve end it cleanly,
  * the last with the exit table; "-" is the standard output; an output
- * stalled for seconds loses nothing; --realtime, and its refusal.
+ * stalled for seconds loses nothing; --realtime, and its refusal; and
+ * xen-sim's numbers.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -561,6 +562,46 @@ static void test_realtime_refused(void **state)
     }
 }
 
+/*
+ * xen-sim's numbers are tools/common/numbers.h's: digits only.  A blank or
+ * a '+', which its strtoul() let through, and a CPU past 32 bits, which
+ * it cut to CPU 0, are refused in one line, exit 1, before the host
+ * boots.
+ */
+static void test_sim_numbers_are_digits(void **state)
+{
+    static const char *const refusals[][3] = {
+        { "--pcpus", " 2",
+          "xen-sim: --pcpus  2: not a number from 1 to 256\n" },
+        { "--pcpus", "+2",
+          "xen-sim: --pcpus +2: not a number from 1 to 256\n" },
+        { "--rate", "1 ", "xen-sim: --rate (or max) 1 : not a number from 1 "
+          "to 100000000\n" },
+        { "--tsc-skew", "1:+5",
+          "xen-sim: --tsc-skew 1:+5: not CPU:CYCLES (cycles not 0)\n" },
+        { "--tsc-skew", " 1:5",
+          "xen-sim: --tsc-skew  1:5: not CPU:CYCLES (cycles not 0)\n" },
+        { "--tsc-skew", "4294967296:5",
+          "xen-sim: --tsc-skew 4294967296:5: not CPU:CYCLES (cycles not "
+          "0)\n" },
+    };
+    unsigned int i;
+
+    (void)state;
+    for ( i = 0; i < sizeof(refusals) / sizeof(refusals[0]); i++ )
+    {
+        char *argv[] = { XEN_SIM, (char *)refusals[i][0],
+                         (char *)refusals[i][1], "--", "true", NULL };
+        char *out;
+
+        assert_int_equal(run_cmd(argv, sim_log), 1);
+        out = sim_read_text(sim_log);
+        if ( strcmp(out, refusals[i][2]) )
+            fail_msg("%s '%s': \"%s\"", refusals[i][0], refusals[i][1], out);
+        free(out);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -578,6 +619,7 @@ int main(void)
         cmocka_unit_test(test_realtime),
         cmocka_unit_test(test_normal_priority_by_default),
         cmocka_unit_test(test_realtime_refused),
+        cmocka_unit_test(test_sim_numbers_are_digits),
     };
 
     return cmocka_run_group_tests(tests, sim_setup, sim_teardown);

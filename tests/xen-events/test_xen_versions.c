@@ -47,7 +47,8 @@ static void test_parse(void **state)
 {
     static const char *const bad[] = {
         "", "4", "4.", "4.x", "x.17", "4.17.", "4.17x", "0.1", "65536.0",
-        "4.65536", "-4.17", "4..17",
+        "4.65536", "-4.17", "4..17", " 4.17", "+4.17", "4.17.+4",
+        "4.20.18446744073709551616",
     };
     uint32_t v = 0;
     size_t i;
@@ -56,6 +57,8 @@ static void test_parse(void **state)
     assert_int_equal(xt_xen_version_parse("4.17", &v), 0);
     assert_int_equal(v, 0x00040011);
     assert_int_equal(xt_xen_version_parse("4.20.4", &v), 0);
+    assert_int_equal(v, V(4, 20));
+    assert_int_equal(xt_xen_version_parse("04.020.70000", &v), 0);
     assert_int_equal(v, V(4, 20));
     for ( i = 0; i < sizeof(bad) / sizeof(bad[0]); i++ )
     {

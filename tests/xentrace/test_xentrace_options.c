@@ -1,7 +1,8 @@
 /*
- * xentrace's option parsers (tools/xentrace/options.c): every accepted
- * form of -c, -e, -M/--batch-size, -S, -s, -r and -T arguments, and the
- * reason given for each kind of bad value.
+ * xentrace's option parsers (tools/xentrace/options.c, on the grammar of
+ * tools/common/numbers.h): every accepted form of -c, -e, -M/--batch-size,
+ * -S, -s, -r and -T arguments with xentrace's limits, and the reason given
+ * for each kind of bad value.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,6 +13,7 @@
 
 #include <public/trace.h>
 
+#include "numbers.h"
 #include "options.h"
 
 #define KiB 1024ULL
@@ -28,17 +30,17 @@ static void test_number_accepts_decimal_within_bounds(void **state)
     unsigned long long n = 0;
 
     (void)state;
-    assert_null(parse_number("32", 1, MAX_TBUF_PAGES, &n));
+    assert_null(num_parse("32", 1, MAX_TBUF_PAGES, &n));
     assert_int_equal(n, 32);
-    assert_null(parse_number("1", 1, MAX_TBUF_PAGES, &n));
+    assert_null(num_parse("1", 1, MAX_TBUF_PAGES, &n));
     assert_int_equal(n, 1);
-    assert_null(parse_number("65535", 1, MAX_TBUF_PAGES, &n));
+    assert_null(num_parse("65535", 1, MAX_TBUF_PAGES, &n));
     assert_int_equal(n, 65535);
-    assert_null(parse_number("0", 0, MAX_RESERVE_MB, &n));     /* -r 0 */
+    assert_null(num_parse("0", 0, MAX_RESERVE_MB, &n));     /* -r 0 */
     assert_int_equal(n, 0);
-    assert_null(parse_number("007", 1, 10, &n));
+    assert_null(num_parse("007", 1, 10, &n));
     assert_int_equal(n, 7);
-    assert_null(parse_number("31536000", 1, MAX_SECONDS, &n)); /* -T */
+    assert_null(num_parse("31536000", 1, MAX_SECONDS, &n)); /* -T */
     assert_int_equal(n, MAX_SECONDS);
 }
 
@@ -47,13 +49,13 @@ static void test_number_rejects_out_of_range(void **state)
     unsigned long long n = 99;
 
     (void)state;
-    assert_string_equal(parse_number("0", 1, MAX_TBUF_PAGES, &n),
+    assert_string_equal(num_parse("0", 1, MAX_TBUF_PAGES, &n),
                         "too small");
-    assert_string_equal(parse_number("65536", 1, MAX_TBUF_PAGES, &n),
+    assert_string_equal(num_parse("65536", 1, MAX_TBUF_PAGES, &n),
                         "too large");
-    assert_string_equal(parse_number("3600001", 1, MAX_POLL_MS, &n),
+    assert_string_equal(num_parse("3600001", 1, MAX_POLL_MS, &n),
                         "too large");
-    assert_string_equal(parse_number("99999999999999999999999", 1, 10, &n),
+    assert_string_equal(num_parse("99999999999999999999999", 1, 10, &n),
                         "too large");
 }
 
@@ -68,7 +70,7 @@ static void test_number_rejects_non_numbers(void **state)
     (void)state;
     for ( i = 0; i < sizeof(bad) / sizeof(bad[0]); i++ )
     {
-        const char *why = parse_number(bad[i], 0, 100, &n);
+        const char *why = num_parse(bad[i], 0, 100, &n);
 
         if ( !why || strcmp(why, "invalid") )
             fail_msg("\"%s\": %s", bad[i], why ? why : "accepted");
@@ -96,8 +98,8 @@ static void test_size_suffixes(void **state)
     for ( i = 0; i < sizeof(ok) / sizeof(ok[0]); i++ )
     {
         unsigned long long bytes = 0;
-        const char *why = parse_size(ok[i].arg, MIN_RING_BYTES,
-                                     MAX_RING_BYTES, &bytes);
+        const char *why = num_parse_size(ok[i].arg, MIN_RING_BYTES,
+                                         MAX_RING_BYTES, &bytes);
 
         if ( why )
             fail_msg("\"%s\": %s", ok[i].arg, why);
@@ -127,7 +129,7 @@ static void test_size_rejects_bad_values(void **state)
     for ( i = 0; i < sizeof(bad) / sizeof(bad[0]); i++ )
     {
         unsigned long long bytes;
-        const char *why = parse_size(bad[i].arg, MIN_RING_BYTES,
+        const char *why = num_parse_size(bad[i].arg, MIN_RING_BYTES,
                                      MAX_RING_BYTES, &bytes);
 
         if ( !why || strcmp(why, bad[i].why) )
@@ -141,14 +143,15 @@ static void test_batch_size_bounds(void **state)
     unsigned long long bytes;
 
     (void)state;
-    assert_null(parse_size("4k", MIN_BATCH_BYTES, MAX_BATCH_BYTES, &bytes));
+    assert_null(num_parse_size("4k", MIN_BATCH_BYTES, MAX_BATCH_BYTES,
+                               &bytes));
     assert_int_equal(bytes, 4096);
-    assert_null(parse_size("256M", MIN_BATCH_BYTES, MAX_BATCH_BYTES,
-                           &bytes));
-    assert_string_equal(parse_size("4095", MIN_BATCH_BYTES, MAX_BATCH_BYTES,
-                                   &bytes), "too small");
-    assert_string_equal(parse_size("257M", MIN_BATCH_BYTES, MAX_BATCH_BYTES,
-                                   &bytes), "too large");
+    assert_null(num_parse_size("256M", MIN_BATCH_BYTES, MAX_BATCH_BYTES,
+                               &bytes));
+    assert_string_equal(num_parse_size("4095", MIN_BATCH_BYTES,
+                                       MAX_BATCH_BYTES, &bytes), "too small");
+    assert_string_equal(num_parse_size("257M", MIN_BATCH_BYTES,
+                                       MAX_BATCH_BYTES, &bytes), "too large");
 }
 
 /*
@@ -356,30 +359,33 @@ static void test_cpu_mask_lists(void **state)
 static void test_cpu_mask_rejects_bad_values(void **state)
 {
     static const struct { const char *arg, *why; } bad[] = {
-        { "", "invalid" },
-        { "-", "invalid" },
-        { ",", "invalid" },
-        { "1,", "invalid" },
-        { ",1", "invalid" },
-        { "1,,2", "invalid" },
-        { "a", "invalid" },
-        { "1a", "invalid" },
-        { "1-2-3", "invalid" },
-        { "1--2", "invalid" },
-        { " 1", "invalid" },
-        { "+1", "invalid" },
+        { "", "empty item (CPUs 0 to 7)" },
+        { "-", "-: invalid (CPUs 0 to 7)" },
+        { ",", "empty item (CPUs 0 to 7)" },
+        { "1,", "empty item (CPUs 0 to 7)" },
+        { ",1", "empty item (CPUs 0 to 7)" },
+        { "1,,2", "empty item (CPUs 0 to 7)" },
+        { "a", "a: invalid (CPUs 0 to 7)" },
+        { "1a", "1a: invalid (CPUs 0 to 7)" },
+        { "1-2-3", "1-2-3: invalid (CPUs 0 to 7)" },
+        { "1--2", "1--2: invalid (CPUs 0 to 7)" },
+        { " 1", " 1: invalid (CPUs 0 to 7)" },
+        { "+1", "+1: invalid (CPUs 0 to 7)" },
+        { "1- 2", "1- 2: invalid (CPUs 0 to 7)" },
+        { "1-+2", "1-+2: invalid (CPUs 0 to 7)" },
         { "0x", "invalid" },
         { "0xg", "invalid" },
         { "0x1 ", "invalid" },
-        { "ALL", "invalid" },
-        { "5-2", "wrong order" },
-        { "1-0", "wrong order" },
-        { "8", "no CPU 8: the last is 7" },
-        { "0-8", "no CPU 8: the last is 7" },
-        { "9-", "no CPU 9: the last is 7" },
-        { "-99999999999999999999999", "too large" },
-        { "0x100", "no CPU 8: the last is 7" },
-        { "0x10000000000000000", "no CPU 64: the last is 7" },
+        { "ALL", "ALL: invalid (CPUs 0 to 7)" },
+        { "5-2", "5-2: wrong order (CPUs 0 to 7)" },
+        { "0,1-0", "1-0: wrong order (CPUs 0 to 7)" },
+        { "8", "8: too large (CPUs 0 to 7)" },
+        { "1,0-8", "0-8: too large (CPUs 0 to 7)" },
+        { "9-", "9-: too large (CPUs 0 to 7)" },
+        { "-99999999999999999999999",
+          "-9999999999999999...: too large (CPUs 0 to 7)" },
+        { "0x100", "CPU 8: too large (CPUs 0 to 7)" },
+        { "0x10000000000000000", "CPU 64: too large (CPUs 0 to 7)" },
         { "0x0", "selects no CPU" },
         { "0x000", "selects no CPU" },
     };

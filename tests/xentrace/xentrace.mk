@@ -9,9 +9,10 @@ XENTRACE_TESTS := $(BUILD)/tests/test_xentrace_options \
 $(BUILD)/tests/test_xentrace_options: tests/xentrace/test_xentrace_options.c \
                                       tools/xentrace/options.c \
                                       tools/xentrace/options.h \
-                                      $(XT_CLASSES_H)
+                                      $(COMMON_SRC)/numbers.h $(XT_CLASSES_H)
 	@mkdir -p $(@D)
-	$(CC) $(TOOL_CFLAGS) -Itools/xentrace $(EVENTS_CFLAGS) -Ixen/include \
+	$(CC) $(TOOL_CFLAGS) -Itools/xentrace $(EVENTS_CFLAGS) $(COMMON_CFLAGS) \
+	    -Ixen/include \
 	    $(LDFLAGS) -o $@ \
 	    tests/xentrace/test_xentrace_options.c tools/xentrace/options.c \
 	    -lcmocka

@@ -7,11 +7,11 @@
  * of files of gigabytes.
  */
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "catalogue.h"
 #include "decimal.h"
+#include "numbers.h"
 #include "xtread.h"
 
 /* The class bits of an event (12, one set for each of Xen's classes). */
@@ -71,23 +71,27 @@ const struct xt_event_desc *xt_event_find(uint32_t event)
     return xt_event_find_xen(event, XT_XEN_DEFAULT);
 }
 
+/* The number at @s, up to @max, and where it ends; NULL if there is none. */
+static const char *version_part(const char *s, unsigned long long max,
+                                unsigned long long *n)
+{
+    bool over;
+    const char *end = num_digits(s, n, &over);
+
+    return end == s || num_check(*n, over, 0, max) ? NULL : end;
+}
+
 int xt_xen_version_parse(const char *s, uint32_t *version)
 {
-    char *end;
-    unsigned long major, minor;
+    unsigned long long major, minor, patch;
+    const char *end = version_part(s, 0xffff, &major);
 
-    errno = 0;
-    major = strtoul(s, &end, 10);
-    if ( end == s || *end != '.' || end[1] < '0' || end[1] > '9' )
+    if ( !end || *end != '.' ||
+         !(end = version_part(end + 1, 0xffff, &minor)) )
         goto bad;
-    minor = strtoul(end + 1, &end, 10);
-    if ( *end == '.' )
-    {
-        if ( end[1] < '0' || end[1] > '9' )
-            goto bad;
-        strtoul(end + 1, &end, 10);
-    }
-    if ( *end || errno || !major || major > 0xffff || minor > 0xffff )
+    if ( *end == '.' && !(end = version_part(end + 1, ULLONG_MAX, &patch)) )
+        goto bad;
+    if ( *end || !major )
         goto bad;
     *version = XT_XEN_VERSION(major, minor);
     return 0;

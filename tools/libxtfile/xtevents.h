@@ -51,7 +51,7 @@ struct xt_event_desc {
 
 /*
  * "4.20" (or "4.20.4": the patch level is ignored) into *@version: 0, or
- * -1 with EINVAL.
+ * -1 with EINVAL.  Each part is decimal digits only.
  */
 int xt_xen_version_parse(const char *s, uint32_t *version);
 

@@ -714,11 +714,11 @@ int main(int argc, char **argv)
             break;
         case OPT_DOMAIN:
             if ( !view_parse_domains(&filter, optarg, why, sizeof(why)) )
-                errx(CLI_EXIT_ERROR, "%s", why);
+                errx(CLI_EXIT_ERROR, "--domain %s: %s", optarg, why);
             break;
         case OPT_CPU:
             if ( !view_parse_cpus(&filter, optarg, why, sizeof(why)) )
-                errx(CLI_EXIT_ERROR, "%s", why);
+                errx(CLI_EXIT_ERROR, "--cpu %s: %s", optarg, why);
             break;
         case OPT_CLASSES:
             if ( !view_parse_classes(&filter, optarg, why, sizeof(why)) )

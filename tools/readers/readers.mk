@@ -19,7 +19,8 @@ READER_CFLAGS := $(TOOL_CFLAGS) $(XTFILE_CFLAGS) $(COMMON_CFLAGS) \
 TALLY_SRCS    := $(READER_DIR)/tally.c $(READER_DIR)/tally.h
 # The readers' front end, which every reader links, and their one TSC to
 # time conversion.
-READER_CLI    := $(READER_DIR)/cli.c $(READER_DIR)/cli.h $(READER_DIR)/tsc.h
+READER_CLI    := $(READER_DIR)/cli.c $(READER_DIR)/cli.h $(READER_DIR)/tsc.h \
+                 $(COMMON_SRC)/numbers.h
 
 # The model of the machine (model.h), for the readers that need more than
 # records: the dump, and the summary's analysis.

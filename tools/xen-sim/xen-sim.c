@@ -36,6 +36,7 @@
 #include <host.h>
 #include <xen/trace.h>
 
+#include "numbers.h"
 #include "protocol.h"
 #include "server.h"
 #include "workload.h"
@@ -94,27 +95,26 @@ static void __attribute__((noreturn)) usage(FILE *to, int status)
 static unsigned long number(const char *opt, const char *arg,
                             unsigned long min, unsigned long max)
 {
-    char *end;
-    unsigned long n;
+    unsigned long long n;
 
-    errno = 0;
-    n = strtoul(arg, &end, 10);
-    if ( errno || end == arg || *end || n < min || n > max || *arg == '-' )
+    if ( num_parse(arg, min, max, &n) )
         errx(1, "%s %s: not a number from %lu to %lu", opt, arg, min, max);
     return n;
 }
 
-/* --tsc-skew CPU:CYCLES, the cycles signed. */
+/* --tsc-skew CPU:CYCLES: numbers.h's numbers, the cycles after a sign. */
 static void parse_skew(const char *arg, struct options *o)
 {
-    char *end;
+    unsigned long long cpu, cycles;
+    bool over;
+    const char *s = num_digits(arg, &cpu, &over);
+    bool negative = *s == ':' && s[1] == '-';
 
-    errno = 0;
-    o->skew_cpu = strtoul(arg, &end, 10);
-    if ( !errno && end != arg && *end == ':' && *arg != '-' )
-        o->skew_cycles = strtoll(end + 1, &end, 10);
-    if ( errno || *end || !o->skew_cycles )
+    if ( s == arg || *s != ':' || num_check(cpu, over, 0, UINT_MAX) ||
+         num_parse(s + 1 + negative, 1, LLONG_MAX, &cycles) )
         errx(1, "--tsc-skew %s: not CPU:CYCLES (cycles not 0)", arg);
+    o->skew_cpu = cpu;
+    o->skew_cycles = negative ? -(long long)cycles : (long long)cycles;
 }
 
 static void parse_options(int argc, char *argv[], struct options *o)

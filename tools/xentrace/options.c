@@ -11,6 +11,7 @@
 
 #include <public/trace.h>
 
+#include "numbers.h"
 #include "options.h"
 
 /* From the event catalogue's class lines (gen-trace-events --classes). */
@@ -25,86 +26,13 @@ const struct evt_class evt_classes[] = {
 #define CLASS_BITS(m)     (((m) >> TRC_CLS_SHIFT) & 0xfff)
 #define SUBCLASS_BITS(m)  (((m) >> TRC_SUBCLS_SHIFT) & 0xf)
 
-/*
- * The decimal number at the start of @s, stopping at the first non-digit
- * (*end).  Only digits: no sign, no blanks, which strtoull would accept.
- */
-static const char *leading_number(const char *s, unsigned long long *n,
-                                  const char **end)
-{
-    char *stop;
-
-    if ( !isdigit((unsigned char)*s) )
-        return "invalid";
-    errno = 0;
-    *n = strtoull(s, &stop, 10);
-    if ( errno == ERANGE )
-        return "too large";
-    *end = stop;
-    return NULL;
-}
-
-static const char *check_range(unsigned long long n, unsigned long long min,
-                               unsigned long long max)
-{
-    if ( n < min )
-        return "too small";
-    if ( n > max )
-        return "too large";
-    return NULL;
-}
-
-const char *parse_number(const char *arg, unsigned long long min,
-                         unsigned long long max, unsigned long long *n)
-{
-    const char *end, *why;
-
-    if ( (why = leading_number(arg, n, &end)) )
-        return why;
-    if ( *end )
-        return "invalid";
-    return check_range(*n, min, max);
-}
-
-/* The multiplier of a size suffix, or 0 if @s is not one. */
-static unsigned long long size_unit(const char *s)
-{
-    static const char units[] = "kmg";
-    const char *unit;
-
-    if ( !*s )
-        return 1;
-    unit = strchr(units, tolower((unsigned char)*s));
-    if ( !unit || !*unit )
-        return 0;
-    s++;
-    if ( *s && strcmp(s, "B") && strcmp(s, "iB") )
-        return 0;
-    return 1ULL << (10 * (unit - units + 1));
-}
-
-const char *parse_size(const char *arg, unsigned long long min,
-                       unsigned long long max, unsigned long long *bytes)
-{
-    unsigned long long n, unit;
-    const char *end, *why;
-
-    if ( (why = leading_number(arg, &n, &end)) )
-        return why;
-    if ( !(unit = size_unit(end)) )
-        return "invalid (a number of bytes, or with k, M or G)";
-    if ( n > max / unit )
-        return "too large";
-    *bytes = n * unit;
-    return check_range(*bytes, min, max);
-}
-
 /* One element of an -e list: a keyword or a number. */
 static const char *parse_evt_element(const char *s, size_t len, uint32_t *mask)
 {
     const struct evt_class *c;
-    char *end;
+    const char *end;
     unsigned long long n;
+    bool over = false;
 
     for ( c = evt_classes; c->name; c++ )
         if ( strlen(c->name) == len && !strncmp(s, c->name, len) )
@@ -115,16 +43,20 @@ static const char *parse_evt_element(const char *s, size_t len, uint32_t *mask)
 
     if ( !isdigit((unsigned char)*s) )
         return "not a number or a class (see xentrace(8))";
-    errno = 0;
     /* Only hex digits after "0x": strtoull() would take a second "0x". */
     if ( len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') &&
          strspn(s + 2, "0123456789abcdefABCDEF") == len - 2 )
-        n = strtoull(s + 2, &end, 16);
+    {
+        errno = 0;
+        n = strtoull(s + 2, NULL, 16);
+        over = errno == ERANGE;
+        end = s + len;
+    }
     else
-        n = strtoull(s, &end, 10);
+        end = num_digits(s, &n, &over);
     if ( end != s + len )
         return "not a number or a class (see xentrace(8))";
-    if ( errno == ERANGE || n > UINT32_MAX )
+    if ( over || n > UINT32_MAX )
         return "too large";
     *mask = n;
     return NULL;
@@ -166,11 +98,12 @@ static void set_cpus(uint8_t *bitmap, unsigned int first, unsigned int last)
         bitmap[cpu / 8] |= 1U << (cpu % 8);
 }
 
+/* CPU @cpu of a hex mask, beyond the host's. */
 static const char *no_such_cpu(unsigned long long cpu, unsigned int max_cpus)
 {
-    static char why[80];
+    static char why[NUM_WHY_SIZE];
 
-    snprintf(why, sizeof(why), "no CPU %llu: the last is %u", cpu,
+    snprintf(why, sizeof(why), "CPU %llu: too large (CPUs 0 to %u)", cpu,
              max_cpus - 1);
     return why;
 }
@@ -205,45 +138,6 @@ static const char *parse_cpu_hex(const char *hex, unsigned int max_cpus,
     return NULL;
 }
 
-/* One element of a list: N, N-M, -M or N-. */
-static const char *parse_cpu_range(const char *s, size_t len,
-                                   unsigned int max_cpus, uint8_t *bitmap)
-{
-    unsigned long long first = 0, last = max_cpus - 1;
-    const char *end = s, *stop = s + len, *why;
-
-    if ( *s != '-' )
-    {
-        if ( (why = leading_number(s, &first, &end)) )
-            return why;
-        if ( end == stop )
-            last = first;
-        else if ( *end != '-' )
-            return "invalid";
-    }
-    if ( end < stop )                   /* at the '-' */
-    {
-        end++;
-        if ( end < stop )
-        {
-            if ( (why = leading_number(end, &last, &end)) )
-                return why;
-        }
-        else if ( s + 1 == stop )       /* "-" alone */
-            return "invalid";
-    }
-    if ( end != stop )
-        return "invalid";
-    if ( first >= max_cpus )
-        return no_such_cpu(first, max_cpus);
-    if ( first > last )
-        return "wrong order";
-    if ( last >= max_cpus )
-        return no_such_cpu(last, max_cpus);
-    set_cpus(bitmap, first, last);
-    return NULL;
-}
-
 static bool bitmap_empty(const uint8_t *bitmap, size_t bytes)
 {
     size_t i;
@@ -257,8 +151,9 @@ static bool bitmap_empty(const uint8_t *bitmap, size_t bytes)
 const char *parse_cpu_mask(const char *arg, unsigned int max_cpus,
                            uint8_t *bitmap)
 {
+    static char list_why[NUM_WHY_SIZE];
     size_t bytes = (max_cpus + 7) / 8;
-    const char *s = arg, *why = NULL;
+    const char *why = NULL;
 
     if ( max_cpus == 0 )
         return "the host has no CPU";
@@ -268,18 +163,8 @@ const char *parse_cpu_mask(const char *arg, unsigned int max_cpus,
     else if ( arg[0] == '0' && (arg[1] == 'x' || arg[1] == 'X') )
         why = parse_cpu_hex(arg + 2, max_cpus, bitmap);
     else
-        for ( ;; )
-        {
-            size_t len = strcspn(s, ",");
-
-            if ( len == 0 )
-                return "invalid";
-            if ( (why = parse_cpu_range(s, len, max_cpus, bitmap)) )
-                break;
-            if ( !s[len] )
-                break;
-            s += len + 1;
-        }
+        why = num_parse_list(arg, max_cpus, "CPUs", bitmap, list_why,
+                             sizeof(list_why));
 
     if ( !why && bitmap_empty(bitmap, bytes) )
         why = "selects no CPU";

@@ -1,9 +1,10 @@
 /*
  * xentrace's option values: defaults, limits, and the parsers of the
- * option arguments that are more than a number.
+ * option arguments that are more than a number or a size (those are
+ * tools/common/numbers.h's, as is the grammar of -c's lists).
  *
  * Each parser returns NULL on success, or a short reason ("too large",
- * "wrong order") that the caller prints as "xentrace: -S 0: too small";
+ * "selects no CPU") that the caller prints as "xentrace: -e x: ...";
  * none of them exits, so that they can be tested.
  */
 #ifndef XENTRACE_OPTIONS_H
@@ -36,17 +37,6 @@ struct evt_class {
 /* The -e keywords, NULL-terminated. */
 extern const struct evt_class evt_classes[];
 
-/* A decimal number from @min to @max, like strtonum(3). */
-const char *parse_number(const char *arg, unsigned long long min,
-                         unsigned long long max, unsigned long long *n);
-
-/*
- * A byte count: a decimal number with an optional suffix k/K, m/M or g/G
- * (powers of 1024), which may be followed by "B" or "iB": 400M, 400MiB.
- */
-const char *parse_size(const char *arg, unsigned long long min,
-                       unsigned long long max, unsigned long long *bytes);
-
 /*
  * An event mask: keywords of evt_classes[] and numbers (0x... hex, or
  * decimal), separated by commas and OR-ed.  Bits 28-31 are not part of an
@@ -61,8 +51,8 @@ const char *parse_evt_mask(const char *arg, uint32_t *mask);
  * (max_cpus + 7) / 8 bytes (bit n of byte n / 8 is CPU n):
  *   all          every CPU;
  *   0x...        hex of any width, bit n for CPU n;
- *   list         comma-separated N, N-M, -M (0 to M) and N- (N to the
- *                last CPU): 0-3,7.
+ *   list         numbers.h's list of CPUs 0 to @max_cpus - 1: N, N-M,
+ *                -M (0 to M) and N- (N to the last CPU): 0-3,7.
  * A CPU at or beyond @max_cpus, or a mask without any CPU, is an error.
  * The reason may be formatted into a static buffer, valid until the next
  * call.

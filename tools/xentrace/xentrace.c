@@ -146,6 +146,7 @@
 #endif
 
 #include "libxentrace.h"
+#include "numbers.h"
 #include "options.h"
 #include "output.h"
 #include "pace.h"
@@ -219,7 +220,7 @@ static unsigned long long number(char opt, const char *arg,
                                  unsigned long long max)
 {
     unsigned long long n;
-    const char *why = parse_number(arg, min, max, &n);
+    const char *why = num_parse(arg, min, max, &n);
 
     if ( why )
         errx(1, "-%c %s: %s", opt, arg, why);
@@ -230,7 +231,7 @@ static unsigned long long size(const char *opt, const char *arg,
                                unsigned long long min, unsigned long long max)
 {
     unsigned long long n;
-    const char *why = parse_size(arg, min, max, &n);
+    const char *why = num_parse_size(arg, min, max, &n);
 
     if ( why )
         errx(1, "%s %s: %s", opt, arg, why);

@@ -7,12 +7,12 @@ XENTRACE_SRCS := tools/xentrace/xentrace.c tools/xentrace/options.c \
                  tools/xentrace/take.c tools/xentrace/window.c
 XENTRACE_HDRS := tools/xentrace/options.h tools/xentrace/output.h \
                  tools/xentrace/pace.h tools/xentrace/take.h \
-                 tools/xentrace/window.h \
+                 tools/xentrace/window.h $(COMMON_SRC)/numbers.h \
                  $(LIBXT_HDRS) $(XTFILE_HDRS)
 
 $(XENTRACE): $(XENTRACE_SRCS) $(XENTRACE_HDRS) $(XT_CLASSES_H) $(LIBXT) \
              $(XTFILE)
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_CFLAGS) $(LIBXT_CFLAGS) $(XTFILE_CFLAGS) $(EVENTS_CFLAGS) \
-	    -Ixen/include $(LDFLAGS) -o $@ $(XENTRACE_SRCS) $(LIBXT) $(XTFILE) \
+	    $(COMMON_CFLAGS) -Ixen/include $(LDFLAGS) -o $@ $(XENTRACE_SRCS) $(LIBXT) $(XTFILE) \
 	    $(LIBXT_LIBS) $(XTFILE_LIBS) -lpthread

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "numbers.h"
 
 #define MAX_OPTIONS     32
 #define USAGE_COLUMNS   79
@@ -246,13 +247,12 @@ const char *cli_parse_hz(const char *arg, uint64_t unit, uint64_t *hz)
 {
     /* 10^18: 18 fraction digits cover any scale exactly. */
     const uint64_t frac_max = 1000000000000000000ULL;
-    unsigned __int128 whole = 0, frac = 0, frac_div = 1, v;
-    const char *s = arg;
-    bool digits = false;
+    unsigned __int128 frac = 0, frac_div = 1, v;
+    unsigned long long whole;
+    bool over;
+    const char *s = num_digits(arg, &whole, &over);
+    bool digits = s != arg;
 
-    for ( ; *s >= '0' && *s <= '9'; s++, digits = true )
-        if ( whole <= UINT64_MAX )
-            whole = whole * 10 + (*s - '0');
     if ( *s == '.' )
         for ( s++; *s >= '0' && *s <= '9'; s++, digits = true )
         {
@@ -268,11 +268,11 @@ const char *cli_parse_hz(const char *arg, uint64_t unit, uint64_t *hz)
         unit = suffix_scale(*s++);
     if ( !digits || *s )
         return "invalid";
-    if ( whole > UINT64_MAX )
+    if ( over )
         return "too large";
     if ( frac * unit % frac_div )
         return "not a whole number of Hz";
-    v = whole * unit + frac * unit / frac_div;
+    v = (unsigned __int128)whole * unit + frac * unit / frac_div;
     if ( v < CLI_MIN_HZ )
         return "too small";
     if ( v > CLI_MAX_HZ )
@@ -284,21 +284,11 @@ const char *cli_parse_hz(const char *arg, uint64_t unit, uint64_t *hz)
 unsigned long long cli_number(const char *opt, const char *arg,
                               unsigned long long min, unsigned long long max)
 {
-    unsigned long long n = 0;
-    const char *s;
-    bool over = false;
+    unsigned long long n;
+    const char *why = num_parse(arg, min, max, &n);
 
-    for ( s = arg; *s >= '0' && *s <= '9'; s++ )
-    {
-        over |= n > (ULLONG_MAX - 9) / 10;
-        n = over ? n : n * 10 + (*s - '0');
-    }
-    if ( s == arg || *s )
-        errx(CLI_EXIT_ERROR, "%s %s: invalid", opt, arg);
-    if ( n < min )
-        errx(CLI_EXIT_ERROR, "%s %s: too small", opt, arg);
-    if ( over || n > max )
-        errx(CLI_EXIT_ERROR, "%s %s: too large", opt, arg);
+    if ( why )
+        errx(CLI_EXIT_ERROR, "%s %s: %s", opt, arg, why);
     return n;
 }
 

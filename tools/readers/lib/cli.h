@@ -111,18 +111,20 @@ void cli_usage_error(const char *fmt, ...)
     __attribute__((noreturn, format(printf, 1, 2)));
 
 /*
- * The --cpu-hz grammar: a decimal number with an optional fraction and an
- * optional suffix K, M or G (either case), which must come to a whole
- * number of Hz from CLI_MIN_HZ to CLI_MAX_HZ: "2.4G", "2400M",
- * "2400000000".  @unit multiplies a number without a suffix (1 for Hz;
+ * The --cpu-hz grammar: a decimal number (tools/common/numbers.h's digits)
+ * with an optional fraction and an optional suffix K, M or G (either
+ * case), which must come to a whole number of Hz from CLI_MIN_HZ to
+ * CLI_MAX_HZ: "2.4G", "2400M", "2400000000".  A frequency's suffixes are
+ * SI, powers of 1000, unlike a size's.  @unit multiplies a number without a suffix (1 for Hz;
  * xentrace_format's -c takes MHz).  NULL with *@hz set, or why not, as
  * strtonum(3) says it: "invalid", "too small", "too large".
  */
 const char *cli_parse_hz(const char *arg, uint64_t unit, uint64_t *hz);
 
 /*
- * A number from @min to @max for option @opt ("-b"), or exit 1 with one
- * line saying why.
+ * A number from @min to @max for option @opt ("-b"), as numbers.h's
+ * num_parse() takes it (digits only), or exit 1 with one line saying why:
+ * "-b 0: too small".
  */
 unsigned long long cli_number(const char *opt, const char *arg,
                               unsigned long long min, unsigned long long max);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "numbers.h"
 #include "view.h"
 
 #define NR_DOMIDS       0x10000u
@@ -27,55 +28,31 @@ static bool bit_test(const uint8_t *map, uint32_t i)
 }
 
 /*
- * "0,2-3": set bits below @limit in *@map (allocated on first use).
+ * A list of numbers.h's grammar ("0,2-3", "4-") of items below @limit,
+ * OR-ed into *@map (allocated on first use).
  */
 static bool parse_list(uint8_t **map, uint32_t limit, const char *arg,
                        const char *what, char *why, unsigned int size)
 {
-    const char *p = arg;
-
     if ( !*map && !(*map = calloc(limit / 8 + 1, 1)) )
     {
         snprintf(why, size, "%s", strerror(errno));
         return false;
     }
-    for ( ;; )
-    {
-        unsigned long lo, hi;
-        char *end;
-
-        errno = 0;
-        lo = hi = strtoul(p, &end, 10);
-        if ( end != p && *end == '-' )
-        {
-            p = end + 1;
-            hi = strtoul(p, &end, 10);
-        }
-        if ( errno || end == p || *p == '-' || *p == '+' || lo > hi ||
-             hi >= limit || (*end && *end != ',') )
-        {
-            snprintf(why, size, "bad %s list: %s", what, arg);
-            return false;
-        }
-        for ( ; lo <= hi; lo++ )
-            (*map)[lo / 8] |= 1u << (lo % 8);
-        if ( !*end )
-            return true;
-        p = end + 1;
-    }
+    return !num_parse_list(arg, limit, what, *map, why, size);
 }
 
 bool view_parse_domains(struct view_filter *f, const char *arg,
                         char *why, unsigned int size)
 {
-    return parse_list(&f->domains, NR_DOMIDS, arg, "domain", why, size);
+    return parse_list(&f->domains, NR_DOMIDS, arg, "domains", why, size);
 }
 
 bool view_parse_cpus(struct view_filter *f, const char *arg,
                      char *why, unsigned int size)
 {
     f->nr_cpus = VIEW_MAX_PCPUS;
-    return parse_list(&f->cpus, VIEW_MAX_PCPUS, arg, "CPU", why, size);
+    return parse_list(&f->cpus, VIEW_MAX_PCPUS, arg, "CPUs", why, size);
 }
 
 bool view_parse_classes(struct view_filter *f, const char *arg,

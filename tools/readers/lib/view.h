@@ -46,9 +46,11 @@ struct view_filter {
 };
 
 /*
- * Parsers of the options' arguments into @f: lists "0,2-3"; times in
- * seconds from the trace's origin.  false, with a message in @why, if
- * the argument is bad.
+ * Parsers of the options' arguments into @f: domain and CPU lists in the
+ * grammar of tools/common/numbers.h ("0,2-3", "4-"), several adding up;
+ * class names.  false, with a message in @why, if the argument is bad: for
+ * a list, the bad item and the range ("x: invalid (domains 0 to 65535)"),
+ * which the caller puts after the option and its argument.
  */
 bool view_parse_domains(struct view_filter *f, const char *arg,
                         char *why, unsigned int size);
