@@ -177,26 +177,18 @@ static void ctf_stream(struct xt_reader *r, const char *dir, unsigned int cpu,
 
 static void ctf_clock(FILE *f, const struct xt_reader_info *info, uint64_t hz)
 {
-    uint64_t offset_s = 0, offset = 0;
+    unsigned __int128 wall = 0;         /* ticks from the epoch to TSC 0 */
+    uint64_t offset_s, offset;
 
     /* Wall-clock time of TSC 0, from the capture's start. */
     if ( info->has_start && info->meta.start_sec >= 0 )
     {
-        uint64_t start_ticks = info->meta.start_tsc;
-        uint64_t back_s = start_ticks / hz, back = start_ticks % hz;
-        uint64_t nsec_ticks = (uint64_t)info->meta.start_nsec * hz /
-                              1000000000u;
-
-        offset_s = info->meta.start_sec;
-        offset = nsec_ticks;
-        if ( offset < back )
-        {
-            offset += hz;
-            offset_s--;
-        }
-        offset -= back;
-        offset_s = offset_s >= back_s ? offset_s - back_s : 0;
+        wall = (unsigned __int128)info->meta.start_sec * hz +
+               tsc_from_ns(info->meta.start_nsec, hz);
+        wall = wall > info->meta.start_tsc ? wall - info->meta.start_tsc : 0;
     }
+    offset_s = wall / hz;
+    offset = wall % hz;
     fprintf(f,
             "clock {\n"
             "\tname = tsc;\n"

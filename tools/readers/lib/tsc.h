@@ -43,4 +43,10 @@ static inline uint64_t tsc_ns(uint64_t ticks, uint64_t hz)
     return ns > UINT64_MAX ? UINT64_MAX : (uint64_t)ns;
 }
 
+/* @ns nanoseconds as ticks at @hz, rounded down: time back to the TSC. */
+static inline uint64_t tsc_from_ns(uint64_t ns, uint64_t hz)
+{
+    return (unsigned __int128)ns * hz / 1000000000u;
+}
+
 #endif /* TSC_H */
