@@ -1741,15 +1741,33 @@ static int said(struct xt_iter *it, int got)
     return got;
 }
 
+/*
+ * The stream's next span into it->span, to be handed out from its start
+ * (a CPU-change record's as nothing unless @cpu_change): 1, 0 at the
+ * end, or -1 with errno (EAGAIN: XT_ITER_NOWAIT, nothing in yet).
+ */
+static int next_span(struct xt_iter *it, bool cpu_change)
+{
+    int got = said(it, stream_next(it->r, &it->span, wait_of(it)));
+
+    if ( got == FILL_WAIT )
+        return -1;
+    if ( got != FILL_OK )
+        return got == FILL_END ? 0 : -1;
+    it->span_pos = 0;
+    if ( it->span.cpu_change && !cpu_change )
+        it->span.len = 0;
+    return 1;
+}
+
 static int stream_file_next(struct xt_iter *it, struct xt_record *rec)
 {
     struct xt_reader *r = it->r;
+    struct span *sp = &it->span;
+    int got;
 
     for ( ;; )
     {
-        struct span *sp = &it->span;
-        int got;
-
         while ( it->span_pos < sp->len )
         {
             const uint8_t *p = sp->p + it->span_pos;
@@ -1763,14 +1781,8 @@ static int stream_file_next(struct xt_iter *it, struct xt_record *rec)
             if ( it->special || !is_special(rec->event) )
                 return 1;
         }
-        got = said(it, stream_next(r, sp, wait_of(it)));
-        if ( got == FILL_WAIT )
-            return -1;
-        if ( got != FILL_OK )
-            return got == FILL_END ? 0 : -1;
-        it->span_pos = 0;
-        if ( sp->cpu_change && !it->special )
-            sp->len = 0;
+        if ( (got = next_span(it, it->special)) <= 0 )
+            return got;
     }
 }
 
@@ -2012,11 +2024,10 @@ static int stream_batch(struct xt_iter *it, struct xt_batch *b)
 {
     struct xt_reader *r = it->r;
     struct span *sp = &it->span;
+    int got;
 
     for ( ;; )
     {
-        int got;
-
         if ( it->span_pos < sp->len )
         {
             *b = (struct xt_batch){
@@ -2029,14 +2040,8 @@ static int stream_batch(struct xt_iter *it, struct xt_batch *b)
             it->span_pos = sp->len;
             return 1;
         }
-        got = said(it, stream_next(r, sp, wait_of(it)));
-        if ( got == FILL_WAIT )
-            return -1;
-        if ( got != FILL_OK )
-            return got == FILL_END ? 0 : -1;
-        it->span_pos = 0;
-        if ( sp->cpu_change )
-            sp->len = 0;
+        if ( (got = next_span(it, false)) <= 0 )
+            return got;
     }
 }
 

@@ -18,6 +18,8 @@ enum kind {
     KIND_COUNT,                 /* nothing */
     KIND_SKIP,                  /* not even that: pads, CPU changes */
     KIND_LOST,                  /* TRC_LOST_RECORDS */
+    KIND_META,                  /* xentrace-ng's: in its event's row, not
+                                   in a CPU's records nor in the rate */
 };
 
 static uint32_t hash32(uint32_t x)
@@ -169,6 +171,8 @@ static enum kind kind_of(uint32_t id)
         return KIND_SKIP;
     if ( id == TRC_LOST_RECORDS )
         return KIND_LOST;
+    if ( xt_is_metadata(id) )
+        return KIND_META;
     return KIND_COUNT;
 }
 
@@ -214,10 +218,13 @@ static int grow_by_event(struct tally_cpu *c, uint32_t index)
     return 0;
 }
 
-/* Count a record of @n words at @offset, of event @index, on @c. */
+/*
+ * Count a record of @n words at @offset, of event @index, on @c, and in
+ * its time bin if @binned (Xen's records: not the metadata).
+ */
 static inline void count_record(struct tally *t, struct tally_cpu *c,
                                 uint32_t index, unsigned int n,
-                                uint64_t offset)
+                                uint64_t offset, bool binned)
 {
     struct tally_count *e = &c->by_event[index];
 
@@ -226,6 +233,8 @@ static inline void count_record(struct tally *t, struct tally_cpu *c,
         t->events[index].first = offset;
     e->records++;
     e->bytes += 4 * n;
+    if ( !binned )
+        return;
     if ( c->tsc - c->bin_start >= c->bin_end - c->bin_start )
         bin_of(t, c, c->tsc);
     c->bins[c->bin]++;
@@ -266,7 +275,7 @@ int tally_record(void *tally, const struct xt_record *rec)
         if ( s->kind == KIND_LOST && lost_records(t, c, rec) )
             return -1;
     }
-    count_record(t, c, s->index, n, rec->offset);
+    count_record(t, c, s->index, n, rec->offset, s->kind != KIND_META);
     return 0;
 }
 
@@ -300,7 +309,7 @@ static enum step step_slow(struct tally *t, struct lane *l)
     if ( TRC_HD_INCLUDES_CYCLE_COUNT(w[0]) )
         memcpy(&c->tsc, w + 1, sizeof(c->tsc));
     if ( s->kind != KIND_SKIP )
-        count_record(t, c, s->index, n, offset);
+        count_record(t, c, s->index, n, offset, s->kind != KIND_META);
     if ( s->kind == KIND_LOST && lost_at(t, c, w, n, offset) )
         return STEP_ERROR;
     l->i += n;
@@ -331,7 +340,7 @@ step(struct tally *t, struct lane *l)
         return step_slow(t, l);
     if ( TRC_HD_INCLUDES_CYCLE_COUNT(hdr) )
         memcpy(&c->tsc, l->w + l->i + 1, sizeof(c->tsc));
-    count_record(t, c, s->index, n, l->offset + 4 * l->i);
+    count_record(t, c, s->index, n, l->offset + 4 * l->i, true);
     l->i += n;
     return STEP_ON;
 }
