@@ -828,16 +828,17 @@ int model_finish(struct model *m)
 /*
  * The records that tie pCPUs together, which the model takes in TSC order
  * (merge.h): the scheduler's, which move vCPUs between states and pCPUs,
- * losses, which touch every vCPU not running, and Arm's injections,
- * which make an interrupt pending for a vCPU anywhere.  Any other record
- * is about its pCPU and the vCPU that runs there, which only records of
- * that pCPU change.
+ * losses, which touch every vCPU not running, and Arm's records: an
+ * injection makes an interrupt pending for a vCPU anywhere, and the
+ * latency ends at that vCPU's return to the guest on its own pCPU.  Any
+ * other record is about its pCPU and the vCPU that runs there, which only
+ * records of that pCPU change.
  */
 static const struct merge_sync sync_records[] = {
     { XT_CLASS_ALL, TRC_SCHED_MIN },
     { XT_CLASS_ALL, TRC_SCHED_VERBOSE },
     { 0x0fffffffu, TRC_LOST_RECORDS },
-    { 0x0fffffffu, TRC_ARM_VIRQ_INJECT },
+    { XT_CLASS_ALL, TRC_HW_ARM },
     { 0, 0 },
 };
 

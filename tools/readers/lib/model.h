@@ -61,7 +61,7 @@
  * with start <= end <= that record's TSC (a loss closes intervals at its
  * first lost TSC, earlier than the marker).  model_run() takes the
  * records in TSC order, or with model_options.by_cpu the scheduler's
- * records, losses and Arm injections in TSC order across pCPUs, and each
+ * records, losses and Arm records in TSC order across pCPUs, and each
  * pCPU's other records in that pCPU's order between them (merge.h): the
  * state is what full TSC order gives, but events of different pCPUs may
  * come out of TSC order by up to the time between two scheduler records
