@@ -217,10 +217,17 @@ static bool has_line(const char *path, const char *words)
     return found;
 }
 
-static void summary(const char *opts, const char *out)
+/* The summary with @opts of a trace written now, with Arm records or not. */
+static const char *summary(bool arm, const char *opts, const char *out)
 {
+    static char path[64];
+
+    snprintf(path, sizeof(path), "%s/arm.bin", dir);
+    write_trace(path, arm);
     assert_int_equal(sh("%s %s %s/arm.bin > %s/%s", SUMMARY, opts, dir, dir,
                         out), 0);
+    snprintf(path, sizeof(path), "%s/%s", dir, out);
+    return path;
 }
 
 /*
@@ -229,12 +236,9 @@ static void summary(const char *opts, const char *out)
  */
 static void test_traps(void **state)
 {
-    char path[64];
+    const char *path = summary(true, "", "arm.txt");
 
     (void)state;
-    write_trace(strcat(strcpy(path, dir), "/arm.bin"), true);
-    summary("", "arm.txt");
-    snprintf(path, sizeof(path), "%s/arm.txt", dir);
     assert_true(has_line(path, "Arm guest traps, per domain then per vCPU, most costly first"));
     assert_true(has_line(path, "d1v0 traps:"));
     assert_true(has_line(path, "class count seconds %run %span mean-cyc "
@@ -252,19 +256,15 @@ static void test_traps(void **state)
 
 static void test_mmio_by_address(void **state)
 {
-    char path[64];
+    const char *path = summary(true, "", "arm.txt");
 
     (void)state;
-    write_trace(strcat(strcpy(path, dir), "/arm.bin"), true);
-    summary("", "arm.txt");
-    snprintf(path, sizeof(path), "%s/arm.txt", dir);
     assert_true(has_line(path, "d1 MMIO by address:"));
     assert_true(has_line(path, "address count seconds cycles mean-cyc"));
     assert_true(has_line(path, "0x008000000 write 3 0.000120 120 40"));
     assert_true(has_line(path, "0x009000000 read 1 0.000010 10 10"));
     /* --top 1: the UART's access is with the rest, summed */
-    summary("--top 1", "top1.txt");
-    snprintf(path, sizeof(path), "%s/top1.txt", dir);
+    path = summary(true, "--top 1", "top1.txt");
     assert_true(has_line(path, "0x008000000 write 3 0.000120 120 40"));
     assert_false(has_line(path, "0x009000000 read"));
     assert_true(has_line(path, "(others) 1 0.000010 10 10"));
@@ -273,12 +273,9 @@ static void test_mmio_by_address(void **state)
 /* 12 and 20 us for d1v0, 30 for d1v1: p50 and max of each. */
 static void test_injection_latency(void **state)
 {
-    char path[64];
+    const char *path = summary(true, "", "arm.txt");
 
     (void)state;
-    write_trace(strcat(strcpy(path, dir), "/arm.bin"), true);
-    summary("", "arm.txt");
-    snprintf(path, sizeof(path), "%s/arm.txt", dir);
     assert_true(has_line(path, "interrupt injection, physical IRQ to guest "
                                "entry (us)"));
     assert_true(has_line(path, "d1 irq-entry 3 20.7 20.0 30.0 30.0 30.0"));
@@ -308,11 +305,8 @@ static void json_is(const char *expr, const char *want)
 
 static void test_json(void **state)
 {
-    char path[64];
-
     (void)state;
-    write_trace(strcat(strcpy(path, dir), "/arm.bin"), true);
-    summary("--json", "arm.json");
+    summary(true, "--json", "arm.json");
     json_is("[(t[\"name\"], t[\"count\"], t[\"mean_cycles\"], "
             "t[\"p50_cycles\"], t[\"max_cycles\"]) for t in "
             "v[\"d1v0\"][\"arm\"][\"traps\"]]",
@@ -332,16 +326,13 @@ static void test_json(void **state)
 /* A trace of no Arm record: no Arm section, no "arm" member. */
 static void test_no_arm_records(void **state)
 {
-    char path[64];
+    const char *path = summary(false, "", "arm.txt");
 
     (void)state;
-    write_trace(strcat(strcpy(path, dir), "/arm.bin"), false);
-    summary("", "arm.txt");
-    snprintf(path, sizeof(path), "%s/arm.txt", dir);
     assert_true(has_line(path, "guests, per domain then per vCPU, most costly first"));
     assert_false(has_line(path, "Arm guest traps"));
     assert_false(has_line(path, "interrupt injection"));
-    summary("--json", "arm.json");
+    summary(false, "--json", "arm.json");
     json_is("any(\"arm\" in n for n in v.values())", "False");
 }
 
@@ -355,7 +346,8 @@ static void test_perfetto_slices(void **state)
     (void)state;
     if ( !tp )
         tp = TRACE_PROCESSOR_DEFAULT;
-    write_trace(strcat(strcpy(path, dir), "/arm.bin"), true);
+    snprintf(path, sizeof(path), "%s/arm.bin", dir);
+    write_trace(path, true);
     assert_int_equal(sh("%s --perfetto %s/arm.pftrace %s/arm.bin", EXPORT,
                         dir, dir), 0);
     if ( access(tp, X_OK) )

@@ -3,6 +3,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1064,16 +1065,28 @@ const char *model_hypercall_name(uint32_t op)
     return op < NR(hypercalls) ? hypercalls[op] : NULL;
 }
 
+/* @name in @buf, or if NULL, @unnamed made with what follows. */
+static const char *__attribute__((format(printf, 4, 5)))
+label(char *buf, size_t size, const char *name, const char *unnamed, ...)
+{
+    va_list ap;
+
+    if ( name )
+    {
+        snprintf(buf, size, "%s", name);
+        return buf;
+    }
+    va_start(ap, unnamed);
+    vsnprintf(buf, size, unnamed, ap);
+    va_end(ap);
+    return buf;
+}
+
 const char *model_exit_label(char *buf, size_t size, uint32_t reason,
                              bool svm)
 {
-    const char *name = model_exit_name(reason, svm);
-
-    if ( name )
-        snprintf(buf, size, "%s", name);
-    else
-        snprintf(buf, size, "exit_0x%" PRIx32, reason);
-    return buf;
+    return label(buf, size, model_exit_name(reason, svm),
+                 "exit_0x%" PRIx32, reason);
 }
 
 /* The catalogue's names of ESR_EL2.EC (its value lines). */
@@ -1086,13 +1099,7 @@ const char *model_trap_name(uint32_t ec)
 
 const char *model_trap_label(char *buf, size_t size, uint32_t ec)
 {
-    const char *name = model_trap_name(ec);
-
-    if ( name )
-        snprintf(buf, size, "%s", name);
-    else
-        snprintf(buf, size, "ec_0x%02" PRIx32, ec);
-    return buf;
+    return label(buf, size, model_trap_name(ec), "ec_0x%02" PRIx32, ec);
 }
 
 const char *model_exit_event_label(char *buf, size_t size,
@@ -1105,11 +1112,6 @@ const char *model_exit_event_label(char *buf, size_t size,
 
 const char *model_hypercall_label(char *buf, size_t size, uint32_t op)
 {
-    const char *name = model_hypercall_name(op);
-
-    if ( name )
-        snprintf(buf, size, "%s", name);
-    else
-        snprintf(buf, size, "hypercall_%" PRIu32, op);
-    return buf;
+    return label(buf, size, model_hypercall_name(op), "hypercall_%" PRIu32,
+                 op);
 }
