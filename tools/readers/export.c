@@ -528,12 +528,15 @@ static void json_record(void *arg, const struct xt_record *rec,
     fputc('}', j->f);
 }
 
-/* An exit: its RIP and how many handler records (the details: Perfetto). */
+/*
+ * An exit, or an Arm trap: its RIP (pc) and how many handler records (the
+ * details: Perfetto).
+ */
 static void json_exit(struct json_out *j, const struct model_event *ev)
 {
     char name[64];
 
-    if ( json_slice(j, "hvm", ev->domvcpu, ev,
+    if ( json_slice(j, ev->u.exit.arm ? "arm" : "hvm", ev->domvcpu, ev,
                     model_exit_event_label(name, sizeof(name), ev)) )
         fprintf(j->f, ",\"args\":{\"rip\":\"0x%" PRIx64 "\",\"handlers\":%u}}",
                 ev->u.exit.rip, ev->u.exit.nr_handlers);
