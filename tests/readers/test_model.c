@@ -322,9 +322,9 @@ static void test_exit_closes_at_wake(void **state)
 
 /*
  * An Arm injection's latency runs from the physical IRQ its pCPU was
- * handling to the vCPU's entry; an injection outside an IRQ's handling
- * has none, and a loss drops one pending.  A trap is an exit to the
- * return.
+ * handling (the last it took) to the vCPU's entry; an injection outside
+ * an IRQ's handling has none, and a loss drops one pending.  A trap is an
+ * exit to the return.
  */
 static void test_arm_injection_latency(void **state)
 {
@@ -335,6 +335,7 @@ static void test_arm_injection_latency(void **state)
     batch(&f, 0);
     rec(&f, SWITCH, 10, 4, 0x7fffu, 0u, 1u, 0u);
     rec(&f, RUNSTATE(1, 0), 10, 1, DV(1, 0));
+    rec(&f, TRC_ARM_IRQ, 15, 1, 30u);           /* injects nothing */
     rec(&f, TRC_ARM_IRQ, 20, 1, 27u);
     rec(&f, TRC_ARM_VIRQ_INJECT, 22, 2, DV(1, 0), 27u);
     rec(&f, TRC_ARM_RETURN, 30, 0);             /* 10 after the IRQ */

@@ -50,7 +50,7 @@ struct pstate {
     bool switching;             /* @sw waits for prev's runstate change */
     struct model_event sw;
     bool in_irq;                /* Arm: from TRC_ARM_IRQ to the next */
-    uint64_t irq_tsc;           /* TRC_ARM_RETURN, and the IRQ's TSC */
+    uint64_t irq_tsc;           /* TRC_ARM_RETURN, and the last IRQ's TSC */
 };
 
 struct model {
@@ -693,7 +693,11 @@ static int arm_record(struct model *m, const struct xt_record *rec,
     case TRC_ARM_IRQ:
         if ( !rec->nr_extra )
             break;
-        if ( p && !p->in_irq )
+        /*
+         * The latest: an idle pCPU takes IRQs and never returns to a
+         * guest, and the injection is made by the IRQ being handled.
+         */
+        if ( p )
         {
             p->in_irq = true;
             p->irq_tsc = rec->tsc;

@@ -53,7 +53,8 @@
  *              (TRC_ARM_VIRQ_INJECT) while its pCPU handled a physical
  *              IRQ (from TRC_ARM_IRQ to that pCPU's next
  *              TRC_ARM_RETURN), until the vCPU next enters the guest:
- *              the injection's latency, from the physical IRQ taken.
+ *              the injection's latency, from the last physical IRQ
+ *              taken there.
  *
  * and says what it learns as an event stream: a consumer gets, through
  * one callback, typed events in the order of the records that produce
