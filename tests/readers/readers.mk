@@ -85,9 +85,10 @@ READER_TESTS += $(BUILD)/tests/test_arm
 $(BUILD)/tests/test_arm: tests/readers/test_arm.c tests/common/batches.c \
                          tests/common/batches.h tests/common/run_cmd.c \
                          tests/common/run_cmd.h $(XTFILE) $(XTFILE_HDRS) \
-                         | $(XT_SUMMARY) $(XT_EXPORT)
+                         | $(XT_SUMMARY) $(XT_EXPORT) $(XT_DUMP)
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_CFLAGS) -DSUMMARY='"$(XT_SUMMARY)"' \
-	    -DEXPORT='"$(XT_EXPORT)"' $(XTFILE_CFLAGS) -Itests/common \
+	    -DEXPORT='"$(XT_EXPORT)"' -DDUMP='"$(XT_DUMP)"' $(XTFILE_CFLAGS) \
+	    -Itests/common \
 	    $(LDFLAGS) -o $@ $< tests/common/batches.c tests/common/run_cmd.c \
 	    $(XTFILE) $(XTFILE_LIBS) -lcmocka

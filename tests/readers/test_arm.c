@@ -12,6 +12,7 @@
  *   in --json;
  * - a trace without Arm records has no such section, nor "arm" member
  *   (golden.sh checks that x86 outputs stay byte-identical);
+ * - xentrace-dump notes a trap's vCPU and class, and its return's length;
  * - xentrace-export --perfetto has a slice per trap on the vCPU's track,
  *   named by its class, and Perfetto's trace processor
  *   (TRACE_PROCESSOR, default ../shared/oracles/perfetto-tp) imports it
@@ -336,6 +337,28 @@ static void test_no_arm_records(void **state)
     json_is("any(\"arm\" in n for n in v.values())", "False");
 }
 
+/* The dump names a trap's class and vCPU, and its return its length. */
+static void test_dump_notes(void **state)
+{
+    char path[64], *text;
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/arm.bin", dir);
+    write_trace(path, true);
+    assert_int_equal(sh("%s %s > %s/dump.txt", DUMP, path, dir), 0);
+    snprintf(path, sizeof(path), "%s/dump.txt", dir);
+    assert_true(has_line(path, "300 cpu0 TRC_ARM_TRAP ec=0x24 iss=0x0 "
+                               "pc=0x40002000 | d1v0 DABT"));
+    assert_true(has_line(path, "601 cpu0 TRC_ARM_TRAP_HVC nr=29 | d1v0 "
+                               "sched_op"));
+    assert_true(has_line(path, "320 cpu0 TRC_ARM_RETURN | d1v0 20.000us"));
+    /* A return that closes no trap: the vCPU only. */
+    text = read_file(path);
+    assert_non_null(text);
+    assert_non_null(strstr(text, " 712 cpu0  TRC_ARM_RETURN | d1v0\n"));
+    free(text);
+}
+
 /* ---- The Perfetto export -------------------------------------------- */
 
 static void test_perfetto_slices(void **state)
@@ -393,6 +416,7 @@ int main(void)
         cmocka_unit_test(test_injection_latency),
         cmocka_unit_test(test_json),
         cmocka_unit_test(test_no_arm_records),
+        cmocka_unit_test(test_dump_notes),
         cmocka_unit_test(test_perfetto_slices),
     };
 
