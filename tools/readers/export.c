@@ -544,13 +544,16 @@ static void json_exit(struct json_out *j, const struct model_event *ev)
 
 static void json_point(struct json_out *j, const struct model_event *ev)
 {
+    const char *cat = "hvm";
     char name[64];
 
+    if ( ev->type == MODEL_EV_PV ||
+         (ev->type == MODEL_EV_HYPERCALL && !ev->u.hypercall.hvm) )
+        cat = "pv";
+    else if ( ev->type == MODEL_EV_INJECT && ev->u.inject.arm )
+        cat = "arm";
     view_point_name(name, sizeof(name), ev);
-    if ( json_head(j, "i", ev->type == MODEL_EV_PV ||
-                   (ev->type == MODEL_EV_HYPERCALL && !ev->u.hypercall.hvm) ?
-                   "pv" : "hvm",
-                   ev->domvcpu, ev->pcpu, ev->start, name) )
+    if ( json_head(j, "i", cat, ev->domvcpu, ev->pcpu, ev->start, name) )
         fputc('}', j->f);
 }
 

@@ -650,7 +650,7 @@ static void arm_return(struct model *m, const struct xt_record *rec,
             .domvcpu = v->domvcpu, .start = v->inject_irq_tsc,
             .end = rec->tsc >= v->inject_irq_tsc ? rec->tsc
                                                  : v->inject_irq_tsc,
-            .u.inject.vector = v->inject_virq,
+            .u.inject = { .vector = v->inject_virq, .arm = true },
         };
 
         v->inject_pending = false;
@@ -678,6 +678,7 @@ static int arm_inject(struct model *m, const struct xt_record *rec,
         v->inject_irq_tsc = p->irq_tsc;
     }
     ev.u.inject.vector = rec->extra[1];
+    ev.u.inject.arm = true;
     emit_point(m, &ev, rec, v->domvcpu);
     return 0;
 }

@@ -194,6 +194,7 @@ struct model_event {
         struct {
             uint32_t vector;            /* TRC_HVM_INJ_VIRQ's, or
                                            TRC_ARM_VIRQ_INJECT's virq */
+            bool arm;                   /* the latter */
         } inject;                       /* and MODEL_EV_INJECT_LATENCY:
                                            [IRQ taken, guest entered) */
         struct {
