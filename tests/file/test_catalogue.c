@@ -236,6 +236,19 @@ static void test_generator_refuses_bad_catalogues(void **state)
     refused("class  sched  0x0002f000  scheduler\n"
             "class  sched  0x0004f000  again\n",
             "cat:2: duplicate class sched (line 1)");
+    refused("subclass  TRC_SCHED_VERBOSE  0x00028000\n"
+            "0x00028001  TRC_A  a:u32\n"
+            "value  TRC_A  a  0x01  ONE\n"
+            "value  TRC_A  a  0x01  AGAIN\n",
+            "cat:4: duplicate value TRC_A a 0x1 (line 3)");
+    refused("subclass  TRC_SCHED_VERBOSE  0x00028000\n"
+            "0x00028001  TRC_A  a:u64\n"
+            "value  TRC_A  a  0x01  ONE\n",
+            "cat:3: TRC_A has no one-word field 'a'");
+    refused("value  TRC_A  a  0x100  BIG\n",
+            "cat:1: value 0x100 is more than 0xff");
+    refused("value  TRC_A  a  0x01  TWO WORDS\n",
+            "cat:1: expected \"value EVENT FIELD VALUE NAME\"");
 }
 
 /*

@@ -76,3 +76,19 @@ $(BUILD)/tests/test_front_end: tests/readers/test_front_end.c \
 	    -DXENTRACE='"$(XENTRACE)"' -DXEN_SIM='"$(XEN_SIM)"' \
 	    -DSOURCE_DIR='"$(CURDIR)"' -Itests/common $(LDFLAGS) -o $@ $< \
 	    tests/common/run_cmd.c -lcmocka
+
+# The readers on an Arm guest's traps (xen/patches/arm's records), in a
+# trace made with libxtfile's writer; Perfetto's trace processor judges
+# the export where it is (TRACE_PROCESSOR).
+READER_TESTS += $(BUILD)/tests/test_arm
+
+$(BUILD)/tests/test_arm: tests/readers/test_arm.c tests/common/batches.c \
+                         tests/common/batches.h tests/common/run_cmd.c \
+                         tests/common/run_cmd.h $(XTFILE) $(XTFILE_HDRS) \
+                         | $(XT_SUMMARY) $(XT_EXPORT) $(XT_DUMP)
+	@mkdir -p $(@D)
+	$(CC) $(TOOL_CFLAGS) -DSUMMARY='"$(XT_SUMMARY)"' \
+	    -DEXPORT='"$(XT_EXPORT)"' -DDUMP='"$(XT_DUMP)"' $(XTFILE_CFLAGS) \
+	    -Itests/common \
+	    $(LDFLAGS) -o $@ $< tests/common/batches.c tests/common/run_cmd.c \
+	    $(XTFILE) $(XTFILE_LIBS) -lcmocka

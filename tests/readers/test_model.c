@@ -215,7 +215,10 @@ struct seen {
     uint64_t other_lost;                /* d2v0's lost ticks */
     unsigned int exits;
     uint64_t exit_ticks;
+    bool exit_arm;
     unsigned int losses;
+    unsigned int injections;            /* Arm's injection latencies */
+    uint64_t inject_ticks;
 };
 
 static void take(void *arg, const struct model_event *ev)
@@ -231,6 +234,12 @@ static void take(void *arg, const struct model_event *ev)
     {
         s->exits++;
         s->exit_ticks = ev->end - ev->start;
+        s->exit_arm = ev->u.exit.arm;
+    }
+    if ( ev->type == MODEL_EV_INJECT_LATENCY )
+    {
+        s->injections++;
+        s->inject_ticks = ev->end - ev->start;
     }
     if ( ev->type == MODEL_EV_LOST )
         s->losses++;
@@ -311,6 +320,42 @@ static void test_exit_closes_at_wake(void **state)
     free(f.w);
 }
 
+/*
+ * An Arm injection's latency runs from the physical IRQ its pCPU was
+ * handling (the last it took) to the vCPU's entry; an injection outside
+ * an IRQ's handling has none, and a loss drops one pending.  A trap is an
+ * exit to the return.
+ */
+static void test_arm_injection_latency(void **state)
+{
+    struct file f = { 0 };
+    struct seen s;
+
+    (void)state;
+    batch(&f, 0);
+    rec(&f, SWITCH, 10, 4, 0x7fffu, 0u, 1u, 0u);
+    rec(&f, RUNSTATE(1, 0), 10, 1, DV(1, 0));
+    rec(&f, TRC_ARM_IRQ, 15, 1, 30u);           /* injects nothing */
+    rec(&f, TRC_ARM_IRQ, 20, 1, 27u);
+    rec(&f, TRC_ARM_VIRQ_INJECT, 22, 2, DV(1, 0), 27u);
+    rec(&f, TRC_ARM_RETURN, 30, 0);             /* 10 after the IRQ */
+    rec(&f, TRC_ARM_VIRQ_INJECT, 40, 2, DV(1, 0), 1u);  /* in no IRQ */
+    rec(&f, TRC_ARM_TRAP, 41, 4, 0x18u, 0u, 0x1000u, 0u);
+    rec(&f, TRC_ARM_RETURN, 50, 0);
+    rec(&f, TRC_ARM_IRQ, 60, 1, 27u);
+    rec(&f, TRC_ARM_VIRQ_INJECT, 61, 2, DV(1, 0), 27u);
+    rec(&f, LOST, 70, 4, 1u, DV(1, 0), 65u, 0u);
+    rec(&f, RUNSTATE(1, 0), 75, 1, DV(1, 0));
+    rec(&f, TRC_ARM_RETURN, 80, 0);
+    run_model(&f, &s);
+    assert_int_equal(s.injections, 1);
+    assert_int_equal(s.inject_ticks, 30 - 20);
+    assert_int_equal(s.exits, 1);
+    assert_true(s.exit_arm);
+    assert_int_equal(s.exit_ticks, 50 - 41);
+    free(f.w);
+}
+
 /* Xen 4.19's SVM exits are named as SVM's. */
 struct named {
     bool svm;
@@ -361,6 +406,8 @@ static void test_unknown_names(void **state)
     (void)state;
     assert_string_equal(model_exit_label(buf, sizeof(buf), 0x30, false),
                         "EPT_VIOLATION");
+    assert_string_equal(model_trap_label(buf, sizeof(buf), 0x24), "DABT");
+    assert_string_equal(model_trap_label(buf, sizeof(buf), 0x2a), "ec_0x2a");
     assert_string_equal(model_exit_label(buf, sizeof(buf), 0xfff, false),
                         "exit_0xfff");
     assert_string_equal(model_hypercall_label(buf, sizeof(buf), 12),
@@ -377,6 +424,7 @@ int main(void)
         cmocka_unit_test(test_merge_order),
         cmocka_unit_test(test_loss_is_lost),
         cmocka_unit_test(test_exit_closes_at_wake),
+        cmocka_unit_test(test_arm_injection_latency),
         cmocka_unit_test(test_svm_exit_named),
         cmocka_unit_test(test_unknown_names),
     };

@@ -9,7 +9,8 @@
  * (TSC, or with -s seconds from the start of the capture), the CPU, and
  * the record decoded with the event catalogue; in TSC order, then what
  * the model of the machine (model.h) adds: the vCPU running on that pCPU
- * for an HVM or PV record, the name of an exit reason or hypercall, and
+ * for an HVM, PV or Arm trap record, the name of an exit reason, Arm
+ * exception class or hypercall, and
  * the length of the interval the record closes.  Lines are formatted by
  * hand into a
  * large buffer written with write(2): this is the tool to read files of
@@ -113,6 +114,13 @@ static char *put_seconds(char *p, const struct dump *d, uint64_t tsc)
     return p;
 }
 
+/* Whether @event is of an Arm guest's trap: it, its details, the return. */
+static bool arm_trap_record(uint32_t event)
+{
+    return event == TRC_ARM_TRAP || event == TRC_ARM_TRAP_HVC ||
+           event == TRC_ARM_TRAP_MMIO || event == TRC_ARM_RETURN;
+}
+
 /* The name the model's note gives @rec's exit reason or hypercall. */
 static const char *note_name(const struct dump *d, const struct xt_record *rec)
 {
@@ -120,6 +128,10 @@ static const char *note_name(const struct dump *d, const struct xt_record *rec)
 
     if ( !rec->nr_extra )
         return NULL;
+    if ( ev == TRC_ARM_TRAP )
+        return model_trap_name(rec->extra[0]);
+    if ( ev == TRC_ARM_TRAP_HVC )
+        return model_hypercall_name(rec->extra[0]);
     if ( (ev >> 16) == TRC_HVM >> 16 )
     {
         ev &= ~TRC_HVM_NESTEDFLAG;
@@ -152,15 +164,16 @@ static size_t written(int k, size_t room)
 }
 
 /*
- * " | d1v0 IO_INSTRUCTION 1.250us": for an HVM or PV record the vCPU its
- * pCPU runs ("?" if not known), a name, the interval the record closes;
- * cut to NOTE_MAX_BYTES.
+ * " | d1v0 IO_INSTRUCTION 1.250us": for an HVM, PV or Arm trap record the
+ * vCPU its pCPU runs ("?" if not known), a name, the interval the record
+ * closes; cut to NOTE_MAX_BYTES.
  */
 static char *put_note(char *p, const struct dump *d,
                       const struct xt_record *rec)
 {
     uint32_t class = rec->event >> 16;
-    bool guest = class == TRC_HVM >> 16 || class == TRC_PV >> 16;
+    bool guest = class == TRC_HVM >> 16 || class == TRC_PV >> 16 ||
+                 arm_trap_record(rec->event);
     const char *name;
     char note[NOTE_MAX_BYTES], buf[32];
     size_t n = 2;

@@ -520,27 +520,32 @@ static void json_record(void *arg, const struct xt_record *rec,
     fputc('}', j->f);
 }
 
-/* An exit: its RIP and how many handler records (the details: Perfetto). */
+/*
+ * An exit, or an Arm trap: its RIP (pc) and how many handler records (the
+ * details: Perfetto).
+ */
 static void json_exit(struct json_out *j, const struct model_event *ev)
 {
     char name[64];
 
-    if ( json_slice(j, "hvm", ev->domvcpu, ev,
-                    model_exit_label(name, sizeof(name), ev->u.exit.reason,
-                                     ev->u.exit.svm)) )
+    if ( json_slice(j, ev->u.exit.arm ? "arm" : "hvm", ev->domvcpu, ev,
+                    model_exit_event_label(name, sizeof(name), ev)) )
         fprintf(j->f, ",\"args\":{\"rip\":\"0x%" PRIx64 "\",\"handlers\":%u}}",
                 ev->u.exit.rip, ev->u.exit.nr_handlers);
 }
 
 static void json_point(struct json_out *j, const struct model_event *ev)
 {
+    const char *cat = "hvm";
     char name[64];
 
+    if ( ev->type == MODEL_EV_PV ||
+         (ev->type == MODEL_EV_HYPERCALL && !ev->u.hypercall.hvm) )
+        cat = "pv";
+    else if ( ev->type == MODEL_EV_INJECT && ev->u.inject.arm )
+        cat = "arm";
     view_point_name(name, sizeof(name), ev);
-    if ( json_head(j, "i", ev->type == MODEL_EV_PV ||
-                   (ev->type == MODEL_EV_HYPERCALL && !ev->u.hypercall.hvm) ?
-                   "pv" : "hvm",
-                   ev->domvcpu, ev->pcpu, ev->start, name) )
+    if ( json_head(j, "i", cat, ev->domvcpu, ev->pcpu, ev->start, name) )
         fputc('}', j->f);
 }
 
@@ -602,7 +607,8 @@ static void json_event(void *arg, const struct model_event *ev)
         break;
     case MODEL_EV_SWITCH:
     case MODEL_EV_WAKE:
-        break;                  /* the runs say it */
+    case MODEL_EV_INJECT_LATENCY:
+        break;                  /* the runs say it; the summary's figure */
     }
 }
 

@@ -829,6 +829,34 @@
 
 #endif /* XT_TRACE_LAYOUTS */
 
+/* TRC_ARM_TRAP's ec, by value: the catalogue's value lines. */
+#define XT_TRC_ARM_TRAP_EC_NAMES { \
+    [0x00] = "UNKNOWN", \
+    [0x01] = "WFI_WFE", \
+    [0x03] = "CP15_32", \
+    [0x04] = "CP15_64", \
+    [0x05] = "CP14_32", \
+    [0x06] = "CP14_DBG", \
+    [0x07] = "FP_ASIMD", \
+    [0x08] = "CP10", \
+    [0x0c] = "CP14_64", \
+    [0x0e] = "ILLEGAL_STATE", \
+    [0x11] = "SVC32", \
+    [0x12] = "HVC32", \
+    [0x13] = "SMC32", \
+    [0x15] = "SVC64", \
+    [0x16] = "HVC64", \
+    [0x17] = "SMC64", \
+    [0x18] = "SYSREG", \
+    [0x19] = "SVE", \
+    [0x20] = "IABT", \
+    [0x22] = "PC_ALIGN", \
+    [0x24] = "DABT", \
+    [0x26] = "SP_ALIGN", \
+    [0x2f] = "SERROR", \
+    [0x3c] = "BRK", \
+}
+
 /* The record that starts a batch of the file: {cpu, bytes}. */
 #define XT_CPU_CHANGE_HDR (TRC_TRACE_CPU_CHANGE | \
                            XT_TRACE_CPU_CHANGE_WORDS << TRACE_EXTRA_SHIFT)

@@ -712,11 +712,19 @@ static uint64_t read_tsc(void)
 }
 
 /*
- * The TSC's rate, measured against CLOCK_MONOTONIC, where Xen does not
- * say it (xen-sim); 0: no TSC.
+ * The TSC's rate where Xen does not say it (xen-sim); 0: no TSC.  On
+ * arm64 the generic timer's frequency, which the architecture gives
+ * (CNTFRQ_EL0, readable from user space): Xen's trace counter and
+ * xen-sim's run at it.  On x86, measured against CLOCK_MONOTONIC.
  */
 static uint64_t measure_tsc_hz(void)
 {
+#if defined(__aarch64__)
+    uint64_t hz;
+
+    __asm__ __volatile__ ( "mrs %0, cntfrq_el0" : "=r" (hz) );
+    return hz & 0xffffffffu;   /* bits 63-32 are RES0 */
+#else
     struct timespec t0, t1, pause = { .tv_nsec = TSC_MEASURE_NS };
     uint64_t c0, c1, ns;
 
@@ -730,6 +738,7 @@ static uint64_t measure_tsc_hz(void)
     clock_gettime(CLOCK_MONOTONIC, &t1);
     ns = (t1.tv_sec - t0.tv_sec) * 1000000000ULL + t1.tv_nsec - t0.tv_nsec;
     return ns ? (unsigned __int128)(c1 - c0) * 1000000000ULL / ns : 0;
+#endif
 }
 
 /* -c, checked against the host's CPUs; NULL without -c. */

@@ -16,6 +16,7 @@
 #define TABLE_MAX       4096    /* distinct keys per table; then "other" */
 #define TABLE_DIRECT    256     /* keys below: found by index, no hash */
 #define NR_CAUSES       3
+#define MMIO_ROWS       16      /* Arm MMIO addresses shown without --top */
 
 #define KEY_SVM             ((uint64_t)1 << 32) /* of an exit's key */
 #define KEY_WRITE           ((uint64_t)1 << 63) /* of an I/O or MMIO key */
@@ -65,6 +66,11 @@ struct avcpu {
     struct table hypercalls;    /* PV: op -> count */
     struct table subcalls;      /* PV multicall entries: op -> count */
     struct table pv;            /* PV event (without TRC_64_FLAG) -> count */
+    struct table traps;         /* Arm: exception class -> count, ticks,
+                                   sketch */
+    struct table hvcs;          /* Arm: hypercall -> traps, ticks */
+    struct table arm_mmio;      /* Arm: address | KEY_WRITE -> traps, ticks */
+    struct sketch inject;       /* Arm: physical IRQ to the guest's entry */
 };
 
 struct apcpu {
@@ -290,6 +296,7 @@ static struct avcpu *vcpu_of(struct analysis *a, uint32_t domvcpu)
     v->domvcpu = domvcpu;
     v->last_pcpu = MODEL_CPU_NONE;
     v->exits.with_sketch = true;
+    v->traps.with_sketch = true;
     e->s.count = 1;
     e->s.ticks = a->nr_vcpus;
     a->vcpus[a->nr_vcpus++] = v;
@@ -407,6 +414,15 @@ static void take_handlers(struct analysis *a, struct avcpu *v,
         case TRC_HVM_VMMCALL:
             table_add(a, &v->vmcalls, h->extra[0], ticks);
             break;
+        case TRC_ARM_TRAP_HVC:
+            table_add(a, &v->hvcs, h->extra[0], ticks);
+            break;
+        case TRC_ARM_TRAP_MMIO:     /* gpa lo, hi, write, size */
+            if ( h->nr_extra >= 3 )
+                table_add(a, &v->arm_mmio,
+                          (h->extra[0] | (uint64_t)h->extra[1] << 32) |
+                          (h->extra[2] ? KEY_WRITE : 0), ticks);
+            break;
         }
     }
 }
@@ -418,8 +434,11 @@ static void take_exit(struct analysis *a, const struct model_event *ev)
 
     if ( !v )
         return;
-    table_add(a, &v->exits, ev->u.exit.reason |
-              (ev->u.exit.svm ? KEY_SVM : 0), ticks);
+    if ( ev->u.exit.arm )
+        table_add(a, &v->traps, ev->u.exit.reason, ticks);
+    else
+        table_add(a, &v->exits, ev->u.exit.reason |
+                  (ev->u.exit.svm ? KEY_SVM : 0), ticks);
     take_handlers(a, v, ev, ticks);
 }
 
@@ -457,6 +476,11 @@ static void take_event(void *arg, const struct model_event *ev)
     case MODEL_EV_INJECT:
         if ( (v = vcpu_of(a, ev->domvcpu)) )
             table_add(a, &v->injected, ev->u.inject.vector, 0);
+        break;
+    case MODEL_EV_INJECT_LATENCY:
+        if ( (v = vcpu_of(a, ev->domvcpu)) &&
+             sketch_add(&v->inject, ev->end - ev->start) )
+            a->failed = true;
         break;
     case MODEL_EV_IRQ:
         if ( !(p = pcpu_of(a, ev->pcpu)) )
@@ -532,6 +556,10 @@ static void vcpu_free(struct avcpu *v)
     table_free(&v->hypercalls);
     table_free(&v->subcalls);
     table_free(&v->pv);
+    table_free(&v->traps);
+    table_free(&v->hvcs);
+    table_free(&v->arm_mmio);
+    sketch_free(&v->inject);
     free(v);
 }
 
@@ -606,6 +634,7 @@ static struct avcpu *domain_sum(struct analysis *a, uint32_t dom,
         return NULL;
     d->domvcpu = dom << 16 | 0xffff;
     d->exits.with_sketch = true;
+    d->traps.with_sketch = true;
     *nr_vcpus = 0;
     for ( i = 0; i < a->nr_vcpus; i++ )
     {
@@ -628,6 +657,11 @@ static struct avcpu *domain_sum(struct analysis *a, uint32_t dom,
         table_merge(a, &d->hypercalls, &v->hypercalls);
         table_merge(a, &d->subcalls, &v->subcalls);
         table_merge(a, &d->pv, &v->pv);
+        table_merge(a, &d->traps, &v->traps);
+        table_merge(a, &d->hvcs, &v->hvcs);
+        table_merge(a, &d->arm_mmio, &v->arm_mmio);
+        if ( sketch_merge(&d->inject, &v->inject) )
+            a->failed = true;
     }
     return d;
 }
@@ -741,6 +775,32 @@ static const char *exit_name(const struct analysis *a, char *buf,
     return model_exit_label(buf, size, key, a->o.svm || (key & KEY_SVM));
 }
 
+static const char *trap_name(const struct analysis *a, char *buf,
+                             size_t size, uint64_t ec)
+{
+    (void)a;
+    return model_trap_label(buf, size, ec);
+}
+
+/*
+ * HVM exits and Arm traps are tables of one kind: a guest's time in Xen
+ * by why it left, with the distribution of each reason's cost.
+ */
+struct exit_kind {
+    const char *what;           /* the table's, and its JSON member */
+    const char *column;         /* the reason's, and its JSON key */
+    const char *(*name)(const struct analysis *a, char *buf, size_t size,
+                        uint64_t key);
+    bool max;                   /* with a column of the longest */
+};
+
+static const struct exit_kind hvm_exits = {
+    "exits", "reason", exit_name, false,
+};
+static const struct exit_kind arm_traps = {
+    "traps", "class", trap_name, true,
+};
+
 static const char *hypercall_name(char *buf, size_t size, uint64_t op)
 {
     return model_hypercall_label(buf, size, op);
@@ -806,6 +866,28 @@ static void text_runstates(FILE *f, const struct analysis *a,
     }
 }
 
+/* A table of distributions in microseconds: its head, then its rows. */
+static void text_sketch_head(FILE *f, const char *title, const char *column)
+{
+    fprintf(f, "\n%s (us)\n%-10s %-9s %8s %10s %10s %10s %10s %10s\n", title,
+            "vcpu", column, "count", "mean", "p50", "p90", "p99", "max");
+}
+
+static void text_sketch_row(FILE *f, const struct analysis *a,
+                            const struct avcpu *v, const char *label,
+                            const struct sketch *s)
+{
+    char name[32];
+
+    if ( !s->count )
+        return;
+    fprintf(f, "%-10s %-9s %8" PRIu64 " %10.1f %10.1f %10.1f %10.1f "
+            "%10.1f\n", who_name(name, sizeof(name), v), label, s->count,
+            usecs(a, s->sum) / s->count, usecs(a, sketch_quantile(s, 0.5)),
+            usecs(a, sketch_quantile(s, 0.9)),
+            usecs(a, sketch_quantile(s, 0.99)), usecs(a, s->max));
+}
+
 static void text_latency(FILE *f, const struct analysis *a,
                          struct avcpu *const *who, unsigned int n)
 {
@@ -813,25 +895,11 @@ static void text_latency(FILE *f, const struct analysis *a,
         "other", "woken", "preempted",
     };
     unsigned int i, c;
-    char name[32];
 
-    fprintf(f, "\nrunnable to running (us)\n%-10s %-9s %8s %10s %10s %10s "
-            "%10s %10s\n", "vcpu", "cause", "count", "mean", "p50", "p90",
-            "p99", "max");
+    text_sketch_head(f, "runnable to running", "cause");
     for ( i = 0; i < n; i++ )
         for ( c = MODEL_CAUSE_WOKEN; c < NR_CAUSES; c++ )
-        {
-            const struct sketch *s = &who[i]->latency[c];
-
-            if ( !s->count )
-                continue;
-            fprintf(f, "%-10s %-9s %8" PRIu64 " %10.1f %10.1f %10.1f %10.1f "
-                    "%10.1f\n", who_name(name, sizeof(name), who[i]),
-                    causes[c], s->count, usecs(a, s->sum) / s->count,
-                    usecs(a, sketch_quantile(s, 0.5)),
-                    usecs(a, sketch_quantile(s, 0.9)),
-                    usecs(a, sketch_quantile(s, 0.99)), usecs(a, s->max));
-        }
+            text_sketch_row(f, a, who[i], causes[c], &who[i]->latency[c]);
 }
 
 static void text_placement(FILE *f, const struct analysis *a,
@@ -858,21 +926,24 @@ static void text_placement(FILE *f, const struct analysis *a,
 }
 
 static void text_exits(FILE *f, const struct analysis *a,
-                       const struct avcpu *v, const char *who)
+                       const struct avcpu *v, const struct table *t,
+                       const struct exit_kind *kind, const char *who)
 {
     unsigned int k, m;
-    const struct entry **e = table_sorted(&v->exits, true, &m);
+    const struct entry **e = table_sorted(t, true, &m);
     char buf[32];
 
     if ( !m )
         return;
-    fprintf(f, "%s exits:\n  %-28s %9s %11s %7s %7s %10s %10s %10s %10s\n",
-            who, "reason", "count", "seconds", "%run", "%span", "mean-cyc",
-            "p50-cyc", "p90-cyc", "p99-cyc");
+    fprintf(f, "%s %s:\n  %-28s %9s %11s %7s %7s %10s %10s %10s %10s",
+            who, kind->what, kind->column, "count", "seconds", "%run",
+            "%span", "mean-cyc", "p50-cyc", "p90-cyc", "p99-cyc");
+    fprintf(f, kind->max ? " %10s\n" : "\n", "max-cyc");
     for ( k = 0; k < shown(a, m); k++ )
+    {
         fprintf(f, "  %-28s %9" PRIu64 " %11.6f %7.2f %7.2f %10" PRIu64
-                " %10" PRIu64 " %10" PRIu64 " %10" PRIu64 "\n",
-                exit_name(a, buf, sizeof(buf), e[k]->key), e[k]->s.count,
+                " %10" PRIu64 " %10" PRIu64 " %10" PRIu64,
+                kind->name(a, buf, sizeof(buf), e[k]->key), e[k]->s.count,
                 secs(a, e[k]->s.ticks),
                 running_ticks(v) ? 100.0 * e[k]->s.ticks / running_ticks(v)
                                   : 0,
@@ -881,6 +952,10 @@ static void text_exits(FILE *f, const struct analysis *a,
                 e[k]->s.ticks / e[k]->s.count,
                 sketch_quantile(e[k]->sk, 0.5), sketch_quantile(e[k]->sk, 0.9),
                 sketch_quantile(e[k]->sk, 0.99));
+        if ( kind->max )
+            fprintf(f, " %10" PRIu64, e[k]->sk->max);
+        fprintf(f, "\n");
+    }
     free(e);
 }
 
@@ -939,7 +1014,7 @@ static void text_guest(FILE *f, const struct analysis *a,
     char who[32];
 
     who_name(who, sizeof(who), v);
-    text_exits(f, a, v, who);
+    text_exits(f, a, v, &v->exits, &hvm_exits, who);
     text_keyed(f, a, &v->vmcalls, hypercall_name, true,
                "%s VMCALL exits by hypercall:", who);
     text_keyed(f, a, &v->io, port_name, true, "%s I/O ports:", who);
@@ -951,6 +1026,82 @@ static void text_guest(FILE *f, const struct analysis *a,
     text_keyed(f, a, &v->subcalls, hypercall_name, false,
                "%s PV multicall entries:", who);
     text_keyed(f, a, &v->pv, pv_name, false, "%s PV events:", who);
+}
+
+static const char *gpa_name(char *buf, size_t size, uint64_t key)
+{
+    snprintf(buf, size, "0x%09" PRIx64 " %s", key & ~KEY_WRITE,
+             key & KEY_WRITE ? "write" : "read");
+    return buf;
+}
+
+static void text_mmio_row(FILE *f, const struct analysis *a, const char *what,
+                          const struct stat *s)
+{
+    fprintf(f, "  %-28s %9" PRIu64 " %11.6f %14" PRIu64 " %10" PRIu64 "\n",
+            what, s->count, secs(a, s->ticks), s->ticks, s->ticks / s->count);
+}
+
+/*
+ * Arm MMIO by guest-physical address, most costly first: the top
+ * (--top, or MMIO_ROWS), then the rest summed.
+ */
+static void text_arm_mmio(FILE *f, const struct analysis *a,
+                          const struct table *t, const char *who)
+{
+    unsigned int k, m, rows = a->o.top ? a->o.top : MMIO_ROWS;
+    const struct entry **e = table_sorted(t, true, &m);
+    struct stat rest = t->other;
+    char buf[48];
+
+    if ( !m )
+        return;
+    fprintf(f, "%s MMIO by address:\n  %-28s %9s %11s %14s %10s\n", who,
+            "address", "count", "seconds", "cycles", "mean-cyc");
+    for ( k = 0; k < m; k++ )
+        if ( k < rows )
+            text_mmio_row(f, a, gpa_name(buf, sizeof(buf), e[k]->key),
+                          &e[k]->s);
+        else
+        {
+            rest.count += e[k]->s.count;
+            rest.ticks += e[k]->s.ticks;
+        }
+    if ( rest.count )
+        text_mmio_row(f, a, "(others)", &rest);
+    free(e);
+}
+
+static void text_arm_guest(FILE *f, const struct analysis *a,
+                           const struct avcpu *v)
+{
+    char who[32];
+
+    who_name(who, sizeof(who), v);
+    text_exits(f, a, v, &v->traps, &arm_traps, who);
+    text_keyed(f, a, &v->hvcs, hypercall_name, true,
+               "%s HVC traps by hypercall:", who);
+    text_arm_mmio(f, a, &v->arm_mmio, who);
+}
+
+/* Only for a trace with Arm records: an x86 summary stays as it was. */
+static void text_arm(FILE *f, const struct analysis *a, const struct view *w)
+{
+    unsigned int i;
+
+    fprintf(f, "\nArm guest traps, per domain then per vCPU, most costly "
+            "first\n");
+    for ( i = 0; i < shown(a, w->nr_domains); i++ )
+        text_arm_guest(f, a, w->domains[i]);
+    for ( i = 0; i < shown(a, w->nr_vcpus); i++ )
+        text_arm_guest(f, a, w->vcpus[i]);
+    text_sketch_head(f, "interrupt injection, physical IRQ to guest entry",
+                     "from-to");
+    for ( i = 0; i < shown(a, w->nr_domains); i++ )
+        text_sketch_row(f, a, w->domains[i], "irq-entry",
+                        &w->domains[i]->inject);
+    for ( i = 0; i < shown(a, w->nr_vcpus); i++ )
+        text_sketch_row(f, a, w->vcpus[i], "irq-entry", &w->vcpus[i]->inject);
 }
 
 static void text_pcpus(FILE *f, const struct analysis *a)
@@ -999,6 +1150,8 @@ void analysis_text(FILE *f, const struct analysis *a)
         text_guest(f, a, w.domains[i]);
     for ( i = 0; i < shown(a, w.nr_vcpus); i++ )
         text_guest(f, a, w.vcpus[i]);
+    if ( a->stats.arm_records )
+        text_arm(f, a, &w);
     text_pcpus(f, a);
     if ( a->stats.orphan_hvm || a->stats.exits_dropped || a->stats.mismatches )
         fprintf(f, "\nnot placed: %" PRIu64 " HVM records on a pCPU running "
@@ -1073,22 +1226,23 @@ static void json_keyed(FILE *f, const struct analysis *a, const char *member,
 }
 
 static void json_exits(FILE *f, const struct analysis *a,
-                       const struct avcpu *v)
+                       const struct avcpu *v, const struct table *t,
+                       const struct exit_kind *kind)
 {
     unsigned int k, m;
-    const struct entry **e = table_sorted(&v->exits, true, &m);
+    const struct entry **e = table_sorted(t, true, &m);
     char buf[32];
 
-    fprintf(f, ",\"exits\":[");
+    fprintf(f, ",\"%s\":[", kind->what);
     for ( k = 0; k < shown(a, m); k++ )
     {
-        fprintf(f, "%s{\"reason\":%" PRIu64 ",\"name\":\"%s\",\"count\":%"
+        fprintf(f, "%s{\"%s\":%" PRIu64 ",\"name\":\"%s\",\"count\":%"
                 PRIu64 ",\"cycles\":%" PRIu64 ",\"seconds\":%.9f"
                 ",\"share_running\":%.6f,\"share_span\":%.6f"
                 ",\"mean_cycles\":%" PRIu64 ",\"p50_cycles\":%" PRIu64
-                ",\"p90_cycles\":%" PRIu64 ",\"p99_cycles\":%" PRIu64 "}",
-                k ? "," : "", e[k]->key & ~KEY_SVM,
-                exit_name(a, buf, sizeof(buf), e[k]->key), e[k]->s.count,
+                ",\"p90_cycles\":%" PRIu64 ",\"p99_cycles\":%" PRIu64,
+                k ? "," : "", kind->column, e[k]->key & ~KEY_SVM,
+                kind->name(a, buf, sizeof(buf), e[k]->key), e[k]->s.count,
                 e[k]->s.ticks, secs(a, e[k]->s.ticks),
                 running_ticks(v) ? (double)e[k]->s.ticks / running_ticks(v)
                                   : 0,
@@ -1097,9 +1251,52 @@ static void json_exits(FILE *f, const struct analysis *a,
                 e[k]->s.ticks / e[k]->s.count, sketch_quantile(e[k]->sk, 0.5),
                 sketch_quantile(e[k]->sk, 0.9),
                 sketch_quantile(e[k]->sk, 0.99));
+        if ( kind->max )
+            fprintf(f, ",\"max_cycles\":%" PRIu64, e[k]->sk->max);
+        fprintf(f, "}");
     }
     fprintf(f, "]");
     free(e);
+}
+
+/* "mmio":{"addresses":[{"gpa":..,"write":..,...}],"others":{...}} */
+static void json_arm_mmio(FILE *f, const struct analysis *a,
+                          const struct table *t)
+{
+    unsigned int k, m, rows = a->o.top ? a->o.top : MMIO_ROWS;
+    const struct entry **e = table_sorted(t, true, &m);
+    struct stat rest = t->other;
+
+    fprintf(f, ",\"mmio\":{\"addresses\":[");
+    for ( k = 0; k < m; k++ )
+        if ( k < rows )
+            fprintf(f, "%s{\"gpa\":%" PRIu64 ",\"write\":%s,\"count\":%"
+                    PRIu64 ",\"cycles\":%" PRIu64 ",\"mean_cycles\":%"
+                    PRIu64 "}", k ? "," : "", e[k]->key & ~KEY_WRITE,
+                    e[k]->key & KEY_WRITE ? "true" : "false", e[k]->s.count,
+                    e[k]->s.ticks, e[k]->s.ticks / e[k]->s.count);
+        else
+        {
+            rest.count += e[k]->s.count;
+            rest.ticks += e[k]->s.ticks;
+        }
+    fprintf(f, "],\"others\":{\"count\":%" PRIu64 ",\"cycles\":%" PRIu64
+            "}}", rest.count, rest.ticks);
+    free(e);
+}
+
+/* ,"arm":{...}: only for a trace with Arm records (see text_arm()). */
+static void json_arm(FILE *f, const struct analysis *a,
+                     const struct avcpu *v)
+{
+    if ( !a->stats.arm_records )
+        return;
+    fprintf(f, ",\"arm\":{");
+    json_sketch(f, a, "inject_latency", &v->inject);
+    json_exits(f, a, v, &v->traps, &arm_traps);
+    json_keyed(f, a, "hvcs", &v->hvcs, hypercall_name);
+    json_arm_mmio(f, a, &v->arm_mmio);
+    fprintf(f, "}");
 }
 
 static void json_who(FILE *f, const struct analysis *a,
@@ -1127,7 +1324,7 @@ static void json_who(FILE *f, const struct analysis *a,
     json_sketch(f, a, "preempted", &v->latency[MODEL_CAUSE_PREEMPTED]);
     fprintf(f, "},\"migrations\":%" PRIu64, v->migrations);
     json_keyed(f, a, "pcpus", &v->pcpus, NULL);
-    json_exits(f, a, v);
+    json_exits(f, a, v, &v->exits, &hvm_exits);
     json_keyed(f, a, "vmcalls", &v->vmcalls, hypercall_name);
     json_keyed(f, a, "io", &v->io, port_name);
     json_keyed(f, a, "mmio", &v->mmio, port_name);
@@ -1135,6 +1332,7 @@ static void json_who(FILE *f, const struct analysis *a,
     json_keyed(f, a, "hypercalls", &v->hypercalls, hypercall_name);
     json_keyed(f, a, "subcalls", &v->subcalls, hypercall_name);
     json_keyed(f, a, "pv", &v->pv, pv_name);
+    json_arm(f, a, v);
     fprintf(f, "}");
 }
 

@@ -3,6 +3,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,11 +25,15 @@ struct vstate {
     uint32_t pcpu;              /* runs or last ran on; MODEL_CPU_NONE */
     bool exit_open;
     bool exit_svm;
+    bool exit_arm;
     uint32_t exit_reason;
     uint32_t exit_pcpu;
     uint64_t exit_rip, exit_start;
     unsigned int nr_handlers;
     struct xt_record handlers[MODEL_MAX_HANDLERS];
+    bool inject_pending;        /* Arm: a virtual interrupt made pending */
+    uint32_t inject_virq;       /* while a pCPU handled a physical IRQ */
+    uint64_t inject_irq_tsc;    /* taken then */
 };
 
 struct pstate {
@@ -44,6 +49,8 @@ struct pstate {
     uint64_t cstate_since;
     bool switching;             /* @sw waits for prev's runstate change */
     struct model_event sw;
+    bool in_irq;                /* Arm: from TRC_ARM_IRQ to the next */
+    uint64_t irq_tsc;           /* TRC_ARM_RETURN, and the last IRQ's TSC */
 };
 
 struct model {
@@ -207,7 +214,8 @@ static void close_exit(struct model *m, struct vstate *v, uint64_t tsc,
         .type = MODEL_EV_EXIT, .pcpu = v->exit_pcpu, .domvcpu = v->domvcpu,
         .start = v->exit_start, .end = tsc >= v->exit_start ? tsc : v->exit_start,
         .u.exit = {
-            .reason = v->exit_reason, .svm = v->exit_svm, .rip = v->exit_rip,
+            .reason = v->exit_reason, .svm = v->exit_svm,
+            .arm = v->exit_arm, .rip = v->exit_rip,
             .nr_handlers = v->nr_handlers, .handlers = v->handlers,
             .entry_pcpu = pcpu,
         },
@@ -227,6 +235,7 @@ static void lose(struct model *m, struct vstate *v, uint64_t tsc)
         v->exit_open = false;
         m->stats.exits_dropped++;
     }
+    v->inject_pending = false;
     if ( v->state == MODEL_LOST || v->state == MODEL_UNKNOWN )
         return;
     enter(m, v, tsc > v->since ? tsc : v->since, MODEL_LOST,
@@ -432,6 +441,7 @@ static void lost_records(struct model *m, const struct xt_record *rec)
     {
         p->current = NO_INDEX;
         p->in_cstate = false;
+        p->in_irq = false;
         p->scheduled = true;
     }
 }
@@ -449,6 +459,7 @@ static void hvm_exit(const struct xt_record *rec, struct vstate *v)
     v->exit_open = true;
     v->exit_svm = (rec->event & ~(TRC_HVM_NESTEDFLAG | TRC_64_FLAG)) ==
                   TRC_HVM_SVM_EXIT;
+    v->exit_arm = false;
     v->exit_reason = rec->extra[0];
     v->exit_rip = wide ? rec->extra[1] | (uint64_t)rec->extra[2] << 32
                        : rec->extra[1];
@@ -457,17 +468,22 @@ static void hvm_exit(const struct xt_record *rec, struct vstate *v)
     v->nr_handlers = 0;
 }
 
+/* A record of what the open exit (or trap) of @v does, kept with it. */
+static void exit_handler(struct vstate *v, const struct xt_record *rec)
+{
+    if ( !v->exit_open )
+        return;
+    if ( v->nr_handlers < MODEL_MAX_HANDLERS )
+        v->handlers[v->nr_handlers] = *rec;
+    v->nr_handlers++;
+}
+
 static void hvm_handler(struct model *m, const struct xt_record *rec,
                         struct vstate *v, uint32_t id)
 {
     struct model_event ev;
 
-    if ( v->exit_open )
-    {
-        if ( v->nr_handlers < MODEL_MAX_HANDLERS )
-            v->handlers[v->nr_handlers] = *rec;
-        v->nr_handlers++;
-    }
+    exit_handler(v, rec);
     if ( !rec->nr_extra )
         return;
     switch ( id )
@@ -597,6 +613,118 @@ static void pm_record(struct model *m, const struct xt_record *rec)
 }
 
 /*
+ * Arm records (xen/patches/arm): traps as exits, and interrupts
+ */
+
+static void arm_trap(struct vstate *v, const struct xt_record *rec)
+{
+    if ( rec->nr_extra < 4 )
+        return;
+    v->exit_open = true;
+    v->exit_svm = false;
+    v->exit_arm = true;
+    v->exit_reason = rec->extra[0];
+    v->exit_rip = rec->extra[2] | (uint64_t)rec->extra[3] << 32;
+    v->exit_start = rec->tsc;
+    v->exit_pcpu = rec->cpu;
+    v->nr_handlers = 0;
+}
+
+/*
+ * Xen enters the guest: the trap open ends, and so does the wait for a
+ * virtual interrupt made pending while a pCPU handled a physical IRQ.
+ */
+static void arm_return(struct model *m, const struct xt_record *rec,
+                       struct pstate *p, struct vstate *v)
+{
+    if ( p )
+        p->in_irq = false;
+    if ( !v )
+        return;
+    if ( v->exit_open )
+        close_exit(m, v, rec->tsc, rec->cpu);
+    if ( v->inject_pending )
+    {
+        struct model_event ev = {
+            .type = MODEL_EV_INJECT_LATENCY, .pcpu = rec->cpu,
+            .domvcpu = v->domvcpu, .start = v->inject_irq_tsc,
+            .end = rec->tsc >= v->inject_irq_tsc ? rec->tsc
+                                                 : v->inject_irq_tsc,
+            .u.inject = { .vector = v->inject_virq, .arm = true },
+        };
+
+        v->inject_pending = false;
+        emit(m, &ev);
+    }
+}
+
+/* TRC_ARM_VIRQ_INJECT: {domain << 16 | vcpu, virq}, for any vCPU. */
+static int arm_inject(struct model *m, const struct xt_record *rec,
+                      struct pstate *p)
+{
+    struct model_event ev = { .type = MODEL_EV_INJECT };
+    struct vstate *v;
+    uint32_t i;
+
+    if ( rec->nr_extra < 2 )
+        return 0;
+    if ( (i = vcpu_index(m, rec->extra[0])) == NO_INDEX )
+        return -1;
+    v = &m->vcpus[i];
+    if ( p && p->in_irq && !v->inject_pending )
+    {
+        v->inject_pending = true;
+        v->inject_virq = rec->extra[1];
+        v->inject_irq_tsc = p->irq_tsc;
+    }
+    ev.u.inject.vector = rec->extra[1];
+    ev.u.inject.arm = true;
+    emit_point(m, &ev, rec, v->domvcpu);
+    return 0;
+}
+
+static int arm_record(struct model *m, const struct xt_record *rec,
+                      struct pstate *p)
+{
+    struct vstate *v = current_of(m, rec->cpu);
+
+    m->stats.arm_records++;
+    switch ( rec->event )
+    {
+    case TRC_ARM_IRQ:
+        if ( !rec->nr_extra )
+            break;
+        /*
+         * The latest: an idle pCPU takes IRQs and never returns to a
+         * guest, and the injection is made by the IRQ being handled.
+         */
+        if ( p )
+        {
+            p->in_irq = true;
+            p->irq_tsc = rec->tsc;
+        }
+        irq_record(m, rec, UINT32_MAX, rec->extra[0]);
+        break;
+    case TRC_ARM_VIRQ_INJECT:
+        return arm_inject(m, rec, p);
+    case TRC_ARM_RETURN:
+        arm_return(m, rec, p, v);
+        break;
+    case TRC_ARM_TRAP:
+    case TRC_ARM_TRAP_HVC:
+    case TRC_ARM_TRAP_MMIO:
+        if ( !v )
+            m->stats.orphan_hvm++;
+        else if ( rec->event == TRC_ARM_TRAP )
+            arm_trap(v, rec);
+        else
+            exit_handler(v, rec);
+        break;
+    }
+    return 0;
+}
+
+/*
  * Taking records
  */
 
@@ -653,6 +781,8 @@ int model_feed(struct model *m, const struct xt_record *rec)
             pm_record(m, rec);
         else if ( ev == TRC_HW_IRQ_HANDLED && rec->nr_extra >= 3 )
             irq_record(m, rec, UINT32_MAX, rec->extra[0]);
+        else if ( (ev & XT_CLASS_ALL) == TRC_HW_ARM )
+            ret = arm_record(m, rec, p);
         break;
     case TRC_GEN >> 16:
         if ( ev == TRC_LOST_RECORDS )
@@ -704,14 +834,17 @@ int model_finish(struct model *m)
 /*
  * The records that tie pCPUs together, which the model takes in TSC order
  * (merge.h): the scheduler's, which move vCPUs between states and pCPUs,
- * and losses, which touch every vCPU not running.  Any other record is
- * about its pCPU and the vCPU that runs there, which only records of that
- * pCPU change.
+ * losses, which touch every vCPU not running, and Arm's records: an
+ * injection makes an interrupt pending for a vCPU anywhere, and the
+ * latency ends at that vCPU's return to the guest on its own pCPU.  Any
+ * other record is about its pCPU and the vCPU that runs there, which only
+ * records of that pCPU change.
  */
 static const struct merge_sync sync_records[] = {
     { XT_CLASS_ALL, TRC_SCHED_MIN },
     { XT_CLASS_ALL, TRC_SCHED_VERBOSE },
     { 0x0fffffffu, TRC_LOST_RECORDS },
+    { XT_CLASS_ALL, TRC_HW_ARM },
     { 0, 0 },
 };
 
@@ -937,25 +1070,53 @@ const char *model_hypercall_name(uint32_t op)
     return op < NR(hypercalls) ? hypercalls[op] : NULL;
 }
 
+/* @name in @buf, or if NULL, @unnamed made with what follows. */
+static const char *__attribute__((format(printf, 4, 5)))
+label(char *buf, size_t size, const char *name, const char *unnamed, ...)
+{
+    va_list ap;
+
+    if ( name )
+    {
+        snprintf(buf, size, "%s", name);
+        return buf;
+    }
+    va_start(ap, unnamed);
+    vsnprintf(buf, size, unnamed, ap);
+    va_end(ap);
+    return buf;
+}
+
 const char *model_exit_label(char *buf, size_t size, uint32_t reason,
                              bool svm)
 {
-    const char *name = model_exit_name(reason, svm);
+    return label(buf, size, model_exit_name(reason, svm),
+                 "exit_0x%" PRIx32, reason);
+}
 
-    if ( name )
-        snprintf(buf, size, "%s", name);
-    else
-        snprintf(buf, size, "exit_0x%" PRIx32, reason);
-    return buf;
+/* The catalogue's names of ESR_EL2.EC (its value lines). */
+static const char *const arm_traps[] = XT_TRC_ARM_TRAP_EC_NAMES;
+
+const char *model_trap_name(uint32_t ec)
+{
+    return ec < NR(arm_traps) ? arm_traps[ec] : NULL;
+}
+
+const char *model_trap_label(char *buf, size_t size, uint32_t ec)
+{
+    return label(buf, size, model_trap_name(ec), "ec_0x%02" PRIx32, ec);
+}
+
+const char *model_exit_event_label(char *buf, size_t size,
+                                   const struct model_event *ev)
+{
+    if ( ev->u.exit.arm )
+        return model_trap_label(buf, size, ev->u.exit.reason);
+    return model_exit_label(buf, size, ev->u.exit.reason, ev->u.exit.svm);
 }
 
 const char *model_hypercall_label(char *buf, size_t size, uint32_t op)
 {
-    const char *name = model_hypercall_name(op);
-
-    if ( name )
-        snprintf(buf, size, "%s", name);
-    else
-        snprintf(buf, size, "hypercall_%" PRIu32, op);
-    return buf;
+    return label(buf, size, model_hypercall_name(op), "hypercall_%" PRIu32,
+                 op);
 }

@@ -45,7 +45,16 @@
  *              costs the time blocked, not the wait for a pCPU after the
  *              wake, as in xenalyze.  An exit open when its vCPU is lost
  *              is dropped, and counted; one open at the end is not
- *              emitted.
+ *              emitted.  An Arm guest's trap (xen/patches/arm) is an
+ *              exit of the same kind: opened by TRC_ARM_TRAP (exception
+ *              class, pc), with TRC_ARM_TRAP_HVC and TRC_ARM_TRAP_MMIO
+ *              as its handler records, closed by TRC_ARM_RETURN.
+ *              The virtual interrupt made pending for it
+ *              (TRC_ARM_VIRQ_INJECT) while its pCPU handled a physical
+ *              IRQ (from TRC_ARM_IRQ to that pCPU's next
+ *              TRC_ARM_RETURN), until the vCPU next enters the guest:
+ *              the injection's latency, from the last physical IRQ
+ *              taken there.
  *
  * and says what it learns as an event stream: a consumer gets, through
  * one callback, typed events in the order of the records that produce
@@ -53,10 +62,11 @@
  * with start <= end <= that record's TSC (a loss closes intervals at its
  * first lost TSC, earlier than the marker).  model_run() takes the
  * records in TSC order, or with model_options.by_cpu the scheduler's
- * records and losses in TSC order across pCPUs, and each pCPU's other
- * records in that pCPU's order between them (merge.h): the state is what
- * full TSC order gives, but events of different pCPUs may come out of
- * TSC order by up to the time between two scheduler records of a pCPU;
+ * records, losses and Arm records in TSC order across pCPUs, and each
+ * pCPU's other records in that pCPU's order between them (merge.h): the
+ * state is what full TSC order gives, but events of different pCPUs may
+ * come out of TSC order by up to the time between two scheduler records
+ * of a pCPU;
  * sort by @start if that matters.  model_feed() takes records
  * in whatever order the caller gives (xentrace-dump: full TSC order).  Runstate intervals
  * still open at the end of the trace are closed with MODEL_END_TRACE: a
@@ -120,7 +130,10 @@ enum model_event_type {
     MODEL_EV_HYPERCALL,         /* a PV hypercall, or an HVM VMCALL's */
     MODEL_EV_PV,                /* a PV trap, page fault, emulated op... */
     MODEL_EV_IRQ,               /* an interrupt on a pCPU */
-    MODEL_EV_INJECT,            /* an interrupt injected into an HVM vCPU */
+    MODEL_EV_INJECT,            /* an interrupt injected into a vCPU */
+    MODEL_EV_INJECT_LATENCY,    /* from a physical IRQ to the entry into
+                                   the guest it made an interrupt pending
+                                   for (Arm) */
     MODEL_EV_CSTATE,            /* a C-state residency closed */
     MODEL_EV_LOST,              /* records lost on a pCPU */
 };
@@ -155,6 +168,9 @@ struct model_event {
             uint32_t reason;            /* VMX or SVM exit code */
             bool svm;                   /* written as an SVM exit (Xen
                                            4.19 on): @reason is SVM's */
+            bool arm;                   /* an Arm trap: @reason is the
+                                           ESR's exception class, @rip
+                                           the guest's pc */
             uint64_t rip;
             unsigned int nr_handlers;   /* handler records (all of them) */
             const struct xt_record *handlers;   /* the first ones, up to
@@ -176,8 +192,11 @@ struct model_event {
         } irq;                          /* [start, end): its handling, when
                                            the record gives it */
         struct {
-            uint32_t vector;            /* TRC_HVM_INJ_VIRQ's */
-        } inject;
+            uint32_t vector;            /* TRC_HVM_INJ_VIRQ's, or
+                                           TRC_ARM_VIRQ_INJECT's virq */
+            bool arm;                   /* the latter */
+        } inject;                       /* and MODEL_EV_INJECT_LATENCY:
+                                           [IRQ taken, guest entered) */
         struct {
             uint32_t cstate;
         } cstate;
@@ -242,9 +261,11 @@ uint64_t model_last_tsc(const struct model *m);
 /* Counts of what the model could not place, for the summary. */
 struct model_stats {
     uint64_t records;           /* fed */
-    uint64_t orphan_hvm;        /* HVM records on a pCPU with no known vCPU */
+    uint64_t orphan_hvm;        /* HVM (or Arm trap) records on a pCPU
+                                   with no known vCPU */
     uint64_t exits_dropped;     /* exits open when their vCPU was lost */
     uint64_t mismatches;        /* runstate changes from a state not held */
+    uint64_t arm_records;       /* of TRC_HW_ARM, xen/patches/arm's */
 };
 
 const struct model_stats *model_stats(const struct model *m);
@@ -277,5 +298,15 @@ const char *model_hypercall_name(uint32_t op);
 const char *model_exit_label(char *buf, size_t size, uint32_t reason,
                              bool svm);
 const char *model_hypercall_label(char *buf, size_t size, uint32_t op);
+
+/*
+ * An Arm trap's exception class (ESR_EL2.EC): the catalogue's name
+ * ("DABT"), or NULL; as a label, "DABT" or "ec_0x2a".  An exit's label,
+ * VMX's, SVM's or Arm's, as its event says.
+ */
+const char *model_trap_name(uint32_t ec);
+const char *model_trap_label(char *buf, size_t size, uint32_t ec);
+const char *model_exit_event_label(char *buf, size_t size,
+                                   const struct model_event *ev);
 
 #endif /* MODEL_H */

@@ -15,7 +15,10 @@
  *                process (view.h has the numbers).
  *   per vCPU     a thread track (TrackDescriptor with the thread) with
  *                slices for HVM exits, named by reason, with the reason,
- *                RIP and handler records as arguments; instants for
+ *                RIP and handler records as arguments, and for Arm
+ *                traps, named by exception class, with the class, pc
+ *                and handler records (the hypercall, the MMIO address);
+ *                instants for
  *                hypercalls, PV events and injected interrupts; and a
  *                "lost" slice for the time the model books LOST, but for
  *                the runs the scheduling shows (lost_slice()).
@@ -826,7 +829,8 @@ static void on_runstate(struct pf *pf, const struct model_event *ev)
                      MODEL_VCPU_NONE);
 }
 
-static void on_hvm_exit(struct pf *pf, const struct model_event *ev)
+/* An HVM exit or an Arm trap: a slice from the exit to the entry. */
+static void on_guest_exit(struct pf *pf, const struct model_event *ev)
 {
     uint64_t track = track_of(pf, ev->domvcpu, ev->pcpu);
     char name[NAME_MAX_BYTES];
@@ -835,10 +839,11 @@ static void on_hvm_exit(struct pf *pf, const struct model_event *ev)
     if ( !track )
         return;
     event_begin(pf, ev->start, TYPE_SLICE_BEGIN, track);
-    event_name(pf, model_exit_label(name, sizeof(name), ev->u.exit.reason,
-                                     ev->u.exit.svm));
-    arg_uint(pf, "reason", DA_UINT_VALUE, ev->u.exit.reason);
-    arg_uint(pf, "rip", DA_POINTER_VALUE, ev->u.exit.rip);
+    event_name(pf, model_exit_event_label(name, sizeof(name), ev));
+    arg_uint(pf, ev->u.exit.arm ? "ec" : "reason", DA_UINT_VALUE,
+             ev->u.exit.reason);
+    arg_uint(pf, ev->u.exit.arm ? "pc" : "rip", DA_POINTER_VALUE,
+             ev->u.exit.rip);
     kept = ev->u.exit.nr_handlers < MODEL_MAX_HANDLERS ?
            ev->u.exit.nr_handlers : MODEL_MAX_HANDLERS;
     for ( i = 0; i < kept; i++ )
@@ -930,7 +935,7 @@ static void on_event(void *arg, const struct model_event *ev)
         on_wake(pf, ev);
         break;
     case MODEL_EV_EXIT:
-        on_hvm_exit(pf, ev);
+        on_guest_exit(pf, ev);
         break;
     case MODEL_EV_LOST:
         on_lost(pf, ev);
@@ -946,6 +951,8 @@ static void on_event(void *arg, const struct model_event *ev)
     case MODEL_EV_INJECT:
         on_point(pf, ev);
         break;
+    case MODEL_EV_INJECT_LATENCY:
+        break;      /* it spans pCPUs and overlaps slices: the summary's */
     }
 }
 

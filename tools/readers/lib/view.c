@@ -124,8 +124,11 @@ static uint32_t class_of(const struct model_event *ev)
     case MODEL_EV_WAKE:
         return XT_CLASS_SCHED;
     case MODEL_EV_EXIT:
+        return ev->u.exit.arm ? XT_CLASS_ARM : XT_CLASS_HVM;
     case MODEL_EV_INJECT:
-        return XT_CLASS_HVM;
+        return ev->u.inject.arm ? XT_CLASS_ARM : XT_CLASS_HVM;
+    case MODEL_EV_INJECT_LATENCY:
+        return XT_CLASS_ARM;
     case MODEL_EV_HYPERCALL:
         return ev->u.hypercall.hvm ? XT_CLASS_HVM : XT_CLASS_PV;
     case MODEL_EV_PV:
