@@ -351,6 +351,18 @@ static void test_metadata(void **state)
     assert_int_equal(in->metadata, 5);
     xt_reader_close(r);
     free(f.w);
+
+    /* A start whose TSC was not known (arm64's xentrace) is no start. */
+    init(&f);
+    batch(&f, 0);
+    rec(&f, TRC_XT_START, 0, 5,
+        (const uint32_t[]){ 0, 0, 0x692bd400, 0, 500000000 });
+    rec1(&f, TRC_SCHED_SWITCH, 700, 1);
+    r = open_file(&f, SIZE_MAX);
+    assert_false(xt_reader_info(r)->has_start);
+    assert_int_equal(xt_reader_info(r)->metadata, 1);
+    xt_reader_close(r);
+    free(f.w);
 }
 
 /*

@@ -392,7 +392,9 @@ static void take_metadata(struct xt_reader *r, const struct xt_record *rec)
             in->meta.xen_version = rec->extra[0];
         break;
     case TRC_XT_START:
-        if ( rec->nr_extra >= 5 && !in->has_start )
+        /* TSC 0: its TSC was not known (docs/trace-format.md). */
+        if ( rec->nr_extra >= 5 && !in->has_start &&
+             (rec->extra[0] || rec->extra[1]) )
         {
             in->has_start = true;
             in->meta.start_tsc = rec->extra[0] | (uint64_t)rec->extra[1] << 32;

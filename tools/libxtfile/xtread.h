@@ -171,7 +171,8 @@ struct xt_reader_info {
     bool has_meta;              /* at least TRC_XT_FORMAT was found */
     uint32_t format_version;    /* 0: none */
     uint32_t tool_version[3];   /* major, minor, patch; 0s: unknown */
-    bool has_tsc_hz, has_nr_cpus, has_start;
+    bool has_tsc_hz, has_nr_cpus;
+    bool has_start;             /* TRC_XT_START with a TSC that is not 0 */
     struct xt_metadata meta;    /* fields 0 where not present; xen_version
                                    from TRC_XT_XEN_VERSION */
 
