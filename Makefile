@@ -95,9 +95,11 @@ all: $(HOST_LIB) $(XEN_SIM) $(XEN_SIM_LIBS) $(LIBXT) $(LIBXT_SO) $(XTFILE) \
 TSAN_BUILD := $(BUILD)/tsan
 TSAN_TESTS := $(addprefix $(TSAN_BUILD)/tests/,$(notdir $(THREADED_TESTS)))
 
-check: all tsan-tests bench-smoke xen-trees $(XEN_TREES_TEST)
+check: all tsan-tests bench-smoke xen-trees $(XEN_TREES_TEST) arm64-host \
+       $(ARM64_HOST_TEST)
 	@XT_TREES=$(XEN_TREES_DIR) XT_TREE_VERSIONS="$(XEN_TREES_BUILT)" \
-	    tests/run-tests $(TESTS) $(TSAN_TESTS) $(XEN_TREES_TEST)
+	    XT_ARM64_XEN_SIM=$(ARM64_XEN_SIM) tests/run-tests $(TESTS) \
+	    $(TSAN_TESTS) $(XEN_TREES_TEST) $(ARM64_HOST_TEST)
 
 check-unit: all
 	@tests/run-tests $(TESTS)

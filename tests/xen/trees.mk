@@ -29,7 +29,23 @@ xen-trees:
 	@out=$$(tests/xen/build-xen.sh $(XEN_CACHE) arm64) && \
 	    cp -r "$$out.d" $(XEN_TREES_DIR)/4.17-arm64
 
+# xen/arch/host and xen-sim cross-built for arm64, which test_arm64_host
+# checks (their tests run on x86 here).
+ARM64_HOST      := $(BUILD)/arm64-host
+ARM64_XEN_SIM   := $(ARM64_HOST)/tools/xen-sim/xen-sim
+ARM64_HOST_TEST := $(BUILD)/tests/test_arm64_host
+
+$(ARM64_HOST_TEST): tests/xen/test_arm64_host.c tests/common/run_cmd.c \
+                    tests/common/run_cmd.h
+	@mkdir -p $(@D)
+	$(CC) $(TOOL_CFLAGS) -Itests/common $(LDFLAGS) -o $@ \
+	    tests/xen/test_arm64_host.c tests/common/run_cmd.c -lcmocka
+
+arm64-host:
+	@$(MAKE) --no-print-directory BUILD=$(ARM64_HOST) \
+	    CC=aarch64-linux-gnu-gcc $(ARM64_XEN_SIM)
+
 # What test_xen_trees is given to check.
 XEN_TREES_BUILT := $(XEN_TREES) $(addsuffix -arm64,$(XEN_ARM_TREES) 4.17)
 
-.PHONY: xen-trees
+.PHONY: xen-trees arm64-host
