@@ -291,8 +291,9 @@ static void check_queued(const uint8_t *p, size_t len, unsigned int cpu,
         }
         else
         {
+            /* A pad is neither a record nor its bytes (xtread.h). */
             records += event != TRC_TRACE_WRAP_BUFFER;
-            bytes += size;
+            bytes += event != TRC_TRACE_WRAP_BUFFER ? size : 0;
             timed_before |= TRC_HD_INCLUDES_CYCLE_COUNT(hdr);
         }
         after_skip = event == TRC_XT_SKIPPED;
