@@ -1596,8 +1596,7 @@ struct xt_iter {
     bool special;
     bool nowait;                /* XT_ITER_NOWAIT */
     enum taking taking;
-    struct words copies[2];     /* the last two batches, copied */
-    unsigned int copy;          /* the one used last */
+    struct words copy;          /* the last batch, where copied */
     /* Indexed */
     uint64_t *last_tsc;         /* per slot, XT_ORDER_FILE and _TSC */
     uint64_t cpu_tsc;           /* XT_ORDER_CPU's */
@@ -1978,16 +1977,15 @@ static int stream_tsc_next(struct xt_iter *it, struct xt_record *rec)
  */
 
 /*
- * @len words at @p into @b, 4-byte aligned and lasting two calls: in
- * place where they are aligned and stay (indexed), else copied into the
- * iterator's buffer that the last batch does not use.
+ * @len words at @p into @b, 4-byte aligned: in place where they are
+ * aligned, else copied into the iterator's buffer.
  */
 static int batch_words(struct xt_iter *it, const uint8_t *p, size_t len,
                        struct xt_batch *b)
 {
-    if ( ((uintptr_t)p & 3) || it->r->s )
+    if ( (uintptr_t)p & 3 )
     {
-        struct words *c = &it->copies[it->copy ^= 1];
+        struct words *c = &it->copy;
 
         if ( array_fit(&c->w, &c->cap, len ? len : 1, sizeof(*c->w)) )
             return -1;
@@ -2147,7 +2145,6 @@ void xt_iter_free(struct xt_iter *it)
     free(it->cursors);
     tournament_free(&it->tree);
     free(it->by_cpu);
-    free(it->copies[0].w);
-    free(it->copies[1].w);
+    free(it->copy.w);
     free(it);
 }

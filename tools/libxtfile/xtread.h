@@ -327,10 +327,10 @@ struct xt_batch {
  * The next batch of an XT_ORDER_FILE or XT_ORDER_CPU iterator into @b: 1,
  * 0 at the end, or -1 with errno: EINVAL in XT_ORDER_TSC or on an
  * iterator that has handed out records (it hands out one or the other),
- * ENOMEM, or streamed EAGAIN as xt_iter_next().  The last two batches an
- * iterator gave stay valid together, until its next call but one; on an
- * indexed reader they are read in place where they are 4-byte aligned in
- * the input (a copy only after damage).
+ * ENOMEM, or streamed EAGAIN as xt_iter_next().  @b->words stays valid
+ * until the iterator's next call; on an indexed reader, where the batch is
+ * 4-byte aligned in the input, it is read in place and stays valid until
+ * xt_reader_close() (a copy only after damage).
  */
 int xt_iter_batch(struct xt_iter *it, struct xt_batch *b);
 
