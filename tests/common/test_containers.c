@@ -117,18 +117,9 @@ static const char *const names[] = {
 };
 #define NR_NAMES (sizeof(names) / sizeof(names[0]))
 
-static uint64_t name_hash(const char *s)
-{
-    uint64_t h = 1469598103934665603ull;        /* FNV-1a */
-
-    while ( *s )
-        h = (h ^ (unsigned char)*s++) * 1099511628211ull;
-    return h;
-}
-
 static uint64_t name_hash_at(const void *base, unsigned int i)
 {
-    return name_hash(((const char *const *)base)[i]);
+    return hashtab_hash_string(((const char *const *)base)[i]);
 }
 
 static bool name_is(const void *base, unsigned int i, const void *key)
@@ -142,13 +133,17 @@ static void test_hashtab_names(void **state)
     unsigned int i, s;
 
     (void)state;
+    /* FNV-1a's published values. */
+    assert_true(hashtab_hash_string("") == 0xcbf29ce484222325ull);
+    assert_true(hashtab_hash_string("a") == 0xaf63dc4c8601ec8cull);
+    assert_true(hashtab_hash_string("foobar") == 0x85944171f73967e8ull);
     assert_int_equal(hashtab_build(&t, NR_NAMES, names, name_hash_at), 0);
     for ( i = 0; i < NR_NAMES; i++ )
     {
-        s = hashtab_probe(&t, name_hash(names[i]), names[i], names, name_is);
+        s = hashtab_probe(&t, hashtab_hash_string(names[i]), names[i], names, name_is);
         assert_int_equal(hashtab_index(&t, s), i + 1);
     }
-    s = hashtab_probe(&t, name_hash("schedx"), "schedx", names, name_is);
+    s = hashtab_probe(&t, hashtab_hash_string("schedx"), "schedx", names, name_is);
     assert_int_equal(hashtab_index(&t, s), 0);
     hashtab_free(&t);
 }

@@ -8,7 +8,8 @@
  *
  * The caller says what an element's key is: a 64-bit number
  * (hashtab_find(), with @key_of), or anything it can hash and compare
- * (hashtab_probe(), with its own hash and @match, e.g. a name).
+ * (hashtab_probe(), with a hash and @match, e.g. a name and
+ * hashtab_hash_string()).
  *
  *     if ( hashtab_fit(&t, n + 1, cpus, hash_of) )   room for one more
  *         ... ENOMEM ...
@@ -35,6 +36,16 @@ struct hashtab {
 static inline uint64_t hashtab_hash(uint64_t key)
 {
     return (key ^ key >> 29) * 0x9e3779b97f4a7c15ull;
+}
+
+/* The hash of a string: FNV-1a, 64 bits. */
+static inline uint64_t hashtab_hash_string(const char *s)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+
+    while ( *s )
+        h = (h ^ (unsigned char)*s++) * 0x100000001b3ull;
+    return h;
 }
 
 /* The hash of the element at @index of @base: for hashtab_fit(). */
