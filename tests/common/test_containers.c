@@ -111,6 +111,29 @@ static void test_hashtab_numbers(void **state)
     free(keys);
 }
 
+/* A look-up adds nothing, and needs no slots before the first fit. */
+static void test_hashtab_get(void **state)
+{
+    uint64_t keys[3] = { 7, 7u << 20, 0 };
+    struct hashtab t = { 0 };
+    unsigned int i, s;
+
+    (void)state;
+    assert_int_equal(hashtab_get(&t, 7, keys, key_at), 0);
+    assert_null(t.slot);
+    for ( i = 0; i < 3; i++ )
+    {
+        assert_int_equal(hashtab_fit(&t, i + 1, keys, hash_at), 0);
+        s = hashtab_find(&t, keys[i], keys, key_at);
+        hashtab_set(&t, s, i);
+    }
+    for ( i = 0; i < 3; i++ )
+        assert_int_equal(hashtab_get(&t, keys[i], keys, key_at), i + 1);
+    assert_int_equal(hashtab_get(&t, 8, keys, key_at), 0);
+    assert_int_equal(t.nr, 3);
+    hashtab_free(&t);
+}
+
 static const char *const names[] = {
     "gen", "sched", "dom0op", "hvm", "mem", "pv", "shadow", "hw", "guest",
     "all", "", "a much longer name than the others have",
@@ -254,6 +277,7 @@ int main(void)
         cmocka_unit_test(test_array_grows_and_zeroes),
         cmocka_unit_test(test_array_refuses_overflow),
         cmocka_unit_test(test_hashtab_numbers),
+        cmocka_unit_test(test_hashtab_get),
         cmocka_unit_test(test_hashtab_names),
         cmocka_unit_test(test_tournament_merges),
         cmocka_unit_test(test_tournament_any_source),

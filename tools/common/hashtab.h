@@ -9,7 +9,8 @@
  * The caller says what an element's key is: a 64-bit number
  * (hashtab_find(), with @key_of), or anything it can hash and compare
  * (hashtab_probe(), with a hash and @match, e.g. a name and
- * hashtab_hash_string()).
+ * hashtab_hash_string()).  hashtab_get() looks a number up and adds
+ * nothing, so a hot path can find before it fits.
  *
  *     if ( hashtab_fit(&t, n + 1, cpus, hash_of) )   room for one more
  *         ... ENOMEM ...
@@ -90,6 +91,19 @@ static inline unsigned int hashtab_index(const struct hashtab *t,
                                          unsigned int s)
 {
     return t->slot[s];
+}
+
+/*
+ * The index + 1 of the element of 64-bit @key, 0 if there is none: a
+ * look-up that adds nothing, so the table may be empty and unfitted.
+ */
+static inline unsigned int hashtab_get(const struct hashtab *t, uint64_t key,
+                                       const void *base,
+                                       hashtab_key_fn *key_of)
+{
+    if ( !t->nr_slots )
+        return 0;
+    return hashtab_index(t, hashtab_find(t, key, base, key_of));
 }
 
 /*

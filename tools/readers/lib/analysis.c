@@ -150,19 +150,16 @@ static uint64_t entry_hash(const void *entries, unsigned int i)
 static struct entry *table_find(struct analysis *a, struct table *t,
                                 uint64_t key)
 {
-    unsigned int s;
+    unsigned int s = hashtab_get(&t->index, key, t->e, entry_key);
 
-    /* Room for one more, but no more slots when the table is full. */
-    if ( hashtab_fit(&t->index, t->n + (t->n < TABLE_MAX), t->e,
-                     entry_hash) )
-        goto nomem;
-    s = hashtab_find(&t->index, key, t->e, entry_key);
-    if ( hashtab_index(&t->index, s) )
-        return &t->e[hashtab_index(&t->index, s) - 1];
+    if ( s )
+        return &t->e[s - 1];
     if ( t->n == TABLE_MAX )
         return NULL;
-    if ( array_fit(&t->e, &t->cap, t->n + 1, sizeof(*t->e)) )
+    if ( hashtab_fit(&t->index, t->n + 1, t->e, entry_hash) ||
+         array_fit(&t->e, &t->cap, t->n + 1, sizeof(*t->e)) )
         goto nomem;
+    s = hashtab_find(&t->index, key, t->e, entry_key);
     t->e[t->n] = (struct entry){ .key = key };
     if ( t->with_sketch && !(t->e[t->n].sk = calloc(1, sizeof(struct sketch))) )
         goto nomem;

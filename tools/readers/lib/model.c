@@ -101,10 +101,10 @@ static uint64_t vcpu_hash(const void *vcpus, unsigned int i)
 /* The index of @domvcpu, which is added if new; NO_INDEX with ENOMEM. */
 static uint32_t vcpu_index(struct model *m, uint32_t domvcpu)
 {
-    unsigned int s = hashtab_find(&m->index, domvcpu, m->vcpus, vcpu_key);
+    unsigned int s = hashtab_get(&m->index, domvcpu, m->vcpus, vcpu_key);
 
-    if ( hashtab_index(&m->index, s) )
-        return hashtab_index(&m->index, s) - 1;
+    if ( s )
+        return s - 1;
     /* Room first, so that a failure leaves the table as it was. */
     if ( array_fit(&m->vcpus, &m->vcpus_cap, m->nr_vcpus + 1,
                    sizeof(*m->vcpus)) ||
@@ -889,8 +889,7 @@ struct model *model_new(struct xt_reader *r, const struct model_options *o,
                    info->max_cpu + 1 : 0;
     m->pcpus = calloc(m->nr_pcpus ? m->nr_pcpus : 1, sizeof(*m->pcpus));
     m->by_cpu = calloc(m->nr_by_cpu ? m->nr_by_cpu : 1, sizeof(*m->by_cpu));
-    if ( !m->pcpus || !m->by_cpu ||
-         hashtab_fit(&m->index, 1, m->vcpus, vcpu_hash) )
+    if ( !m->pcpus || !m->by_cpu )
     {
         model_free(m);
         return NULL;

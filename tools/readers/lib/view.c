@@ -193,29 +193,20 @@ uint32_t view_other_tid(uint32_t pcpu)
     return VIEW_XEN_PID + 2 + 2 * pcpu;
 }
 
-static uint64_t set_key(const void *keys, unsigned int i)
-{
-    return ((const uint32_t *)keys)[i];
-}
-
 static uint64_t set_hash(const void *keys, unsigned int i)
 {
-    return hashtab_hash(set_key(keys, i));
+    return hashtab_hash(view_set_key(keys, i));
 }
 
-int32_t view_set_add(struct view_set *s, uint32_t key, bool *added)
+int32_t view_set_insert(struct view_set *s, uint32_t key, bool *added)
 {
     unsigned int i;
 
-    *added = false;
-    if ( hashtab_fit(&s->index, s->nr + 1, s->keys, set_hash) )
-        return -1;
-    i = hashtab_find(&s->index, key, s->keys, set_key);
-    if ( hashtab_index(&s->index, i) )
-        return hashtab_index(&s->index, i) - 1;
     if ( s->nr == INT32_MAX ||
+         hashtab_fit(&s->index, s->nr + 1, s->keys, set_hash) ||
          array_fit(&s->keys, &s->cap, s->nr + 1, sizeof(*s->keys)) )
         return -1;
+    i = hashtab_find(&s->index, key, s->keys, view_set_key);
     s->keys[s->nr] = key;
     hashtab_set(&s->index, i, s->nr);
     *added = true;
