@@ -111,24 +111,38 @@ static void test_hashtab_numbers(void **state)
     free(keys);
 }
 
+/* A look-up adds nothing, and needs no slots before the first fit. */
+static void test_hashtab_get(void **state)
+{
+    uint64_t keys[3] = { 7, 7u << 20, 0 };
+    struct hashtab t = { 0 };
+    unsigned int i, s;
+
+    (void)state;
+    assert_int_equal(hashtab_get(&t, 7, keys, key_at), 0);
+    assert_null(t.slot);
+    for ( i = 0; i < 3; i++ )
+    {
+        assert_int_equal(hashtab_fit(&t, i + 1, keys, hash_at), 0);
+        s = hashtab_find(&t, keys[i], keys, key_at);
+        hashtab_set(&t, s, i);
+    }
+    for ( i = 0; i < 3; i++ )
+        assert_int_equal(hashtab_get(&t, keys[i], keys, key_at), i + 1);
+    assert_int_equal(hashtab_get(&t, 8, keys, key_at), 0);
+    assert_int_equal(t.nr, 3);
+    hashtab_free(&t);
+}
+
 static const char *const names[] = {
     "gen", "sched", "dom0op", "hvm", "mem", "pv", "shadow", "hw", "guest",
     "all", "", "a much longer name than the others have",
 };
 #define NR_NAMES (sizeof(names) / sizeof(names[0]))
 
-static uint64_t name_hash(const char *s)
-{
-    uint64_t h = 1469598103934665603ull;        /* FNV-1a */
-
-    while ( *s )
-        h = (h ^ (unsigned char)*s++) * 1099511628211ull;
-    return h;
-}
-
 static uint64_t name_hash_at(const void *base, unsigned int i)
 {
-    return name_hash(((const char *const *)base)[i]);
+    return hashtab_hash_string(((const char *const *)base)[i]);
 }
 
 static bool name_is(const void *base, unsigned int i, const void *key)
@@ -142,13 +156,17 @@ static void test_hashtab_names(void **state)
     unsigned int i, s;
 
     (void)state;
+    /* FNV-1a's published values. */
+    assert_true(hashtab_hash_string("") == 0xcbf29ce484222325ull);
+    assert_true(hashtab_hash_string("a") == 0xaf63dc4c8601ec8cull);
+    assert_true(hashtab_hash_string("foobar") == 0x85944171f73967e8ull);
     assert_int_equal(hashtab_build(&t, NR_NAMES, names, name_hash_at), 0);
     for ( i = 0; i < NR_NAMES; i++ )
     {
-        s = hashtab_probe(&t, name_hash(names[i]), names[i], names, name_is);
+        s = hashtab_probe(&t, hashtab_hash_string(names[i]), names[i], names, name_is);
         assert_int_equal(hashtab_index(&t, s), i + 1);
     }
-    s = hashtab_probe(&t, name_hash("schedx"), "schedx", names, name_is);
+    s = hashtab_probe(&t, hashtab_hash_string("schedx"), "schedx", names, name_is);
     assert_int_equal(hashtab_index(&t, s), 0);
     hashtab_free(&t);
 }
@@ -259,6 +277,7 @@ int main(void)
         cmocka_unit_test(test_array_grows_and_zeroes),
         cmocka_unit_test(test_array_refuses_overflow),
         cmocka_unit_test(test_hashtab_numbers),
+        cmocka_unit_test(test_hashtab_get),
         cmocka_unit_test(test_hashtab_names),
         cmocka_unit_test(test_tournament_merges),
         cmocka_unit_test(test_tournament_any_source),

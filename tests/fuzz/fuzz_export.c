@@ -35,8 +35,26 @@ static uint64_t le64(const uint8_t *p)
  */
 #define EVENT_HEAD  17
 
-/* Read back CPU @cpu's stream of @r against its records. */
-static void check_stream(struct xt_reader *r, unsigned int cpu)
+/* The number of event classes in the metadata, whose ids are 0, 1, ... */
+static unsigned int metadata_classes(void)
+{
+    char path[64], line[256];
+    unsigned int n = 0, id;
+    FILE *f;
+
+    snprintf(path, sizeof(path), "%s/metadata", ctf_dir);
+    f = fopen(path, "r");
+    CHECK(f);
+    while ( fgets(line, sizeof(line), f) )
+        if ( sscanf(line, "\tid = %u;", &id) == 1 )
+            CHECK(id == n++);
+    fclose(f);
+    return n;
+}
+
+/* Read back CPU @cpu's stream of @r against its records and @nr_classes. */
+static void check_stream(struct xt_reader *r, unsigned int cpu,
+                         unsigned int nr_classes)
 {
     static uint8_t buf[1 << 20];
     struct xt_iter *it = xt_iter_new(r, XT_ORDER_CPU, cpu, 0);
@@ -125,9 +143,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* gzip is streamed, read once: CTF reads each CPU on its own. */
     if ( !info->gzip )
     {
+        unsigned int nr_classes;
+
         export_ctf(r, ctf_dir, hz);
+        nr_classes = metadata_classes();
         for ( i = 0; i < info->nr_cpus; i++ )
-            check_stream(r, xt_reader_cpu(r, i)->cpu);
+            check_stream(r, xt_reader_cpu(r, i)->cpu, nr_classes);
     }
     xt_reader_close(r);
     return 0;

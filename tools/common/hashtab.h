@@ -8,7 +8,9 @@
  *
  * The caller says what an element's key is: a 64-bit number
  * (hashtab_find(), with @key_of), or anything it can hash and compare
- * (hashtab_probe(), with its own hash and @match, e.g. a name).
+ * (hashtab_probe(), with a hash and @match, e.g. a name and
+ * hashtab_hash_string()).  hashtab_get() looks a number up and adds
+ * nothing, so a hot path can find before it fits.
  *
  *     if ( hashtab_fit(&t, n + 1, cpus, hash_of) )   room for one more
  *         ... ENOMEM ...
@@ -35,6 +37,16 @@ struct hashtab {
 static inline uint64_t hashtab_hash(uint64_t key)
 {
     return (key ^ key >> 29) * 0x9e3779b97f4a7c15ull;
+}
+
+/* The hash of a string: FNV-1a, 64 bits. */
+static inline uint64_t hashtab_hash_string(const char *s)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+
+    while ( *s )
+        h = (h ^ (unsigned char)*s++) * 0x100000001b3ull;
+    return h;
 }
 
 /* The hash of the element at @index of @base: for hashtab_fit(). */
@@ -79,6 +91,19 @@ static inline unsigned int hashtab_index(const struct hashtab *t,
                                          unsigned int s)
 {
     return t->slot[s];
+}
+
+/*
+ * The index + 1 of the element of 64-bit @key, 0 if there is none: a
+ * look-up that adds nothing, so the table may be empty and unfitted.
+ */
+static inline unsigned int hashtab_get(const struct hashtab *t, uint64_t key,
+                                       const void *base,
+                                       hashtab_key_fn *key_of)
+{
+    if ( !t->nr_slots )
+        return 0;
+    return hashtab_index(t, hashtab_find(t, key, base, key_of));
 }
 
 /*

@@ -32,7 +32,7 @@
 
 #define CTF_MAGIC       0xc1fc1fc1u
 #define CTF_HEADER      40              /* packet header and context */
-#define MAX_CLASSES     (1u << 16)
+#define MAX_CLASSES     (1u << 15)
 
 static const char *prog_input;      /* the trace, for messages */
 
@@ -43,10 +43,7 @@ static const char *prog_input;      /* the trace, for messages */
 #define CLASS_KEY(event, words) ((event) | (uint32_t)(words) << 28)
 #define KEY_EVENT(key)          ((key) & 0x0fffffffu)
 #define KEY_WORDS(key)          ((key) >> 28)
-static uint32_t *class_ids;
-static unsigned int nr_classes;
-static uint32_t *class_slot;        /* hash: event -> class + 1 */
-static unsigned int class_slots;
+static struct view_set classes;     /* their keys, by class */
 
 /* Whose event layouts and names the file has (xt_reader_xen_version()). */
 static uint32_t xen_version;
@@ -63,25 +60,17 @@ static const char *event_name(uint32_t id)
  * ===
  */
 
-static unsigned int class_hash(uint32_t id, unsigned int slots)
+static unsigned int class_of(uint32_t key)
 {
-    return (id * 0x9e3779b1u) & (slots - 1);
-}
+    bool added;
+    int32_t c = view_set_add(&classes, key, &added);
 
-static unsigned int class_of(uint32_t id)
-{
-    unsigned int i = class_hash(id, class_slots);
-
-    while ( class_slot[i] && class_ids[class_slot[i] - 1] != id )
-        i = (i + 1) & (class_slots - 1);
-    if ( class_slot[i] )
-        return class_slot[i] - 1;
-    if ( nr_classes == MAX_CLASSES / 2 )
+    if ( c < 0 )
+        err(1, "malloc");
+    if ( added && c == MAX_CLASSES )
         errx(1, "%s: more than %u distinct events", prog_input,
-             MAX_CLASSES / 2);
-    class_ids[nr_classes] = id;
-    class_slot[i] = ++nr_classes;
-    return nr_classes - 1;
+             MAX_CLASSES);
+    return c;
 }
 
 struct le_buf {
@@ -298,8 +287,8 @@ static void ctf_metadata(const char *dir, const struct xt_reader_info *info,
             "\t};\n"
             "\tevent.header := struct { uint32_t id; tsc_t timestamp; };\n"
             "};\n\n");
-    for ( c = 0; c < nr_classes; c++ )
-        ctf_event_class(f, c, class_ids[c]);
+    for ( c = 0; c < classes.nr; c++ )
+        ctf_event_class(f, c, classes.keys[c]);
     if ( fclose(f) )
         err(1, "%s", path);
 }
@@ -311,17 +300,10 @@ static void export_ctf(struct xt_reader *r, const char *dir, uint64_t hz)
 
     if ( mkdir(dir, 0755) && errno != EEXIST )
         err(1, "%s", dir);
-    class_slots = MAX_CLASSES;
-    nr_classes = 0;
-    class_ids = calloc(MAX_CLASSES / 2, sizeof(*class_ids));
-    class_slot = calloc(class_slots, sizeof(*class_slot));
-    if ( !class_ids || !class_slot )
-        err(1, "calloc");
     for ( i = 0; i < info->nr_cpus; i++ )
         ctf_stream(r, dir, xt_reader_cpu(r, i)->cpu, cli_origin(r));
     ctf_metadata(dir, info, hz);
-    free(class_ids);
-    free(class_slot);
+    view_set_free(&classes);
 }
 
 /*

@@ -25,8 +25,7 @@ READER_CLI    := $(READER_DIR)/cli.c $(READER_DIR)/cli.h $(READER_DIR)/tsc.h \
 # The model of the machine (model.h), for the readers that need more than
 # records: the dump, and the summary's analysis.
 MODEL_SRCS    := $(READER_DIR)/model.c $(READER_DIR)/merge.c
-MODEL_HDRS    := $(READER_DIR)/model.h $(READER_DIR)/merge.h \
-                 $(READER_DIR)/keyhash.h $(COMMON_SRC)/tournament.h
+MODEL_HDRS    := $(READER_DIR)/model.h $(READER_DIR)/merge.h
 ANALYSIS_SRCS := $(READER_DIR)/analysis.c $(READER_DIR)/sketch.c \
                  $(MODEL_SRCS)
 ANALYSIS_HDRS := $(READER_DIR)/analysis.h $(READER_DIR)/sketch.h \
@@ -38,15 +37,15 @@ EXPORT_SRCS   := $(READER_DIR)/perfetto.c $(READER_DIR)/pbwrite.c \
 EXPORT_HDRS   := $(READER_DIR)/perfetto.h $(READER_DIR)/pbwrite.h \
                  $(READER_DIR)/view.h $(MODEL_HDRS)
 
-$(XT_DUMP): $(READER_SRC)/dump.c $(COMMON_SRC)/decimal.h \
-            $(READER_DIR)/view.h $(MODEL_SRCS) $(MODEL_HDRS)
+$(XT_DUMP): $(READER_SRC)/dump.c $(READER_DIR)/view.h $(MODEL_SRCS) \
+            $(MODEL_HDRS)
 $(XT_SUMMARY): $(READER_SRC)/summary.c $(TALLY_SRCS) $(ANALYSIS_SRCS) \
                $(ANALYSIS_HDRS)
 $(XT_EXPORT): $(READER_SRC)/export.c $(EXPORT_SRCS) $(EXPORT_HDRS)
 $(XT_PLOT): $(READER_SRC)/plot.c $(TALLY_SRCS)
 $(XT_FORMAT): $(READER_SRC)/xentrace_format.c
 
-$(READERS): $(READER_CLI) $(XTFILE_HDRS) $(XTFILE)
+$(READERS): $(READER_CLI) $(COMMON_HDRS) $(XTFILE_HDRS) $(XTFILE)
 	@mkdir -p $(@D)
 	$(CC) $(READER_CFLAGS) $(LDFLAGS) -o $@ $(filter %.c,$^) $(XTFILE) \
 	    $(XTFILE_LIBS) -lm

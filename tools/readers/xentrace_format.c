@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "cli.h"
 #include "tsc.h"
 #include "xtread.h"
@@ -190,12 +191,12 @@ static void free_rule(struct rule *rule)
 static bool compile_rule(const char *text, struct rule *rule,
                          const char **why)
 {
-    size_t cap = 8, len = strlen(text);
+    size_t cap = 0, len = strlen(text);
     char *lit = xmalloc(len + 1);
     size_t lit_len = 0;
     const char *s = text;
 
-    rule->pieces = xmalloc(cap * sizeof(*rule->pieces));
+    rule->pieces = NULL;
     rule->nr_pieces = 0;
     for ( ;; )
     {
@@ -206,15 +207,10 @@ static bool compile_rule(const char *text, struct rule *rule,
             lit[lit_len++] = *s;
             s += *s == '%' ? 2 : 1;     /* "%%" is a '%' */
         }
-        if ( rule->nr_pieces == cap )
-        {
-            cap *= 2;
-            rule->pieces = realloc(rule->pieces, cap * sizeof(*rule->pieces));
-            if ( !rule->pieces )
-                oom();
-        }
-        pc = &rule->pieces[rule->nr_pieces++];
-        memset(pc, 0, sizeof(*pc));
+        if ( array_fit(&rule->pieces, &cap, rule->nr_pieces + 1,
+                       sizeof(*rule->pieces)) )
+            oom();
+        pc = &rule->pieces[rule->nr_pieces++];      /* zeroed */
         lit[lit_len] = '\0';
         pc->text = strdup(lit);
         if ( !pc->text )
@@ -290,13 +286,9 @@ static bool read_rules(FILE *f, const char *path, struct rules *rules)
             ;
         if ( i == rules->n )
         {
-            if ( rules->n == nr_cap )
-            {
-                nr_cap = nr_cap ? nr_cap * 2 : 64;
-                rules->r = realloc(rules->r, nr_cap * sizeof(*rules->r));
-                if ( !rules->r )
-                    oom();
-            }
+            if ( array_fit(&rules->r, &nr_cap, rules->n + 1,
+                           sizeof(*rules->r)) )
+                oom();
             rules->n++;
         }
         else
@@ -441,25 +433,16 @@ struct cpu_state {
 struct state {
     struct xt_reader *r;
     struct cpu_state *cpus;     /* by xt_record.cpu_index, grown as they come */
-    size_t nr_cpus;
+    size_t cpus_cap;
     uint64_t irq_count, irq_total, irq_max;     /* TRC_TRACE_IRQ */
 };
 
 /* The state of CPU @index (a stream learns its CPUs as it reads). */
 static struct cpu_state *cpu_state(struct state *st, unsigned int index)
 {
-    if ( index >= st->nr_cpus )
-    {
-        size_t n = 2 * st->nr_cpus > (size_t)index + 1 ? 2 * st->nr_cpus
-                                                       : (size_t)index + 1;
-        struct cpu_state *more = realloc(st->cpus, n * sizeof(*more));
-
-        if ( !more )
-            oom();
-        memset(more + st->nr_cpus, 0, (n - st->nr_cpus) * sizeof(*more));
-        st->cpus = more;
-        st->nr_cpus = n;
-    }
+    if ( array_fit(&st->cpus, &st->cpus_cap, (size_t)index + 1,
+                   sizeof(*st->cpus)) )
+        oom();
     return &st->cpus[index];
 }
 

@@ -9,7 +9,8 @@
 #include <string.h>
 
 #include "analysis.h"
-#include "keyhash.h"
+#include "array.h"
+#include "hashtab.h"
 #include "sketch.h"
 #include "tsc.h"
 
@@ -34,8 +35,9 @@ struct entry {
 
 struct table {
     struct entry *e;
-    unsigned int n, cap;
-    struct keyhash index;       /* key -> index in e */
+    unsigned int n;
+    size_t cap;
+    struct hashtab index;       /* key -> index in e */
     uint16_t *direct;           /* key < TABLE_DIRECT -> index + 1 in e;
                                    made with the first such key */
     struct stat other;          /* what did not fit in TABLE_MAX keys */
@@ -139,41 +141,30 @@ static inline struct entry *table_get(struct analysis *a, struct table *t,
     return e;
 }
 
+static uint64_t entry_hash(const void *entries, unsigned int i)
+{
+    return hashtab_hash(entry_key(entries, i));
+}
+
 /* table_get() by the hash. */
 static struct entry *table_find(struct analysis *a, struct table *t,
                                 uint64_t key)
 {
-    unsigned int s;
+    unsigned int s = hashtab_get(&t->index, key, t->e, entry_key);
 
-    if ( !t->index.nr_slots && keyhash_fit(&t->index, 0, t->e, entry_key) )
-        goto nomem;
-    s = keyhash_slot(&t->index, key, t->e, entry_key);
-    if ( t->index.slot[s] )
-        return &t->e[t->index.slot[s] - 1];
+    if ( s )
+        return &t->e[s - 1];
     if ( t->n == TABLE_MAX )
         return NULL;
-    if ( t->n == t->cap )
-    {
-        unsigned int cap = t->cap ? t->cap * 2 : 8;
-        struct entry *e = realloc(t->e, cap * sizeof(*e));
-
-        if ( !e )
-            goto nomem;
-        t->e = e;
-        t->cap = cap;
-    }
+    if ( hashtab_fit(&t->index, t->n + 1, t->e, entry_hash) ||
+         array_fit(&t->e, &t->cap, t->n + 1, sizeof(*t->e)) )
+        goto nomem;
+    s = hashtab_find(&t->index, key, t->e, entry_key);
     t->e[t->n] = (struct entry){ .key = key };
     if ( t->with_sketch && !(t->e[t->n].sk = calloc(1, sizeof(struct sketch))) )
         goto nomem;
-    t->n++;
-    if ( t->n * 2 > t->index.nr_slots )
-    {
-        if ( keyhash_fit(&t->index, t->n, t->e, entry_key) )
-            goto nomem;
-    }
-    else
-        t->index.slot[s] = t->n;
-    return &t->e[t->n - 1];
+    hashtab_set(&t->index, s, t->n);
+    return &t->e[t->n++];
 
 nomem:
     a->failed = true;
@@ -222,7 +213,7 @@ static void table_free(struct table *t)
             free(t->e[i].sk);
         }
     free(t->e);
-    free(t->index.slot);
+    hashtab_free(&t->index);
     free(t->direct);
     memset(t, 0, sizeof(*t));
 }
@@ -281,16 +272,9 @@ static struct avcpu *vcpu_of(struct analysis *a, uint32_t domvcpu)
         return NULL;
     if ( e->s.count )
         return a->last_vcpu = a->vcpus[e->s.ticks];
-    if ( a->nr_vcpus == a->vcpus_cap )
-    {
-        size_t cap = a->vcpus_cap ? a->vcpus_cap * 2 : 64;
-        struct avcpu **p = realloc(a->vcpus, cap * sizeof(*p));
-
-        if ( !p )
-            goto nomem;
-        a->vcpus = p;
-        a->vcpus_cap = cap;
-    }
+    if ( array_fit(&a->vcpus, &a->vcpus_cap, a->nr_vcpus + 1,
+                   sizeof(*a->vcpus)) )
+        goto nomem;
     if ( !(v = calloc(1, sizeof(*v))) )
         goto nomem;
     v->domvcpu = domvcpu;

@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "keyhash.h"
+#include "array.h"
+#include "hashtab.h"
 #include "merge.h"
 #include "model.h"
 
@@ -77,7 +78,7 @@ struct model {
     unsigned int nr_vcpus;
     size_t vcpus_cap;
     struct vstate *vcpus;
-    struct keyhash index;       /* domvcpu -> index in vcpus */
+    struct hashtab index;       /* domvcpu -> index in vcpus */
 
     struct model_record what;   /* of the record being taken */
     struct model_stats stats;
@@ -92,33 +93,30 @@ static uint64_t vcpu_key(const void *vcpus, unsigned int i)
     return ((const struct vstate *)vcpus)[i].domvcpu;
 }
 
+static uint64_t vcpu_hash(const void *vcpus, unsigned int i)
+{
+    return hashtab_hash(vcpu_key(vcpus, i));
+}
+
 /* The index of @domvcpu, which is added if new; NO_INDEX with ENOMEM. */
 static uint32_t vcpu_index(struct model *m, uint32_t domvcpu)
 {
-    unsigned int s = keyhash_slot(&m->index, domvcpu, m->vcpus, vcpu_key);
+    unsigned int s = hashtab_get(&m->index, domvcpu, m->vcpus, vcpu_key);
 
-    if ( m->index.slot[s] )
-        return m->index.slot[s] - 1;
-    if ( m->nr_vcpus == m->vcpus_cap )
-    {
-        size_t cap = m->vcpus_cap ? m->vcpus_cap * 2 : 64;
-        struct vstate *v = realloc(m->vcpus, cap * sizeof(*v));
-
-        if ( !v )
-            return NO_INDEX;
-        m->vcpus = v;
-        m->vcpus_cap = cap;
-    }
+    if ( s )
+        return s - 1;
+    /* Room first, so that a failure leaves the table as it was. */
+    if ( array_fit(&m->vcpus, &m->vcpus_cap, m->nr_vcpus + 1,
+                   sizeof(*m->vcpus)) ||
+         hashtab_fit(&m->index, m->nr_vcpus + 1, m->vcpus, vcpu_hash) )
+        return NO_INDEX;
+    s = hashtab_find(&m->index, domvcpu, m->vcpus, vcpu_key);
     m->vcpus[m->nr_vcpus] = (struct vstate){
         .domvcpu = domvcpu, .state = MODEL_UNKNOWN,
         .since = m->trace_first, .pcpu = MODEL_CPU_NONE,
     };
-    m->nr_vcpus++;
-    if ( m->nr_vcpus * 2 > m->index.nr_slots )
-        return keyhash_fit(&m->index, m->nr_vcpus, m->vcpus, vcpu_key) ?
-               NO_INDEX : m->nr_vcpus - 1;
-    m->index.slot[s] = m->nr_vcpus;
-    return m->nr_vcpus - 1;
+    hashtab_set(&m->index, s, m->nr_vcpus);
+    return m->nr_vcpus++;
 }
 
 #define DENSE_CPUS  4096
@@ -891,8 +889,7 @@ struct model *model_new(struct xt_reader *r, const struct model_options *o,
                    info->max_cpu + 1 : 0;
     m->pcpus = calloc(m->nr_pcpus ? m->nr_pcpus : 1, sizeof(*m->pcpus));
     m->by_cpu = calloc(m->nr_by_cpu ? m->nr_by_cpu : 1, sizeof(*m->by_cpu));
-    if ( !m->pcpus || !m->by_cpu ||
-         keyhash_fit(&m->index, 0, m->vcpus, vcpu_key) )
+    if ( !m->pcpus || !m->by_cpu )
     {
         model_free(m);
         return NULL;
@@ -944,7 +941,7 @@ void model_free(struct model *m)
     free(m->pcpus);
     free(m->by_cpu);
     free(m->vcpus);
-    free(m->index.slot);
+    hashtab_free(&m->index);
     free(m);
 }
 

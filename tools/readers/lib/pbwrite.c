@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "pbwrite.h"
 
 #define WIRE_VARINT     0
@@ -35,22 +36,9 @@ bool pb_ok(const struct pb *pb)
 
 static bool grow(struct pb *pb, size_t n)
 {
-    size_t cap = pb->cap ? pb->cap : 256;
-    uint8_t *buf;
-
-    if ( pb->failed )
-        return false;
-    while ( cap < pb->len + n )
-        cap *= 2;
-    buf = realloc(pb->buf, cap);
-    if ( !buf )
-    {
+    if ( !pb->failed && array_fit(&pb->buf, &pb->cap, pb->len + n, 1) )
         pb->failed = true;
-        return false;
-    }
-    pb->buf = buf;
-    pb->cap = cap;
-    return true;
+    return !pb->failed;
 }
 
 /* Room for @n more bytes. */

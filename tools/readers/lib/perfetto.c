@@ -46,6 +46,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
+#include "hashtab.h"
 #include "model.h"
 #include "pbwrite.h"
 #include "perfetto.h"
@@ -187,8 +189,8 @@ struct vinfo {
 
 struct intern {
     char **names;               /* by iid - 1 */
-    uint32_t *slot;             /* hash: iid, 0 free */
-    unsigned int nr;
+    size_t cap;
+    struct hashtab by_name;     /* name -> iid - 1 */
 };
 
 struct pf {
@@ -204,7 +206,7 @@ struct pf {
     unsigned int nr_pcpus;
     struct view_set vcpus;      /* the vCPUs met, and by their index: */
     struct vinfo *vinfo;
-    unsigned int nr_vinfo;
+    size_t vinfo_cap;
     uint8_t *domains;           /* bitmap: declared */
     bool xen_declared;
     struct intern event_names, annotation_names;
@@ -289,53 +291,56 @@ static void packet_end(struct pf *pf, bool on_sequence)
  * the name itself after (0 from intern(): write it inline).
  */
 
-static uint32_t name_hash(const char *s)
+static uint64_t interned_hash(const void *names, unsigned int i)
 {
-    uint32_t h = 2166136261u;
+    return hashtab_hash_string(((char *const *)names)[i]);
+}
 
-    for ( ; *s; s++ )
-        h = (h ^ (uint8_t)*s) * 16777619u;
-    return h;
+static bool interned_is(const void *names, unsigned int i, const void *name)
+{
+    return !strcmp(((char *const *)names)[i], name);
 }
 
 static uint64_t intern(struct pf *pf, struct intern *t, unsigned int field,
                        const char *name)
 {
-    unsigned int slots = 2 * INTERN_MAX;
-    unsigned int i;
+    unsigned int nr = t->by_name.nr, s;
 
-    if ( !t->slot )
+    if ( hashtab_fit(&t->by_name, nr + (nr < INTERN_MAX), t->names,
+                     interned_hash) )
     {
-        t->slot = calloc(slots, sizeof(*t->slot));
-        t->names = calloc(INTERN_MAX, sizeof(*t->names));
-        if ( !t->slot || !t->names )
-        {
-            pf->failed = true;
-            return 0;
-        }
-    }
-    for ( i = name_hash(name) & (slots - 1); t->slot[i];
-          i = (i + 1) & (slots - 1) )
-        if ( !strcmp(t->names[t->slot[i] - 1], name) )
-            return t->slot[i];
-    if ( t->nr == INTERN_MAX || !(t->names[t->nr] = strdup(name)) )
+        pf->failed = true;
         return 0;
-    t->slot[i] = ++t->nr;
+    }
+    s = hashtab_probe(&t->by_name, hashtab_hash_string(name), name, t->names,
+                      interned_is);
+    if ( hashtab_index(&t->by_name, s) )
+        return hashtab_index(&t->by_name, s);
+    if ( nr == INTERN_MAX )
+        return 0;
+    if ( array_fit(&t->names, &t->cap, nr + 1, sizeof(*t->names)) )
+    {
+        pf->failed = true;
+        return 0;
+    }
+    if ( !(t->names[nr] = strdup(name)) )
+        return 0;
+    hashtab_set(&t->by_name, s, nr);
     pb_begin(&pf->interned, field);
-    pb_varint(&pf->interned, INTERNED_IID, t->nr);
+    pb_varint(&pf->interned, INTERNED_IID, nr + 1);
     pb_string(&pf->interned, INTERNED_NAME, name);
     pb_end(&pf->interned);
-    return t->nr;
+    return nr + 1;
 }
 
 static void intern_free(struct intern *t)
 {
     unsigned int i;
 
-    for ( i = 0; i < t->nr; i++ )
+    for ( i = 0; i < t->by_name.nr; i++ )
         free(t->names[i]);
     free(t->names);
-    free(t->slot);
+    hashtab_free(&t->by_name);
 }
 
 /*
@@ -435,18 +440,8 @@ static struct vinfo *vcpu_of(struct pf *pf, uint32_t domvcpu)
 
     if ( i >= 0 && !added )
         return &pf->vinfo[i];
-    if ( i >= 0 && (unsigned int)i >= pf->nr_vinfo )
-    {
-        unsigned int n = pf->nr_vinfo ? 2 * pf->nr_vinfo : 64;
-
-        v = realloc(pf->vinfo, n * sizeof(*v));
-        if ( v )
-        {
-            pf->vinfo = v;
-            pf->nr_vinfo = n;
-        }
-    }
-    if ( i < 0 || (unsigned int)i >= pf->nr_vinfo )
+    if ( i < 0 || array_fit(&pf->vinfo, &pf->vinfo_cap, (size_t)i + 1,
+                            sizeof(*pf->vinfo)) )
     {
         pf->failed = true;
         errno = ENOMEM;

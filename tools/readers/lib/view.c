@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "numbers.h"
 #include "view.h"
 
@@ -192,50 +193,22 @@ uint32_t view_other_tid(uint32_t pcpu)
     return VIEW_XEN_PID + 2 + 2 * pcpu;
 }
 
-static bool set_grow(struct view_set *s)
+static uint64_t set_hash(const void *keys, unsigned int i)
 {
-    unsigned int slots = s->slots ? 2 * s->slots : 64, i, j;
-    uint32_t *keys = calloc(slots, sizeof(*keys));
-    int32_t *index = malloc(slots * sizeof(*index));
-
-    if ( !keys || !index )
-    {
-        free(keys);
-        free(index);
-        return false;
-    }
-    memset(index, 0xff, slots * sizeof(*index));
-    for ( i = 0; i < s->slots; i++ )
-    {
-        if ( s->index[i] < 0 )
-            continue;
-        for ( j = s->keys[i] * 0x9e3779b1u & (slots - 1); index[j] >= 0;
-              j = (j + 1) & (slots - 1) )
-            ;
-        keys[j] = s->keys[i];
-        index[j] = s->index[i];
-    }
-    free(s->keys);
-    free(s->index);
-    s->keys = keys;
-    s->index = index;
-    s->slots = slots;
-    return true;
+    return hashtab_hash(view_set_key(keys, i));
 }
 
-int32_t view_set_add(struct view_set *s, uint32_t key, bool *added)
+int32_t view_set_insert(struct view_set *s, uint32_t key, bool *added)
 {
     unsigned int i;
 
-    *added = false;
-    if ( 2 * (s->nr + 1) > s->slots && !set_grow(s) )
+    if ( s->nr == INT32_MAX ||
+         hashtab_fit(&s->index, s->nr + 1, s->keys, set_hash) ||
+         array_fit(&s->keys, &s->cap, s->nr + 1, sizeof(*s->keys)) )
         return -1;
-    for ( i = key * 0x9e3779b1u & (s->slots - 1); s->index[i] >= 0;
-          i = (i + 1) & (s->slots - 1) )
-        if ( s->keys[i] == key )
-            return s->index[i];
-    s->keys[i] = key;
-    s->index[i] = s->nr;
+    i = hashtab_find(&s->index, key, s->keys, view_set_key);
+    s->keys[s->nr] = key;
+    hashtab_set(&s->index, i, s->nr);
     *added = true;
     return s->nr++;
 }
@@ -243,10 +216,8 @@ int32_t view_set_add(struct view_set *s, uint32_t key, bool *added)
 void view_set_free(struct view_set *s)
 {
     free(s->keys);
-    free(s->index);
-    s->keys = NULL;
-    s->index = NULL;
-    s->slots = s->nr = 0;
+    hashtab_free(&s->index);
+    *s = (struct view_set){ 0 };
 }
 
 const char *view_point_name(char *buf, unsigned int size,

@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "cli.h"
+#include "hashtab.h"
 #include "model.h"
 #include "xtread.h"
 
@@ -85,17 +86,35 @@ uint32_t view_other_tid(uint32_t pcpu);
 
 
 /*
- * A set of 32-bit keys (the vCPUs met so far), each with its index in
- * the order they were added.  view_set_add() gives the index, and says
- * through @added whether @key is new; -1 with ENOMEM.
+ * A set of 32-bit keys (the vCPUs met so far, an export's event classes),
+ * each with its index in the order they were added.  view_set_add()
+ * gives the index, and says through @added whether @key is new; -1 with
+ * ENOMEM.  view_set_insert() is its part for a new key.
  */
 struct view_set {
-    uint32_t *keys;
-    int32_t *index;             /* by slot; -1: free */
-    unsigned int slots, nr;
+    uint32_t *keys;             /* by index: in the order added */
+    size_t cap;
+    unsigned int nr;
+    struct hashtab index;       /* key -> index in keys */
 };
 
-int32_t view_set_add(struct view_set *s, uint32_t key, bool *added);
+static inline uint64_t view_set_key(const void *keys, unsigned int i)
+{
+    return ((const uint32_t *)keys)[i];
+}
+
+int32_t view_set_insert(struct view_set *s, uint32_t key, bool *added);
+
+/* Inline, the look-up: the CTF export asks it for every record. */
+static inline int32_t view_set_add(struct view_set *s, uint32_t key,
+                                   bool *added)
+{
+    unsigned int i = hashtab_get(&s->index, key, s->keys, view_set_key);
+
+    *added = false;
+    return i ? (int32_t)(i - 1) : view_set_insert(s, key, added);
+}
+
 void view_set_free(struct view_set *s);
 
 /* A point event's (hypercall, PV, injection): "memory_op", "inject 0xec". */
