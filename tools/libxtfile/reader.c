@@ -262,11 +262,7 @@ static uint64_t slot_hash(const void *slots, unsigned int i)
 /* The slot of CPU @cpu, or -1 if it has none. */
 static int64_t find_slot(const struct xt_reader *r, unsigned int cpu)
 {
-    if ( !r->cpus.nr_slots )
-        return -1;
-    return (int64_t)hashtab_index(&r->cpus, hashtab_find(&r->cpus, cpu,
-                                                          r->slots,
-                                                          slot_cpu)) - 1;
+    return (int64_t)hashtab_get(&r->cpus, cpu, r->slots, slot_cpu) - 1;
 }
 
 /*
