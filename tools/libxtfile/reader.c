@@ -1623,6 +1623,16 @@ static void cursor_enter(const struct xt_iter *it, struct cursor *c,
                              : it->r->batches[batch].start;
 }
 
+/* Move the cursor on to the batch after its own: its CPU's, or the file's. */
+static void cursor_next_batch(const struct xt_iter *it, struct cursor *c)
+{
+    const struct xt_reader *r = it->r;
+
+    cursor_enter(it, c, c->chain ? r->batches[c->batch].next
+                        : c->batch + 1 < r->nr_batches ? c->batch + 1
+                                                       : NO_BATCH);
+}
+
 /*
  * Put the cursor on its next record, past the pads and CPU-change records
  * that the iterator skips; false at its end.  Records are not decoded
@@ -1640,9 +1650,7 @@ static bool cursor_seek(const struct xt_iter *it, struct cursor *c)
             if ( it->special ||
                  !is_special(TRC_HD_TO_EVENT(rd32(r->data + c->pos))) )
                 return true;
-        cursor_enter(it, c, c->chain ? b->next
-                            : c->batch + 1 < r->nr_batches ? c->batch + 1
-                                                          : NO_BATCH);
+        cursor_next_batch(it, c);
     }
     return false;
 }
@@ -2010,9 +2018,7 @@ static int indexed_batch(struct xt_iter *it, struct xt_batch *b)
     };
     if ( batch_words(it, r->data + from, (at->end - from) / 4, b) )
         return -1;
-    cursor_enter(it, c, c->chain ? at->next
-                        : c->batch + 1 < r->nr_batches ? c->batch + 1
-                                                       : NO_BATCH);
+    cursor_next_batch(it, c);
     return 1;
 }
 
