@@ -513,7 +513,8 @@ static inline bool lane_step(struct xt_reader *r, struct lane *l)
 /*
  * Check @n lanes (batches) side by side until each stops: walking a batch
  * is a chain of loads, each header giving where the next record is, and
- * four chains run in the time of one.
+ * four chains run in about the time of one (bench/walk -b of the 8-pCPU
+ * file: 32.5 ms with four, 35.9 with one, medians of 7 alternated runs).
  */
 static void check_lanes(struct xt_reader *r, struct lane *l, unsigned int n)
 {

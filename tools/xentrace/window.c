@@ -103,7 +103,9 @@ static bool xen_writes_gen(const uint8_t *p, uint32_t hdr, bool last,
  * TRC_GEN's rare events, branches that are taken only on bad input,
  * and the walker's fields in registers (inlined, into a copy on the
  * stack that nothing else sees).  Two walks side by side (walk_pair())
- * are two chains the CPU runs at once.
+ * are two chains the CPU runs at once: bench/capture_floor's copy-check
+ * took 0.15-0.16 s/GB with them, 0.20-0.21 with one walk after the other
+ * (the same run, 2 cores, one of them busy).
  */
 static inline __attribute__((always_inline)) bool
 walk_record(struct walker *w)
