@@ -64,7 +64,8 @@ struct avcpu {
     struct table vmcalls;       /* hypercall -> exits, ticks */
     struct table io;            /* port | KEY_WRITE -> exits, ticks */
     struct table mmio;          /* address | KEY_WRITE -> exits, ticks */
-    struct table injected;      /* vector -> count */
+    struct table injected;      /* HVM: vector -> count */
+    struct table arm_injected;  /* Arm: virtual IRQ -> count */
     struct table hypercalls;    /* PV: op -> count */
     struct table subcalls;      /* PV multicall entries: op -> count */
     struct table pv;            /* PV event (without TRC_64_FLAG) -> count */
@@ -459,7 +460,8 @@ static void take_event(void *arg, const struct model_event *ev)
         break;
     case MODEL_EV_INJECT:
         if ( (v = vcpu_of(a, ev->domvcpu)) )
-            table_add(a, &v->injected, ev->u.inject.vector, 0);
+            table_add(a, ev->u.inject.arm ? &v->arm_injected : &v->injected,
+                      ev->u.inject.vector, 0);
         break;
     case MODEL_EV_INJECT_LATENCY:
         if ( (v = vcpu_of(a, ev->domvcpu)) &&
@@ -537,6 +539,7 @@ static void vcpu_free(struct avcpu *v)
     table_free(&v->io);
     table_free(&v->mmio);
     table_free(&v->injected);
+    table_free(&v->arm_injected);
     table_free(&v->hypercalls);
     table_free(&v->subcalls);
     table_free(&v->pv);
@@ -638,6 +641,7 @@ static struct avcpu *domain_sum(struct analysis *a, uint32_t dom,
         table_merge(a, &d->io, &v->io);
         table_merge(a, &d->mmio, &v->mmio);
         table_merge(a, &d->injected, &v->injected);
+        table_merge(a, &d->arm_injected, &v->arm_injected);
         table_merge(a, &d->hypercalls, &v->hypercalls);
         table_merge(a, &d->subcalls, &v->subcalls);
         table_merge(a, &d->pv, &v->pv);
@@ -1066,6 +1070,8 @@ static void text_arm_guest(FILE *f, const struct analysis *a,
     text_keyed(f, a, &v->hvcs, hypercall_name, true,
                "%s HVC traps by hypercall:", who);
     text_arm_mmio(f, a, &v->arm_mmio, who);
+    text_keyed(f, a, &v->arm_injected, number_name, false,
+               "%s virtual IRQs injected:", who);
 }
 
 /* Only for a trace with Arm records: an x86 summary stays as it was. */
@@ -1280,6 +1286,7 @@ static void json_arm(FILE *f, const struct analysis *a,
     json_exits(f, a, v, &v->traps, &arm_traps);
     json_keyed(f, a, "hvcs", &v->hvcs, hypercall_name);
     json_arm_mmio(f, a, &v->arm_mmio);
+    json_keyed(f, a, "injected", &v->arm_injected, NULL);
     fprintf(f, "}");
 }
 
