@@ -132,6 +132,7 @@ static void rec(struct file *f, uint32_t event, uint64_t tsc, unsigned int n,
 }
 
 #define RUNSTATE(o, n)  (0x00021001u | (o) << 8 | (n) << 4)
+#define CONTINUE        0x00021002u    /* TRC_SCHED_CONTINUE_RUNNING */
 #define SWITCH          0x0002800au
 #define VMEXIT          0x00081002u
 #define VMENTRY         0x00081001u
@@ -297,6 +298,33 @@ static void test_loss_is_lost(void **state)
     free(f.w);
 }
 
+/*
+ * A vCPU preempted on pCPU 0 at 20 and found running at 80 by pCPU 1's
+ * first scheduler record, a continue-running, whose records begin at 50:
+ * it was switched in there before them, so it runs from 50 (xenalyze's
+ * vcpu_start takes the pCPU's first TSC too), and waited from 20 to 50.
+ */
+static void test_continue_on_fresh_pcpu(void **state)
+{
+    struct file f = { 0 };
+    struct seen s;
+
+    (void)state;
+    batch(&f, 0);
+    rec(&f, SWITCH, 10, 4, 0x7fffu, 0u, 1u, 0u);
+    rec(&f, RUNSTATE(1, 0), 10, 1, DV(1, 0));
+    rec(&f, RUNSTATE(0, 1), 20, 1, DV(1, 0));   /* preempted */
+    batch(&f, 1);
+    rec(&f, VMENTRY, 50, 0);                    /* pCPU 1's first */
+    rec(&f, CONTINUE, 80, 1, DV(1, 0));
+    rec(&f, VMENTRY, 100, 0);
+    run_model(&f, &s);
+    assert_int_equal(s.ticks[MODEL_RUNNING], (20 - 10) + (100 - 50));
+    assert_int_equal(s.ticks[MODEL_RUNNABLE], 50 - 20);
+    assert_int_equal(s.ticks[MODEL_UNKNOWN], 0);
+    free(f.w);
+}
+
 /* An exit that blocks ends when its vCPU is woken, not at VMENTRY. */
 static void test_exit_closes_at_wake(void **state)
 {
@@ -423,6 +451,7 @@ int main(void)
         cmocka_unit_test(test_sketch_small_values_exact),
         cmocka_unit_test(test_merge_order),
         cmocka_unit_test(test_loss_is_lost),
+        cmocka_unit_test(test_continue_on_fresh_pcpu),
         cmocka_unit_test(test_exit_closes_at_wake),
         cmocka_unit_test(test_arm_injection_latency),
         cmocka_unit_test(test_svm_exit_named),

@@ -424,10 +424,14 @@ static void test_arm_trace_points(void **state)
 }
 
 /*
- * A guest: the domain xl created ran, and both captures of it are
- * loss-free.  Their agreement with xenalyze is not asserted yet: runs
- * differed on dom0's vCPUs, which the guest makes migrate, each time on
- * another figure (docs/real-xen.md).
+ * A guest: the domain xl created ran; both captures of it are loss-free
+ * and agree with xenalyze (test_ours_agrees_with_xenalyze and
+ * test_debian_agrees_with_xenalyze on this boot too).  The guest
+ * makes dom0's busy vCPUs migrate, so a capture may begin with one
+ * running, or find one running on a pCPU whose records begin after it
+ * was last seen waiting on the other: both tools start its running at
+ * that pCPU's first record, and check_agree.py names what xenalyze's
+ * residences make of it (docs/real-xen.md).
  */
 static void test_domu_scheduled(void **state)
 {
@@ -443,8 +447,6 @@ static void test_domu_scheduled(void **state)
                             "s[\"vcpus\"] if v[\"domain\"] == 1)");
     print_message("%s: d1v0 ran %lld cycles in ours.bin\n", boot, running);
     assert_true(running > 0);
-    assert_loss_free(boot, "ours");
-    assert_loss_free(boot, "debian");
 }
 
 int main(void)
@@ -468,6 +470,8 @@ int main(void)
         ON_ARM(test_arm_dom0_reads),
         ON_ARM(test_arm_upstream_file_clock),
         ON_DOMU(test_domu_scheduled),
+        ON_DOMU(test_ours_agrees_with_xenalyze),
+        ON_DOMU(test_debian_agrees_with_xenalyze),
         ON(test_arm_trace_points, "arm64-our-xen-4.20"),
     };
 

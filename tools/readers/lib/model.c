@@ -334,10 +334,13 @@ static int continue_running(struct model *m, const struct xt_record *rec)
     /*
      * As the first scheduler record of its pCPU, it proves the vCPU ran
      * there since the pCPU's first record: nothing was switched in before
-     * (xenalyze takes it so too).
+     * (xenalyze takes it so too).  So too for a vCPU last seen waiting
+     * elsewhere, before that first record: it was switched in there before
+     * the pCPU's records begin (real Xen on Arm: a busy dom0 vCPU preempted
+     * on pCPU 0, found running by pCPU 1's first records).
      */
-    if ( v->state == MODEL_UNKNOWN && p && !p->scheduled && p->has_tsc &&
-         p->first_tsc <= rec->tsc )
+    if ( v->state != MODEL_RUNNING && p && !p->scheduled && p->has_tsc &&
+         v->since <= p->first_tsc && p->first_tsc <= rec->tsc )
         enter(m, v, p->first_tsc, MODEL_RUNNING, MODEL_CAUSE_NONE,
               MODEL_END_RECORD);
     else
