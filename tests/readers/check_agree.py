@@ -61,11 +61,6 @@ footing, and the difference is checked rather than ignored:
     xenalyze places a vCPU at a TRC_SCHED_SWITCH to it: one only ever
     seen running (continue-running records: real Xen's busy dom0 vCPUs)
     has no affinity, and none of our intervals in another state.
-  - xenalyze reads none of our Arm trace points (TRC_ARM_*,
-    xen/patches/arm): on a trace with them (a vCPU's "arm" section), the
-    virtual interrupts ours counts as injected are ours alone.  Checked
-    that xenalyze then reports no injection for the vCPU, and that the
-    vCPU has no HVM exit (none on Arm), so an x86 injection is compared.
   - xenalyze's domain runstates are about concurrency (full / partial
     run, contention, all vCPUs blocked); ours add the vCPUs' states, and
     are not compared.
@@ -312,14 +307,6 @@ def check_pcpus(name, ours, xen):
              (name, sorted(xen["affinity_cpus"]), sorted(ran_on)))
 
 
-def arm_injections(ours, xen):
-    """Whether our injections are Arm's, which xenalyze does not read:
-    the trace has Arm records, and neither tool saw an HVM exit nor
-    xenalyze an injection."""
-    return ("arm" in ours and not ours["exits"] and not xen["exits"] and
-            not xen["vectors"])
-
-
 def check_hvm(name, ours, xen):
     same_table("%s exit" % name, {e["name"]: e for e in ours["exits"]},
                xen["exits"])
@@ -330,9 +317,6 @@ def check_hvm(name, ours, xen):
     elif ours["vmcalls"]:
         vmcall_splits_unprinted.append(name)
     vectors = {e["key"]: e["count"] for e in ours["injected"]}
-    if arm_injections(ours, xen):
-        # xenalyze does not read TRC_ARM_VIRQ_INJECT.
-        vectors = {}
     agree(len(xen["vectors"]) + 1)
     if vectors != xen["vectors"]:
         fail("%s injected vectors %s, xenalyze %s" %
