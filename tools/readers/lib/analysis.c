@@ -359,7 +359,7 @@ static void take_runstate(struct analysis *a, const struct model_event *ev)
     add_runstate(&v->all, ev, ticks, ends);
     if ( !v->ran && ev->u.runstate.state != MODEL_RUNNING )
         add_runstate(&v->head, ev, ticks, ends);
-    if ( ev->u.runstate.end_by == MODEL_END_TRACE )
+    if ( ev->u.runstate.end_by == MODEL_END_TRACE && ends )
         add_runstate(&v->tail, ev, ticks, ends);
     switch ( ev->u.runstate.state )
     {
@@ -1578,4 +1578,91 @@ void analysis_json(FILE *f, const struct analysis *a)
             PRIu64 ",\"mismatches\":%" PRIu64 "}", a->stats.orphan_hvm,
             a->stats.exits_dropped, a->stats.mismatches);
     view_free(&w);
+}
+
+/*
+ * CSV: a row per vCPU, for spreadsheets
+ */
+
+static uint64_t table_count(const struct table *t)
+{
+    uint64_t n = t->other.count;
+    unsigned int i;
+
+    for ( i = 0; i < t->n; i++ )
+        n += t->e[i].s.count;
+    return n;
+}
+
+static uint64_t table_ticks(const struct table *t)
+{
+    uint64_t n = t->other.ticks;
+    unsigned int i;
+
+    for ( i = 0; i < t->n; i++ )
+        n += t->e[i].s.ticks;
+    return n;
+}
+
+void analysis_csv_header(FILE *f)
+{
+    unsigned int s;
+
+    fprintf(f, "domain,vcpu");
+    for ( s = 0; s < MODEL_STATES; s++ )
+        fprintf(f, ",%s_seconds", model_state_name(s));
+    fprintf(f, ",waits,wait_p50_us,wait_p99_us,migrations,exits,"
+            "exit_seconds,vmcalls,hypercalls,injected,traps,trap_seconds\n");
+}
+
+static void csv_vcpu(FILE *f, const struct analysis *a, const struct avcpu *v,
+                     const char *head)
+{
+    struct sketch wait = { 0 };
+    unsigned int s;
+
+    fprintf(f, "%s,%u,%u", head, v->domvcpu >> 16, v->domvcpu & 0xffff);
+    for ( s = 0; s < MODEL_STATES; s++ )
+        fprintf(f, ",%.9f", secs(a, v->all.st[s].ticks));
+    if ( sketch_merge(&wait, &v->latency[MODEL_CAUSE_WOKEN]) ||
+         sketch_merge(&wait, &v->latency[MODEL_CAUSE_PREEMPTED]) )
+        fprintf(f, ",,,");
+    else
+        fprintf(f, ",%" PRIu64 ",%.3f,%.3f", wait.count,
+                usecs(a, sketch_quantile(&wait, 0.5)),
+                usecs(a, sketch_quantile(&wait, 0.99)));
+    sketch_free(&wait);
+    fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%.9f,%" PRIu64 ",%" PRIu64 ",%"
+            PRIu64 ",%" PRIu64 ",%.9f\n", v->migrations,
+            table_count(&v->exits), secs(a, table_ticks(&v->exits)),
+            table_count(&v->vmcalls), table_count(&v->hypercalls),
+            table_count(&v->injected) + table_count(&v->arm_injected),
+            table_count(&v->traps), secs(a, table_ticks(&v->traps)));
+}
+
+static int by_domvcpu(const void *pa, const void *pb)
+{
+    const struct avcpu *x = *(const struct avcpu *const *)pa;
+    const struct avcpu *y = *(const struct avcpu *const *)pb;
+
+    return x->domvcpu < y->domvcpu ? -1 : x->domvcpu > y->domvcpu;
+}
+
+void analysis_csv(FILE *f, const struct analysis *a, const char *head)
+{
+    struct avcpu **v = malloc((a->nr_vcpus + 1) * sizeof(*v));
+    unsigned int i, n = 0;
+
+    if ( !v )
+    {
+        fprintf(f, "%s,(out of memory for the analysis)\n", head);
+        return;
+    }
+    for ( i = 0; i < a->nr_vcpus; i++ )
+        if ( vcpu_shown(a, a->vcpus[i]) )
+            v[n++] = a->vcpus[i];
+    qsort(v, n, sizeof(*v), by_domvcpu);
+    for ( i = 0; i < n; i++ )
+        csv_vcpu(f, a, v[i], head);
+    free(v);
 }

@@ -83,4 +83,14 @@ uint64_t analysis_records(const struct analysis *a);
 void analysis_text(FILE *f, const struct analysis *a);
 void analysis_json(FILE *f, const struct analysis *a);
 
+/*
+ * A row per vCPU (as --domain and --cpu show them), by domain and vCPU,
+ * each after @head (the caller's first columns): its domain, vCPU, seconds in
+ * each state, runnable waits with their p50 and p99, migrations, HVM
+ * exits with their seconds, VMCALLs, PV hypercalls, interrupts injected,
+ * Arm traps with their seconds.  analysis_csv_header() names them.
+ */
+void analysis_csv_header(FILE *f);
+void analysis_csv(FILE *f, const struct analysis *a, const char *head);
+
 #endif /* ANALYSIS_H */
