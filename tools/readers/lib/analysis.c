@@ -91,7 +91,9 @@ struct analysis {
     uint64_t first, last;
     bool window_open;           /* model_window_open(): @last is not in it */
     struct model_stats stats;
-    uint64_t records;           /* an interval's, in its span */
+    uint64_t records;           /* an interval's, as the summary counts
+                                   them (no metadata), in the window */
+    bool windowed;              /* model_options from or to */
 
     /* analysis_new()'s, for analysis_cut(); NULL for analysis_run()'s: */
     struct analysis *cur;       /* the interval being filled */
@@ -602,6 +604,7 @@ static struct analysis *analysis_make(struct xt_reader *r,
     a->first = model_first_tsc(a->model);
     a->last = model_last_tsc(a->model);
     a->window_open = model_window_open(a->model);
+    a->windowed = mo && (mo->from || mo->to);
     if ( cuts && !(a->cur = interval_new(a, a->first)) )
         goto fail;
     return a;
@@ -631,8 +634,10 @@ int analysis_feed(struct analysis *a, const struct xt_record *rec)
         errno = ENOMEM;
         return -1;
     }
-    if ( a->cur && rec->tsc >= a->cur->first &&
-         (rec->tsc < a->last || (rec->tsc == a->last && !a->window_open)) )
+    if ( a->cur && !xt_is_metadata(rec->event) &&
+         (!a->windowed ||
+          (rec->tsc >= a->first && (rec->tsc < a->last ||
+                                    (rec->tsc == a->last && !a->window_open)))) )
         a->cur->records++;
     return 0;
 }
