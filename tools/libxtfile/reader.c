@@ -43,6 +43,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -217,6 +218,7 @@ struct stream {
     size_t head, tail;
     uint64_t pos;
     bool eof;
+    volatile sig_atomic_t stop;     /* xt_reader_stop_following() */
 };
 
 enum parse { PARSE_HEADER, PARSE_RECORDS, PARSE_RESYNC, PARSE_END };
@@ -951,7 +953,7 @@ static int fill(struct xt_reader *r, size_t need, int wait_ms)
             continue;
         }
         /* A pipe's end is the end; a followed file's is for now. */
-        if ( got == 0 && s->follow && s->seekable )
+        if ( got == 0 && s->follow && s->seekable && !s->stop )
         {
             nap(wait_ms >= 0 && wait_ms < FOLLOW_MS ? wait_ms : FOLLOW_MS);
             if ( wait_ms >= 0 )
@@ -1462,6 +1464,12 @@ const char *xt_reader_strerror(int err)
  * What the file holds
  * ===================
  */
+
+void xt_reader_stop_following(struct xt_reader *r)
+{
+    if ( r->s )
+        r->s->stop = 1;
+}
 
 const struct xt_reader_info *xt_reader_info(const struct xt_reader *r)
 {

@@ -68,6 +68,12 @@ static unsigned int cpu_classes(const struct tally *t,
     return n;
 }
 
+/* Bytes of input: a stream's, once read, are those it held up to its end. */
+static uint64_t input_size(const struct xt_reader_info *info)
+{
+    return info->streamed ? info->end : info->size;
+}
+
 /*
  * Text
  */
@@ -78,7 +84,7 @@ static void text_header(FILE *f, const struct tally *t, const char *path,
     const struct xt_reader_info *info = t->info;
 
     fprintf(f, "%s: %" PRIu64 " bytes, %" PRIu64 " records on %u CPUs, "
-            "%.6f s at %.3f MHz%s\n", path, info->size, t->total.records,
+            "%.6f s at %.3f MHz%s\n", path, input_size(info), t->total.records,
             t->nr_cpus, tsc_seconds(t->last_tsc - t->first_tsc, t->hz),
             t->hz / 1e6, hz_assumed ? " (assumed)" : "");
     if ( info->has_meta )
@@ -134,13 +140,12 @@ static uint64_t bin_records(const struct tally *t, unsigned int b)
 
 static void text_rate(FILE *f, const struct tally *t)
 {
-    double width = tsc_seconds(t->bin_ticks, t->hz);
     unsigned int b;
 
     fprintf(f, "\n%12s %14s\n", "from-s", "events/s");
     for ( b = 0; b < t->nr_bins; b++ )
         fprintf(f, "%12.6f %14.0f\n", tally_bin_seconds(t, b),
-                bin_records(t, b) / width);
+                tally_bin_rate(t, b, bin_records(t, b)));
 }
 
 /*
@@ -186,7 +191,7 @@ static void json_print(FILE *f, const struct tally *t,
     fprintf(f, ",\"size\":%" PRIu64 ",\"records\":%" PRIu64
             ",\"bytes\":%" PRIu64 ",\"tsc_hz\":%" PRIu64
             ",\"seconds\":%.9f,\"skipped\":%" PRIu64 ",\"skips\":%" PRIu64
-            ",\"damage\":", info->size, t->total.records, t->total.bytes,
+            ",\"damage\":", input_size(info), t->total.records, t->total.bytes,
             t->hz, tsc_seconds(t->last_tsc - t->first_tsc, t->hz),
             info->skipped, info->skips);
     if ( damage )
@@ -214,11 +219,12 @@ static void json_print(FILE *f, const struct tally *t,
 
     fprintf(f, "],");
     analysis_json(f, a);
-    fprintf(f, ",\"rate\":{\"bin_seconds\":%.9f,\"events_per_second\":[",
-            tsc_seconds(t->bin_ticks, t->hz));
+    fprintf(f, ",\"rate\":{\"bin_seconds\":%.9f,\"from_seconds\":%.9f,"
+            "\"events_per_second\":[", tsc_seconds(t->bin_ticks, t->hz),
+            tally_bin_seconds(t, 0));
     for ( i = 0; i < t->nr_bins; i++ )
         fprintf(f, "%s%.0f", i ? "," : "",
-                bin_records(t, i) / tsc_seconds(t->bin_ticks, t->hz));
+                tally_bin_rate(t, i, bin_records(t, i)));
     fprintf(f, "]}}\n");
 }
 
@@ -228,6 +234,7 @@ int main(int argc, char **argv)
 {
     static const struct cli_option options[] = {
         CLI_BINS_OPTION("the event rate"),
+        CLI_FOLLOW_OPTION,
         { OPT_JSON, "json", NULL, "one JSON object instead of text" },
         { OPT_SVM, "svm", NULL, "exit reasons are SVM's, not VMX's" },
         { OPT_TOP, "top", "n", "only the n largest rows of each table" },
@@ -276,6 +283,7 @@ int main(int argc, char **argv)
     name = cli_input_name(path);
 
     r = cli_open(&cli, path, 0);
+    cli_end_on_signal(r);
     xen_version = xt_reader_xen_version(r);
     /* The counts are taken as the model reads the records: one pass. */
     if ( tally_begin(&t, r, cli.bins, cli_tsc_hz(&cli, xt_reader_info(r),
@@ -284,7 +292,7 @@ int main(int argc, char **argv)
     ao.hz = t.hz;
     mo.each = tally_record;
     mo.each_arg = &t;
-    cli_window(&cli, t.origin, t.hz, &mo.from, &mo.to);
+    cli_window(&cli, r, t.hz, &mo.from, &mo.to);
     a = analysis_run(r, &mo, &ao);
     if ( !a || tally_end(&t) )
         err(CLI_EXIT_ERROR, "%s", name);

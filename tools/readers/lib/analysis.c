@@ -92,6 +92,7 @@ struct analysis {
     struct model_stats stats;
 
     unsigned int nr_pcpus;
+    size_t pcpus_cap;
     struct apcpu *pcpus;
 
     unsigned int nr_vcpus;
@@ -292,6 +293,10 @@ nomem:
     return NULL;
 }
 
+/*
+ * @cpu's counts, by number.  A file's pCPUs are all there from the start;
+ * a stream's are added as they come (NULL, and failed, with ENOMEM).
+ */
 static struct apcpu *pcpu_of(struct analysis *a, uint32_t cpu)
 {
     unsigned int lo = 0, hi = a->nr_pcpus;
@@ -309,7 +314,16 @@ static struct apcpu *pcpu_of(struct analysis *a, uint32_t cpu)
         else
             hi = mid;
     }
-    return NULL;
+    if ( array_fit(&a->pcpus, &a->pcpus_cap, a->nr_pcpus + 1,
+                   sizeof(*a->pcpus)) )
+    {
+        a->failed = true;
+        return NULL;
+    }
+    memmove(&a->pcpus[lo + 1], &a->pcpus[lo],
+            (a->nr_pcpus++ - lo) * sizeof(*a->pcpus));
+    a->pcpus[lo] = (struct apcpu){ .cpu = cpu };
+    return a->last_pcpu = &a->pcpus[lo];
 }
 
 static void add_stat(struct stat *s, uint64_t ticks)
@@ -506,13 +520,18 @@ struct analysis *analysis_run(struct xt_reader *r,
     if ( !a )
         return NULL;
     a->o = *o;
-    a->nr_pcpus = info->nr_cpus;
+    a->nr_pcpus = a->pcpus_cap = info->nr_cpus;
     a->pcpus = calloc(a->nr_pcpus ? a->nr_pcpus : 1, sizeof(*a->pcpus));
     if ( !a->pcpus || !(a->model = model_new(r, mo, &ops, a)) )
         goto fail;
     for ( i = 0; i < a->nr_pcpus; i++ )
         a->pcpus[i].cpu = xt_reader_cpu(r, i)->cpu;
-    if ( model_run(a->model) || a->failed )
+    if ( model_run(a->model) )
+        goto fail;
+    /* A stream's pCPUs are known at its end: those without events too. */
+    for ( i = 0; i < info->nr_cpus; i++ )
+        pcpu_of(a, xt_reader_cpu(r, i)->cpu);
+    if ( a->failed )
         goto fail;
     a->first = model_first_tsc(a->model);
     a->last = model_last_tsc(a->model);
