@@ -316,15 +316,18 @@ static void end_input(int sig)
 
 void cli_end_on_signal(struct xt_reader *r)
 {
+    static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
     struct sigaction sa = { .sa_handler = end_input,
-                            .sa_flags = SA_RESETHAND };
+                            .sa_flags = SA_RESETHAND }, was;
+    unsigned int i;
 
     if ( !xt_reader_info(r)->streamed )
         return;
     reader_to_end = r;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
+    /* One ignored (nohup, a shell's background job) stays so. */
+    for ( i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++ )
+        if ( !sigaction(sigs[i], NULL, &was) && was.sa_handler != SIG_IGN )
+            sigaction(sigs[i], &sa, NULL);
 }
 
 /*

@@ -159,7 +159,8 @@ struct xt_reader *cli_open(const struct cli *c, const char *path,
  * ends a followed input where it is (xt_reader_stop_following()), and
  * lets a pipe run to its end, which its writer (xentrace, given the same
  * signal by the terminal) closes; so the reader still prints what it
- * read.  A second one ends the program.  Nothing for an indexed @r.
+ * read.  A second one ends the program.  A signal ignored when it is
+ * called stays ignored.  Nothing for an indexed @r.
  */
 void cli_end_on_signal(struct xt_reader *r);
 

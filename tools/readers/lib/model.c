@@ -74,12 +74,12 @@ struct model {
      * A stream's pCPUs (and TSC range) are learnt as records come: @pcpus
      * in the order of their first batch (the reader's cpu_index), found
      * through @by_cpu, which covers every CPU number.  Its range is the
-     * first record's TSC on (the smallest, in TSC order) to the last seen.
+     * first record's TSC on (the smallest, in TSC order) to the pCPUs'
+     * last, as a file's index gives it.
      */
     bool streamed;
     bool started;               /* a record with a TSC has come */
     size_t pcpus_cap;
-    uint64_t seen_last;
     struct pstate *last_pcpu;   /* of the last record, found again */
     bool in_cpu_order;          /* model_options.by_cpu */
     int (*each)(void *each_arg, const struct xt_record *rec);
@@ -778,10 +778,7 @@ static int learn(struct model *m, const struct xt_record *rec)
         m->trace_first = rec->tsc;
         if ( m->first < rec->tsc )
             m->first = rec->tsc;
-        m->seen_last = rec->tsc;
     }
-    if ( rec->tsc > m->seen_last )
-        m->seen_last = rec->tsc;
     return 0;
 }
 
@@ -875,7 +872,10 @@ int model_finish(struct model *m)
 
     if ( m->streamed )
     {
-        m->trace_last = m->seen_last;
+        m->trace_last = 0;
+        for ( i = 0; i < m->nr_pcpus; i++ )
+            if ( m->pcpus[i].has_tsc && m->pcpus[i].last_tsc > m->trace_last )
+                m->trace_last = m->pcpus[i].last_tsc;
         if ( m->last > m->trace_last )
             m->last = m->trace_last;
         if ( m->first > m->last )

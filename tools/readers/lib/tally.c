@@ -585,7 +585,9 @@ int tally_end(struct tally *t)
 {
     unsigned int i, e;
 
-    if ( put_in_order(t) || make_bin_losses(t) )
+    /* A stream's CPUs with batches but no records are known only now. */
+    if ( (t->info->nr_cpus && !cpu_at(t, t->info->nr_cpus - 1)) ||
+         put_in_order(t) || make_bin_losses(t) )
     {
         errno = ENOMEM;
         return -1;
