@@ -69,6 +69,7 @@
 #define MERGE_WINDOW    XT_MERGE_WINDOW
 #define HOLD_MS         100             /* wait for more before handing out */
 #define FOLLOW_MS       100             /* poll a followed file this often */
+#define PIPE_BYTES      (1 << 20)       /* asked of an input pipe */
 
 /* Loads, as records are 4-byte aligned in the file but @data may not be. */
 static inline uint32_t rd32(const uint8_t *p)
@@ -1350,6 +1351,14 @@ static struct xt_reader *open_stream(struct xt_reader *r, int fd,
     {
         s->seekable = S_ISREG(st.st_mode);
         s->pollable = !s->seekable;
+        /*
+         * A pipe of 64 KiB costs a read(2) and a wake-up of the writer per
+         * 64 KiB: as large as an unprivileged user may have it (1 MiB by
+         * default), it costs a sixteenth.  Where it cannot grow, it works
+         * as it is.
+         */
+        if ( S_ISFIFO(st.st_mode) )
+            fcntl(fd, F_SETPIPE_SZ, PIPE_BYTES);
     }
     else if ( fd < 0 )
         s->seekable = !(flags & XT_READ_STREAM);
