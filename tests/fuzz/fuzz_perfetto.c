@@ -96,7 +96,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             .to = { .given = true, .seconds = 0.5 },
         };
 
-        cli_window(&window, cli_origin(r), hz, &f.from, &f.to);
+        cli_window(&window, r, hz, &f.from, &f.to);
     }
     out = open_memstream(&buf, &len);
     if ( !out )

@@ -39,17 +39,24 @@ static void check_sums(const struct tally *t)
 
 /*
  * The summary's counts, taken in the model's pass (tally_record()), are
- * the walk's (tally_run()).
+ * the walk's (tally_run()); on @r indexed, or streamed, whose CPUs and
+ * bins are learnt as the records come, in the model's CPU order
+ * (@by_cpu, which a stream does not have) or TSC order.  The analysis's
+ * JSON, malloc()ed, for the caller to compare.
  */
-static void check_one_pass(struct xt_reader *r, const struct tally *walked)
+static char *check_one_pass(struct xt_reader *r, const struct tally *walked,
+                            bool by_cpu)
 {
-    struct model_options mo = { .by_cpu = true, .each = tally_record };
+    char *json = NULL;
+    size_t len;
+    FILE *f;
+    struct model_options mo = { .by_cpu = by_cpu, .each = tally_record };
     struct analysis_options ao = { .hz = walked->hz };
     struct analysis *a;
     struct tally t;
     unsigned int i, e, b;
 
-    if ( tally_begin(&t, r, walked->nr_bins, walked->hz) )
+    if ( tally_begin(&t, r, walked->max_bins, walked->hz) )
         abort();
     mo.each_arg = &t;
     a = analysis_run(r, &mo, &ao);
@@ -58,11 +65,13 @@ static void check_one_pass(struct xt_reader *r, const struct tally *walked)
     CHECK(t.total.records == walked->total.records);
     CHECK(t.total.bytes == walked->total.bytes);
     CHECK(t.nr_events == walked->nr_events);
+    CHECK(t.nr_cpus == walked->nr_cpus && t.nr_bins == walked->nr_bins);
     for ( e = 0; e < t.nr_events; e++ )
         CHECK(t.events[e].id == walked->events[e].id &&
               t.events[e].total.records == walked->events[e].total.records);
     for ( i = 0; i < t.nr_cpus; i++ )
     {
+        CHECK(t.cpus[i].cpu == walked->cpus[i].cpu);
         CHECK(t.cpus[i].total.bytes == walked->cpus[i].total.bytes);
         CHECK(t.cpus[i].lost_ticks == walked->cpus[i].lost_ticks);
         CHECK(t.cpus[i].lost_markers == walked->cpus[i].lost_markers);
@@ -72,8 +81,48 @@ static void check_one_pass(struct xt_reader *r, const struct tally *walked)
     for ( b = 0; b < t.nr_bins; b++ )
         CHECK(t.bin_losses[b].records == walked->bin_losses[b].records &&
               t.bin_losses[b].markers == walked->bin_losses[b].markers);
+    if ( !(f = open_memstream(&json, &len)) )
+        abort();
+    analysis_json(f, a);
+    fclose(f);
     analysis_free(a);
     tally_free(&t);
+    return json;
+}
+
+/*
+ * Whether a stream of @r is modelled as the file is: its records have
+ * TSCs from the trace's first on (one without, before it, is taken at
+ * that TSC from a file, which a stream cannot know yet), and each CPU's
+ * TSCs rise (a file's range is its CPUs' last TSCs, known at open: a
+ * stream knows only those so far), and no padding has a TSC (a file's
+ * range counts it; the model does not see it).  Hostile files can break
+ * all three.
+ */
+static bool streams_like_file(struct xt_reader *r)
+{
+    const struct xt_reader_info *info = xt_reader_info(r);
+    uint64_t *last = calloc(info->nr_cpus + 1, sizeof(*last));
+    struct xt_iter *it = xt_iter_new(r, XT_ORDER_FILE, 0, XT_ITER_SPECIAL);
+    struct xt_record rec;
+    bool like = true;
+
+    if ( !it || !last )
+        abort();
+    while ( like && xt_iter_next(it, &rec) > 0 )
+    {
+        if ( rec.event == TRC_TRACE_WRAP_BUFFER )
+            like = !rec.has_tsc;
+        if ( xt_is_metadata(rec.event) || rec.event == TRC_TRACE_CPU_CHANGE ||
+             rec.event == TRC_TRACE_WRAP_BUFFER )
+            continue;           /* they make no state */
+        /* Without a TSC before its CPU's first, it is at 0. */
+        like = rec.tsc >= last[rec.cpu_index] && (rec.has_tsc || rec.tsc);
+        last[rec.cpu_index] = rec.tsc;
+    }
+    xt_iter_free(it);
+    free(last);
+    return like;
 }
 
 static int no_tally(void *arg, const struct xt_record *rec)
@@ -93,7 +142,7 @@ static void check_intervals(struct xt_reader *r, const struct tally *t,
     struct model_options mo = { .each = no_tally };
     struct analysis_options ao = { .hz = t->hz };
     struct intervals iv = {
-        .f = fuzz_out.f, .format = format, .origin = t->origin, .hz = t->hz,
+        .f = fuzz_out.f, .format = format, .hz = t->hz,
         .step = (t->last_tsc - t->first_tsc) / 3 + 1,
     };
     struct analysis *a = run_intervals(r, &mo, &ao, &iv);
@@ -122,7 +171,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char damage_buf[256];
     const char *damage;
     struct tally t;
-    struct xt_reader *r = tally_input(&t, data, size);
+    struct xt_reader *r = tally_input(&t, data, size), *streamed;
+    char *json;
     struct analysis_options ao = { 0 };
     struct analysis *a;
     char *whole;
@@ -130,7 +180,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if ( !r )
         return 0;
     check_sums(&t);
-    check_one_pass(r, &t);
+    free(check_one_pass(r, &t, true));
+    /*
+     * A stream is modelled as the file is in TSC order.  (CPU order may
+     * differ from it where a hostile file has a vCPU on two pCPUs.)
+     */
+    json = check_one_pass(r, &t, false);
+    if ( streams_like_file(r) &&
+         (streamed = xt_reader_open_mem(data, size, XT_READ_STREAM)) )
+    {
+        char *streamed_json = check_one_pass(streamed, &t, false);
+
+        CHECK(!strcmp(json, streamed_json));
+        free(streamed_json);
+        xt_reader_close(streamed);
+    }
+    free(json);
     ao.hz = t.hz;
     a = analysis_run(r, NULL, &ao);
     if ( !a )

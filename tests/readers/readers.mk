@@ -89,6 +89,18 @@ $(BUILD)/tests/test_interval: tests/readers/test_interval.c \
 	    -DCHECK='"tests/readers/check_interval.py"' $(LDFLAGS) -o $@ $< \
 	    tests/common/run_cmd.c -lcmocka
 
+# xentrace-summary and -plot on a file, a pipe, a gzip pipe and a
+# followed file: the same figures.
+READER_TESTS += $(BUILD)/tests/test_streams
+
+$(BUILD)/tests/test_streams: tests/readers/test_streams.c \
+                             tests/common/run_cmd.c tests/common/run_cmd.h \
+                             | $(GEN_TRACE) $(XT_SUMMARY) $(XT_PLOT)
+	@mkdir -p $(@D)
+	$(CC) $(TOOL_CFLAGS) -Itests/common -DGEN_TRACE='"$(GEN_TRACE)"' \
+	    -DSUMMARY='"$(XT_SUMMARY)"' -DPLOT='"$(XT_PLOT)"' $(LDFLAGS) \
+	    -o $@ $< tests/common/run_cmd.c -lcmocka
+
 # The readers on an Arm guest's traps (xen/patches/arm's records), in a
 # trace made with libxtfile's writer; Perfetto's trace processor judges
 # the export where it is (TRACE_PROCESSOR).

@@ -15,6 +15,7 @@
  * - text: a line per interval with its bounds in seconds from time 0,
  *   then the whole trace's output, which is what it is without
  *   --interval; intervals inside --from/--to start at the window;
+ * - the intervals are the same from a file, a pipe and a gzip pipe;
  * - bad --interval values, and --json with --csv, fail with status 1 and
  *   one line.
  */
@@ -111,6 +112,31 @@ static void test_text(void **state)
     free(cut);
 }
 
+/* The intervals' lines of --json (not the whole trace's, which names it). */
+static void test_same_from_a_pipe(void **state)
+{
+    static const char *const names[] = { "g4", "l4" };
+    unsigned int i;
+
+    (void)state;
+    for ( i = 0; i < 2; i++ )
+    {
+        assert_int_equal(sh("%s --json --interval 0.25 %s/%s.bin | "
+                            "head -n -1 > %s/file.json", SUMMARY, dir,
+                            names[i], dir), 0);
+        assert_int_equal(sh("cat %s/%s.bin | %s --json --interval 0.25 - | "
+                            "head -n -1 > %s/pipe.json", dir, names[i],
+                            SUMMARY, dir), 0);
+        assert_int_equal(sh("gzip -c %s/%s.bin | %s --json --interval 0.25 - "
+                            "| head -n -1 > %s/gz.json", dir, names[i],
+                            SUMMARY, dir), 0);
+        assert_int_equal(sh("test $(wc -l < %s/file.json) -gt 5 && "
+                            "cmp %s/file.json %s/pipe.json && "
+                            "cmp %s/file.json %s/gz.json", dir, dir, dir, dir,
+                            dir), 0);
+    }
+}
+
 static void test_bad_values(void **state)
 {
     static const char *const bad[] = {
@@ -164,6 +190,7 @@ int main(void)
         cmocka_unit_test(test_intervals_sum_to_the_whole),
         cmocka_unit_test(test_csv),
         cmocka_unit_test(test_text),
+        cmocka_unit_test(test_same_from_a_pipe),
         cmocka_unit_test(test_bad_values),
     };
 

@@ -43,6 +43,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +69,7 @@
 #define MERGE_WINDOW    XT_MERGE_WINDOW
 #define HOLD_MS         100             /* wait for more before handing out */
 #define FOLLOW_MS       100             /* poll a followed file this often */
+#define PIPE_BYTES      (1 << 20)       /* asked of an input pipe */
 
 /* Loads, as records are 4-byte aligned in the file but @data may not be. */
 static inline uint32_t rd32(const uint8_t *p)
@@ -217,6 +219,7 @@ struct stream {
     size_t head, tail;
     uint64_t pos;
     bool eof;
+    volatile sig_atomic_t stop;     /* xt_reader_stop_following() */
 };
 
 enum parse { PARSE_HEADER, PARSE_RECORDS, PARSE_RESYNC, PARSE_END };
@@ -951,7 +954,7 @@ static int fill(struct xt_reader *r, size_t need, int wait_ms)
             continue;
         }
         /* A pipe's end is the end; a followed file's is for now. */
-        if ( got == 0 && s->follow && s->seekable )
+        if ( got == 0 && s->follow && s->seekable && !s->stop )
         {
             nap(wait_ms >= 0 && wait_ms < FOLLOW_MS ? wait_ms : FOLLOW_MS);
             if ( wait_ms >= 0 )
@@ -1348,6 +1351,14 @@ static struct xt_reader *open_stream(struct xt_reader *r, int fd,
     {
         s->seekable = S_ISREG(st.st_mode);
         s->pollable = !s->seekable;
+        /*
+         * A pipe of 64 KiB costs a read(2) and a wake-up of the writer per
+         * 64 KiB: as large as an unprivileged user may have it (1 MiB by
+         * default), it costs a sixteenth.  Where it cannot grow, it works
+         * as it is.
+         */
+        if ( S_ISFIFO(st.st_mode) )
+            fcntl(fd, F_SETPIPE_SZ, PIPE_BYTES);
     }
     else if ( fd < 0 )
         s->seekable = !(flags & XT_READ_STREAM);
@@ -1462,6 +1473,12 @@ const char *xt_reader_strerror(int err)
  * What the file holds
  * ===================
  */
+
+void xt_reader_stop_following(struct xt_reader *r)
+{
+    if ( r->s )
+        r->s->stop = 1;
+}
 
 const struct xt_reader_info *xt_reader_info(const struct xt_reader *r)
 {

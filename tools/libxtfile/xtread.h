@@ -114,6 +114,12 @@ struct xt_reader *xt_reader_open_mem(const void *data, size_t len,
 void xt_reader_close(struct xt_reader *r);
 
 /*
+ * End an XT_READ_FOLLOW input where it is now, as a pipe ends: what has
+ * been written is read, then the end.  Safe in a signal handler.
+ */
+void xt_reader_stop_following(struct xt_reader *r);
+
+/*
  * strerror() for the reader's errors: "not a trace file" for EILSEQ,
  * "trace file of the other byte order" for EBADMSG, "no records" for
  * ENODATA, "needs a seekable input..." for ESPIPE.

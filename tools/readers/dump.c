@@ -323,7 +323,7 @@ int main(int argc, char *argv[])
     enum { OPT_SVM = CLI_LONG_ONLY };
     static const struct cli_option options[] = {
         { 'a', "all", NULL, "also the CPU-change and padding records" },
-        { 'f', "follow", NULL, "follow a file being written, as tail -f" },
+        CLI_FOLLOW_OPTION,
         { 'r', "raw", NULL, "in the order of the file, not merged by TSC" },
         { 's', "seconds", NULL, "the time in seconds from the start" },
         { OPT_SVM, "svm", NULL, "exit reasons are SVM's, not VMX's" },
@@ -337,7 +337,7 @@ int main(int argc, char *argv[])
     struct dump d = { .tsc_high = UINT64_MAX };
     const struct xt_reader_info *in;
     const char *path;
-    bool follow = false, first = true;
+    bool first = true;
     int got;
     struct xt_reader *r;
     struct xt_iter *it;
@@ -349,9 +349,6 @@ int main(int argc, char *argv[])
         {
         case 'a':
             d.all = true;
-            break;
-        case 'f':
-            follow = true;
             break;
         case 'r':
             d.raw = true;
@@ -365,7 +362,7 @@ int main(int argc, char *argv[])
         }
     path = optind < argc ? argv[optind] : "-";
 
-    r = cli_open(&cli, path, follow ? XT_READ_FOLLOW : 0);
+    r = cli_open(&cli, path, 0);
     in = xt_reader_info(r);
     d.hz = cli_tsc_hz(&cli, in, &d.hz_assumed);
     d.xen = xt_reader_xen_version(r);

@@ -716,7 +716,7 @@ int main(int argc, char **argv)
     r = cli_open(&cli, path, 0);
     xen_version = xt_reader_xen_version(r);
     hz = cli_tsc_hz(&cli, xt_reader_info(r), NULL);
-    cli_window(&cli, cli_origin(r), hz, &filter.from, &filter.to);
+    cli_window(&cli, r, hz, &filter.from, &filter.to);
     if ( ctf_dir )
         export_ctf(r, ctf_dir, hz);
     if ( json_path )

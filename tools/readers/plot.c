@@ -53,7 +53,16 @@ static double y_of(const struct plot *p, double rate)
 static double bin_rate(const struct tally *t, const struct tally_cpu *c,
                        unsigned int b)
 {
-    return c->bins[b] / tsc_seconds(t->bin_ticks, t->hz);
+    return tally_bin_rate(t, b, c->bins[b]);
+}
+
+/* Where bin @b ends, in seconds from the origin. */
+static double bin_end_seconds(const struct tally *t, unsigned int b)
+{
+    uint64_t start, end;
+
+    tally_bin_span(t, b, &start, &end);
+    return tally_bin_seconds(t, b) + tsc_seconds(end - start, t->hz);
 }
 
 static void axes(const struct plot *p, const char *title)
@@ -96,15 +105,14 @@ static void axes(const struct plot *p, const char *title)
 static void lost_bands(const struct plot *p)
 {
     const struct tally *t = p->t;
-    double width = tsc_seconds(t->bin_ticks, t->hz);
     unsigned int b;
 
     fprintf(p->f, "<g class=\"losses\" fill=\"red\" fill-opacity=\"0.3\">\n");
     for ( b = 0; b < t->nr_bins; b++ )
     {
         const struct tally_bin_loss *l = &t->bin_losses[b];
-        double x0 = x_of(p, tally_bin_seconds(t, 0) + b * width);
-        double x1 = x_of(p, tally_bin_seconds(t, 0) + (b + 1) * width);
+        double x0 = x_of(p, tally_bin_seconds(t, b));
+        double x1 = x_of(p, bin_end_seconds(t, b));
 
         if ( !l->markers )
             continue;
@@ -120,7 +128,6 @@ static void lost_bands(const struct plot *p)
 static void series(const struct plot *p)
 {
     const struct tally *t = p->t;
-    double width = tsc_seconds(t->bin_ticks, t->hz);
     unsigned int i, b;
 
     fprintf(p->f, "<g class=\"series\" fill=\"none\" stroke-width=\"1\">\n");
@@ -133,7 +140,8 @@ static void series(const struct plot *p)
                 i * 360 / t->nr_cpus);
         for ( b = 0; b < t->nr_bins; b++ )
             fprintf(p->f, "%s%.1f,%.1f", b ? " " : "",
-                    x_of(p, tally_bin_seconds(t, 0) + (b + 0.5) * width),
+                    x_of(p, (tally_bin_seconds(t, b) +
+                             bin_end_seconds(t, b)) / 2),
                     y_of(p, bin_rate(t, c, b)));
         fprintf(p->f, "\"><title>CPU %u</title></polyline>\n", c->cpu);
     }
@@ -146,8 +154,7 @@ static void plot(FILE *f, const struct tally *t, const char *title)
     unsigned int i, b;
 
     p.start = tally_bin_seconds(t, 0) < 0 ? tally_bin_seconds(t, 0) : 0;
-    p.seconds = tally_bin_seconds(t, 0) +
-                tsc_seconds(t->bin_ticks, t->hz) * t->nr_bins;
+    p.seconds = bin_end_seconds(t, t->nr_bins - 1);
     for ( i = 0; i < t->nr_cpus; i++ )
         for ( b = 0; b < t->nr_bins; b++ )
             if ( bin_rate(t, &t->cpus[i], b) > p.max_rate )
@@ -169,6 +176,7 @@ int main(int argc, char **argv)
 {
     static const struct cli_option options[] = {
         CLI_BINS_OPTION("the time axis"),
+        CLI_FOLLOW_OPTION,
         { 'o', "output", "file.svg",
           "write to file.svg, not the standard output" },
         { 0, NULL, NULL, NULL },
@@ -193,6 +201,7 @@ int main(int argc, char **argv)
     path = optind < argc ? argv[optind] : "-";
 
     r = cli_open(&cli, path, 0);
+    cli_end_on_signal(r);
     if ( tally_run(&t, r, cli.bins, cli_tsc_hz(&cli, xt_reader_info(r), NULL)) )
         errx(CLI_EXIT_ERROR, "%s: %s", cli_input_name(path),
              xt_reader_strerror(errno));

@@ -70,6 +70,12 @@ static unsigned int cpu_classes(const struct tally *t,
     return n;
 }
 
+/* Bytes of input: a stream's, once read, are those it held up to its end. */
+static uint64_t input_size(const struct xt_reader_info *info)
+{
+    return info->streamed ? info->end : info->size;
+}
+
 /*
  * Text
  */
@@ -80,7 +86,7 @@ static void text_header(FILE *f, const struct tally *t, const char *path,
     const struct xt_reader_info *info = t->info;
 
     fprintf(f, "%s: %" PRIu64 " bytes, %" PRIu64 " records on %u CPUs, "
-            "%.6f s at %.3f MHz%s\n", path, info->size, t->total.records,
+            "%.6f s at %.3f MHz%s\n", path, input_size(info), t->total.records,
             t->nr_cpus, tsc_seconds(t->last_tsc - t->first_tsc, t->hz),
             t->hz / 1e6, hz_assumed ? " (assumed)" : "");
     if ( info->has_meta )
@@ -136,13 +142,12 @@ static uint64_t bin_records(const struct tally *t, unsigned int b)
 
 static void text_rate(FILE *f, const struct tally *t)
 {
-    double width = tsc_seconds(t->bin_ticks, t->hz);
     unsigned int b;
 
     fprintf(f, "\n%12s %14s\n", "from-s", "events/s");
     for ( b = 0; b < t->nr_bins; b++ )
         fprintf(f, "%12.6f %14.0f\n", tally_bin_seconds(t, b),
-                bin_records(t, b) / width);
+                tally_bin_rate(t, b, bin_records(t, b)));
 }
 
 /*
@@ -188,7 +193,7 @@ static void json_print(FILE *f, const struct tally *t,
     fprintf(f, ",\"size\":%" PRIu64 ",\"records\":%" PRIu64
             ",\"bytes\":%" PRIu64 ",\"tsc_hz\":%" PRIu64
             ",\"seconds\":%.9f,\"skipped\":%" PRIu64 ",\"skips\":%" PRIu64
-            ",\"damage\":", info->size, t->total.records, t->total.bytes,
+            ",\"damage\":", input_size(info), t->total.records, t->total.bytes,
             t->hz, tsc_seconds(t->last_tsc - t->first_tsc, t->hz),
             info->skipped, info->skips);
     if ( damage )
@@ -216,11 +221,12 @@ static void json_print(FILE *f, const struct tally *t,
 
     fprintf(f, "],");
     analysis_json(f, a);
-    fprintf(f, ",\"rate\":{\"bin_seconds\":%.9f,\"events_per_second\":[",
-            tsc_seconds(t->bin_ticks, t->hz));
+    fprintf(f, ",\"rate\":{\"bin_seconds\":%.9f,\"from_seconds\":%.9f,"
+            "\"events_per_second\":[", tsc_seconds(t->bin_ticks, t->hz),
+            tally_bin_seconds(t, 0));
     for ( i = 0; i < t->nr_bins; i++ )
         fprintf(f, "%s%.0f", i ? "," : "",
-                bin_records(t, i) / tsc_seconds(t->bin_ticks, t->hz));
+                tally_bin_rate(t, i, bin_records(t, i)));
     fprintf(f, "]}}\n");
 }
 
@@ -341,15 +347,15 @@ static struct analysis *run_intervals(struct xt_reader *r,
     struct analysis *a = analysis_new(r, mo, ao), *cut;
     struct merge *g = a ? merge_new(r, NULL) : NULL;
     struct xt_record rec;
+    bool begun = false;
     int got;
 
     if ( !g )
         goto fail;
-    intervals_begin(iv, analysis_first_tsc(a));
     while ( (got = merge_next(g, &rec)) > 0 )
     {
-        for ( ; rec.tsc >= iv->end && iv->end < analysis_last_tsc(a);
-              intervals_next(iv) )
+        for ( ; begun && rec.tsc >= iv->end &&
+                iv->end < analysis_last_tsc(a); intervals_next(iv) )
         {
             if ( analysis_cut(a, iv->end, &cut) )
                 goto fail;
@@ -357,6 +363,13 @@ static struct analysis *run_intervals(struct xt_reader *r,
         }
         if ( mo->each(mo->each_arg, &rec) || analysis_feed(a, &rec) )
             goto fail;
+        /* Time 0 and the first TSC: a stream's are known from its first. */
+        if ( !begun && rec.has_tsc )
+        {
+            begun = true;
+            iv->origin = cli_origin(r);
+            intervals_begin(iv, analysis_first_tsc(a));
+        }
     }
     if ( got < 0 || analysis_finish(a) ||
          analysis_cut(a, analysis_last_tsc(a), &cut) )
@@ -389,6 +402,7 @@ int main(int argc, char **argv)
 {
     static const struct cli_option options[] = {
         CLI_BINS_OPTION("the event rate"),
+        CLI_FOLLOW_OPTION,
         { OPT_JSON, "json", NULL, "JSON instead of text: an object (a line "
           "per interval first)" },
         { OPT_CSV, "csv", NULL, "CSV instead of text: a row per vCPU and "
@@ -454,6 +468,7 @@ int main(int argc, char **argv)
     name = cli_input_name(path);
 
     r = cli_open(&cli, path, 0);
+    cli_end_on_signal(r);
     xen_version = xt_reader_xen_version(r);
     /* The counts are taken as the model reads the records: one pass. */
     if ( tally_begin(&t, r, cli.bins, cli_tsc_hz(&cli, xt_reader_info(r),
@@ -462,8 +477,7 @@ int main(int argc, char **argv)
     ao.hz = t.hz;
     mo.each = tally_record;
     mo.each_arg = &t;
-    cli_window(&cli, t.origin, t.hz, &mo.from, &mo.to);
-    iv.origin = t.origin;
+    cli_window(&cli, r, t.hz, &mo.from, &mo.to);
     iv.hz = t.hz;
     if ( iv.format == CSV )
     {

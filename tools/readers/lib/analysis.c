@@ -99,9 +99,13 @@ struct analysis {
     struct analysis *cur;       /* the interval being filled */
     struct analysis *out;       /* the last one handed out */
     struct model_stats cut_stats;   /* the model's at the last cut */
+    bool cut;                   /* since the start */
     bool finished;
+    struct xt_reader *reader;
+    bool learning;              /* a stream's first TSC is not known yet */
 
     unsigned int nr_pcpus;
+    size_t pcpus_cap;
     struct apcpu *pcpus;
 
     unsigned int nr_vcpus;
@@ -302,6 +306,10 @@ nomem:
     return NULL;
 }
 
+/*
+ * @cpu's counts, by number.  A file's pCPUs are all there from the start;
+ * a stream's are added as they come (NULL, and failed, with ENOMEM).
+ */
 static struct apcpu *pcpu_of(struct analysis *a, uint32_t cpu)
 {
     unsigned int lo = 0, hi = a->nr_pcpus;
@@ -319,7 +327,16 @@ static struct apcpu *pcpu_of(struct analysis *a, uint32_t cpu)
         else
             hi = mid;
     }
-    return NULL;
+    if ( array_fit(&a->pcpus, &a->pcpus_cap, a->nr_pcpus + 1,
+                   sizeof(*a->pcpus)) )
+    {
+        a->failed = true;
+        return NULL;
+    }
+    memmove(&a->pcpus[lo + 1], &a->pcpus[lo],
+            (a->nr_pcpus++ - lo) * sizeof(*a->pcpus));
+    a->pcpus[lo] = (struct apcpu){ .cpu = cpu };
+    return a->last_pcpu = &a->pcpus[lo];
 }
 
 static void add_stat(struct stat *s, uint64_t ticks)
@@ -563,7 +580,7 @@ static struct analysis *analysis_alloc(const struct analysis_options *o,
     if ( !a )
         return NULL;
     a->o = *o;
-    a->nr_pcpus = nr_pcpus;
+    a->nr_pcpus = a->pcpus_cap = nr_pcpus;
     if ( !(a->pcpus = calloc(nr_pcpus ? nr_pcpus : 1, sizeof(*a->pcpus))) )
     {
         free(a);
@@ -601,6 +618,8 @@ static struct analysis *analysis_make(struct xt_reader *r,
         return NULL;
     if ( !(a->model = model_new(r, mo, cuts ? &cut : &whole, a)) )
         goto fail;
+    a->reader = r;
+    a->learning = xt_reader_info(r)->streamed;
     a->first = model_first_tsc(a->model);
     a->last = model_last_tsc(a->model);
     a->window_open = model_window_open(a->model);
@@ -634,11 +653,48 @@ int analysis_feed(struct analysis *a, const struct xt_record *rec)
         errno = ENOMEM;
         return -1;
     }
+    /* A stream's span starts at its first TSC, which the model now has. */
+    if ( a->learning && rec->has_tsc )
+    {
+        a->learning = false;
+        a->first = model_first_tsc(a->model);
+        if ( !a->cut )
+            a->cur->first = a->first;
+    }
     if ( a->cur && !xt_is_metadata(rec->event) &&
          (!a->windowed ||
           (rec->tsc >= a->first && (rec->tsc < a->last ||
                                     (rec->tsc == a->last && !a->window_open)))) )
         a->cur->records++;
+    return 0;
+}
+
+/* Every pCPU @r knows of in @a, those without events too (a stream's). */
+static void all_pcpus(struct analysis *a, struct xt_reader *r)
+{
+    const struct xt_reader_info *info = xt_reader_info(r);
+    unsigned int i;
+
+    for ( i = 0; i < info->nr_cpus; i++ )
+        pcpu_of(a, xt_reader_cpu(r, i)->cpu);
+}
+
+/*
+ * The end of the records: the span as the model has it now (a stream's
+ * end is known only now), and a stream's pCPUs.
+ */
+static int ended(struct analysis *a)
+{
+    a->first = model_first_tsc(a->model);
+    a->last = model_last_tsc(a->model);
+    a->window_open = model_window_open(a->model);
+    a->stats = *model_stats(a->model);
+    all_pcpus(a, a->reader);
+    if ( a->failed )
+    {
+        errno = ENOMEM;
+        return -1;
+    }
     return 0;
 }
 
@@ -652,7 +708,12 @@ int analysis_finish(struct analysis *a)
         errno = ENOMEM;
         return -1;
     }
-    a->stats = *model_stats(a->model);
+    if ( ended(a) )
+        return -1;
+    if ( !a->cut )
+        a->cur->first = a->first;
+    a->cur->last = a->last;
+    a->cur->window_open = a->window_open;
     return 0;
 }
 
@@ -692,8 +753,10 @@ int analysis_cut(struct analysis *a, uint64_t tsc, struct analysis **interval)
     }
     if ( !a->finished )
         model_cut(a->model, tsc);
+    a->cut = true;
     a->cur->last = tsc;
     interval_stats(a, a->cur);
+    all_pcpus(a->cur, a->reader);
     analysis_free(a->out);
     a->out = a->cur;
     a->cur = next;
@@ -716,13 +779,12 @@ struct analysis *analysis_run(struct xt_reader *r,
     if ( !a )
         return NULL;
     a->finished = true;
-    if ( model_run(a->model) || a->failed )
+    if ( model_run(a->model) || ended(a) )
     {
         analysis_free(a);
         errno = ENOMEM;
         return NULL;
     }
-    a->stats = *model_stats(a->model);
     model_free(a->model);
     a->model = NULL;
     return a;

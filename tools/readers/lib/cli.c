@@ -7,6 +7,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -205,6 +206,9 @@ int cli_getopt(struct cli *c, int argc, char *argv[])
         case 'b':
             c->bins = cli_number("-b", optarg, 1, CLI_MAX_BINS);
             continue;
+        case 'f':
+            c->follow = true;
+            continue;
         case CLI_OPT_FROM:
             parse_when("--from", optarg, &c->from);
             continue;
@@ -302,6 +306,30 @@ const char *cli_input_name(const char *path)
     return !path || !strcmp(path, "-") ? "stdin" : path;
 }
 
+static struct xt_reader *reader_to_end;
+
+static void end_input(int sig)
+{
+    (void)sig;
+    xt_reader_stop_following(reader_to_end);
+}
+
+void cli_end_on_signal(struct xt_reader *r)
+{
+    static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+    struct sigaction sa = { .sa_handler = end_input,
+                            .sa_flags = SA_RESETHAND }, was;
+    unsigned int i;
+
+    if ( !xt_reader_info(r)->streamed )
+        return;
+    reader_to_end = r;
+    /* One ignored (nohup, a shell's background job) stays so. */
+    for ( i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++ )
+        if ( !sigaction(sigs[i], NULL, &was) && was.sa_handler != SIG_IGN )
+            sigaction(sigs[i], &sa, NULL);
+}
+
 /*
  * The one place that opens a trace for a reader program.  The reader
  * tells why it cannot (errno); an empty input is a trace of nothing, which
@@ -310,7 +338,8 @@ const char *cli_input_name(const char *path)
 struct xt_reader *cli_open(const struct cli *c, const char *path,
                            unsigned int flags)
 {
-    struct xt_reader *r = xt_reader_open(path, flags);
+    struct xt_reader *r = xt_reader_open(path, flags |
+                                         (c->follow ? XT_READ_FOLLOW : 0));
 
     if ( !r )
         errx(CLI_EXIT_ERROR, "%s: %s", cli_input_name(path),
@@ -395,11 +424,18 @@ static uint64_t when_tsc(const struct cli_when *w, uint64_t origin,
     return ticks < 0 ? origin - (uint64_t)-ticks : origin + (uint64_t)ticks;
 }
 
-void cli_window(const struct cli *c, uint64_t origin, uint64_t hz,
+void cli_window(const struct cli *c, struct xt_reader *r, uint64_t hz,
                 uint64_t *from_tsc, uint64_t *to_tsc)
 {
     const struct cli_when *from = &c->from, *to = &c->to;
+    const struct xt_reader_info *info = xt_reader_info(r);
+    uint64_t origin = cli_origin(r);
 
+    if ( info->streamed && !info->has_start &&
+         ((from->given && !from->is_tsc) || (to->given && !to->is_tsc)) )
+        cli_usage_error("--from and --to in seconds need the capture's "
+                        "start, which this stream does not record: give "
+                        "tsc:N");
     *from_tsc = from->given ? when_tsc(from, origin, hz) : 0;
     *to_tsc = to->given ? when_tsc(to, origin, hz) : 0;
     if ( to->given && *to_tsc <= *from_tsc )

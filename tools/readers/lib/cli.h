@@ -84,6 +84,13 @@ struct cli_when {
     { CLI_OPT_TO, "to", "t", "up to t: seconds from the capture's start, " \
       "or tsc:N" }
 
+/*
+ * -f/--follow: cli_open() follows the input (XT_READ_FOLLOW) for the
+ * readers that put it in their table.
+ */
+#define CLI_FOLLOW_OPTION \
+    { 'f', "follow", NULL, "follow a file being written, as tail -f" }
+
 /* A reader's command line. */
 struct cli {
     const struct cli_option *options;   /* its own, up to one with ch 0 */
@@ -94,6 +101,7 @@ struct cli {
     uint64_t hz;                        /* -H/--cpu-hz; 0: not given */
     uint32_t xen_version;               /* --xen-version; 0: not given */
     unsigned int bins;                  /* -b: set the default before */
+    bool follow;                        /* -f */
     struct cli_when from, to;           /* --from, --to */
 };
 
@@ -140,10 +148,21 @@ const char *cli_input_name(const char *path);
 /*
  * Open @path ("-": the standard input) with xt_reader_open(), or exit 1
  * with one line: "prog: trace.bin: not a trace file", and "no records" for
- * an empty input.  @c's --xen-version, if given, overrides the file's.
+ * an empty input.  @c's --xen-version, if given, overrides the file's; its
+ * -f adds XT_READ_FOLLOW to @flags.
  */
 struct xt_reader *cli_open(const struct cli *c, const char *path,
                            unsigned int flags);
+
+/*
+ * For a streamed @r, after cli_open(): the first SIGINT, SIGTERM or SIGHUP
+ * ends a followed input where it is (xt_reader_stop_following()), and
+ * lets a pipe run to its end, which its writer (xentrace, given the same
+ * signal by the terminal) closes; so the reader still prints what it
+ * read.  A second one ends the program.  A signal ignored when it is
+ * called stays ignored.  Nothing for an indexed @r.
+ */
+void cli_end_on_signal(struct xt_reader *r);
 
 /*
  * Report @r's damage, if any, in one line on the standard error, and
@@ -178,11 +197,13 @@ uint64_t cli_tsc_hz(const struct cli *c, const struct xt_reader_info *info,
 uint64_t cli_origin(struct xt_reader *r);
 
 /*
- * @c's --from to --to at @hz from @origin, as the TSCs the model takes
- * (0, 0: all; a time before TSC 1 or past the last is clamped), or a
- * usage error if --to is not after --from.
+ * @c's --from to --to at @hz from @r's origin, as the TSCs the model
+ * takes (0, 0: all; a time before TSC 1 or past the last is clamped), or
+ * a usage error if --to is not after --from, or if they are in seconds
+ * and @r a stream whose origin is not known before its records (no
+ * TRC_XT_START: upstream's).
  */
-void cli_window(const struct cli *c, uint64_t origin, uint64_t hz,
+void cli_window(const struct cli *c, struct xt_reader *r, uint64_t hz,
                 uint64_t *from_tsc, uint64_t *to_tsc);
 
 /*

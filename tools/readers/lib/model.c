@@ -72,6 +72,16 @@ struct model {
     struct pstate *pcpus;
     uint32_t *by_cpu;
     unsigned int nr_by_cpu;
+    /*
+     * A stream's pCPUs (and TSC range) are learnt as records come: @pcpus
+     * in the order of their first batch (the reader's cpu_index), found
+     * through @by_cpu, which covers every CPU number.  Its range is the
+     * first record's TSC on (the smallest, in TSC order) to the pCPUs'
+     * last, as a file's index gives it.
+     */
+    bool streamed;
+    bool started;               /* a record with a TSC has come */
+    size_t pcpus_cap;
     struct pstate *last_pcpu;   /* of the last record, found again */
     bool in_cpu_order;          /* model_options.by_cpu */
     int (*each)(void *each_arg, const struct xt_record *rec);
@@ -730,6 +740,53 @@ static int arm_record(struct model *m, const struct xt_record *rec,
     return 0;
 }
 
+/* A stream's pCPU @index, the reader's, and those before it. */
+static int pcpus_grow(struct model *m, unsigned int index)
+{
+    if ( array_fit(&m->pcpus, &m->pcpus_cap, index + 1, sizeof(*m->pcpus)) )
+        return -1;
+    for ( ; m->nr_pcpus <= index; m->nr_pcpus++ )
+    {
+        struct pstate *p = &m->pcpus[m->nr_pcpus];
+
+        *p = (struct pstate){
+            .cpu = xt_reader_cpu(m->reader, m->nr_pcpus)->cpu,
+            .current = NO_INDEX,
+        };
+        if ( p->cpu < m->nr_by_cpu )
+            m->by_cpu[p->cpu] = m->nr_pcpus + 1;
+    }
+    m->last_pcpu = NULL;        /* it may have moved */
+    return 0;
+}
+
+/*
+ * What a file's index tells the model at the start, a stream's record
+ * @rec tells it as it comes: its pCPU, that pCPU's TSCs, the trace's.
+ */
+static int learn(struct model *m, const struct xt_record *rec)
+{
+    struct pstate *p;
+
+    if ( rec->cpu_index >= m->nr_pcpus && pcpus_grow(m, rec->cpu_index) )
+        return -1;
+    if ( !rec->has_tsc )
+        return 0;
+    p = &m->pcpus[rec->cpu_index];
+    if ( !p->has_tsc )
+        p->first_tsc = rec->tsc;
+    p->has_tsc = true;
+    p->last_tsc = rec->tsc;
+    if ( !m->started )
+    {
+        m->started = true;
+        m->trace_first = rec->tsc;
+        if ( m->first < rec->tsc )
+            m->first = rec->tsc;
+    }
+    return 0;
+}
+
 /*
  * Taking records
  */
@@ -742,6 +799,8 @@ int model_feed(struct model *m, const struct xt_record *rec)
     struct vstate *v;
     int ret = 0;
 
+    if ( m->streamed && learn(m, rec) )
+        return -1;
     /*
      * A TSC outside the trace's range (one that went backwards on its
      * CPU: damage) is taken at the range's edge, so that intervals stay
@@ -816,6 +875,9 @@ static uint64_t known_until(struct model *m, const struct vstate *v)
 {
     struct pstate *p = pcpu_find(m, v->pcpu);
 
+    /* Before a stream's end, its pCPUs' last records are yet to come. */
+    if ( m->streamed && m->trace_last == UINT64_MAX )
+        return UINT64_MAX;
     if ( v->state == MODEL_RUNNING && p && p->has_tsc &&
          p->last_tsc < m->trace_last )
         return p->last_tsc;
@@ -825,6 +887,21 @@ static uint64_t known_until(struct model *m, const struct vstate *v)
 int model_finish(struct model *m)
 {
     unsigned int i;
+
+    if ( m->streamed )
+    {
+        m->trace_last = 0;
+        for ( i = 0; i < m->nr_pcpus; i++ )
+            if ( m->pcpus[i].has_tsc && m->pcpus[i].last_tsc > m->trace_last )
+                m->trace_last = m->pcpus[i].last_tsc;
+        if ( m->last > m->trace_last )
+        {
+            m->last = m->trace_last;
+            m->last_open = false;       /* as a file's past its --to */
+        }
+        if ( m->first > m->last )
+            m->first = m->last;
+    }
 
     for ( i = 0; i < m->nr_pcpus; i++ )
         if ( m->pcpus[i].switching )
@@ -939,8 +1016,10 @@ struct model *model_new(struct xt_reader *r, const struct model_options *o,
     m->reader = r;
     m->ops = *ops;
     m->arg = arg;
-    m->nr_pcpus = info->nr_cpus;
-    m->nr_by_cpu = info->nr_cpus && info->max_cpu < DENSE_CPUS ?
+    m->streamed = info->streamed;
+    m->nr_pcpus = m->pcpus_cap = info->nr_cpus;
+    m->nr_by_cpu = info->streamed ? XT_CPUS_MAX + 1 :
+                   info->nr_cpus && info->max_cpu < DENSE_CPUS ?
                    info->max_cpu + 1 : 0;
     m->pcpus = calloc(m->nr_pcpus ? m->nr_pcpus : 1, sizeof(*m->pcpus));
     m->by_cpu = calloc(m->nr_by_cpu ? m->nr_by_cpu : 1, sizeof(*m->by_cpu));
@@ -971,6 +1050,8 @@ struct model *model_new(struct xt_reader *r, const struct model_options *o,
     }
     m->first = m->trace_first;
     m->last = m->trace_last;
+    if ( m->streamed )
+        m->trace_last = m->last = UINT64_MAX;   /* until model_finish() */
     if ( o )
     {
         m->in_cpu_order = o->by_cpu;

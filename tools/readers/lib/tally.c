@@ -59,52 +59,188 @@ static int event_index(struct tally *t, uint32_t id)
     return t->nr_events++;
 }
 
-/* The time bin of @tsc over the trace's range. */
-static unsigned int bin_at(const struct tally *t, uint64_t tsc)
-{
-    uint64_t bin = tsc > t->first_tsc ? (tsc - t->first_tsc) / t->bin_ticks
-                                      : 0;
+/*
+ * Time bins
+ */
 
-    return bin < t->nr_bins ? bin : t->nr_bins - 1;
+static uint64_t bin_index(const struct tally *t, uint64_t tsc)
+{
+    return t->bin_shift < 64 ? tsc >> t->bin_shift : 0;
+}
+
+/* Move each count of the @n bins at @a from @lo on to its bin twice as wide. */
+static void halve(uint64_t *a, unsigned int n, uint64_t lo)
+{
+    unsigned int j;
+
+    /* A count moves down or stays: the bins below are done with. */
+    for ( j = 0; j < n; j++ )
+    {
+        uint64_t v = a[j];
+
+        a[j] = 0;
+        a[((lo + j) >> 1) - (lo >> 1)] += v;
+    }
+}
+
+/* Move the @n bins at @a up by @by. */
+static void move_up(uint64_t *a, unsigned int n, uint64_t by)
+{
+    memmove(a + by, a, n * sizeof(*a));
+    memset(a, 0, by * sizeof(*a));
+}
+
+/* Every bin array: each CPU's, and the losses'. */
+static uint64_t *bin_array(struct tally *t, unsigned int i)
+{
+    if ( i < t->nr_cpus )
+    {
+        /* Its bin's TSCs are about to change: find them again. */
+        t->cpus[i].bin_start = t->cpus[i].bin_end = 0;
+        return t->cpus[i].bins;
+    }
+    i -= t->nr_cpus;
+    return i == 0 ? t->lost_in_bin : i == 1 ? t->marker_starts :
+           i == 2 ? t->marker_ends : NULL;
+}
+
+/* Widen the bins until the TSC @tsc falls in one of them. */
+static void cover(struct tally *t, uint64_t tsc)
+{
+    for ( ;; )
+    {
+        uint64_t at = bin_index(t, tsc), top = t->bin_lo + t->nr_bins - 1;
+        uint64_t lo = at < t->bin_lo ? at : t->bin_lo;
+        uint64_t hi = at > top ? at : top;
+        unsigned int i;
+        uint64_t *a;
+
+        if ( !t->nr_bins )
+        {
+            t->bin_lo = at;
+            t->nr_bins = 1;
+            return;
+        }
+        if ( hi - lo < t->max_bins )
+        {
+            for ( i = 0; at < t->bin_lo && (a = bin_array(t, i)); i++ )
+                move_up(a, t->nr_bins, t->bin_lo - at);
+            t->bin_lo = lo;
+            t->nr_bins = hi - lo + 1;
+            return;
+        }
+        for ( i = 0; (a = bin_array(t, i)); i++ )
+            halve(a, t->nr_bins, t->bin_lo);
+        t->nr_bins = (top >> 1) - (t->bin_lo >> 1) + 1;
+        t->bin_lo >>= 1;
+        t->bin_shift++;
+    }
+}
+
+/* The bin of @tsc, made to cover it. */
+static unsigned int bin_at(struct tally *t, uint64_t tsc)
+{
+    cover(t, tsc);
+    return bin_index(t, tsc) - t->bin_lo;
+}
+
+static void note_first_tsc(struct tally_cpu *c)
+{
+    if ( c->first_tsc == TALLY_NO_TSC )
+        c->first_tsc = c->tsc;
 }
 
 /*
- * The TRC_LOST_RECORDS @rec, on @c: its counts, and its time bins'.  The
- * bins a marker's span covers are counted at its ends (markers + 1 at the
- * first, - 1 after the last: unsigned, it wraps back) and summed up by
- * tally_end(), so that a long loss costs no more than a short one.
+ * Count @c's record at c->tsc in its bin, where it is not in the one
+ * @c's last record was.  Before @c's first TSC it is untimed.
+ */
+static void bin_slow(struct tally *t, struct tally_cpu *c)
+{
+    uint64_t index;
+
+    if ( c->tsc == TALLY_NO_TSC )
+    {
+        c->untimed++;
+        return;
+    }
+    note_first_tsc(c);
+    c->bin = bin_at(t, c->tsc);
+    index = t->bin_lo + c->bin;
+    c->bin_start = t->bin_shift < 64 ? index << t->bin_shift : 0;
+    c->bin_end = t->bin_shift < 64 &&
+                 c->bin_start <= UINT64_MAX - (UINT64_C(1) << t->bin_shift) ?
+                 c->bin_start + (UINT64_C(1) << t->bin_shift) : UINT64_MAX;
+    c->bins[c->bin]++;
+}
+
+/*
+ * The TRC_LOST_RECORDS @rec, on @c at c->tsc: its counts, and its time
+ * bins'.  The bins a marker's span covers are counted at its ends, and
+ * summed up by tally_end(), so that a long loss costs no more than a short
+ * one.  A span that says it starts before @c's first TSC starts there,
+ * so that a bad first-lost TSC cannot stretch the bins.
  */
 static int lost_records(struct tally *t, struct tally_cpu *c,
                         const struct xt_record *rec)
 {
     struct xt_lost lost;
-    uint64_t ticks, from;
-    unsigned int last;
+    uint64_t from;
+    unsigned int first, last;
 
     if ( !xt_record_lost(rec, &lost) )
         return 0;
-    ticks = rec->tsc > lost.first_tsc ? rec->tsc - lost.first_tsc : 0;
-    from = lost.first_tsc < rec->tsc ? lost.first_tsc : rec->tsc;
-    last = bin_at(t, rec->tsc);
-    t->bin_losses[last].records += lost.count;
-    t->bin_losses[bin_at(t, from)].markers++;
-    if ( last + 1 < t->nr_bins )
-        t->bin_losses[last + 1].markers--;
     c->lost_markers++;
     c->lost_records += lost.count;
-    c->lost_ticks += ticks;
+    if ( c->tsc == TALLY_NO_TSC )
+    {
+        t->untimed_losses.records += lost.count;
+        t->untimed_losses.markers++;
+        return 0;
+    }
+    note_first_tsc(c);
+    c->lost_ticks += c->tsc > lost.first_tsc ? c->tsc - lost.first_tsc : 0;
+    from = lost.first_tsc < c->first_tsc ? c->first_tsc :
+           lost.first_tsc > c->tsc ? c->tsc : lost.first_tsc;
+    cover(t, from);
+    last = bin_at(t, c->tsc);
+    first = bin_index(t, from) - t->bin_lo;
+    t->lost_in_bin[last] += lost.count;
+    t->marker_starts[first]++;
+    t->marker_ends[last]++;
     return 0;
 }
 
-/* Per-CPU state, sized from the reader's index before the pass. */
+/* @t's CPU of the reader's @index, added (with those before) if new. */
+static struct tally_cpu *cpu_at(struct tally *t, unsigned int index)
+{
+    if ( index < t->nr_cpus )
+        return &t->cpus[index];
+    if ( array_fit(&t->cpus, &t->cpus_cap, index + 1, sizeof(*t->cpus)) )
+        return NULL;
+    for ( ; t->nr_cpus <= index; t->nr_cpus++ )
+    {
+        struct tally_cpu *c = &t->cpus[t->nr_cpus];
+
+        *c = (struct tally_cpu){
+            .cpu = xt_reader_cpu(t->reader, t->nr_cpus)->cpu,
+            .tsc = TALLY_NO_TSC, .first_tsc = TALLY_NO_TSC,
+            .bins = calloc(t->max_bins, sizeof(uint64_t)),
+        };
+        if ( !c->bins )
+            return NULL;
+    }
+    return &t->cpus[index];
+}
+
+/* What the pass needs, and the CPUs an indexed reader knows already. */
 static int setup(struct tally *t, struct xt_reader *r, unsigned int nr_bins,
                  uint64_t hz)
 {
     const struct xt_reader_info *info = xt_reader_info(r);
-    uint64_t span_per_bin;
     unsigned int i;
 
     memset(t, 0, sizeof(*t));
+    t->reader = r;
     t->info = info;
     t->seen = malloc(sizeof(*t->seen) << TALLY_SEEN_BITS);
     if ( !t->seen )
@@ -112,52 +248,15 @@ static int setup(struct tally *t, struct xt_reader *r, unsigned int nr_bins,
     for ( i = 0; i < 1u << TALLY_SEEN_BITS; i++ )
         t->seen[i].id = t->seen[i].count_id = TALLY_SEEN_NONE;
     t->hz = hz ? hz : CLI_DEFAULT_HZ;
-    t->nr_cpus = info->nr_cpus;
-    t->nr_bins = nr_bins ? nr_bins : 1;
-    t->cpus = calloc(t->nr_cpus ? t->nr_cpus : 1, sizeof(*t->cpus));
-    t->bin_losses = calloc(t->nr_bins, sizeof(*t->bin_losses));
-    if ( !t->cpus || !t->bin_losses )
+    t->max_bins = nr_bins ? nr_bins : 1;
+    t->lost_in_bin = calloc(t->max_bins, sizeof(uint64_t));
+    t->marker_starts = calloc(t->max_bins, sizeof(uint64_t));
+    t->marker_ends = calloc(t->max_bins, sizeof(uint64_t));
+    if ( !t->lost_in_bin || !t->marker_starts || !t->marker_ends )
         return -1;
-    for ( i = 0; i < t->nr_cpus; i++ )
-    {
-        const struct xt_cpu_info *ci = xt_reader_cpu(r, i);
-
-        t->cpus[i].cpu = ci->cpu;
-        t->cpus[i].bins = calloc(t->nr_bins, sizeof(uint64_t));
-        if ( !t->cpus[i].bins )
-            return -1;
-    }
-    cli_tsc_range(r, &t->first_tsc, &t->last_tsc);
-    t->origin = cli_origin(r);
-    /*
-     * Bins of one tick more than an even cut, so that the last TSC falls
-     * in the last bin; a span of 2^64 - 1 ticks in one bin cannot have
-     * it, and bin_of() puts the last TSC in the last bin anyway.
-     */
-    span_per_bin = (t->last_tsc - t->first_tsc) / t->nr_bins;
-    t->bin_ticks = span_per_bin < UINT64_MAX ? span_per_bin + 1 : UINT64_MAX;
+    if ( info->nr_cpus && !cpu_at(t, info->nr_cpus - 1) )
+        return -1;
     return 0;
-}
-
-/*
- * The time bin of @tsc on CPU @c.  A CPU's TSCs rise, so most records fall
- * in the bin of the record before: that saves a division per record.
- */
-static unsigned int bin_of(const struct tally *t, struct tally_cpu *c,
-                           uint64_t tsc)
-{
-    uint64_t bin;
-
-    if ( tsc >= c->bin_start && tsc < c->bin_end )
-        return c->bin;
-    bin = tsc > t->first_tsc ? (tsc - t->first_tsc) / t->bin_ticks : 0;
-    if ( bin >= t->nr_bins )
-        bin = t->nr_bins - 1;
-    c->bin = bin;
-    c->bin_start = bin ? t->first_tsc + bin * t->bin_ticks : 0;
-    c->bin_end = bin == t->nr_bins - 1 ?
-                 UINT64_MAX : t->first_tsc + (bin + 1) * t->bin_ticks;
-    return bin;
 }
 
 static unsigned int seen_hash(uint32_t id)
@@ -235,9 +334,10 @@ static inline void count_record(struct tally *t, struct tally_cpu *c,
     e->bytes += 4 * n;
     if ( !binned )
         return;
-    if ( c->tsc - c->bin_start >= c->bin_end - c->bin_start )
-        bin_of(t, c, c->tsc);
-    c->bins[c->bin]++;
+    if ( c->tsc - c->bin_start < c->bin_end - c->bin_start )
+        c->bins[c->bin]++;
+    else
+        bin_slow(t, c);
 }
 
 /*
@@ -261,11 +361,14 @@ static inline const struct tally_seen *seen_on(struct tally *t,
 int tally_record(void *tally, const struct xt_record *rec)
 {
     struct tally *t = tally;
-    struct tally_cpu *c = &t->cpus[rec->cpu_index];
+    struct tally_cpu *c = cpu_at(t, rec->cpu_index);
     const struct tally_seen *s = &t->seen[seen_hash(rec->event)];
     unsigned int n = 1 + 2 * rec->has_tsc + rec->nr_extra;
 
-    c->tsc = rec->tsc;
+    if ( !c )
+        return -1;
+    if ( rec->has_tsc )
+        c->tsc = rec->tsc;
     if ( s->count_id != rec->event || s->index >= c->nr_by_event )
     {
         if ( !(s = seen_on(t, c, rec->event)) )
@@ -353,11 +456,13 @@ static int count_batches(struct tally *t, struct xt_iter *it)
     while ( (got = xt_iter_batch(it, &b)) > 0 )
     {
         struct lane l = {
-            .c = &t->cpus[b.cpu_index], .w = b.words, .len = b.len,
+            .c = cpu_at(t, b.cpu_index), .w = b.words, .len = b.len,
             .offset = b.offset,
         };
         enum step s;
 
+        if ( !l.c )
+            return -1;
         while ( (s = step(t, &l)) == STEP_ON )
             ;
         if ( s == STEP_ERROR )
@@ -369,13 +474,6 @@ static int count_batches(struct tally *t, struct xt_iter *it)
 int tally_begin(struct tally *t, struct xt_reader *r, unsigned int nr_bins,
                 uint64_t hz)
 {
-    if ( xt_reader_info(r)->streamed )
-    {
-        /* The time bins need the trace's TSC range first. */
-        memset(t, 0, sizeof(*t));
-        errno = ESPIPE;
-        return -1;
-    }
     if ( setup(t, r, nr_bins, hz) )
     {
         errno = ENOMEM;
@@ -444,17 +542,64 @@ static int put_in_order(struct tally *t)
     return 0;
 }
 
+static int by_number(const void *pa, const void *pb)
+{
+    const struct tally_cpu *a = pa, *b = pb;
+
+    return a->cpu < b->cpu ? -1 : a->cpu > b->cpu;
+}
+
+/*
+ * The bins' losses, from their counts per bin: a marker covers the bins
+ * from the one it starts in to the one it ends in.  What came before any
+ * TSC goes in the first bin.
+ */
+static int make_bin_losses(struct tally *t)
+{
+    uint64_t markers = 0;
+    unsigned int b, i;
+
+    if ( !t->nr_bins )
+        t->nr_bins = 1;
+    if ( !(t->bin_losses = calloc(t->nr_bins, sizeof(*t->bin_losses))) )
+        return -1;
+    for ( b = 0; b < t->nr_bins; b++ )
+    {
+        markers += t->marker_starts[b];
+        t->bin_losses[b].records = t->lost_in_bin[b];
+        t->bin_losses[b].markers = markers;
+        markers -= t->marker_ends[b];
+    }
+    t->bin_losses[0].records += t->untimed_losses.records;
+    t->bin_losses[0].markers += t->untimed_losses.markers;
+    for ( i = 0; i < t->nr_cpus; i++ )
+        t->cpus[i].bins[0] += t->cpus[i].untimed;
+    free(t->lost_in_bin);
+    free(t->marker_starts);
+    free(t->marker_ends);
+    t->lost_in_bin = t->marker_starts = t->marker_ends = NULL;
+    return 0;
+}
+
 int tally_end(struct tally *t)
 {
     unsigned int i, e;
 
-    if ( put_in_order(t) )
+    /* A stream's CPUs with batches but no records are known only now. */
+    if ( (t->info->nr_cpus && !cpu_at(t, t->info->nr_cpus - 1)) ||
+         put_in_order(t) || make_bin_losses(t) )
     {
         errno = ENOMEM;
         return -1;
     }
-    for ( i = 1; i < t->nr_bins; i++ )
-        t->bin_losses[i].markers += t->bin_losses[i - 1].markers;
+    /* A stream's CPUs came in the order they appeared. */
+    if ( t->nr_cpus > 1 )
+        qsort(t->cpus, t->nr_cpus, sizeof(*t->cpus), by_number);
+    /* A stream's range and origin are known only now. */
+    cli_tsc_range(t->reader, &t->first_tsc, &t->last_tsc);
+    t->origin = cli_origin(t->reader);
+    t->bin_ticks = t->bin_shift < 64 ? UINT64_C(1) << t->bin_shift
+                                     : UINT64_MAX;
     for ( i = 0; i < t->nr_cpus; i++ )
     {
         struct tally_cpu *c = &t->cpus[i];
@@ -509,13 +654,49 @@ void tally_free(struct tally *t)
     free(t->events);
     hashtab_free(&t->by_id);
     free(t->bin_losses);
+    free(t->lost_in_bin);
+    free(t->marker_starts);
+    free(t->marker_ends);
     memset(t, 0, sizeof(*t));
+}
+
+void tally_bin_span(const struct tally *t, unsigned int b, uint64_t *start,
+                    uint64_t *end)
+{
+    uint64_t index = t->bin_lo + b;
+    uint64_t last = t->last_tsc < UINT64_MAX ? t->last_tsc + 1 : UINT64_MAX;
+
+    *start = t->bin_shift < 64 ? index << t->bin_shift : 0;
+    *end = t->bin_shift < 64 && *start <= UINT64_MAX - t->bin_ticks ?
+           *start + t->bin_ticks : UINT64_MAX;
+    if ( b == 0 && *start < t->first_tsc )
+        *start = t->first_tsc;
+    if ( b == t->nr_bins - 1 && *end > last )
+        *end = last;
+    if ( *end <= *start )
+        *end = *start + 1;      /* a trace of one TSC has a tick */
+}
+
+/* @tsc in seconds from the origin, before it negative. */
+static double seconds_from_origin(const struct tally *t, uint64_t tsc)
+{
+    return tsc >= t->origin ? tsc_seconds(tsc - t->origin, t->hz)
+                            : -tsc_seconds(t->origin - tsc, t->hz);
 }
 
 double tally_bin_seconds(const struct tally *t, unsigned int b)
 {
-    uint64_t start = t->first_tsc + b * t->bin_ticks;
+    uint64_t start, end;
 
-    return start >= t->origin ? tsc_seconds(start - t->origin, t->hz)
-                              : -tsc_seconds(t->origin - start, t->hz);
+    tally_bin_span(t, b, &start, &end);
+    return seconds_from_origin(t, start);
+}
+
+double tally_bin_rate(const struct tally *t, unsigned int b,
+                      uint64_t records)
+{
+    uint64_t start, end;
+
+    tally_bin_span(t, b, &start, &end);
+    return records / tsc_seconds(end - start, t->hz);
 }

@@ -6,13 +6,25 @@
  * TSC ticks each TRC_LOST_RECORDS covers (from its first lost record to
  * itself), and records per time bin.  Per time bin over all CPUs: the
  * losses.  Events are listed in the order of their first record in the
- * file, whatever order the records were counted in.
+ * file, and CPUs by number, whatever order the records were counted in.
  *
- * Memory grows only when an event is seen for the first time, never per
- * record or loss: CPUs times bins at most.  tally_run() reads the records
- * in place, batch by batch (xt_iter_batch()); a reader that takes every record anyway
- * (xentrace-summary's model) counts each with tally_record() between
- * tally_begin() and tally_end() instead, in the same pass.
+ * The time bins are counted as the records come, so that a stream (a
+ * pipe, a followed file) needs no second pass: each is 2^k TSC ticks
+ * wide, at a multiple of its width, and k is the least for which the
+ * trace's TSCs fit in the bins asked for.  k grows as the TSCs spread,
+ * two bins becoming one, so the counts depend only on which TSCs the
+ * records have, never on the order they came in: a pipe gives the same
+ * bins as the file.  There are from half the bins asked for (plus one)
+ * to all of them; the first and the last cover only the part of their
+ * width inside the trace's TSC range, and their rates are of that part.
+ * Records of a CPU before its first TSC count in the first bin.
+ *
+ * Memory grows only when an event or CPU is seen for the first time,
+ * never per record or loss: CPUs times bins at most.  tally_run() reads
+ * the records in place, batch by batch (xt_iter_batch()); a reader that
+ * takes every record anyway (xentrace-summary's model) counts each with
+ * tally_record() between tally_begin() and tally_end() instead, in the
+ * same pass.
  */
 #ifndef TALLY_H
 #define TALLY_H
@@ -58,8 +70,12 @@ struct tally_cpu {
     uint64_t *bins;             /* records per time bin */
     unsigned int bin;           /* the bin of its last record, */
     uint64_t bin_start, bin_end;    /* and the TSCs it covers */
-    uint64_t tsc;               /* of its last record with one */
+    uint64_t tsc;               /* of its last record with one, */
+    uint64_t first_tsc;         /* and of its first: TALLY_NO_TSC before */
+    uint64_t untimed;           /* records before its first TSC */
 };
+
+#define TALLY_NO_TSC        UINT64_MAX
 
 /* The losses of a time bin, over all CPUs. */
 struct tally_bin_loss {
@@ -69,15 +85,17 @@ struct tally_bin_loss {
 };
 
 struct tally {
+    struct xt_reader *reader;
     const struct xt_reader_info *info;
     uint64_t hz;                /* TSC ticks per second used for times */
-    uint64_t first_tsc;         /* the trace's TSC range, over all CPUs */
-    uint64_t last_tsc;
-    uint64_t origin;            /* time 0 of its seconds: cli_origin() */
+    uint64_t first_tsc;         /* the trace's TSC range, over all CPUs, */
+    uint64_t last_tsc;          /* and time 0 of its seconds (cli_origin()): */
+    uint64_t origin;            /* known once tally_end() has run */
     struct tally_count total;
 
-    unsigned int nr_cpus;       /* CPUs with a batch, ascending */
-    struct tally_cpu *cpus;
+    unsigned int nr_cpus;       /* CPUs with a record; by number at the end */
+    size_t cpus_cap;
+    struct tally_cpu *cpus;     /* by the reader's cpu_index until then */
 
     unsigned int nr_events;     /* distinct events, in order of appearance */
     struct tally_event *events;
@@ -85,16 +103,24 @@ struct tally {
     struct hashtab by_id;       /* of the events, by id */
     struct tally_seen *seen;    /* the last event of each small hash */
 
-    unsigned int nr_bins;
-    struct tally_bin_loss *bin_losses;  /* nr_bins of them */
-    uint64_t bin_ticks;         /* TSC ticks per bin */
+    /* The time bins: bin b covers TSCs [(bin_lo + b) << bin_shift, +1). */
+    unsigned int max_bins;      /* asked for */
+    unsigned int nr_bins;       /* in use */
+    unsigned int bin_shift;     /* 64: one bin of every TSC */
+    uint64_t bin_lo;
+    uint64_t bin_ticks;         /* 2^bin_shift, or UINT64_MAX */
+    struct tally_bin_loss *bin_losses;  /* nr_bins, made by tally_end() */
+
+    /* Until then, per bin: lost records, and markers starting and ending */
+    uint64_t *lost_in_bin, *marker_starts, *marker_ends;
+    struct tally_bin_loss untimed_losses;   /* markers before any TSC */
 };
 
 /*
- * Count every record of @r into @t, with the TSC range cut into @nr_bins
- * bins, with times at @hz TSC ticks per second (cli_tsc_hz(); 0 takes
- * CLI_DEFAULT_HZ).  Returns 0, or -1 with errno ENOMEM, or ESPIPE for a
- * streamed reader (a pipe): the bins need the TSC range before the records.
+ * Count every record of @r into @t, with the TSC range cut into at most
+ * @nr_bins bins, with times at @hz TSC ticks per second (cli_tsc_hz(); 0
+ * takes CLI_DEFAULT_HZ).  Returns 0, or -1 with errno ENOMEM (or EAGAIN
+ * from a reader that gives it).
  */
 int tally_run(struct tally *t, struct xt_reader *r, unsigned int nr_bins,
               uint64_t hz);
@@ -103,8 +129,9 @@ int tally_run(struct tally *t, struct xt_reader *r, unsigned int nr_bins,
  * The same in three steps, for a caller that reads every record of @r
  * itself (xt_record.cpu_index must be the reader's): tally_begin() as
  * tally_run(), then tally_record() on each record that is not a
- * CPU-change or pad, in any order, then tally_end().  Each returns 0, or
- * -1 with errno (ESPIPE, ENOMEM).
+ * CPU-change or pad, in any order that keeps each CPU's records in the
+ * file's order, then tally_end().  Each returns 0, or -1 with errno
+ * ENOMEM.
  */
 int tally_begin(struct tally *t, struct xt_reader *r, unsigned int nr_bins,
                 uint64_t hz);
@@ -114,9 +141,15 @@ int tally_end(struct tally *t);
 
 void tally_free(struct tally *t);
 
-/* Ticks as seconds. */
-
-/* Where bin @b starts, in seconds from the origin. */
+/*
+ * After tally_end(): the TSCs bin @b covers, [*start, *end), cut to the
+ * trace's range; where it starts in seconds from the origin; and the rate
+ * of @records in it, per second of that part.
+ */
+void tally_bin_span(const struct tally *t, unsigned int b, uint64_t *start,
+                    uint64_t *end);
 double tally_bin_seconds(const struct tally *t, unsigned int b);
+double tally_bin_rate(const struct tally *t, unsigned int b,
+                      uint64_t records);
 
 #endif /* TALLY_H */
