@@ -91,37 +91,79 @@ static bool wanted(const struct top *t, const struct xt_record *rec)
     return (both >> TRC_CLS_SHIFT) && ((both >> TRC_SUBCLS_SHIFT) & 0xf);
 }
 
+/* The records of an interval, counted as the model reads them. */
+struct counting {
+    uint64_t from, to;
+    uint64_t *records;
+};
+
 static int count_record(void *arg, const struct xt_record *rec)
 {
-    (void)rec;
-    ++*(uint64_t *)arg;
+    struct counting *c = arg;
+
+    if ( rec->tsc >= c->from && rec->tsc < c->to )
+        ++*c->records;
     return 0;
+}
+
+/* The analysis of [@from, @to), as xentrace-summary --from --to has it. */
+static struct interval *interval_of(const struct top *t, unsigned int index,
+                                    uint64_t from, uint64_t to)
+{
+    struct analysis_options ao = { .hz = t->hz, .svm = t->svm };
+    struct model_options mo = { .from = from, .to = to, .by_cpu = true };
+    struct interval *iv = calloc(1, sizeof(*iv));
+    struct counting c = { from, to, NULL };
+
+    if ( !iv )
+        err(CLI_EXIT_ERROR, "%s", t->name);
+    c.records = &iv->records;
+    mo.each = count_record;
+    mo.each_arg = &c;
+    if ( !(iv->a = analysis_run(t->r, &mo, &ao)) )
+        err(CLI_EXIT_ERROR, "%s", t->name);
+    iv->index = index;
+    iv->from = from;
+    iv->to = to;
+    return iv;
 }
 
 /*
  * Read the trace, handing each interval to @emit as it closes (which
- * takes it, and returns false to stop).  For now the whole trace is one
- * interval: the per-interval cut comes with analysis_cut().
+ * takes it, and returns false to stop).  Intervals are [origin + k * d,
+ * origin + (k + 1) * d), the last one cut at the trace's last TSC + 1.
+ * Until the analysis can be cut as it goes, a file is read once per
+ * interval (the model builds its state from the start), and a stream is
+ * one interval, shown at its end.
  */
 static void run_intervals(struct top *t,
                           bool (*emit)(void *arg, struct interval *iv),
                           void *arg)
 {
-    struct analysis_options ao = { .hz = t->hz, .svm = t->svm };
-    struct model_options mo = { .by_cpu = true };
-    struct interval *iv = calloc(1, sizeof(*iv));
+    uint64_t first, last, from;
+    struct interval *iv;
+    unsigned int k;
 
-    if ( !iv )
-        err(CLI_EXIT_ERROR, "%s", t->name);
-    mo.each = count_record;
-    mo.each_arg = &iv->records;
-    if ( !(iv->a = analysis_run(t->r, &mo, &ao)) )
-        err(CLI_EXIT_ERROR, "%s", t->name);
-    iv->index = 1;
-    iv->from = t->origin;
-    iv->to = t->origin + analysis_span(iv->a);
-    iv->last = true;
-    emit(arg, iv);
+    if ( xt_reader_info(t->r)->streamed )
+    {
+        iv = interval_of(t, 1, 0, 0);
+        iv->from = t->origin;
+        iv->to = t->origin + analysis_span(iv->a);
+        iv->last = true;
+        emit(arg, iv);
+        return;
+    }
+    if ( !cli_tsc_range(t->r, &first, &last) )
+        return;
+    for ( k = 0, from = t->origin; ; k++, from += t->ticks )
+    {
+        bool end = last < from + t->ticks;
+
+        iv = interval_of(t, k + 1, from, end ? last + 1 : from + t->ticks);
+        iv->last = end;
+        if ( !emit(arg, iv) || end )
+            return;
+    }
 }
 
 static void interval_free(struct interval *iv)
@@ -1113,6 +1155,11 @@ int main(int argc, char **argv)
     t.live = xt_reader_info(t.r)->streamed;
     if ( t.ticks == 0 )
         cli_usage_error("-d %g: less than a TSC tick", t.delay);
+    /* The analysis reads whole windows until it can be fed: nothing to
+       filter yet, and a filter not applied must not look applied. */
+    if ( t.has_evt_mask || t.cpus )
+        cli_usage_error("-e and -c: not in this version: give them to "
+                        "xentrace");
     (void)wanted;
 
     if ( !t.batch )

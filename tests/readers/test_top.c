@@ -1,0 +1,242 @@
+/*
+ * xentrace-top on files from gen-trace (bench/gen-trace.c):
+ *
+ * - --json, interval by interval, has the counts xentrace-summary --json
+ *   --from tsc:A --to tsc:B gives for the same interval, exactly
+ *   (tests/readers/check_top.py): runstate cycles, waits, exits by
+ *   reason, hypercalls, injections per domain and vCPU, losses per pCPU;
+ * - -b -n N and --json -n N print N intervals, and the text's figures are
+ *   the JSON's;
+ * - in a terminal (tmux), the screen shows the domains, the exit reasons
+ *   and the losses, sorts by the column chosen, expands the vCPUs, and
+ *   quits with status 0 on q;
+ * - bad options, and the screen without a terminal, fail with status 1
+ *   and one line.
+ */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "run_cmd.h"
+
+static char dir[] = "/tmp/test_top.XXXXXX";
+static char sh_log[sizeof(dir) + 8];
+static char tmux[64];           /* tmux on a server of this test's own */
+
+#define sh(...)     run_sh(sh_log, __VA_ARGS__)
+
+/* Lines of file @name in the test directory (0 if it cannot be read). */
+static unsigned int lines_of(const char *name)
+{
+    char path[256];
+    char *text;
+    unsigned int n = 0;
+    const char *p;
+
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    if ( !(text = read_file(path)) )
+        return 0;
+    for ( p = text; *p; p++ )
+        n += *p == '\n';
+    free(text);
+    return n;
+}
+
+static bool file_has(const char *name, const char *what)
+{
+    char path[256];
+    char *text;
+    bool has;
+
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    if ( !(text = read_file(path)) )
+        return false;
+    has = strstr(text, what) != NULL;
+    free(text);
+    return has;
+}
+
+static int make_files(void **state)
+{
+    (void)state;
+    if ( !mkdtemp(dir) )
+        return -1;
+    snprintf(sh_log, sizeof(sh_log), "%s/sh.log", dir);
+    snprintf(tmux, sizeof(tmux), "tmux -L test_top_%d", (int)getpid());
+    /* 4 pCPUs of HVM and PV guests with losses: 11 s at 2.4 GHz. */
+    return sh("%s -c 4 -s 20M -l 300 %s/t.bin", GEN_TRACE, dir) ? -1 : 0;
+}
+
+static int remove_files(void **state)
+{
+    (void)state;
+    sh("%s kill-server 2>/dev/null", tmux);
+    return sh("rm -rf %s", dir);
+}
+
+/* ---- Batch ------------------------------------------------------------ */
+
+static void test_json_agrees_with_summary(void **state)
+{
+    (void)state;
+    assert_int_equal(sh("%s --json -d 1.5 %s/t.bin > %s/t.jsonl", TOP, dir,
+                        dir), 0);
+    /* 11.67 s in intervals of 1.5 s: 7 whole ones and the rest. */
+    assert_int_equal(lines_of("t.jsonl"), 8);
+    assert_int_equal(sh("python3 %s %s %s/t.bin %s/t.jsonl > %s/check.log",
+                        CHECK, SUMMARY, dir, dir, dir), 0);
+    assert_true(file_has("check.log", "8 intervals, 0 disagreements"));
+}
+
+/* The same with losses shown: every pCPU of t.bin lost records. */
+static void test_json_losses(void **state)
+{
+    (void)state;
+    assert_int_equal(sh("%s --json -n 1 %s/t.bin > %s/one.jsonl", TOP, dir,
+                        dir), 0);
+    assert_int_equal(sh("python3 -c 'import json,sys; l=json.load(open(sys."
+                        "argv[1]))[\"lost\"]; sys.exit(not (len(l) == 4 and "
+                        "all(p[\"records\"] > 0 for p in l)))' %s/one.jsonl",
+                        dir), 0);
+}
+
+static void test_batch_iterations(void **state)
+{
+    (void)state;
+    assert_int_equal(sh("%s -b -n 2 %s/t.bin > %s/two.txt", TOP, dir, dir),
+                     0);
+    assert_int_equal(sh("test $(grep -c '^interval ' %s/two.txt) = 2", dir),
+                     0);
+    assert_true(file_has("two.txt", "interval 2: 2.000 to 4.000 s"));
+    assert_true(file_has("two.txt", "LOST/s: p0 "));
+    assert_true(file_has("two.txt", "d1 exits:"));
+    assert_int_equal(sh("%s --json -n 3 %s/t.bin > %s/three.jsonl", TOP, dir,
+                        dir), 0);
+    assert_int_equal(lines_of("three.jsonl"), 3);
+    /* The text's exits/s of d1 in interval 1 are the JSON's count / 2 s. */
+    assert_int_equal(sh("python3 -c 'import json,sys; j=json.loads(open(sys."
+                        "argv[1]).readline()); d=[x for x in j[\"domains\"] if "
+                        "x[\"domain\"] == 1][0]; print(\"%%.0f\" %% (d[\"exits\"]"
+                        "[\"count\"] / j[\"seconds\"]))' %s/three.jsonl > "
+                        "%s/rate && grep -q \"^d1 .* $(cat %s/rate) \" "
+                        "%s/two.txt", dir, dir, dir, dir), 0);
+}
+
+/* ---- The screen, in tmux ----------------------------------------------- */
+
+/* Capture the screen into @name until it has @what, for up to 10 s. */
+static bool screen_has(const char *name, const char *what)
+{
+    int i;
+
+    for ( i = 0; i < 100; i++ )
+    {
+        if ( sh("%s capture-pane -p -t top > %s/%s", tmux, dir, name) )
+            return false;
+        if ( file_has(name, what) )
+            return true;
+        usleep(100000);
+    }
+    return false;
+}
+
+static void keys(const char *k)
+{
+    assert_int_equal(sh("%s send-keys -t top %s", tmux, k), 0);
+}
+
+static void test_screen(void **state)
+{
+    (void)state;
+    assert_int_equal(sh("%s new-session -d -s top -x 120 -y 40 "
+                        "'%s -d 2 %s/t.bin; echo status=$? > %s/status; "
+                        "sleep 60'", tmux, TOP, dir, dir), 0);
+    /* The first interval, its domains, d1's exits, the losses. */
+    assert_true(screen_has("s1", "interval 1: 0.000 to 2.000 s"));
+    assert_true(file_has("s1", "\nd1 "));
+    assert_true(file_has("s1", "\nd0 "));
+    assert_true(file_has("s1", "\nidle "));
+    assert_true(file_has("s1", "LOST/s: p0 "));
+    assert_true(file_has("s1", "EXTERNAL_INTERRUPT"));
+    assert_true(file_has("s1", "HLT"));
+    assert_false(file_has("s1", "d1v0"));
+    /* Sorted by RUN% first; > sorts by RUNBL%, and again by BLOCK%. */
+    assert_int_equal(sh("python3 %s screen RUN%% %s/s1", CHECK, dir), 0);
+    keys("'>'");
+    assert_true(screen_has("s2", "interval 1:"));
+    usleep(300000);
+    assert_int_equal(sh("%s capture-pane -p -t top > %s/s2", tmux, dir), 0);
+    assert_int_equal(sh("python3 %s screen RUNBL%% %s/s2", CHECK, dir), 0);
+    keys("'>'");
+    usleep(300000);
+    assert_int_equal(sh("%s capture-pane -p -t top > %s/s3", tmux, dir), 0);
+    assert_int_equal(sh("python3 %s screen BLOCK%% %s/s3", CHECK, dir), 0);
+    /* e expands every domain into its vCPUs. */
+    keys("e");
+    assert_true(screen_has("s4", "  d1v0 "));
+    assert_true(file_has("s4", "  d0v3 "));
+    /* A file steps on, an interval each -d seconds of the wall clock. */
+    assert_true(screen_has("s5", "interval 2: 2.000 to 4.000 s"));
+    keys("q");
+    assert_int_equal(sh("for i in $(seq 50); do test -s %s/status && "
+                        "break; sleep 0.1; done; grep -qx status=0 "
+                        "%s/status", dir, dir), 0);
+    sh("%s kill-server", tmux);
+}
+
+/* ---- Errors ------------------------------------------------------------ */
+
+/* @args fail with status 1 and one line on the standard error. */
+static void fails(const char *args)
+{
+    assert_int_equal(sh("%s %s > %s/out 2> %s/err", TOP, args, dir, dir), 1);
+    assert_int_equal(lines_of("err"), 1);
+    assert_int_equal(lines_of("out"), 0);
+}
+
+static void test_errors(void **state)
+{
+    char args[512];
+
+    (void)state;
+    snprintf(args, sizeof(args), "%s/t.bin", dir);
+    fails(args);                        /* not a terminal, no -b */
+    snprintf(args, sizeof(args), "-b -d 0 %s/t.bin", dir);
+    fails(args);
+    snprintf(args, sizeof(args), "-b -d x %s/t.bin", dir);
+    fails(args);
+    snprintf(args, sizeof(args), "-b -d -1 %s/t.bin", dir);
+    fails(args);
+    snprintf(args, sizeof(args), "-b -n 0 %s/t.bin", dir);
+    fails(args);
+    snprintf(args, sizeof(args), "-b -e nosuchclass %s/t.bin", dir);
+    fails(args);
+    snprintf(args, sizeof(args), "-b -c 3-1 %s/t.bin", dir);
+    fails(args);
+    snprintf(args, sizeof(args), "-b --nosuch %s/t.bin", dir);
+    fails(args);
+    fails("-b /nonexistent/t.bin");
+    snprintf(args, sizeof(args), "-b %s/sh.log", dir);
+    fails(args);                        /* not a trace */
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_json_agrees_with_summary),
+        cmocka_unit_test(test_json_losses),
+        cmocka_unit_test(test_batch_iterations),
+        cmocka_unit_test(test_screen),
+        cmocka_unit_test(test_errors),
+    };
+
+    return cmocka_run_group_tests(tests, make_files, remove_files);
+}
