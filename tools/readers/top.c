@@ -133,8 +133,7 @@ static struct interval *interval_of(const struct top *t, unsigned int index,
  * takes it, and returns false to stop).  Intervals are [origin + k * d,
  * origin + (k + 1) * d), the last one cut at the trace's last TSC + 1.
  * Until the analysis can be cut as it goes, a file is read once per
- * interval (the model builds its state from the start), and a stream is
- * one interval, shown at its end.
+ * interval (the model builds its state from the start).
  */
 static void run_intervals(struct top *t,
                           bool (*emit)(void *arg, struct interval *iv),
@@ -144,15 +143,6 @@ static void run_intervals(struct top *t,
     struct interval *iv;
     unsigned int k;
 
-    if ( xt_reader_info(t->r)->streamed )
-    {
-        iv = interval_of(t, 1, 0, 0);
-        iv->from = t->origin;
-        iv->to = t->origin + analysis_span(iv->a);
-        iv->last = true;
-        emit(arg, iv);
-        return;
-    }
     if ( !cli_tsc_range(t->r, &first, &last) )
         return;
     for ( k = 0, from = t->origin; ; k++, from += t->ticks )
@@ -1153,6 +1143,9 @@ int main(int argc, char **argv)
     t.origin = cli_origin(t.r);
     t.ticks = llround(t.delay * t.hz);
     t.live = xt_reader_info(t.r)->streamed;
+    if ( t.live )
+        errx(CLI_EXIT_ERROR, "%s: a stream: not in this version, which "
+             "reads a file window by window", t.name);
     if ( t.ticks == 0 )
         cli_usage_error("-d %g: less than a TSC tick", t.delay);
     /* The analysis reads whole windows until it can be fed: nothing to
