@@ -106,3 +106,5 @@ $(BUILD)/tests/test_top: tests/readers/test_top.c tests/common/run_cmd.c \
 	    -DTOP='"$(XT_TOP)"' -DSUMMARY='"$(XT_SUMMARY)"' \
 	    -DCHECK='"tests/readers/check_top.py"' $(LDFLAGS) -o $@ $< \
 	    tests/common/run_cmd.c -lcmocka
+# Its screen reads the trace on a thread: under ThreadSanitizer too.
+THREADED_TESTS += $(BUILD)/tests/test_top
