@@ -1,16 +1,17 @@
 /*
  * xentrace-summary: what a trace file holds, in one pass.
  *
- *   xentrace-summary [-h] [-b bins] [-H hz] [--json] [--svm] [--top n]
- *                    [--domain d] [--cpu c] [--from t] [--to t]
- *                    [--xen-version x.y] [file]
+ *   xentrace-summary [-h] [-b bins] [-H hz] [--json | --csv] [--svm]
+ *                    [--top n] [--domain d] [--cpu c] [--from t] [--to t]
+ *                    [--interval seconds] [--xen-version x.y] [file]
  *
  * Records and bytes per CPU and per event, losses per CPU with the time
  * they cover, and the event rate over time (tally.c); and what the model
  * of the machine (model.c) says of it: per domain and vCPU their
  * runstates, runnable latency, placement, HVM exits, hypercalls, I/O and
  * interrupts, per pCPU interrupts and C-states (analysis.c).  As text, or
- * as one JSON object with --json.  See xentrace-summary(1).
+ * as one JSON object with --json.  With --interval, the model's figures
+ * of each interval first, as it closes.  See xentrace-summary(1).
  */
 #include <err.h>
 #include <errno.h>
@@ -22,6 +23,7 @@
 
 #include "analysis.h"
 #include "cli.h"
+#include "merge.h"
 #include "tally.h"
 #include "tsc.h"
 
@@ -222,18 +224,174 @@ static void json_print(FILE *f, const struct tally *t,
     fprintf(f, "]}}\n");
 }
 
-enum { OPT_TOP = CLI_LONG_ONLY + 1, OPT_DOMAIN, OPT_CPU, OPT_SVM };
+/*
+ * Intervals (--interval): the model's figures of [origin + k * step,
+ * origin + (k + 1) * step), cut to the window, each printed as it closes.
+ */
+
+enum format { TEXT, JSON, CSV };
+
+struct intervals {
+    enum format format;
+    uint64_t origin, hz, step;  /* TSC */
+    int64_t k;                  /* the current interval's */
+    uint64_t end;               /* its end; UINT64_MAX: past the TSCs */
+};
+
+/* --interval's seconds, or one line and exit 1. */
+static double interval_seconds(const char *arg)
+{
+    double seconds;
+    char *end;
+
+    errno = 0;
+    seconds = strtod(arg, &end);
+    if ( errno || end == arg || *end || !(seconds > 0) )
+        errx(CLI_EXIT_ERROR, "--interval %s: not a positive number of "
+             "seconds", arg);
+    return seconds;
+}
+
+/* ... as TSC ticks at @hz. */
+static uint64_t interval_ticks(const char *arg, uint64_t hz)
+{
+    double ticks = interval_seconds(arg) * (double)hz;
+
+    if ( ticks < 1 || ticks >= 0x1p63 )
+        errx(CLI_EXIT_ERROR, "--interval %s: not between a TSC tick and "
+             "2^63", arg);
+    return (uint64_t)(ticks + 0.5);
+}
+
+/* Where the interval holding @first starts and ends. */
+static void intervals_begin(struct intervals *iv, uint64_t first)
+{
+    int64_t rel = (int64_t)(first - iv->origin);
+    int64_t step = (int64_t)iv->step;
+
+    iv->k = rel >= 0 ? rel / step : -((-rel + step - 1) / step);
+    iv->end = iv->origin + (uint64_t)(iv->k + 1) * iv->step;
+    if ( iv->end <= first )
+        iv->end = UINT64_MAX;
+}
+
+static void intervals_next(struct intervals *iv)
+{
+    uint64_t end = iv->end + iv->step;
+
+    iv->k++;
+    iv->end = end > iv->end ? end : UINT64_MAX;
+}
+
+static double seconds_from(const struct intervals *iv, uint64_t tsc)
+{
+    return (double)(int64_t)(tsc - iv->origin) / (double)iv->hz;
+}
+
+static void interval_print(const struct intervals *iv,
+                           const struct analysis *a)
+{
+    double from = seconds_from(iv, analysis_first_tsc(a));
+    double to = seconds_from(iv, analysis_last_tsc(a));
+    char head[96];
+
+    switch ( iv->format )
+    {
+    case TEXT:
+        printf("interval %" PRId64 ": %.6f s to %.6f s, %" PRIu64
+               " records\n", iv->k, from, to, analysis_records(a));
+        analysis_text(stdout, a);
+        printf("\n");
+        break;
+    case JSON:
+        printf("{\"interval\":{\"index\":%" PRId64 ",\"from_seconds\":%.9f"
+               ",\"to_seconds\":%.9f,\"from_tsc\":%" PRIu64 ",\"to_tsc\":%"
+               PRIu64 ",\"records\":%" PRIu64 "},", iv->k, from, to,
+               analysis_first_tsc(a), analysis_last_tsc(a),
+               analysis_records(a));
+        analysis_json(stdout, a);
+        printf("}\n");
+        break;
+    case CSV:
+        snprintf(head, sizeof(head), "%" PRId64 ",%.9f,%.9f", iv->k, from, to);
+        analysis_csv(stdout, a, head);
+        break;
+    }
+    /* For whoever watches: each interval as it closes. */
+    fflush(stdout);
+}
+
+/*
+ * The model over @r in TSC order, cut at each interval's end, each
+ * interval printed as it closes; then the whole trace's analysis.
+ */
+static struct analysis *run_intervals(struct xt_reader *r,
+                                      const struct model_options *mo,
+                                      const struct analysis_options *ao,
+                                      struct intervals *iv)
+{
+    struct analysis *a = analysis_new(r, mo, ao), *cut;
+    struct merge *g = a ? merge_new(r, NULL) : NULL;
+    struct xt_record rec;
+    int got;
+
+    if ( !g )
+        goto fail;
+    intervals_begin(iv, analysis_first_tsc(a));
+    while ( (got = merge_next(g, &rec)) > 0 )
+    {
+        for ( ; rec.tsc >= iv->end && iv->end < analysis_last_tsc(a);
+              intervals_next(iv) )
+        {
+            if ( analysis_cut(a, iv->end, &cut) )
+                goto fail;
+            interval_print(iv, cut);
+        }
+        if ( mo->each(mo->each_arg, &rec) || analysis_feed(a, &rec) )
+            goto fail;
+    }
+    if ( got < 0 || analysis_finish(a) ||
+         analysis_cut(a, analysis_last_tsc(a), &cut) )
+        goto fail;
+    interval_print(iv, cut);
+    merge_free(g);
+    return a;
+
+fail:
+    merge_free(g);
+    analysis_free(a);
+    errno = ENOMEM;
+    return NULL;
+}
+
+static void csv_print(const struct intervals *iv, const struct analysis *a)
+{
+    char head[96];
+
+    snprintf(head, sizeof(head), "all,%.9f,%.9f",
+             seconds_from(iv, analysis_first_tsc(a)),
+             seconds_from(iv, analysis_last_tsc(a)));
+    analysis_csv(stdout, a, head);
+}
+
+enum { OPT_TOP = CLI_LONG_ONLY + 1, OPT_DOMAIN, OPT_CPU, OPT_SVM,
+       OPT_INTERVAL, OPT_CSV };
 
 int main(int argc, char **argv)
 {
     static const struct cli_option options[] = {
         CLI_BINS_OPTION("the event rate"),
-        { OPT_JSON, "json", NULL, "one JSON object instead of text" },
+        { OPT_JSON, "json", NULL, "one JSON object instead of text (and one "
+          "a line before it per interval)" },
+        { OPT_CSV, "csv", NULL, "CSV instead of text: a row per vCPU (per "
+          "interval, then for all)" },
         { OPT_SVM, "svm", NULL, "exit reasons are SVM's, not VMX's" },
         { OPT_TOP, "top", "n", "only the n largest rows of each table" },
         { OPT_DOMAIN, "domain", "d", "only domain d" },
         { OPT_CPU, "cpu", "c", "only pCPU c" },
         CLI_WINDOW_OPTIONS,
+        { OPT_INTERVAL, "interval", "seconds", "first the model's tables of "
+          "each interval of that many seconds from time 0, as it closes" },
         CLI_XEN_VERSION_OPTION,
         { 0, NULL, NULL, NULL },
     };
@@ -242,7 +400,8 @@ int main(int argc, char **argv)
         .bins = DEFAULT_BINS,
     };
     bool json = false, assumed;
-    const char *path, *name, *damage;
+    const char *path, *name, *damage, *interval = NULL;
+    struct intervals iv = { .format = TEXT };
     struct analysis_options ao = { 0 };
     struct model_options mo = { .by_cpu = true };
     struct analysis *a;
@@ -271,7 +430,18 @@ int main(int argc, char **argv)
         case OPT_SVM:
             ao.svm = true;
             break;
+        case OPT_INTERVAL:
+            interval = optarg;
+            interval_seconds(interval);
+            break;
+        case OPT_CSV:
+            iv.format = CSV;
+            break;
         }
+    if ( json && iv.format == CSV )
+        cli_usage_error("--json and --csv exclude each other");
+    if ( json )
+        iv.format = JSON;
     path = optind < argc ? argv[optind] : "-";
     name = cli_input_name(path);
 
@@ -285,12 +455,27 @@ int main(int argc, char **argv)
     mo.each = tally_record;
     mo.each_arg = &t;
     cli_window(&cli, t.origin, t.hz, &mo.from, &mo.to);
-    a = analysis_run(r, &mo, &ao);
+    iv.origin = t.origin;
+    iv.hz = t.hz;
+    if ( iv.format == CSV )
+    {
+        printf("interval,from_seconds,to_seconds,");
+        analysis_csv_header(stdout);
+    }
+    if ( interval )
+    {
+        iv.step = interval_ticks(interval, t.hz);
+        a = run_intervals(r, &mo, &ao, &iv);
+    }
+    else
+        a = analysis_run(r, &mo, &ao);
     if ( !a || tally_end(&t) )
         err(CLI_EXIT_ERROR, "%s", name);
     /* Damage inside batches is known once the records are read. */
     damage = xt_reader_damage(r, damage_buf, sizeof(damage_buf));
-    if ( json )
+    if ( iv.format == CSV )
+        csv_print(&iv, a);
+    else if ( json )
         json_print(stdout, &t, a, name, damage);
     else
     {

@@ -89,7 +89,15 @@ struct analysis {
     struct analysis_options o;
     struct model *model;
     uint64_t first, last;
+    bool window_open;           /* model_window_open(): @last is not in it */
     struct model_stats stats;
+    uint64_t records;           /* an interval's, in its span */
+
+    /* analysis_new()'s, for analysis_cut(); NULL for analysis_run()'s: */
+    struct analysis *cur;       /* the interval being filled */
+    struct analysis *out;       /* the last one handed out */
+    struct model_stats cut_stats;   /* the model's at the last cut */
+    bool finished;
 
     unsigned int nr_pcpus;
     struct apcpu *pcpus;
@@ -318,42 +326,61 @@ static void add_stat(struct stat *s, uint64_t ticks)
     s->ticks += ticks;
 }
 
-static void add_runstate(struct runstates *r, const struct model_event *ev)
+/* @ticks of an interval, and one interval if it @ends here. */
+static void add_piece(struct stat *s, uint64_t ticks, bool ends)
 {
-    uint64_t ticks = ev->end - ev->start;
-
-    add_stat(&r->st[ev->u.runstate.state], ticks);
-    if ( ev->u.runstate.state == MODEL_RUNNABLE )
-        add_stat(&r->cause[ev->u.runstate.cause], ticks);
+    s->count += ends;
+    s->ticks += ticks;
 }
 
+static void add_runstate(struct runstates *r, const struct model_event *ev,
+                         uint64_t ticks, bool ends)
+{
+    add_piece(&r->st[ev->u.runstate.state], ticks, ends);
+    if ( ev->u.runstate.state == MODEL_RUNNABLE )
+        add_piece(&r->cause[ev->u.runstate.cause], ticks, ends);
+}
+
+/*
+ * A runstate interval's time in @a's span (what the window or an
+ * interval's start, a->first, leaves of it), counted as an interval where
+ * it ends: cut into intervals, the time and counts add up.
+ */
 static void take_runstate(struct analysis *a, const struct model_event *ev)
 {
-    struct avcpu *v = vcpu_of(a, ev->domvcpu);
-    uint64_t ticks = ev->end - ev->start;
+    uint64_t start = ev->start > a->first ? ev->start : a->first;
+    uint64_t ticks = ev->end > start ? ev->end - start : 0;
+    bool ends = !ev->goes_on;
+    struct avcpu *v;
+    struct entry *e;
 
-    if ( !v )
+    if ( (!ticks && !ends) || !(v = vcpu_of(a, ev->domvcpu)) )
         return;
-    add_runstate(&v->all, ev);
+    add_runstate(&v->all, ev, ticks, ends);
     if ( !v->ran && ev->u.runstate.state != MODEL_RUNNING )
-        add_runstate(&v->head, ev);
-    if ( ev->u.runstate.end_by == MODEL_END_TRACE )
-        add_runstate(&v->tail, ev);
+        add_runstate(&v->head, ev, ticks, ends);
+    if ( ev->u.runstate.end_by == MODEL_END_TRACE && ends )
+        add_runstate(&v->tail, ev, ticks, ends);
     switch ( ev->u.runstate.state )
     {
     case MODEL_RUNNING:
         v->ran = true;
         if ( ev->pcpu == MODEL_CPU_NONE )
             break;
-        table_add(a, &v->pcpus, ev->pcpu, ticks);
+        e = table_get(a, &v->pcpus, ev->pcpu);
+        add_piece(e ? &e->s : &v->pcpus.other, ticks, ends);
         if ( v->last_pcpu != MODEL_CPU_NONE && v->last_pcpu != ev->pcpu )
             v->migrations++;
         v->last_pcpu = ev->pcpu;
         break;
     case MODEL_RUNNABLE:
-        /* The wait for a pCPU; one the trace's end cut is no wait. */
-        if ( ev->u.runstate.end_by == MODEL_END_RECORD &&
-             sketch_add(&v->latency[ev->u.runstate.cause], ticks) )
+        /*
+         * The wait for a pCPU, whole, where it ends; one the trace's end
+         * cut is no wait.
+         */
+        if ( ev->u.runstate.end_by == MODEL_END_RECORD && ends &&
+             sketch_add(&v->latency[ev->u.runstate.cause],
+                        ev->end - ev->began) )
             a->failed = true;
         break;
     default:
@@ -412,12 +439,13 @@ static void take_handlers(struct analysis *a, struct avcpu *v,
     }
 }
 
+/* An exit, whole, where it ends (as a C-state, a loss, an injection). */
 static void take_exit(struct analysis *a, const struct model_event *ev)
 {
-    struct avcpu *v = vcpu_of(a, ev->domvcpu);
-    uint64_t ticks = ev->end - ev->start;
+    uint64_t ticks = ev->end - ev->began;
+    struct avcpu *v;
 
-    if ( !v )
+    if ( ev->goes_on || !(v = vcpu_of(a, ev->domvcpu)) )
         return;
     if ( ev->u.exit.arm )
         table_add(a, &v->traps, ev->u.exit.reason, ticks);
@@ -440,9 +468,8 @@ static void take_pv(struct analysis *a, const struct model_event *ev)
                   ev->u.hypercall.op, 0);
 }
 
-static void take_event(void *arg, const struct model_event *ev)
+static void take(struct analysis *a, const struct model_event *ev)
 {
-    struct analysis *a = arg;
     struct apcpu *p;
     struct avcpu *v;
 
@@ -464,8 +491,8 @@ static void take_event(void *arg, const struct model_event *ev)
                       ev->u.inject.vector, 0);
         break;
     case MODEL_EV_INJECT_LATENCY:
-        if ( (v = vcpu_of(a, ev->domvcpu)) &&
-             sketch_add(&v->inject, ev->end - ev->start) )
+        if ( !ev->goes_on && (v = vcpu_of(a, ev->domvcpu)) &&
+             sketch_add(&v->inject, ev->end - ev->began) )
             a->failed = true;
         break;
     case MODEL_EV_IRQ:
@@ -477,14 +504,14 @@ static void take_event(void *arg, const struct model_event *ev)
             table_add(a, &p->irqs, ev->u.irq.irq, 0);
         break;
     case MODEL_EV_CSTATE:
-        if ( (p = pcpu_of(a, ev->pcpu)) )
+        if ( !ev->goes_on && (p = pcpu_of(a, ev->pcpu)) )
             table_add(a, &p->cstates, ev->u.cstate.cstate,
-                      ev->end - ev->start);
+                      ev->end - ev->began);
         break;
     case MODEL_EV_LOST:
-        if ( (p = pcpu_of(a, ev->pcpu)) )
+        if ( !ev->goes_on && (p = pcpu_of(a, ev->pcpu)) )
         {
-            add_stat(&p->lost, ev->end - ev->start);
+            add_stat(&p->lost, ev->end - ev->began);
             p->lost_records += ev->u.lost.count;
         }
         break;
@@ -494,37 +521,200 @@ static void take_event(void *arg, const struct model_event *ev)
     }
 }
 
-struct analysis *analysis_run(struct xt_reader *r,
-                              const struct model_options *mo,
-                              const struct analysis_options *o)
+static void take_event(void *arg, const struct model_event *ev)
 {
-    const struct xt_reader_info *info = xt_reader_info(r);
-    static const struct model_ops ops = { .event = take_event };
+    struct analysis *a = arg;
+
+    /* model_cut()'s pieces are the interval's alone. */
+    if ( ev->type == MODEL_EV_RUNSTATE &&
+         ev->u.runstate.end_by == MODEL_END_CUT )
+    {
+        if ( a->cur )
+            take_runstate(a->cur, ev);
+        return;
+    }
+    /*
+     * A point at the end of a window [from, to) is not in it (an interval
+     * ending there goes on).
+     */
+    if ( a->window_open && ev->end == a->last && !ev->goes_on )
+        return;
+    take(a, ev);
+    if ( a->cur )
+        take(a->cur, ev);
+}
+
+/* An analysis of @nr_pcpus pCPUs (@cpus' numbers), without a model. */
+static struct analysis *analysis_alloc(const struct analysis_options *o,
+                                       unsigned int nr_pcpus,
+                                       const struct apcpu *cpus,
+                                       struct xt_reader *r)
+{
     struct analysis *a = calloc(1, sizeof(*a));
     unsigned int i;
 
     if ( !a )
         return NULL;
     a->o = *o;
-    a->nr_pcpus = info->nr_cpus;
-    a->pcpus = calloc(a->nr_pcpus ? a->nr_pcpus : 1, sizeof(*a->pcpus));
-    if ( !a->pcpus || !(a->model = model_new(r, mo, &ops, a)) )
-        goto fail;
-    for ( i = 0; i < a->nr_pcpus; i++ )
-        a->pcpus[i].cpu = xt_reader_cpu(r, i)->cpu;
-    if ( model_run(a->model) || a->failed )
+    a->nr_pcpus = nr_pcpus;
+    if ( !(a->pcpus = calloc(nr_pcpus ? nr_pcpus : 1, sizeof(*a->pcpus))) )
+    {
+        free(a);
+        return NULL;
+    }
+    for ( i = 0; i < nr_pcpus; i++ )
+        a->pcpus[i].cpu = cpus ? cpus[i].cpu : xt_reader_cpu(r, i)->cpu;
+    return a;
+}
+
+/* @a's next interval, from @tsc. */
+static struct analysis *interval_new(const struct analysis *a, uint64_t tsc)
+{
+    struct analysis *i = analysis_alloc(&a->o, a->nr_pcpus, a->pcpus, NULL);
+
+    if ( !i )
+        return NULL;
+    i->first = tsc;
+    i->last = a->last;
+    i->window_open = a->window_open;
+    return i;
+}
+
+static struct analysis *analysis_make(struct xt_reader *r,
+                                      const struct model_options *mo,
+                                      const struct analysis_options *o,
+                                      bool cuts)
+{
+    static const struct model_ops ops = { .event = take_event };
+    struct analysis *a = analysis_alloc(o, xt_reader_info(r)->nr_cpus, NULL,
+                                        r);
+
+    if ( !a )
+        return NULL;
+    if ( !(a->model = model_new(r, mo, &ops, a)) )
         goto fail;
     a->first = model_first_tsc(a->model);
     a->last = model_last_tsc(a->model);
-    a->stats = *model_stats(a->model);
-    model_free(a->model);
-    a->model = NULL;
+    a->window_open = model_window_open(a->model);
+    if ( cuts && !(a->cur = interval_new(a, a->first)) )
+        goto fail;
     return a;
 
 fail:
     analysis_free(a);
     errno = ENOMEM;
     return NULL;
+}
+
+struct analysis *analysis_new(struct xt_reader *r,
+                              const struct model_options *mo,
+                              const struct analysis_options *o)
+{
+    return analysis_make(r, mo, o, true);
+}
+
+static bool any_failed(const struct analysis *a)
+{
+    return a->failed || (a->cur && a->cur->failed);
+}
+
+int analysis_feed(struct analysis *a, const struct xt_record *rec)
+{
+    if ( model_feed(a->model, rec) || any_failed(a) )
+    {
+        errno = ENOMEM;
+        return -1;
+    }
+    if ( a->cur && rec->tsc >= a->cur->first &&
+         (rec->tsc < a->last || (rec->tsc == a->last && !a->window_open)) )
+        a->cur->records++;
+    return 0;
+}
+
+int analysis_finish(struct analysis *a)
+{
+    if ( a->finished )
+        return 0;
+    a->finished = true;
+    if ( model_finish(a->model) || any_failed(a) )
+    {
+        errno = ENOMEM;
+        return -1;
+    }
+    a->stats = *model_stats(a->model);
+    return 0;
+}
+
+/* What the model could not place since the last cut. */
+static void interval_stats(struct analysis *a, struct analysis *i)
+{
+    const struct model_stats *now = model_stats(a->model);
+    const struct model_stats *then = &a->cut_stats;
+
+    i->stats.records = now->records - then->records;
+    i->stats.orphan_hvm = now->orphan_hvm - then->orphan_hvm;
+    i->stats.exits_dropped = now->exits_dropped - then->exits_dropped;
+    i->stats.mismatches = now->mismatches - then->mismatches;
+    /* Whether to show the Arm tables: the trace so far has Arm records. */
+    i->stats.arm_records = now->arm_records;
+    a->cut_stats = *now;
+}
+
+int analysis_cut(struct analysis *a, uint64_t tsc, struct analysis **interval)
+{
+    struct analysis *next;
+
+    *interval = NULL;
+    if ( !a->cur )
+    {
+        errno = EINVAL;
+        return -1;
+    }
+    if ( tsc > a->last )
+        tsc = a->last;
+    if ( tsc < a->cur->first )
+        tsc = a->cur->first;
+    if ( !(next = interval_new(a, tsc)) )
+    {
+        errno = ENOMEM;
+        return -1;
+    }
+    if ( !a->finished )
+        model_cut(a->model, tsc);
+    a->cur->last = tsc;
+    interval_stats(a, a->cur);
+    analysis_free(a->out);
+    a->out = a->cur;
+    a->cur = next;
+    if ( a->out->failed )
+    {
+        errno = ENOMEM;
+        return -1;
+    }
+    *interval = a->out;
+    return 0;
+}
+
+/* The usual way: by_cpu order if @mo says so, and no intervals. */
+struct analysis *analysis_run(struct xt_reader *r,
+                              const struct model_options *mo,
+                              const struct analysis_options *o)
+{
+    struct analysis *a = analysis_make(r, mo, o, false);
+
+    if ( !a )
+        return NULL;
+    a->finished = true;
+    if ( model_run(a->model) || a->failed )
+    {
+        analysis_free(a);
+        errno = ENOMEM;
+        return NULL;
+    }
+    a->stats = *model_stats(a->model);
+    model_free(a->model);
+    a->model = NULL;
+    return a;
 }
 
 static void vcpu_free(struct avcpu *v)
@@ -556,6 +746,8 @@ void analysis_free(struct analysis *a)
 
     if ( !a )
         return;
+    analysis_free(a->cur);
+    analysis_free(a->out);
     model_free(a->model);
     for ( i = 0; i < a->nr_vcpus; i++ )
         vcpu_free(a->vcpus[i]);
@@ -574,6 +766,21 @@ void analysis_free(struct analysis *a)
 uint64_t analysis_span(const struct analysis *a)
 {
     return a->last - a->first;
+}
+
+uint64_t analysis_first_tsc(const struct analysis *a)
+{
+    return a->first;
+}
+
+uint64_t analysis_last_tsc(const struct analysis *a)
+{
+    return a->last;
+}
+
+uint64_t analysis_records(const struct analysis *a)
+{
+    return a->records;
 }
 
 /*
@@ -1371,6 +1578,93 @@ void analysis_json(FILE *f, const struct analysis *a)
             PRIu64 ",\"mismatches\":%" PRIu64 "}", a->stats.orphan_hvm,
             a->stats.exits_dropped, a->stats.mismatches);
     view_free(&w);
+}
+
+/*
+ * CSV: a row per vCPU, for spreadsheets
+ */
+
+static uint64_t table_count(const struct table *t)
+{
+    uint64_t n = t->other.count;
+    unsigned int i;
+
+    for ( i = 0; i < t->n; i++ )
+        n += t->e[i].s.count;
+    return n;
+}
+
+static uint64_t table_ticks(const struct table *t)
+{
+    uint64_t n = t->other.ticks;
+    unsigned int i;
+
+    for ( i = 0; i < t->n; i++ )
+        n += t->e[i].s.ticks;
+    return n;
+}
+
+void analysis_csv_header(FILE *f)
+{
+    unsigned int s;
+
+    fprintf(f, "domain,vcpu");
+    for ( s = 0; s < MODEL_STATES; s++ )
+        fprintf(f, ",%s_seconds", model_state_name(s));
+    fprintf(f, ",waits,wait_p50_us,wait_p99_us,migrations,exits,"
+            "exit_seconds,vmcalls,hypercalls,injected,traps,trap_seconds\n");
+}
+
+static void csv_vcpu(FILE *f, const struct analysis *a, const struct avcpu *v,
+                     const char *head)
+{
+    struct sketch wait = { 0 };
+    unsigned int s;
+
+    fprintf(f, "%s,%u,%u", head, v->domvcpu >> 16, v->domvcpu & 0xffff);
+    for ( s = 0; s < MODEL_STATES; s++ )
+        fprintf(f, ",%.9f", secs(a, v->all.st[s].ticks));
+    if ( sketch_merge(&wait, &v->latency[MODEL_CAUSE_WOKEN]) ||
+         sketch_merge(&wait, &v->latency[MODEL_CAUSE_PREEMPTED]) )
+        fprintf(f, ",,,");
+    else
+        fprintf(f, ",%" PRIu64 ",%.3f,%.3f", wait.count,
+                usecs(a, sketch_quantile(&wait, 0.5)),
+                usecs(a, sketch_quantile(&wait, 0.99)));
+    sketch_free(&wait);
+    fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%.9f,%" PRIu64 ",%" PRIu64 ",%"
+            PRIu64 ",%" PRIu64 ",%.9f\n", v->migrations,
+            table_count(&v->exits), secs(a, table_ticks(&v->exits)),
+            table_count(&v->vmcalls), table_count(&v->hypercalls),
+            table_count(&v->injected) + table_count(&v->arm_injected),
+            table_count(&v->traps), secs(a, table_ticks(&v->traps)));
+}
+
+static int by_domvcpu(const void *pa, const void *pb)
+{
+    const struct avcpu *x = *(const struct avcpu *const *)pa;
+    const struct avcpu *y = *(const struct avcpu *const *)pb;
+
+    return x->domvcpu < y->domvcpu ? -1 : x->domvcpu > y->domvcpu;
+}
+
+void analysis_csv(FILE *f, const struct analysis *a, const char *head)
+{
+    struct avcpu **v = malloc((a->nr_vcpus + 1) * sizeof(*v));
+    unsigned int i, n = 0;
+
+    if ( !v )
+    {
+        fprintf(f, "%s,(out of memory for the analysis)\n", head);
+        return;
+    }
+    for ( i = 0; i < a->nr_vcpus; i++ )
+        if ( vcpu_shown(a, a->vcpus[i]) )
+            v[n++] = a->vcpus[i];
+    qsort(v, n, sizeof(*v), by_domvcpu);
+    for ( i = 0; i < n; i++ )
+        csv_vcpu(f, a, v[i], head);
+    free(v);
 }
 
 /*

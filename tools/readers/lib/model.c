@@ -60,6 +60,8 @@ struct model {
     void *arg;
     uint64_t trace_first, trace_last;   /* the whole trace's TSCs */
     uint64_t first, last;               /* the window's */
+    bool last_open;                     /* it ends before the trace:
+                                           [first, last) */
 
     /*
      * The pCPUs with a batch, ascending, found by CPU number through
@@ -157,6 +159,9 @@ static struct vstate *current_of(struct model *m, uint32_t cpu)
 
 static void emit(struct model *m, struct model_event *ev)
 {
+    ev->began = ev->start > m->trace_first ? ev->start : m->trace_first;
+    if ( ev->end > m->last || (ev->end == m->last && m->last_open) )
+        ev->goes_on = true;
     if ( ev->start < m->first )
         ev->start = m->first;
     if ( ev->end > m->last )
@@ -173,7 +178,7 @@ static void emit_point(struct model *m, struct model_event *ev,
 {
     ev->pcpu = rec->cpu;
     ev->domvcpu = domvcpu;
-    ev->start = ev->end = rec->tsc;
+    ev->start = ev->end = ev->began = rec->tsc;
     if ( rec->tsc >= m->first && rec->tsc <= m->last )
         m->ops.event(m->arg, ev);
 }
@@ -376,7 +381,7 @@ static int sched_switch(struct model *m, const struct xt_record *rec)
         return 0;
     ev.pcpu = rec->cpu;
     ev.domvcpu = ev.u.sw.next;
-    ev.start = ev.end = rec->tsc;
+    ev.start = ev.end = ev.began = rec->tsc;
     p->sw = ev;
     p->switching = true;
     return 0;
@@ -807,6 +812,16 @@ int model_feed(struct model *m, const struct xt_record *rec)
  * The end: a running vCPU is known to run until its pCPU's last record,
  * and no further; every other state holds to the end of the trace.
  */
+static uint64_t known_until(struct model *m, const struct vstate *v)
+{
+    struct pstate *p = pcpu_find(m, v->pcpu);
+
+    if ( v->state == MODEL_RUNNING && p && p->has_tsc &&
+         p->last_tsc < m->trace_last )
+        return p->last_tsc;
+    return m->trace_last;
+}
+
 int model_finish(struct model *m)
 {
     unsigned int i;
@@ -818,18 +833,55 @@ int model_finish(struct model *m)
     for ( i = 0; i < m->nr_vcpus; i++ )
     {
         struct vstate *v = &m->vcpus[i];
-        struct pstate *p = pcpu_find(m, v->pcpu);
-        uint64_t end = m->trace_last;
+        uint64_t end = known_until(m, v);
 
-        if ( v->state == MODEL_RUNNING && p && p->has_tsc &&
-             p->last_tsc < end )
-            end = p->last_tsc;
         enter(m, v, end, MODEL_UNKNOWN, MODEL_CAUSE_NONE, MODEL_END_TRACE);
         if ( end < m->trace_last )
             enter(m, v, m->trace_last, MODEL_UNKNOWN, MODEL_CAUSE_NONE,
                   MODEL_END_TRACE);
     }
     return 0;
+}
+
+/* [@start, @end) of @v's open interval, in @state, as model_cut()'s. */
+static void cut_piece(struct model *m, const struct vstate *v,
+                      enum model_state state, uint64_t start, uint64_t end)
+{
+    struct model_event ev = {
+        .type = MODEL_EV_RUNSTATE, .pcpu = v->pcpu, .domvcpu = v->domvcpu,
+        .start = start, .end = end, .goes_on = true,
+        .u.runstate = { .state = state,
+                        .cause = state == v->state ? v->cause
+                                                   : MODEL_CAUSE_NONE,
+                        .end_by = MODEL_END_CUT },
+    };
+
+    if ( end > start )
+        emit(m, &ev);
+}
+
+/* What model_finish() would book of each open interval up to @tsc. */
+void model_cut(struct model *m, uint64_t tsc)
+{
+    unsigned int i;
+
+    for ( i = 0; i < m->nr_vcpus; i++ )
+    {
+        const struct vstate *v = &m->vcpus[i];
+        uint64_t known = known_until(m, v);
+
+        if ( known < v->since )
+            known = v->since;
+        if ( known > tsc )
+            known = tsc;
+        cut_piece(m, v, v->state, v->since, known);
+        cut_piece(m, v, MODEL_UNKNOWN, known, tsc);
+    }
+}
+
+bool model_window_open(const struct model *m)
+{
+    return m->last_open;
 }
 
 /*
@@ -929,8 +981,11 @@ struct model *model_new(struct xt_reader *r, const struct model_options *o,
     {
         if ( o->from > m->first )
             m->first = o->from;
-        if ( o->to && o->to < m->last )
+        if ( o->to && o->to <= m->last )
+        {
             m->last = o->to;
+            m->last_open = true;
+        }
         if ( m->first > m->last )
             m->first = m->last;
     }

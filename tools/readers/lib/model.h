@@ -120,6 +120,8 @@ enum model_end {
     MODEL_END_RECORD,           /* a record that proves the next state */
     MODEL_END_LOSS,             /* a loss: the next interval is LOST */
     MODEL_END_TRACE,            /* the end of the trace (or the window) */
+    MODEL_END_CUT,              /* not closed: model_cut()'s piece of an
+                                   interval still open */
 };
 
 enum model_event_type {
@@ -142,13 +144,18 @@ enum model_event_type {
  * One event.  @pcpu is where it happened (MODEL_CPU_NONE: not known),
  * @domvcpu the vCPU it is about (MODEL_VCPU_NONE: none, or not known:
  * e.g. an HVM record on a pCPU whose running vCPU is not known).  For
- * intervals [@start, @end) in TSC; for points @start == @end.
+ * intervals [@start, @end) in TSC, clipped to the window, @began where
+ * the interval began before that (or the trace's first TSC), and @goes_on if it ends at or past the
+ * window's end (or is model_cut()'s piece): its end is not in the window;
+ * for points @start == @end.
  */
 struct model_event {
     enum model_event_type type;
     uint32_t pcpu;
     uint32_t domvcpu;
     uint64_t start, end;
+    uint64_t began;
+    bool goes_on;
     union {
         struct {
             enum model_state state;
@@ -249,6 +256,19 @@ int model_feed(struct model *m, const struct xt_record *rec);
 int model_finish(struct model *m);     /* close what is open at the end */
 int model_run(struct model *m);        /* 0, or -1 with errno */
 void model_free(struct model *m);
+
+/*
+ * The runstate intervals open at @tsc, up to @tsc, as events
+ * (MODEL_END_CUT, @goes_on), clipped to the window, without closing them:
+ * a running vCPU's up to its pCPU's last record, as model_finish() would
+ * end it, then UNKNOWN.  For those who report on [a cut, the next), as
+ * xentrace-summary --interval does; call it between records, in TSC order,
+ * before the first record at or past @tsc.
+ */
+void model_cut(struct model *m, uint64_t tsc);
+
+/* Whether the window ends before the trace does ([from, to) is open). */
+bool model_window_open(const struct model *m);
 
 /* The span events cover: the trace's (or the window's) first, last TSC. */
 uint64_t model_first_tsc(const struct model *m);
