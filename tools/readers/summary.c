@@ -381,17 +381,17 @@ int main(int argc, char **argv)
 {
     static const struct cli_option options[] = {
         CLI_BINS_OPTION("the event rate"),
-        { OPT_JSON, "json", NULL, "one JSON object instead of text (and one "
-          "a line before it per interval)" },
-        { OPT_CSV, "csv", NULL, "CSV instead of text: a row per vCPU (per "
-          "interval, then for all)" },
+        { OPT_JSON, "json", NULL, "JSON instead of text: an object (a line "
+          "per interval first)" },
+        { OPT_CSV, "csv", NULL, "CSV instead of text: a row per vCPU and "
+          "interval" },
         { OPT_SVM, "svm", NULL, "exit reasons are SVM's, not VMX's" },
         { OPT_TOP, "top", "n", "only the n largest rows of each table" },
         { OPT_DOMAIN, "domain", "d", "only domain d" },
         { OPT_CPU, "cpu", "c", "only pCPU c" },
         CLI_WINDOW_OPTIONS,
-        { OPT_INTERVAL, "interval", "seconds", "first the model's tables of "
-          "each interval of that many seconds from time 0, as it closes" },
+        { OPT_INTERVAL, "interval", "seconds", "first the model's tables "
+          "of each interval of seconds, as it closes" },
         CLI_XEN_VERSION_OPTION,
         { 0, NULL, NULL, NULL },
     };

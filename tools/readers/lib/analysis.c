@@ -91,7 +91,9 @@ struct analysis {
     uint64_t first, last;
     bool window_open;           /* model_window_open(): @last is not in it */
     struct model_stats stats;
-    uint64_t records;           /* an interval's, in its span */
+    uint64_t records;           /* an interval's, as the summary counts
+                                   them (no metadata), in the window */
+    bool windowed;              /* model_options from or to */
 
     /* analysis_new()'s, for analysis_cut(); NULL for analysis_run()'s: */
     struct analysis *cur;       /* the interval being filled */
@@ -468,6 +470,15 @@ static void take_pv(struct analysis *a, const struct model_event *ev)
                   ev->u.hypercall.op, 0);
 }
 
+/*
+ * A point at the end of a window [from, to) is not in it (an interval
+ * ending there goes on).
+ */
+static bool past(const struct analysis *a, const struct model_event *ev)
+{
+    return a->window_open && ev->start == a->last;
+}
+
 static void take(struct analysis *a, const struct model_event *ev)
 {
     struct apcpu *p;
@@ -483,10 +494,11 @@ static void take(struct analysis *a, const struct model_event *ev)
         break;
     case MODEL_EV_HYPERCALL:
     case MODEL_EV_PV:
-        take_pv(a, ev);
+        if ( !past(a, ev) )
+            take_pv(a, ev);
         break;
     case MODEL_EV_INJECT:
-        if ( (v = vcpu_of(a, ev->domvcpu)) )
+        if ( !past(a, ev) && (v = vcpu_of(a, ev->domvcpu)) )
             table_add(a, ev->u.inject.arm ? &v->arm_injected : &v->injected,
                       ev->u.inject.vector, 0);
         break;
@@ -496,7 +508,7 @@ static void take(struct analysis *a, const struct model_event *ev)
             a->failed = true;
         break;
     case MODEL_EV_IRQ:
-        if ( !(p = pcpu_of(a, ev->pcpu)) )
+        if ( past(a, ev) || !(p = pcpu_of(a, ev->pcpu)) )
             break;
         if ( ev->u.irq.vector != UINT32_MAX )
             table_add(a, &p->vectors, ev->u.irq.vector, 0);
@@ -521,27 +533,22 @@ static void take(struct analysis *a, const struct model_event *ev)
     }
 }
 
+/* analysis_run()'s: the whole trace's. */
 static void take_event(void *arg, const struct model_event *ev)
+{
+    take(arg, ev);
+}
+
+/* analysis_new()'s: the whole trace's and the interval's. */
+static void take_event_cut(void *arg, const struct model_event *ev)
 {
     struct analysis *a = arg;
 
     /* model_cut()'s pieces are the interval's alone. */
-    if ( ev->type == MODEL_EV_RUNSTATE &&
-         ev->u.runstate.end_by == MODEL_END_CUT )
-    {
-        if ( a->cur )
-            take_runstate(a->cur, ev);
-        return;
-    }
-    /*
-     * A point at the end of a window [from, to) is not in it (an interval
-     * ending there goes on).
-     */
-    if ( a->window_open && ev->end == a->last && !ev->goes_on )
-        return;
-    take(a, ev);
-    if ( a->cur )
-        take(a->cur, ev);
+    if ( ev->type != MODEL_EV_RUNSTATE ||
+         ev->u.runstate.end_by != MODEL_END_CUT )
+        take(a, ev);
+    take(a->cur, ev);
 }
 
 /* An analysis of @nr_pcpus pCPUs (@cpus' numbers), without a model. */
@@ -585,17 +592,19 @@ static struct analysis *analysis_make(struct xt_reader *r,
                                       const struct analysis_options *o,
                                       bool cuts)
 {
-    static const struct model_ops ops = { .event = take_event };
+    static const struct model_ops whole = { .event = take_event };
+    static const struct model_ops cut = { .event = take_event_cut };
     struct analysis *a = analysis_alloc(o, xt_reader_info(r)->nr_cpus, NULL,
                                         r);
 
     if ( !a )
         return NULL;
-    if ( !(a->model = model_new(r, mo, &ops, a)) )
+    if ( !(a->model = model_new(r, mo, cuts ? &cut : &whole, a)) )
         goto fail;
     a->first = model_first_tsc(a->model);
     a->last = model_last_tsc(a->model);
     a->window_open = model_window_open(a->model);
+    a->windowed = mo && (mo->from || mo->to);
     if ( cuts && !(a->cur = interval_new(a, a->first)) )
         goto fail;
     return a;
@@ -625,8 +634,10 @@ int analysis_feed(struct analysis *a, const struct xt_record *rec)
         errno = ENOMEM;
         return -1;
     }
-    if ( a->cur && rec->tsc >= a->cur->first &&
-         (rec->tsc < a->last || (rec->tsc == a->last && !a->window_open)) )
+    if ( a->cur && !xt_is_metadata(rec->event) &&
+         (!a->windowed ||
+          (rec->tsc >= a->first && (rec->tsc < a->last ||
+                                    (rec->tsc == a->last && !a->window_open)))) )
         a->cur->records++;
     return 0;
 }

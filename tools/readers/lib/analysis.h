@@ -76,7 +76,10 @@ uint64_t analysis_first_tsc(const struct analysis *a);
 uint64_t analysis_last_tsc(const struct analysis *a);
 uint64_t analysis_span(const struct analysis *a);
 
-/* An interval's records (in its span); 0 for a whole trace's analysis. */
+/*
+ * An interval's records, as the summary's header counts them (not the
+ * metadata), in the window if there is one; 0 for a whole trace's.
+ */
 uint64_t analysis_records(const struct analysis *a);
 
 /* Every section as text, or as members of a JSON object ("domains":...). */
