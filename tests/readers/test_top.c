@@ -4,15 +4,20 @@
  * - --json, interval by interval, has the counts xentrace-summary --json
  *   --from tsc:A --to tsc:B gives for the same interval, exactly
  *   (tests/readers/check_top.py): runstate cycles, waits, exits by
- *   reason, hypercalls, injections per domain and vCPU, losses per pCPU;
+ *   reason, hypercalls, injections per domain and vCPU, losses per pCPU
+ *   (on a lossy trace, not the runstates and waits, which a loss's marker
+ *   re-tells after the interval closed); the intervals tile the trace and
+ *   their counts add up to the whole trace's;
+ * - -c and -e keep only the pCPUs' and the classes' records, as
+ *   xentrace's masks would have;
  * - -b -n N and --json -n N print N intervals, and the text's figures are
  *   the JSON's;
  * - in a terminal (tmux), the screen shows the domains, the exit reasons
  *   and the losses, sorts by the column chosen, expands the vCPUs, holds
  *   its interval while paused and steps on after, and quits with status
  *   0 on q (under ThreadSanitizer too: a report would make it 66);
- * - bad options, and the screen without a terminal, fail with status 1
- *   and one line.
+ * - bad options, a stream, and the screen without a terminal, fail with
+ *   status 1 and one line.
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -72,8 +77,10 @@ static int make_files(void **state)
         return -1;
     snprintf(sh_log, sizeof(sh_log), "%s/sh.log", dir);
     snprintf(tmux, sizeof(tmux), "tmux -L test_top_%d", (int)getpid());
-    /* 4 pCPUs of HVM and PV guests with losses: 11 s at 2.4 GHz. */
-    return sh("%s -c 4 -s 20M -l 300 %s/t.bin", GEN_TRACE, dir) ? -1 : 0;
+    /* 4 pCPUs of HVM and PV guests, with losses (11 s at 2.4 GHz) and
+       without (5 s). */
+    return sh("%s -c 4 -s 20M -l 300 %s/t.bin && %s -c 4 -s 10M %s/clean.bin",
+              GEN_TRACE, dir, GEN_TRACE, dir) ? -1 : 0;
 }
 
 static int remove_files(void **state)
@@ -85,16 +92,56 @@ static int remove_files(void **state)
 
 /* ---- Batch ------------------------------------------------------------ */
 
+/* Every figure the summary has, on a trace without losses. */
 static void test_json_agrees_with_summary(void **state)
+{
+    (void)state;
+    assert_int_equal(sh("%s --json -d 0.37 %s/clean.bin > %s/clean.jsonl",
+                        TOP, dir, dir), 0);
+    assert_true(lines_of("clean.jsonl") > 10);
+    assert_int_equal(sh("python3 %s %s %s/clean.bin %s/clean.jsonl > "
+                        "%s/check.log", CHECK, SUMMARY, dir, dir, dir), 0);
+    assert_true(file_has("check.log", " intervals, 0 disagreements"));
+}
+
+/* All but what a later loss marker re-tells, on a lossy one. */
+static void test_json_agrees_lossy(void **state)
 {
     (void)state;
     assert_int_equal(sh("%s --json -d 1.5 %s/t.bin > %s/t.jsonl", TOP, dir,
                         dir), 0);
     /* 11.67 s in intervals of 1.5 s: 7 whole ones and the rest. */
     assert_int_equal(lines_of("t.jsonl"), 8);
-    assert_int_equal(sh("python3 %s %s %s/t.bin %s/t.jsonl > %s/check.log",
-                        CHECK, SUMMARY, dir, dir, dir), 0);
+    assert_int_equal(sh("python3 %s %s %s/t.bin %s/t.jsonl lossy > "
+                        "%s/check.log", CHECK, SUMMARY, dir, dir, dir), 0);
     assert_true(file_has("check.log", "8 intervals, 0 disagreements"));
+    /* The check can fail: without the last interval, nothing adds up. */
+    assert_int_equal(sh("head -7 %s/t.jsonl > %s/short.jsonl", dir, dir), 0);
+    assert_int_equal(sh("python3 %s %s %s/t.bin %s/short.jsonl lossy > "
+                        "%s/check.log", CHECK, SUMMARY, dir, dir, dir), 1);
+}
+
+/* -c 0: pCPU 0's records only, its losses too; -e sched: no exits. */
+static void test_masks(void **state)
+{
+    (void)state;
+    assert_int_equal(sh("%s --json -n 1 -c 0 %s/t.bin > %s/c0.jsonl", TOP,
+                        dir, dir), 0);
+    assert_int_equal(sh("python3 -c 'import json,sys; l=json.load(open(sys."
+                        "argv[1]))[\"lost\"]; sys.exit(not (l[0][\"records\"]"
+                        " > 0 and all(p[\"records\"] == 0 for p in l[1:])))' "
+                        "%s/c0.jsonl", dir), 0);
+    assert_int_equal(sh("%s --json -n 1 -e sched %s/t.bin > %s/sched.jsonl",
+                        TOP, dir, dir), 0);
+    assert_int_equal(sh("python3 -c 'import json,sys; d=json.load(open(sys."
+                        "argv[1]))[\"domains\"]; sys.exit(not (all(x[\"exits"
+                        "\"][\"count\"] == 0 for x in d) and d[0][\"runstate_"
+                        "cycles\"][\"running\"] > 0))' %s/sched.jsonl", dir),
+                     0);
+    /* -e all is no mask. */
+    assert_int_equal(sh("head -2 %s/t.jsonl > %s/two.jsonl && %s --json -d 1.5 "
+                        "-n 2 -e all %s/t.bin | cmp - %s/two.jsonl", dir, dir,
+                        TOP, dir, dir), 0);
 }
 
 /* The same with losses shown: every pCPU of t.bin lost records. */
@@ -262,6 +309,9 @@ static void test_errors(void **state)
     snprintf(args, sizeof(args), "-b --nosuch %s/t.bin", dir);
     fails(args);
     fails("-b /nonexistent/t.bin");
+    assert_int_equal(sh("cat %s/t.bin | %s -b - > %s/out 2> %s/err", dir, TOP,
+                        dir, dir), 1);
+    assert_int_equal(lines_of("err"), 1);
     snprintf(args, sizeof(args), "-b %s/sh.log", dir);
     fails(args);                        /* not a trace */
 }
@@ -270,6 +320,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_json_agrees_with_summary),
+        cmocka_unit_test(test_json_agrees_lossy),
+        cmocka_unit_test(test_masks),
         cmocka_unit_test(test_json_losses),
         cmocka_unit_test(test_batch_iterations),
         cmocka_unit_test(test_screen),

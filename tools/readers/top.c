@@ -46,16 +46,7 @@
 #define TOP_CALLS       8
 #define JSON_ROWS       64      /* entries per table in JSON */
 
-/* One closed interval of the trace: [from, to) in TSC. */
-struct interval {
-    unsigned int index;         /* from 1 */
-    uint64_t from, to;
-    uint64_t records;           /* read in it */
-    bool last;                  /* the trace ended in it */
-    struct analysis *a;
-};
-
-/* What the command line asks. */
+/* What the command line asks, and what the input says. */
 struct top {
     const char *path, *name;
     bool batch, json, follow, svm;
@@ -71,6 +62,34 @@ struct top {
 };
 
 /*
+ * The figures of a row as shown, copied out of the interval's analysis
+ * (which the next cut reuses), so that the screen can keep them.
+ */
+struct figures {
+    uint32_t domvcpu;
+    unsigned int nr_vcpus;      /* a domain's; 0 for a vCPU */
+    double state[MODEL_STATES]; /* % of the interval (a domain: of one
+                                   vCPU's, so up to nr_vcpus * 100) */
+    struct analysis_dist wait;
+    uint64_t exits, hypercalls, injected;   /* counts */
+    unsigned int nr_exits, nr_calls;
+    struct analysis_count exit[TOP_EXITS];  /* the costliest */
+    struct analysis_count call[TOP_CALLS];  /* the most made */
+};
+
+/* One closed interval, [from, to) in TSC (the last one: [from, to]). */
+struct frame {
+    unsigned int index;         /* from 1 */
+    uint64_t from, to, origin;
+    uint64_t records;           /* read in it */
+    bool last;                  /* the trace ended in it */
+    unsigned int nr_lost;       /* pCPUs */
+    struct analysis_lost *lost;
+    unsigned int nr_domains, nr_vcpus;
+    struct figures *fig;        /* the domains, then the vCPUs */
+};
+
+/*
  * Reading: the records into the analysis, cut into intervals
  * ==========================================================
  */
@@ -80,137 +99,135 @@ static bool wanted(const struct top *t, const struct xt_record *rec)
 {
     uint32_t both;
 
-    /* Losses and metadata are never masked: they say what is missing. */
-    if ( (rec->event >> TRC_CLS_SHIFT) == (TRC_GEN >> TRC_CLS_SHIFT) )
-        return true;
     if ( t->cpus && !(t->cpus[rec->cpu / 8] & (1u << (rec->cpu % 8))) )
         return false;
-    if ( !t->has_evt_mask )
+    /* Losses and metadata pass any event mask: they say what is missing. */
+    if ( !t->has_evt_mask ||
+         (rec->event >> TRC_CLS_SHIFT) == (TRC_GEN >> TRC_CLS_SHIFT) )
         return true;
     both = rec->event & t->evt_mask;
     return (both >> TRC_CLS_SHIFT) && ((both >> TRC_SUBCLS_SHIFT) & 0xf);
 }
 
-/* The records of an interval, counted as the model reads them. */
-struct counting {
-    uint64_t from, to;
-    uint64_t *records;
-};
-
-static int count_record(void *arg, const struct xt_record *rec)
-{
-    struct counting *c = arg;
-
-    if ( rec->tsc >= c->from && rec->tsc < c->to )
-        ++*c->records;
-    return 0;
-}
-
-/* The analysis of [@from, @to), as xentrace-summary --from --to has it. */
-static struct interval *interval_of(const struct top *t, unsigned int index,
-                                    uint64_t from, uint64_t to)
-{
-    struct analysis_options ao = { .hz = t->hz, .svm = t->svm };
-    struct model_options mo = { .from = from, .to = to, .by_cpu = true };
-    struct interval *iv = calloc(1, sizeof(*iv));
-    struct counting c = { from, to, NULL };
-
-    if ( !iv )
-        err(CLI_EXIT_ERROR, "%s", t->name);
-    c.records = &iv->records;
-    mo.each = count_record;
-    mo.each_arg = &c;
-    if ( !(iv->a = analysis_run(t->r, &mo, &ao)) )
-        err(CLI_EXIT_ERROR, "%s", t->name);
-    iv->index = index;
-    iv->from = from;
-    iv->to = to;
-    return iv;
-}
-
-/*
- * Read the trace, handing each interval to @emit as it closes (which
- * takes it, and returns false to stop).  Intervals are [origin + k * d,
- * origin + (k + 1) * d), the last one cut at the trace's last TSC + 1.
- * Until the analysis can be cut as it goes, a file is read once per
- * interval (the model builds its state from the start).
- */
-static void run_intervals(struct top *t,
-                          bool (*emit)(void *arg, struct interval *iv),
-                          void *arg)
-{
-    uint64_t first, last, from;
-    struct interval *iv;
-    unsigned int k;
-
-    if ( !cli_tsc_range(t->r, &first, &last) )
-        return;
-    for ( k = 0, from = t->origin; ; k++, from += t->ticks )
-    {
-        bool end = last < from + t->ticks;
-
-        iv = interval_of(t, k + 1, from, end ? last + 1 : from + t->ticks);
-        iv->last = end;
-        if ( !emit(arg, iv) || end )
-            return;
-    }
-}
-
-static void interval_free(struct interval *iv)
-{
-    if ( !iv )
-        return;
-    analysis_free(iv->a);
-    free(iv);
-}
-
-/*
- * The figures of a row, as shown
- * ==============================
- */
-
-struct figures {
-    const struct analysis_row *row;
-    uint32_t domvcpu;
-    unsigned int nr_vcpus;      /* a domain's; 0 for a vCPU */
-    double state[MODEL_STATES]; /* % of the interval (a domain: of one
-                                   vCPU's, so up to nr_vcpus * 100) */
-    struct analysis_dist wait;
-    uint64_t exits, hypercalls, injected;
-    uint64_t exit_ticks;        /* in exits */
-    char top_exit[32];          /* the costliest reason */
-};
-
-static double per_second(const struct interval *iv, uint64_t n, uint64_t hz)
-{
-    double s = tsc_seconds(iv->to - iv->from, hz);
-
-    return s > 0 ? n / s : 0;
-}
-
-static void figures_of(const struct interval *iv,
+static void figures_of(const struct analysis *iv,
                        const struct analysis_row *row, unsigned int nr_vcpus,
                        struct figures *f)
 {
-    uint64_t span = iv->to - iv->from;
-    struct analysis_count top;
+    uint64_t span = analysis_span(iv);
     unsigned int s;
 
     memset(f, 0, sizeof(*f));
-    f->row = row;
     f->domvcpu = analysis_row_domvcpu(row);
     f->nr_vcpus = nr_vcpus;
     for ( s = 0; s < MODEL_STATES; s++ )
         f->state[s] = span ? 100.0 * analysis_row_state(row, s) / span : 0;
-    analysis_row_wait(row, &f->wait);
-    if ( analysis_row_table(iv->a, row, ANALYSIS_EXITS, &top, 1, &f->exits) )
+    if ( analysis_row_wait(row, &f->wait) )
+        err(CLI_EXIT_ERROR, "analysis");
+    f->nr_exits = analysis_row_table(iv, row, ANALYSIS_EXITS, f->exit,
+                                     TOP_EXITS, &f->exits);
+    f->nr_calls = analysis_row_table(iv, row, ANALYSIS_HYPERCALLS, f->call,
+                                     TOP_CALLS, &f->hypercalls);
+    analysis_row_table(iv, row, ANALYSIS_INJECTED, NULL, 0, &f->injected);
+}
+
+/* The frame of interval @index, @iv (of @rows). */
+static struct frame *frame_of(const struct top *t, unsigned int index,
+                              const struct analysis *iv,
+                              const struct analysis_rows *rows)
+{
+    struct frame *fr = calloc(1, sizeof(*fr));
+    unsigned int i, nd = rows->nr_domains;
+
+    if ( !fr || !(fr->lost = calloc(analysis_nr_pcpus(iv) + 1,
+                                    sizeof(*fr->lost))) ||
+         !(fr->fig = calloc(nd + rows->nr_vcpus + 1, sizeof(*fr->fig))) )
+        err(CLI_EXIT_ERROR, "%s", t->name);
+    fr->index = index;
+    fr->from = analysis_first_tsc(iv);
+    fr->to = analysis_last_tsc(iv);
+    fr->origin = t->origin;
+    fr->records = analysis_records(iv);
+    fr->nr_lost = analysis_nr_pcpus(iv);
+    for ( i = 0; i < fr->nr_lost; i++ )
+        analysis_pcpu_lost(iv, i, &fr->lost[i]);
+    fr->nr_domains = nd;
+    fr->nr_vcpus = rows->nr_vcpus;
+    for ( i = 0; i < nd; i++ )
+        figures_of(iv, rows->domains[i], rows->domain_vcpus[i], &fr->fig[i]);
+    for ( i = 0; i < rows->nr_vcpus; i++ )
+        figures_of(iv, rows->vcpus[i], 0, &fr->fig[nd + i]);
+    return fr;
+}
+
+static void frame_free(struct frame *fr)
+{
+    if ( !fr )
+        return;
+    free(fr->lost);
+    free(fr->fig);
+    free(fr);
+}
+
+/*
+ * Where an interval goes as it closes: @iv is valid during the call only;
+ * false stops the reading.
+ */
+typedef bool emit_fn(void *arg, const struct top *t, unsigned int index,
+                     struct analysis *iv, bool last);
+
+/*
+ * Read the trace in TSC order into the analysis, and cut it at each
+ * origin + k * d: intervals [origin + k * d, origin + (k + 1) * d), the
+ * first from the trace's first TSC, the last to its last (inclusive), as
+ * xentrace-summary --from and --to take them.
+ */
+static void run_intervals(struct top *t, emit_fn *emit, void *arg)
+{
+    struct analysis_options ao = { .hz = t->hz, .svm = t->svm };
+    struct model_options mo = { 0 };
+    struct analysis *a = analysis_new(t->r, &mo, &ao), *iv;
+    struct xt_iter *it = a ? xt_iter_new(t->r, XT_ORDER_TSC, 0, 0) : NULL;
+    uint64_t next = t->origin + t->ticks;
+    unsigned int index = 1;
+    struct xt_record rec;
+    int got;
+
+    if ( !it )
+        err(CLI_EXIT_ERROR, "%s", t->name);
+    while ( next <= analysis_first_tsc(a) && next > t->origin )
+        next += t->ticks;
+    while ( (got = xt_iter_next(it, &rec)) > 0 )
     {
-        snprintf(f->top_exit, sizeof(f->top_exit), "%s", top.name);
-        f->exit_ticks = top.ticks;
+        for ( ; rec.tsc >= next && next < analysis_last_tsc(a);
+              next += t->ticks )
+        {
+            if ( analysis_cut(a, next, &iv) )
+                err(CLI_EXIT_ERROR, "%s", t->name);
+            if ( !emit(arg, t, index++, iv, false) )
+                goto out;
+        }
+        if ( wanted(t, &rec) && analysis_feed(a, &rec) )
+            err(CLI_EXIT_ERROR, "%s", t->name);
     }
-    analysis_row_table(iv->a, row, ANALYSIS_HYPERCALLS, &top, 0,
-                       &f->hypercalls);
-    analysis_row_table(iv->a, row, ANALYSIS_INJECTED, &top, 0, &f->injected);
+    if ( got < 0 || analysis_finish(a) ||
+         analysis_cut(a, analysis_last_tsc(a), &iv) )
+        err(CLI_EXIT_ERROR, "%s", t->name);
+    emit(arg, t, index, iv, true);
+out:
+    xt_iter_free(it);
+    analysis_free(a);
+}
+
+/*
+ * The figures as text
+ * ===================
+ */
+
+static double per_second(const struct frame *fr, uint64_t n, uint64_t hz)
+{
+    double s = tsc_seconds(fr->to - fr->from, hz);
+
+    return s > 0 ? n / s : 0;
 }
 
 static const char *row_name(char *buf, size_t size, uint32_t domvcpu)
@@ -235,7 +252,7 @@ enum column {
 
 static const struct {
     const char *head;
-    int width;
+    int width;                  /* negative: left-aligned */
 } columns[NR_COLUMNS] = {
     [COL_NAME] = { "NAME", -10 }, [COL_VCPUS] = { "VCPUS", 5 },
     [COL_RUN] = { "RUN%", 6 }, [COL_RUNNABLE] = { "RUNBL%", 6 },
@@ -251,6 +268,11 @@ static const enum model_state column_state[NR_COLUMNS] = {
     [COL_BLOCKED] = MODEL_BLOCKED, [COL_OFFLINE] = MODEL_OFFLINE,
     [COL_LOST] = MODEL_LOST, [COL_UNKNOWN] = MODEL_UNKNOWN,
 };
+
+static const char *top_exit(const struct figures *f)
+{
+    return f->nr_exits ? f->exit[0].name : "-";
+}
 
 /* A column's value, to sort by (COL_NAME, COL_TOP_EXIT: by name). */
 static double column_value(const struct figures *f, enum column c,
@@ -271,8 +293,8 @@ static double column_value(const struct figures *f, enum column c,
     }
 }
 
-/* One cell of @f into @buf, @width wide (negative: left-aligned). */
-static void format_cell(char *buf, size_t size, const struct interval *iv,
+/* One cell of @f into @buf, as wide as its column. */
+static void format_cell(char *buf, size_t size, const struct frame *fr,
                         const struct figures *f, enum column c, uint64_t hz)
 {
     int w = columns[c].width;
@@ -300,16 +322,16 @@ static void format_cell(char *buf, size_t size, const struct interval *iv,
             snprintf(buf, size, "%*s", w, "-");
         break;
     case COL_EXITS:
-        snprintf(buf, size, "%*.0f", w, per_second(iv, f->exits, hz));
+        snprintf(buf, size, "%*.0f", w, per_second(fr, f->exits, hz));
         break;
     case COL_CALLS:
-        snprintf(buf, size, "%*.0f", w, per_second(iv, f->hypercalls, hz));
+        snprintf(buf, size, "%*.0f", w, per_second(fr, f->hypercalls, hz));
         break;
     case COL_INJ:
-        snprintf(buf, size, "%*.0f", w, per_second(iv, f->injected, hz));
+        snprintf(buf, size, "%*.0f", w, per_second(fr, f->injected, hz));
         break;
     case COL_TOP_EXIT:
-        snprintf(buf, size, "%s", f->top_exit[0] ? f->top_exit : "-");
+        snprintf(buf, size, "%s", top_exit(f));
         break;
     case NR_COLUMNS:
         buf[0] = '\0';
@@ -321,7 +343,7 @@ static void format_cell(char *buf, size_t size, const struct interval *iv,
 }
 
 /* The table's line of @f, or its head if @f is NULL. */
-static void format_line(char *buf, size_t size, const struct interval *iv,
+static void format_line(char *buf, size_t size, const struct frame *fr,
                         const struct figures *f, uint64_t hz)
 {
     size_t len = 0;
@@ -331,46 +353,43 @@ static void format_line(char *buf, size_t size, const struct interval *iv,
     for ( c = 0; c < NR_COLUMNS && len + 1 < size; c++ )
     {
         char cell[64];
-        int w = columns[c].width;
 
         if ( f )
-            format_cell(cell, sizeof(cell), iv, f, c, hz);
+            format_cell(cell, sizeof(cell), fr, f, c, hz);
         else
-            snprintf(cell, sizeof(cell), "%*s", w, columns[c].head);
+            snprintf(cell, sizeof(cell), "%*s",
+                     c == COL_TOP_EXIT ? 0 : columns[c].width,
+                     columns[c].head);
         len += snprintf(buf + len, size - len, "%s%s", c ? " " : "", cell);
     }
 }
 
-/* The interval's header: when, records, and the losses, per pCPU. */
-static void format_when(char *buf, size_t size, const struct top *t,
-                        const struct interval *iv)
+/* The interval's header: when, and its records. */
+static void format_when(char *buf, size_t size, const struct frame *fr,
+                        uint64_t hz)
 {
     snprintf(buf, size, "interval %u: %.3f to %.3f s (tsc %" PRIu64 " to %"
-             PRIu64 ")%s, %.0f records/s", iv->index,
-             tsc_seconds(iv->from - t->origin, t->hz),
-             tsc_seconds(iv->to - t->origin, t->hz), iv->from, iv->to,
-             iv->last ? ", the last" : "",
-             per_second(iv, iv->records, t->hz));
+             PRIu64 ")%s, %.0f records/s", fr->index,
+             tsc_seconds(fr->from - fr->origin, hz),
+             tsc_seconds(fr->to - fr->origin, hz), fr->from, fr->to,
+             fr->last ? ", the last" : "", per_second(fr, fr->records, hz));
 }
 
-static void format_lost(char *buf, size_t size, const struct top *t,
-                        const struct interval *iv)
+/* The records lost per second on each pCPU that lost any. */
+static void format_lost(char *buf, size_t size, const struct frame *fr,
+                        uint64_t hz)
 {
-    unsigned int i, n = analysis_nr_pcpus(iv->a);
-    size_t len;
+    size_t len = snprintf(buf, size, "LOST/s:");
+    unsigned int i;
     bool any = false;
 
-    len = snprintf(buf, size, "LOST/s:");
-    for ( i = 0; i < n && len < size; i++ )
+    for ( i = 0; i < fr->nr_lost && len < size; i++ )
     {
-        struct analysis_lost l;
-
-        analysis_pcpu_lost(iv->a, i, &l);
-        if ( !l.records )
+        if ( !fr->lost[i].records )
             continue;
         any = true;
-        len += snprintf(buf + len, size - len, " p%u %.0f", l.cpu,
-                        per_second(iv, l.records, t->hz));
+        len += snprintf(buf + len, size - len, " p%u %.0f", fr->lost[i].cpu,
+                        per_second(fr, fr->lost[i].records, hz));
     }
     if ( !any && len < size )
         snprintf(buf + len, size - len, " none");
@@ -381,69 +400,54 @@ static void format_lost(char *buf, size_t size, const struct top *t,
  * ===========
  */
 
-static void text_details(FILE *f, const struct top *t,
-                         const struct interval *iv, const struct figures *fg)
+static void text_details(FILE *f, const struct frame *fr,
+                         const struct figures *fg, uint64_t hz)
 {
-    struct analysis_count e[TOP_EXITS];
-    unsigned int i, n;
+    double span = fr->to - fr->from;
+    unsigned int i;
     char name[32];
-    double span = iv->to - iv->from;
 
     row_name(name, sizeof(name), fg->domvcpu);
-    n = analysis_row_table(iv->a, fg->row, ANALYSIS_EXITS, e, TOP_EXITS,
-                           NULL);
-    if ( n )
+    if ( fg->nr_exits )
         fprintf(f, "%s exits:\n  %-20s %10s %7s %10s %10s\n", name, "reason",
                 "per-s", "%time", "mean-cyc", "max-cyc");
-    for ( i = 0; i < n; i++ )
+    for ( i = 0; i < fg->nr_exits; i++ )
         fprintf(f, "  %-20s %10.0f %7.2f %10" PRIu64 " %10" PRIu64 "\n",
-                e[i].name, per_second(iv, e[i].count, t->hz),
-                span ? 100.0 * e[i].ticks / span : 0, e[i].ticks / e[i].count,
-                e[i].max);
-    n = analysis_row_table(iv->a, fg->row, ANALYSIS_HYPERCALLS, e,
-                           TOP_CALLS, NULL);
-    if ( n )
+                fg->exit[i].name, per_second(fr, fg->exit[i].count, hz),
+                span ? 100.0 * fg->exit[i].ticks / span : 0,
+                fg->exit[i].ticks / fg->exit[i].count, fg->exit[i].max);
+    if ( fg->nr_calls )
         fprintf(f, "%s hypercalls:\n  %-20s %10s\n", name, "name", "per-s");
-    for ( i = 0; i < n; i++ )
-        fprintf(f, "  %-20s %10.0f\n", e[i].name,
-                per_second(iv, e[i].count, t->hz));
+    for ( i = 0; i < fg->nr_calls; i++ )
+        fprintf(f, "  %-20s %10.0f\n", fg->call[i].name,
+                per_second(fr, fg->call[i].count, hz));
 }
 
-static void text_interval(FILE *f, const struct top *t,
-                          const struct interval *iv,
-                          const struct analysis_rows *rows)
+static void text_frame(FILE *f, const struct frame *fr, uint64_t hz)
 {
-    struct figures fg;
-    unsigned int d, v;
+    unsigned int d, v, nd = fr->nr_domains;
     char line[512];
 
-    format_when(line, sizeof(line), t, iv);
+    format_when(line, sizeof(line), fr, hz);
     fprintf(f, "%s\n", line);
-    format_lost(line, sizeof(line), t, iv);
+    format_lost(line, sizeof(line), fr, hz);
     fprintf(f, "%s\n", line);
-    format_line(line, sizeof(line), iv, NULL, t->hz);
+    format_line(line, sizeof(line), fr, NULL, hz);
     fprintf(f, "%s\n", line);
-    for ( d = 0; d < rows->nr_domains; d++ )
+    for ( d = 0; d < nd; d++ )
     {
-        uint32_t dom = analysis_row_domvcpu(rows->domains[d]) >> 16;
-
-        figures_of(iv, rows->domains[d], rows->domain_vcpus[d], &fg);
-        format_line(line, sizeof(line), iv, &fg, t->hz);
+        format_line(line, sizeof(line), fr, &fr->fig[d], hz);
         fprintf(f, "%s\n", line);
-        for ( v = 0; v < rows->nr_vcpus; v++ )
+        for ( v = 0; v < fr->nr_vcpus; v++ )
         {
-            if ( analysis_row_domvcpu(rows->vcpus[v]) >> 16 != dom )
+            if ( fr->fig[nd + v].domvcpu >> 16 != fr->fig[d].domvcpu >> 16 )
                 continue;
-            figures_of(iv, rows->vcpus[v], 0, &fg);
-            format_line(line, sizeof(line), iv, &fg, t->hz);
+            format_line(line, sizeof(line), fr, &fr->fig[nd + v], hz);
             fprintf(f, "%s\n", line);
         }
     }
-    for ( d = 0; d < rows->nr_domains; d++ )
-    {
-        figures_of(iv, rows->domains[d], rows->domain_vcpus[d], &fg);
-        text_details(f, t, iv, &fg);
-    }
+    for ( d = 0; d < nd; d++ )
+        text_details(f, fr, &fr->fig[d], hz);
     fprintf(f, "\n");
 }
 
@@ -452,7 +456,7 @@ static void text_interval(FILE *f, const struct top *t,
  * ====================================
  */
 
-static void json_table(FILE *f, const struct interval *iv,
+static void json_table(FILE *f, const struct analysis *iv,
                        const struct analysis_row *row, enum analysis_table tb,
                        const char *member)
 {
@@ -460,7 +464,7 @@ static void json_table(FILE *f, const struct interval *iv,
     unsigned int i, n;
     uint64_t total;
 
-    n = analysis_row_table(iv->a, row, tb, e, JSON_ROWS, &total);
+    n = analysis_row_table(iv, row, tb, e, JSON_ROWS, &total);
     fprintf(f, ",\"%s\":{\"count\":%" PRIu64 ",\"top\":[", member, total);
     for ( i = 0; i < n; i++ )
     {
@@ -476,8 +480,9 @@ static void json_table(FILE *f, const struct interval *iv,
     fprintf(f, "]}");
 }
 
-static void json_row(FILE *f, const struct top *t, const struct interval *iv,
-                     const struct analysis_row *row, unsigned int nr_vcpus)
+static void json_row(FILE *f, const struct analysis *iv,
+                     const struct analysis_row *row, unsigned int nr_vcpus,
+                     uint64_t hz)
 {
     uint32_t dv = analysis_row_domvcpu(row);
     struct analysis_dist w;
@@ -492,34 +497,40 @@ static void json_row(FILE *f, const struct top *t, const struct interval *iv,
     for ( s = 0; s < MODEL_STATES; s++ )
         fprintf(f, "%s\"%s\":%" PRIu64, s ? "," : "", model_state_name(s),
                 analysis_row_state(row, s));
-    analysis_row_wait(row, &w);
+    if ( analysis_row_wait(row, &w) )
+        err(CLI_EXIT_ERROR, "analysis");
     fprintf(f, "},\"wait\":{\"count\":%" PRIu64 ",\"mean_us\":%.3f"
             ",\"p50_us\":%.3f,\"p99_us\":%.3f,\"max_us\":%.3f}", w.count,
-            1e6 * tsc_seconds(w.mean, t->hz), 1e6 * tsc_seconds(w.p50, t->hz),
-            1e6 * tsc_seconds(w.p99, t->hz), 1e6 * tsc_seconds(w.max, t->hz));
+            1e6 * tsc_seconds(w.mean, hz), 1e6 * tsc_seconds(w.p50, hz),
+            1e6 * tsc_seconds(w.p99, hz), 1e6 * tsc_seconds(w.max, hz));
     json_table(f, iv, row, ANALYSIS_EXITS, "exits");
     json_table(f, iv, row, ANALYSIS_HYPERCALLS, "hypercalls");
     json_table(f, iv, row, ANALYSIS_INJECTED, "injected");
     fprintf(f, "}");
 }
 
-static void json_interval(FILE *f, const struct top *t,
-                          const struct interval *iv,
+static void json_interval(FILE *f, const struct top *t, unsigned int index,
+                          const struct analysis *iv, bool last,
                           const struct analysis_rows *rows)
 {
-    unsigned int i, n = analysis_nr_pcpus(iv->a);
+    uint64_t from = analysis_first_tsc(iv), to = analysis_last_tsc(iv);
+    unsigned int i;
+
+    /* [from_tsc, to_tsc) always: the last interval holds its last TSC. */
+    if ( last )
+        to++;
 
     fprintf(f, "{\"interval\":%u,\"from_tsc\":%" PRIu64 ",\"to_tsc\":%" PRIu64
             ",\"from_s\":%.9f,\"seconds\":%.9f,\"last\":%s,\"records\":%"
-            PRIu64 ",\"lost\":[", iv->index, iv->from, iv->to,
-            tsc_seconds(iv->from - t->origin, t->hz),
-            tsc_seconds(iv->to - iv->from, t->hz),
-            iv->last ? "true" : "false", iv->records);
-    for ( i = 0; i < n; i++ )
+            PRIu64 ",\"lost\":[", index, from, to,
+            tsc_seconds(from - t->origin, t->hz),
+            tsc_seconds(to - from, t->hz), last ? "true" : "false",
+            analysis_records(iv));
+    for ( i = 0; i < analysis_nr_pcpus(iv); i++ )
     {
         struct analysis_lost l;
 
-        analysis_pcpu_lost(iv->a, i, &l);
+        analysis_pcpu_lost(iv, i, &l);
         fprintf(f, "%s{\"cpu\":%u,\"records\":%" PRIu64 ",\"gaps\":%" PRIu64
                 ",\"seconds\":%.9f}", i ? "," : "", l.cpu, l.records, l.gaps,
                 tsc_seconds(l.ticks, t->hz));
@@ -528,39 +539,40 @@ static void json_interval(FILE *f, const struct top *t,
     for ( i = 0; i < rows->nr_domains; i++ )
     {
         fputs(i ? "," : "", f);
-        json_row(f, t, iv, rows->domains[i], rows->domain_vcpus[i]);
+        json_row(f, iv, rows->domains[i], rows->domain_vcpus[i], t->hz);
     }
     fprintf(f, "],\"vcpus\":[");
     for ( i = 0; i < rows->nr_vcpus; i++ )
     {
         fputs(i ? "," : "", f);
-        json_row(f, t, iv, rows->vcpus[i], 0);
+        json_row(f, iv, rows->vcpus[i], 0, t->hz);
     }
     fprintf(f, "]}\n");
 }
 
-struct batch {
-    struct top *t;
-    unsigned long long shown;
-};
-
-static bool batch_emit(void *arg, struct interval *iv)
+static bool batch_emit(void *arg, const struct top *t, unsigned int index,
+                       struct analysis *iv, bool last)
 {
-    struct batch *b = arg;
     struct analysis_rows rows;
 
-    if ( analysis_rows(iv->a, &rows) )
-        err(CLI_EXIT_ERROR, "%s", b->t->name);
-    if ( b->t->json )
-        json_interval(stdout, b->t, iv, &rows);
+    (void)arg;
+    if ( analysis_rows(iv, &rows) )
+        err(CLI_EXIT_ERROR, "%s", t->name);
+    if ( t->json )
+        json_interval(stdout, t, index, iv, last, &rows);
     else
-        text_interval(stdout, b->t, iv, &rows);
+    {
+        struct frame *fr = frame_of(t, index, iv, &rows);
+
+        fr->last = last;
+        text_frame(stdout, fr, t->hz);
+        frame_free(fr);
+    }
+    analysis_rows_free(&rows);
     /* A live stream's interval goes out as it closes. */
     if ( fflush(stdout) )
         err(CLI_EXIT_ERROR, "stdout");
-    analysis_rows_free(&rows);
-    interval_free(iv);
-    return !b->t->count || ++b->shown < b->t->count;
+    return !t->count || index < t->count;
 }
 
 /*
@@ -577,7 +589,7 @@ static bool batch_emit(void *arg, struct interval *iv)
 struct handover {
     pthread_mutex_t lock;
     pthread_cond_t taken;
-    struct interval *ready;     /* closed, not yet taken */
+    struct frame *ready;        /* closed, not yet taken */
     bool ended;
     unsigned long long dropped; /* live: closed while another waited */
     int wake[2];                /* a byte for each handover */
@@ -586,9 +598,7 @@ struct handover {
 struct screen {
     struct top *t;
     struct handover h;
-    struct interval *iv;        /* shown */
-    struct analysis_rows rows;
-    struct figures *fig;        /* per domain, then per vCPU */
+    struct frame *fr;           /* shown, sorted */
     bool paused, all_expanded, ended;
     bool *expanded;             /* by domain id */
     enum column sort;
@@ -600,10 +610,9 @@ struct screen {
     struct timespec next_step;  /* a file: when the next interval shows */
 };
 
-static bool screen_emit(void *arg, struct interval *iv)
+/* Hand @fr over: a live stream's replaces one not yet taken. */
+static void hand_over(struct handover *h, struct frame *fr)
 {
-    struct handover *h = arg;
-
     pthread_mutex_lock(&h->lock);
     if ( h->ready )
     {
@@ -611,25 +620,34 @@ static bool screen_emit(void *arg, struct interval *iv)
          * A live stream goes on whatever the screen does (else the
          * capture behind it loses records); a file waits its turn.
          */
-        interval_free(h->ready);
+        frame_free(h->ready);
         h->dropped++;
     }
-    h->ready = iv;
+    h->ready = fr;
     pthread_mutex_unlock(&h->lock);
     if ( write(h->wake[1], "", 1) < 0 && errno != EAGAIN )
         err(CLI_EXIT_ERROR, "wake");
-    return true;
 }
 
-static bool paced_emit(void *arg, struct interval *iv)
+static bool screen_emit(void *arg, const struct top *t, unsigned int index,
+                        struct analysis *iv, bool last)
 {
     struct handover *h = arg;
+    struct analysis_rows rows;
+    struct frame *fr;
 
+    if ( analysis_rows(iv, &rows) )
+        err(CLI_EXIT_ERROR, "%s", t->name);
+    fr = frame_of(t, index, iv, &rows);
+    fr->last = last;
+    analysis_rows_free(&rows);
+    /* A file's next interval waits until the screen has taken this one. */
     pthread_mutex_lock(&h->lock);
-    while ( h->ready )
+    while ( !t->live && h->ready )
         pthread_cond_wait(&h->taken, &h->lock);
     pthread_mutex_unlock(&h->lock);
-    return screen_emit(arg, iv);
+    hand_over(h, fr);
+    return true;
 }
 
 static void *reader_thread(void *arg)
@@ -637,7 +655,7 @@ static void *reader_thread(void *arg)
     struct screen *s = arg;
     struct handover *h = &s->h;
 
-    run_intervals(s->t, s->t->live ? screen_emit : paced_emit, h);
+    run_intervals(s->t, screen_emit, h);
     pthread_mutex_lock(&h->lock);
     h->ended = true;
     pthread_mutex_unlock(&h->lock);
@@ -656,7 +674,7 @@ static int cmp_figures(const struct figures *x, const struct figures *y,
 
     if ( xi != yi )
         return xi ? 1 : -1;         /* idle last, as the summary has it */
-    if ( c == COL_TOP_EXIT && (r = strcmp(x->top_exit, y->top_exit)) )
+    if ( c == COL_TOP_EXIT && (r = strcmp(top_exit(x), top_exit(y))) )
         return r;
     if ( c != COL_NAME && c != COL_TOP_EXIT && a != b )
         return a < b ? 1 : -1;      /* the largest first */
@@ -672,34 +690,22 @@ static int sort_cmp(const void *pa, const void *pb)
     return sort_screen->reverse ? -r : r;
 }
 
-/* The shown interval's figures, per domain and per vCPU, sorted. */
-static void screen_figures(struct screen *s)
+/* The shown interval's domains, and its vCPUs, each sorted. */
+static void screen_sort(struct screen *s)
 {
-    unsigned int i, n = s->rows.nr_domains + s->rows.nr_vcpus;
+    struct frame *fr = s->fr;
 
-    free(s->fig);
-    if ( !(s->fig = calloc(n ? n : 1, sizeof(*s->fig))) )
-        err(CLI_EXIT_ERROR, "screen");
-    for ( i = 0; i < s->rows.nr_domains; i++ )
-        figures_of(s->iv, s->rows.domains[i], s->rows.domain_vcpus[i],
-                   &s->fig[i]);
-    for ( i = 0; i < s->rows.nr_vcpus; i++ )
-        figures_of(s->iv, s->rows.vcpus[i], 0,
-                   &s->fig[s->rows.nr_domains + i]);
     sort_screen = s;
-    qsort(s->fig, s->rows.nr_domains, sizeof(*s->fig), sort_cmp);
-    qsort(s->fig + s->rows.nr_domains, s->rows.nr_vcpus, sizeof(*s->fig),
+    qsort(fr->fig, fr->nr_domains, sizeof(*fr->fig), sort_cmp);
+    qsort(fr->fig + fr->nr_domains, fr->nr_vcpus, sizeof(*fr->fig),
           sort_cmp);
 }
 
-static void screen_take(struct screen *s, struct interval *iv)
+static void screen_take(struct screen *s, struct frame *fr)
 {
-    analysis_rows_free(&s->rows);
-    interval_free(s->iv);
-    s->iv = iv;
-    if ( analysis_rows(iv->a, &s->rows) )
-        err(CLI_EXIT_ERROR, "%s", s->t->name);
-    screen_figures(s);
+    frame_free(s->fr);
+    s->fr = fr;
+    screen_sort(s);
 }
 
 /* The table's lines: each domain, and its vCPUs if expanded. */
@@ -707,20 +713,21 @@ static unsigned int screen_lines(const struct screen *s,
                                  const struct figures **lines,
                                  unsigned int max)
 {
-    unsigned int d, v, n = 0, nd = s->rows.nr_domains;
+    const struct figures *fig = s->fr->fig;
+    unsigned int d, v, n = 0, nd = s->fr->nr_domains;
 
     for ( d = 0; d < nd && n < max; d++ )
     {
-        uint32_t dom = s->fig[d].domvcpu >> 16;
+        uint32_t dom = fig[d].domvcpu >> 16;
 
         if ( s->has_filter && dom != s->filter )
             continue;
-        lines[n++] = &s->fig[d];
+        lines[n++] = &fig[d];
         if ( !s->all_expanded && !s->expanded[dom] )
             continue;
-        for ( v = 0; v < s->rows.nr_vcpus && n < max; v++ )
-            if ( s->fig[nd + v].domvcpu >> 16 == dom )
-                lines[n++] = &s->fig[nd + v];
+        for ( v = 0; v < s->fr->nr_vcpus && n < max; v++ )
+            if ( fig[nd + v].domvcpu >> 16 == dom )
+                lines[n++] = &fig[nd + v];
     }
     return n;
 }
@@ -736,14 +743,14 @@ static void draw_head(struct screen *s, int cols)
     mvprintw(0, 0, "xentrace-top on %s: %s, every %g s of trace time%s%s",
              host, s->t->name, s->t->delay, s->paused ? "  [paused]" : "",
              s->ended ? "  [end of trace]" : "");
-    if ( !s->iv )
+    if ( !s->fr )
     {
         mvprintw(1, 0, "waiting for the first interval to close...");
         return;
     }
-    format_when(line, sizeof(line), s->t, s->iv);
+    format_when(line, sizeof(line), s->fr, s->t->hz);
     mvprintw(1, 0, "%.*s", cols, line);
-    format_lost(lost, sizeof(lost), s->t, s->iv);
+    format_lost(lost, sizeof(lost), s->fr, s->t->hz);
     /* A loss in bold reverse, so that no one reads it as idleness. */
     if ( strcmp(lost, "LOST/s: none") )
         attron(A_BOLD | A_REVERSE);
@@ -782,7 +789,7 @@ static void draw_table(struct screen *s, int rows, int cols)
         s->selected = n ? n - 1 : 0;
     for ( i = 0; i < n && y + 1 + (int)i < rows; i++ )
     {
-        format_line(line, sizeof(line), s->iv, lines[i], s->t->hz);
+        format_line(line, sizeof(line), s->fr, lines[i], s->t->hz);
         if ( i == s->selected )
         {
             attron(A_REVERSE);
@@ -794,41 +801,39 @@ static void draw_table(struct screen *s, int rows, int cols)
 }
 
 /* The selected row's exits and hypercalls, below the table. */
-static void draw_details(struct screen *s, int top, int rows, int cols)
+static void draw_details(struct screen *s, int top, int rows)
 {
-    const struct figures *lines[512];
-    unsigned int n = screen_lines(s, lines, 512), i, ne, nc;
-    struct analysis_count e[TOP_EXITS], c[TOP_CALLS];
-    double span = s->iv->to - s->iv->from;
+    const struct figures *lines[512], *f;
+    unsigned int n = screen_lines(s, lines, 512), i;
+    double span = s->fr->to - s->fr->from;
+    uint64_t hz = s->t->hz;
     char name[32];
     int y = top;
 
     if ( !n || y + 2 >= rows )
         return;
-    row_name(name, sizeof(name), lines[s->selected]->domvcpu);
-    ne = analysis_row_table(s->iv->a, lines[s->selected]->row,
-                            ANALYSIS_EXITS, e, TOP_EXITS, NULL);
-    nc = analysis_row_table(s->iv->a, lines[s->selected]->row,
-                            ANALYSIS_HYPERCALLS, c, TOP_CALLS, NULL);
+    f = lines[s->selected];
+    row_name(name, sizeof(name), f->domvcpu);
     attron(A_BOLD);
     mvprintw(y++, 0, "%-10s %-18s %9s %6s %9s %10s   %-18s %9s", name,
              "EXIT", "/s", "%time", "mean-cyc", "max-cyc", "HYPERCALL", "/s");
     attroff(A_BOLD);
-    for ( i = 0; (i < ne || i < nc) && y < rows; i++, y++ )
+    for ( i = 0; (i < f->nr_exits || i < f->nr_calls) && y < rows; i++, y++ )
     {
+        const struct analysis_count *e = &f->exit[i], *c = &f->call[i];
+
         move(y, 0);
-        if ( i < ne )
+        if ( i < f->nr_exits )
             printw("%-10s %-18s %9.0f %6.2f %9" PRIu64 " %10" PRIu64, "",
-                   e[i].name, per_second(s->iv, e[i].count, s->t->hz),
-                   span ? 100.0 * e[i].ticks / span : 0,
-                   e[i].ticks / e[i].count, e[i].max);
+                   e->name, per_second(s->fr, e->count, hz),
+                   span ? 100.0 * e->ticks / span : 0, e->ticks / e->count,
+                   e->max);
         else
             printw("%-10s %-18s %9s %6s %9s %10s", "", "", "", "", "", "");
-        if ( i < nc )
-            printw("   %-18s %9.0f", c[i].name,
-                   per_second(s->iv, c[i].count, s->t->hz));
+        if ( i < f->nr_calls )
+            printw("   %-18s %9.0f", c->name,
+                   per_second(s->fr, c->count, hz));
     }
-    (void)cols;
 }
 
 static void draw(struct screen *s)
@@ -840,11 +845,11 @@ static void draw(struct screen *s)
     getmaxyx(stdscr, rows, cols);
     erase();
     draw_head(s, cols);
-    if ( s->iv )
+    if ( s->fr )
     {
         n = screen_lines(s, lines, 512);
         draw_table(s, rows - 1, cols);
-        draw_details(s, 4 + 2 + (int)n, rows - 1, cols);
+        draw_details(s, 4 + 2 + (int)n, rows - 1);
     }
     attron(A_REVERSE);
     mvprintw(rows - 1, 0, "%-*.*s", cols, cols,
@@ -905,7 +910,7 @@ static bool take_key(struct screen *s, int ch)
         break;
     case '\n':
     case KEY_ENTER:
-        if ( s->iv )
+        if ( s->fr )
             s->expanded[s->selected_domvcpu >> 16] =
                 !s->expanded[s->selected_domvcpu >> 16];
         break;
@@ -921,8 +926,8 @@ static bool take_key(struct screen *s, int ch)
     default:
         return true;
     }
-    if ( s->iv )
-        screen_figures(s);
+    if ( s->fr )
+        screen_sort(s);
     return true;
 }
 
@@ -949,23 +954,23 @@ static int ms_until(const struct timespec *when)
 /* Take the interval waiting, if it is time to show one. */
 static void screen_poll(struct screen *s)
 {
-    struct interval *iv = NULL;
+    struct frame *fr;
     struct handover *h = &s->h;
     char drain[64];
 
     while ( read(h->wake[0], drain, sizeof(drain)) > 0 )
         continue;
-    if ( s->paused || (!s->t->live && s->iv && !time_passed(&s->next_step)) )
+    if ( s->paused || (!s->t->live && s->fr && !time_passed(&s->next_step)) )
         return;
     pthread_mutex_lock(&h->lock);
-    iv = h->ready;
+    fr = h->ready;
     h->ready = NULL;
-    s->ended = h->ended && !iv;
+    s->ended = h->ended && !fr;
     pthread_cond_signal(&h->taken);
     pthread_mutex_unlock(&h->lock);
-    if ( !iv )
+    if ( !fr )
         return;
-    screen_take(s, iv);
+    screen_take(s, fr);
     clock_gettime(CLOCK_MONOTONIC, &s->next_step);
     s->next_step.tv_sec += (time_t)s->t->delay;
     s->next_step.tv_nsec += (long)((s->t->delay - floor(s->t->delay)) * 1e9);
@@ -1029,7 +1034,7 @@ static void run_screen(struct top *t)
             { .fd = fileno(tty), .events = POLLIN },
             { .fd = s.h.wake[0], .events = POLLIN },
         };
-        int timeout = !t->live && s.iv ? ms_until(&s.next_step) : 1000;
+        int timeout = !t->live && s.fr ? ms_until(&s.next_step) : 1000;
 
         if ( poll(pfd, 2, timeout) < 0 && errno != EINTR )
         {
@@ -1095,7 +1100,6 @@ int main(int argc, char **argv)
         .options = options, .operands = "[file]", .max_operands = 1,
     };
     static struct top t = { .delay = DEFAULT_DELAY };
-    struct batch b = { .t = &t };
     const char *why;
     int opt;
 
@@ -1144,20 +1148,14 @@ int main(int argc, char **argv)
     t.ticks = llround(t.delay * t.hz);
     t.live = xt_reader_info(t.r)->streamed;
     if ( t.live )
-        errx(CLI_EXIT_ERROR, "%s: a stream: not in this version, which "
-             "reads a file window by window", t.name);
+        errx(CLI_EXIT_ERROR, "%s: a stream: not yet (the model takes the "
+             "trace's TSC range before its records)", t.name);
     if ( t.ticks == 0 )
         cli_usage_error("-d %g: less than a TSC tick", t.delay);
-    /* The analysis reads whole windows until it can be fed: nothing to
-       filter yet, and a filter not applied must not look applied. */
-    if ( t.has_evt_mask || t.cpus )
-        cli_usage_error("-e and -c: not in this version: give them to "
-                        "xentrace");
-    (void)wanted;
 
     if ( !t.batch )
         run_screen(&t);
-    run_intervals(&t, batch_emit, &b);
+    run_intervals(&t, batch_emit, NULL);
     cli_close_output(stdout, "stdout");
     free(t.cpus);
     return cli_close(t.r, t.path);

@@ -1835,7 +1835,8 @@ unsigned int analysis_row_table(const struct analysis *a,
                                                     : count_by_count);
     if ( n > max )
         n = max;
-    memcpy(out, all, n * sizeof(*out));
+    if ( n )
+        memcpy(out, all, n * sizeof(*out));
     free(all);
     return n;
 }
