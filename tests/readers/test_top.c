@@ -14,8 +14,8 @@
  *   the JSON's;
  * - in a terminal (tmux), the screen shows the domains, the exit reasons
  *   and the losses, sorts by the column chosen, expands the vCPUs, holds
- *   its interval while paused and steps on after, and quits with status
- *   0 on q (under ThreadSanitizer too: a report would make it 66);
+ *   its interval while paused and steps on after, shows one domain
+ *   alone, redraws to a smaller terminal, and quits with status 0 on q (under ThreadSanitizer too: a report would make it 66);
  * - bad options, a stream, and the screen without a terminal, fail with
  *   status 1 and one line.
  */
@@ -270,6 +270,21 @@ static void test_screen(void **state)
     snprintf(next, sizeof(next), "\ninterval %u: ", n + 1);
     assert_true(screen_has("s4", next));
     assert_false(file_has("s4", "[paused]"));
+    /* f 3: domain 3 alone. */
+    keys("f");
+    assert_true(screen_has("s5", "domain to show (empty: all):"));
+    keys("3 Enter");
+    assert_true(screen_has("s6", "\nd3 "));
+    usleep(300000);
+    assert_int_equal(sh("%s capture-pane -p -t top > %s/s6", tmux, dir), 0);
+    assert_false(file_has("s6", "\nd1 "));
+    assert_false(file_has("s6", "\nd0 "));
+    /* A smaller terminal: the same screen, cut to it, keys on the last line. */
+    assert_int_equal(sh("%s resize-window -t top -x 70 -y 15", tmux), 0);
+    assert_true(screen_has("s7", "\nq quit  < > sort"));
+    assert_int_equal(sh("head -1 %s/s7 | grep -q '^xentrace-top on ' && "
+                        "sed -n 15p %s/s7 | grep -q '^q quit' && "
+                        "grep -q '^d3 ' %s/s7", dir, dir, dir), 0);
     keys("q");
     assert_int_equal(sh("for i in $(seq 50); do test -s %s/status && "
                         "break; sleep 0.1; done; grep -qx status=0 "

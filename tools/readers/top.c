@@ -599,6 +599,7 @@ struct screen {
     struct top *t;
     struct handover h;
     struct frame *fr;           /* shown, sorted */
+    unsigned long long dropped; /* the handover's, as last taken */
     bool paused, all_expanded, ended;
     bool *expanded;             /* by domain id */
     enum column sort;
@@ -740,9 +741,11 @@ static void draw_head(struct screen *s, int cols)
     if ( gethostname(host, sizeof(host)) )
         snprintf(host, sizeof(host), "?");
     host[sizeof(host) - 1] = '\0';
-    mvprintw(0, 0, "xentrace-top on %s: %s, every %g s of trace time%s%s",
-             host, s->t->name, s->t->delay, s->paused ? "  [paused]" : "",
+    snprintf(line, sizeof(line), "xentrace-top on %s: %s, every %g s of "
+             "trace time%s%s", host, s->t->name, s->t->delay,
+             s->paused ? "  [paused]" : "",
              s->ended ? "  [end of trace]" : "");
+    mvprintw(0, 0, "%.*s", cols, line);
     if ( !s->fr )
     {
         mvprintw(1, 0, "waiting for the first interval to close...");
@@ -756,9 +759,12 @@ static void draw_head(struct screen *s, int cols)
         attron(A_BOLD | A_REVERSE);
     mvprintw(2, 0, "%.*s", cols, lost);
     attroff(A_BOLD | A_REVERSE);
-    if ( s->h.dropped )
-        printw("  (%llu intervals closed while the screen was busy)",
-               s->h.dropped);
+    if ( s->dropped && (int)strlen(lost) < cols )
+    {
+        snprintf(line, sizeof(line), "  (%llu intervals closed while paused "
+                 "or busy, not shown)", s->dropped);
+        printw("%.*s", cols - (int)strlen(lost), line);
+    }
 }
 
 static void draw_table(struct screen *s, int rows, int cols)
@@ -800,39 +806,51 @@ static void draw_table(struct screen *s, int rows, int cols)
     }
 }
 
-/* The selected row's exits and hypercalls, below the table. */
-static void draw_details(struct screen *s, int top, int rows)
+/*
+ * The selected row's exits, and its hypercalls beside them (alone if it
+ * has no exits), below the table; each line cut to the screen's width.
+ */
+static void draw_details(struct screen *s, int top, int rows, int cols)
 {
     const struct figures *lines[512], *f;
     unsigned int n = screen_lines(s, lines, 512), i;
     double span = s->fr->to - s->fr->from;
     uint64_t hz = s->t->hz;
-    char name[32];
-    int y = top;
+    char name[32], line[256];
+    int y = top, len;
 
     if ( !n || y + 2 >= rows )
         return;
     f = lines[s->selected];
     row_name(name, sizeof(name), f->domvcpu);
+    len = snprintf(line, sizeof(line), "%-10s ", name);
+    if ( f->nr_exits )
+        len += snprintf(line + len, sizeof(line) - len,
+                        "%-18s %9s %6s %9s %10s   ", "EXIT", "/s", "%time",
+                        "mean-cyc", "max-cyc");
+    if ( f->nr_calls )
+        snprintf(line + len, sizeof(line) - len, "%-18s %9s", "HYPERCALL",
+                 "/s");
     attron(A_BOLD);
-    mvprintw(y++, 0, "%-10s %-18s %9s %6s %9s %10s   %-18s %9s", name,
-             "EXIT", "/s", "%time", "mean-cyc", "max-cyc", "HYPERCALL", "/s");
+    mvprintw(y++, 0, "%.*s", cols, line);
     attroff(A_BOLD);
     for ( i = 0; (i < f->nr_exits || i < f->nr_calls) && y < rows; i++, y++ )
     {
         const struct analysis_count *e = &f->exit[i], *c = &f->call[i];
 
-        move(y, 0);
+        len = snprintf(line, sizeof(line), "%-10s ", "");
         if ( i < f->nr_exits )
-            printw("%-10s %-18s %9.0f %6.2f %9" PRIu64 " %10" PRIu64, "",
-                   e->name, per_second(s->fr, e->count, hz),
-                   span ? 100.0 * e->ticks / span : 0, e->ticks / e->count,
-                   e->max);
-        else
-            printw("%-10s %-18s %9s %6s %9s %10s", "", "", "", "", "", "");
+            len += snprintf(line + len, sizeof(line) - len,
+                            "%-18s %9.0f %6.2f %9" PRIu64 " %10" PRIu64 "   ",
+                            e->name, per_second(s->fr, e->count, hz),
+                            span ? 100.0 * e->ticks / span : 0,
+                            e->ticks / e->count, e->max);
+        else if ( f->nr_exits )
+            len += snprintf(line + len, sizeof(line) - len, "%*s", 60, "");
         if ( i < f->nr_calls )
-            printw("   %-18s %9.0f", c->name,
-                   per_second(s->fr, c->count, hz));
+            snprintf(line + len, sizeof(line) - len, "%-18s %9.0f", c->name,
+                     per_second(s->fr, c->count, hz));
+        mvprintw(y, 0, "%.*s", cols, line);
     }
 }
 
@@ -849,7 +867,7 @@ static void draw(struct screen *s)
     {
         n = screen_lines(s, lines, 512);
         draw_table(s, rows - 1, cols);
-        draw_details(s, 4 + 2 + (int)n, rows - 1);
+        draw_details(s, 4 + 2 + (int)n, rows - 1, cols);
     }
     attron(A_REVERSE);
     mvprintw(rows - 1, 0, "%-*.*s", cols, cols,
@@ -966,6 +984,7 @@ static void screen_poll(struct screen *s)
     fr = h->ready;
     h->ready = NULL;
     s->ended = h->ended && !fr;
+    s->dropped = h->dropped;
     pthread_cond_signal(&h->taken);
     pthread_mutex_unlock(&h->lock);
     if ( !fr )
