@@ -1802,20 +1802,19 @@ unsigned int analysis_row_table(const struct analysis *a,
         break;
     }
     for ( i = 0; i < 2; i++ )
+    {
         nr += src[i].t->n;
+        sum += table_count(src[i].t);
+    }
     all = malloc((nr ? nr : 1) * sizeof(*all));
-    for ( i = 0; i < 2; i++ )
+    for ( i = 0; i < 2 && all; i++ )
     {
         const struct table *tb = src[i].t;
 
-        sum += tb->other.count;
         for ( k = 0; k < tb->n; k++ )
         {
             const struct entry *e = &tb->e[k];
 
-            sum += e->s.count;
-            if ( !all )
-                continue;
             all[n] = (struct analysis_count){
                 .key = e->key & ~KEY_SVM, .count = e->s.count,
                 .ticks = e->s.ticks, .max = e->sk ? e->sk->max : 0,

@@ -148,7 +148,8 @@ enum analysis_table {
     ANALYSIS_EXITS,             /* HVM exits by reason, or Arm traps by
                                    exception class: with ticks and max */
     ANALYSIS_HYPERCALLS,        /* PV hypercalls, and HVM VMCALL exits,
-                                   by hypercall */
+                                   by hypercall (a domain with vCPUs of
+                                   both kinds: an op in each, apart) */
     ANALYSIS_INJECTED,          /* interrupts injected, by vector (HVM)
                                    or virtual IRQ (Arm) */
 };
