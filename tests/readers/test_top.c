@@ -163,7 +163,8 @@ static void test_batch_iterations(void **state)
                      0);
     assert_int_equal(sh("test $(grep -c '^interval ' %s/two.txt) = 2", dir),
                      0);
-    assert_true(file_has("two.txt", "interval 2: 2.000 to 4.000 s"));
+    assert_true(file_has("two.txt", "interval 2: 2.000 to 4.000 s at "
+                         "05:20:02 UTC (tsc 14800000000 to 19600000000)"));
     assert_true(file_has("two.txt", "LOST/s: p0 "));
     assert_true(file_has("two.txt", "d1 exits:"));
     assert_int_equal(sh("%s --json -n 3 %s/t.bin > %s/three.jsonl", TOP, dir,

@@ -5,16 +5,18 @@
  *   xentrace-top [-bfh] [-c cpus] [-d seconds] [-e mask] [-H hz] [-n n]
  *                [--json] [--svm] [--xen-version x.y] [file]
  *
- * It reads a trace (a file, a growing file with -f, or a stream on the
- * standard input: xentrace - | xentrace-top -), cuts it every -d seconds
- * of the trace's own time, and shows per domain, and per vCPU when
- * expanded, its runstates as shares of the interval, its wait for a pCPU,
- * its exits by reason, hypercalls and injected interrupts, and per pCPU
- * the records lost.  Every figure is the summary's (analysis.h, "Reading
- * the figures"): xentrace-summary --from/--to over the same interval
- * gives the same counts.  Full screen (ncurses) on a terminal; -b prints
- * text per interval, --json one JSON object per interval.  See
- * xentrace-top(1).
+ * It reads a trace file once, in TSC order, into the summary's analysis,
+ * cuts it every -d seconds of the trace's own time, and shows per domain,
+ * and per vCPU when expanded, its runstates as shares of the interval,
+ * its wait for a pCPU, its exits by reason, hypercalls and injected
+ * interrupts, and per pCPU the records lost.  Every figure is the
+ * summary's (analysis.h, "Reading the figures"): xentrace-summary
+ * --from/--to over the same interval gives the same counts, but for what
+ * a later loss marker re-tells.  Full screen (ncurses) on a terminal; -b
+ * prints text per interval, --json one JSON object per interval.  A
+ * stream (xentrace - | xentrace-top -, or -f) is refused until the model
+ * takes one; the screen is built for it already: its reader is a thread
+ * that never waits for the screen.  See xentrace-top(1).
  */
 #include <err.h>
 #include <errno.h>
@@ -58,6 +60,8 @@ struct top {
 
     struct xt_reader *r;
     uint64_t hz, origin, ticks; /* ticks: of an interval */
+    const struct xt_metadata *start;    /* the wall clock at a TSC, or
+                                           NULL if the file has none */
     bool live;                  /* a stream: shown as it comes */
 };
 
@@ -81,6 +85,7 @@ struct figures {
 struct frame {
     unsigned int index;         /* from 1 */
     uint64_t from, to, origin;
+    char when[32];              /* "at 05:20:00 UTC", or "" */
     uint64_t records;           /* read in it */
     bool last;                  /* the trace ended in it */
     unsigned int nr_lost;       /* pCPUs */
@@ -130,6 +135,23 @@ static void figures_of(const struct analysis *iv,
     analysis_row_table(iv, row, ANALYSIS_INJECTED, NULL, 0, &f->injected);
 }
 
+/* " at 05:20:00 UTC" for @tsc, where the file says when it started. */
+static void wall_clock(char *buf, size_t size, const struct top *t,
+                       uint64_t tsc)
+{
+    time_t sec;
+    struct tm tm;
+
+    buf[0] = '\0';
+    if ( !t->start || tsc < t->start->start_tsc )
+        return;
+    sec = t->start->start_sec +
+          (time_t)(tsc_seconds(tsc - t->start->start_tsc, t->hz) +
+                   t->start->start_nsec / 1e9);
+    if ( gmtime_r(&sec, &tm) )
+        strftime(buf, size, " at %H:%M:%S UTC", &tm);
+}
+
 /* The frame of interval @index, @iv (of @rows). */
 static struct frame *frame_of(const struct top *t, unsigned int index,
                               const struct analysis *iv,
@@ -146,6 +168,7 @@ static struct frame *frame_of(const struct top *t, unsigned int index,
     fr->from = analysis_first_tsc(iv);
     fr->to = analysis_last_tsc(iv);
     fr->origin = t->origin;
+    wall_clock(fr->when, sizeof(fr->when), t, fr->from);
     fr->records = analysis_records(iv);
     fr->nr_lost = analysis_nr_pcpus(iv);
     for ( i = 0; i < fr->nr_lost; i++ )
@@ -368,10 +391,10 @@ static void format_line(char *buf, size_t size, const struct frame *fr,
 static void format_when(char *buf, size_t size, const struct frame *fr,
                         uint64_t hz)
 {
-    snprintf(buf, size, "interval %u: %.3f to %.3f s (tsc %" PRIu64 " to %"
+    snprintf(buf, size, "interval %u: %.3f to %.3f s%s (tsc %" PRIu64 " to %"
              PRIu64 ")%s, %.0f records/s", fr->index,
              tsc_seconds(fr->from - fr->origin, hz),
-             tsc_seconds(fr->to - fr->origin, hz), fr->from, fr->to,
+             tsc_seconds(fr->to - fr->origin, hz), fr->when, fr->from, fr->to,
              fr->last ? ", the last" : "", per_second(fr, fr->records, hz));
 }
 
@@ -1164,6 +1187,8 @@ int main(int argc, char **argv)
     t.r = cli_open(&cli, t.path, t.follow ? XT_READ_FOLLOW : 0);
     t.hz = cli_tsc_hz(&cli, xt_reader_info(t.r), NULL);
     t.origin = cli_origin(t.r);
+    if ( xt_reader_info(t.r)->has_start )
+        t.start = &xt_reader_info(t.r)->meta;
     t.ticks = llround(t.delay * t.hz);
     t.live = xt_reader_info(t.r)->streamed;
     if ( t.live )
