@@ -78,6 +78,18 @@ $(BUILD)/tests/test_front_end: tests/readers/test_front_end.c \
 	    -DSOURCE_DIR='"$(CURDIR)"' -Itests/common $(LDFLAGS) -o $@ $< \
 	    tests/common/run_cmd.c -lcmocka
 
+# xentrace-summary --interval against --from/--to and the whole trace.
+READER_TESTS += $(BUILD)/tests/test_interval
+
+$(BUILD)/tests/test_interval: tests/readers/test_interval.c \
+                              tests/common/run_cmd.c tests/common/run_cmd.h \
+                              | $(GEN_TRACE) $(XT_SUMMARY)
+	@mkdir -p $(@D)
+	$(CC) $(TOOL_CFLAGS) -Itests/common -DGEN_TRACE='"$(GEN_TRACE)"' \
+	    -DSUMMARY='"$(XT_SUMMARY)"' \
+	    -DCHECK='"tests/readers/check_interval.py"' $(LDFLAGS) -o $@ $< \
+	    tests/common/run_cmd.c -lcmocka
+
 # The readers on an Arm guest's traps (xen/patches/arm's records), in a
 # trace made with libxtfile's writer; Perfetto's trace processor judges
 # the export where it is (TRACE_PROCESSOR).
