@@ -8,6 +8,7 @@
  *   (on a lossy trace, not the runstates and waits, which a loss's marker
  *   re-tells after the interval closed); the intervals tile the trace and
  *   their counts add up to the whole trace's;
+ * - the same on a capture from xen-sim by our xentrace;
  * - -c and -e keep only the pCPUs' and the classes' records, as
  *   xentrace's masks would have;
  * - -b -n N and --json -n N print N intervals, and the text's figures are
@@ -119,6 +120,22 @@ static void test_json_agrees_lossy(void **state)
     assert_int_equal(sh("head -7 %s/t.jsonl > %s/short.jsonl", dir, dir), 0);
     assert_int_equal(sh("python3 %s %s %s/t.bin %s/short.jsonl lossy > "
                         "%s/check.log", CHECK, SUMMARY, dir, dir, dir), 1);
+}
+
+/* A capture of xen-sim's mixed workload by our xentrace, 3 s. */
+static void test_xen_sim_capture(void **state)
+{
+    (void)state;
+    assert_int_equal(sh("%s --pcpus 2 --workload mixed -- %s -D -e all -T 3 "
+                        "%s/sim.bin > %s/sim.log 2>&1", XEN_SIM, XENTRACE, dir,
+                        dir), 0);
+    assert_int_equal(sh("%s --json -d 1 %s/sim.bin > %s/sim.jsonl", TOP, dir,
+                        dir), 0);
+    assert_true(lines_of("sim.jsonl") >= 3);
+    assert_true(file_has("sim.jsonl", "\"name\":\"HLT\""));
+    assert_int_equal(sh("python3 %s %s %s/sim.bin %s/sim.jsonl lossy > "
+                        "%s/check.log", CHECK, SUMMARY, dir, dir, dir), 0);
+    assert_true(file_has("check.log", " intervals, 0 disagreements"));
 }
 
 /* -c 0: pCPU 0's records only, its losses too; -e sched: no exits. */
@@ -333,6 +350,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_json_agrees_with_summary),
         cmocka_unit_test(test_json_agrees_lossy),
+        cmocka_unit_test(test_xen_sim_capture),
         cmocka_unit_test(test_masks),
         cmocka_unit_test(test_json_losses),
         cmocka_unit_test(test_batch_iterations),
