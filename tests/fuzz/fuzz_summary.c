@@ -5,6 +5,9 @@
  * summary.c: the JSON must parse, neither may print a NaN or an infinity,
  * and the figures must add up (every record in one CPU, one event and one
  * time bin), and be the same counted in the model's pass as in a walk.
+ * With --interval (in intervals of a third of the span, in TSC order),
+ * every interval's output is sound too, and the whole trace's figures are
+ * those without it.
  */
 #define main xentrace_summary_main
 #include "summary.c"
@@ -73,6 +76,47 @@ static void check_one_pass(struct xt_reader *r, const struct tally *walked)
     tally_free(&t);
 }
 
+static int no_tally(void *arg, const struct xt_record *rec)
+{
+    (void)arg;
+    (void)rec;
+    return 0;
+}
+
+/*
+ * --interval, in @format, of a third of the span or less: every JSON line
+ * parses, with no NaN, and the whole trace's figures are analysis_run()'s.
+ */
+static void check_intervals(struct xt_reader *r, const struct tally *t,
+                            enum format format, const char *whole)
+{
+    struct model_options mo = { .each = no_tally };
+    struct analysis_options ao = { .hz = t->hz };
+    struct intervals iv = {
+        .f = fuzz_out.f, .format = format, .origin = t->origin, .hz = t->hz,
+        .step = (t->last_tsc - t->first_tsc) / 3 + 1,
+    };
+    struct analysis *a = run_intervals(r, &mo, &ao, &iv);
+    const char *line, *end;
+
+    if ( !a )
+        abort();        /* out of memory: over -rss_limit_mb */
+    fflush(fuzz_out.f);
+    CHECK(!has_nan_or_inf(fuzz_out.buf, fuzz_out.len));
+    for ( line = fuzz_out.buf; format == JSON && line < fuzz_out.buf +
+                               fuzz_out.len; line = end + 1 )
+    {
+        end = memchr(line, '\n', fuzz_out.buf + fuzz_out.len - line);
+        CHECK(end && json_valid(line, end - line));
+    }
+    output_reset(&fuzz_out);
+    analysis_json(fuzz_out.f, a);
+    fflush(fuzz_out.f);
+    CHECK(!strcmp(fuzz_out.buf, whole));
+    output_reset(&fuzz_out);
+    analysis_free(a);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char damage_buf[256];
@@ -81,6 +125,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct xt_reader *r = tally_input(&t, data, size);
     struct analysis_options ao = { 0 };
     struct analysis *a;
+    char *whole;
 
     if ( !r )
         return 0;
@@ -105,6 +150,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fflush(fuzz_out.f);
     CHECK(!has_nan_or_inf(fuzz_out.buf, fuzz_out.len));
     output_reset(&fuzz_out);
+    analysis_json(fuzz_out.f, a);
+    fflush(fuzz_out.f);
+    whole = strdup(fuzz_out.buf);
+    output_reset(&fuzz_out);
+    if ( !whole )
+        abort();
+    check_intervals(r, &t, size & 1 ? JSON : size & 2 ? CSV : TEXT, whole);
+    free(whole);
     analysis_free(a);
     tally_free(&t);
     xt_reader_close(r);

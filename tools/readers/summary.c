@@ -232,6 +232,7 @@ static void json_print(FILE *f, const struct tally *t,
 enum format { TEXT, JSON, CSV };
 
 struct intervals {
+    FILE *f;
     enum format format;
     uint64_t origin, hz, step;  /* TSC */
     int64_t k;                  /* the current interval's */
@@ -263,14 +264,20 @@ static uint64_t interval_ticks(const char *arg, uint64_t hz)
     return (uint64_t)(ticks + 0.5);
 }
 
-/* Where the interval holding @first starts and ends. */
+/*
+ * Which interval holds @first, and where it ends (in unsigned TSCs: a
+ * hostile file's may be anywhere from the origin).
+ */
 static void intervals_begin(struct intervals *iv, uint64_t first)
 {
-    int64_t rel = (int64_t)(first - iv->origin);
-    int64_t step = (int64_t)iv->step;
+    bool after = first >= iv->origin;
+    uint64_t d = after ? first - iv->origin : iv->origin - first;
+    uint64_t q = d / iv->step, r = d % iv->step;
 
-    iv->k = rel >= 0 ? rel / step : -((-rel + step - 1) / step);
-    iv->end = iv->origin + (uint64_t)(iv->k + 1) * iv->step;
+    if ( q > INT64_MAX - 1 )
+        q = INT64_MAX - 1;
+    iv->k = after ? (int64_t)q : -(int64_t)q - (r != 0);
+    iv->end = first + (after ? iv->step - r : r ? r : iv->step);
     if ( iv->end <= first )
         iv->end = UINT64_MAX;
 }
@@ -279,7 +286,8 @@ static void intervals_next(struct intervals *iv)
 {
     uint64_t end = iv->end + iv->step;
 
-    iv->k++;
+    if ( iv->k < INT64_MAX )
+        iv->k++;
     iv->end = end > iv->end ? end : UINT64_MAX;
 }
 
@@ -298,27 +306,27 @@ static void interval_print(const struct intervals *iv,
     switch ( iv->format )
     {
     case TEXT:
-        printf("interval %" PRId64 ": %.6f s to %.6f s, %" PRIu64
-               " records\n", iv->k, from, to, analysis_records(a));
-        analysis_text(stdout, a);
-        printf("\n");
+        fprintf(iv->f, "interval %" PRId64 ": %.6f s to %.6f s, %" PRIu64
+                " records\n", iv->k, from, to, analysis_records(a));
+        analysis_text(iv->f, a);
+        fprintf(iv->f, "\n");
         break;
     case JSON:
-        printf("{\"interval\":{\"index\":%" PRId64 ",\"from_seconds\":%.9f"
-               ",\"to_seconds\":%.9f,\"from_tsc\":%" PRIu64 ",\"to_tsc\":%"
-               PRIu64 ",\"records\":%" PRIu64 "},", iv->k, from, to,
-               analysis_first_tsc(a), analysis_last_tsc(a),
-               analysis_records(a));
-        analysis_json(stdout, a);
-        printf("}\n");
+        fprintf(iv->f, "{\"interval\":{\"index\":%" PRId64 ",\"from_seconds\":%.9f"
+                ",\"to_seconds\":%.9f,\"from_tsc\":%" PRIu64
+                ",\"to_tsc\":%" PRIu64 ",\"records\":%" PRIu64 "},", iv->k,
+                from, to, analysis_first_tsc(a), analysis_last_tsc(a),
+                analysis_records(a));
+        analysis_json(iv->f, a);
+        fprintf(iv->f, "}\n");
         break;
     case CSV:
         snprintf(head, sizeof(head), "%" PRId64 ",%.9f,%.9f", iv->k, from, to);
-        analysis_csv(stdout, a, head);
+        analysis_csv(iv->f, a, head);
         break;
     }
     /* For whoever watches: each interval as it closes. */
-    fflush(stdout);
+    fflush(iv->f);
 }
 
 /*
@@ -371,7 +379,7 @@ static void csv_print(const struct intervals *iv, const struct analysis *a)
     snprintf(head, sizeof(head), "all,%.9f,%.9f",
              seconds_from(iv, analysis_first_tsc(a)),
              seconds_from(iv, analysis_last_tsc(a)));
-    analysis_csv(stdout, a, head);
+    analysis_csv(iv->f, a, head);
 }
 
 enum { OPT_TOP = CLI_LONG_ONLY + 1, OPT_DOMAIN, OPT_CPU, OPT_SVM,
@@ -401,7 +409,7 @@ int main(int argc, char **argv)
     };
     bool json = false, assumed;
     const char *path, *name, *damage, *interval = NULL;
-    struct intervals iv = { .format = TEXT };
+    struct intervals iv = { .f = stdout, .format = TEXT };
     struct analysis_options ao = { 0 };
     struct model_options mo = { .by_cpu = true };
     struct analysis *a;

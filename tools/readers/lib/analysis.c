@@ -1595,23 +1595,17 @@ void analysis_json(FILE *f, const struct analysis *a)
  * CSV: a row per vCPU, for spreadsheets
  */
 
-static uint64_t table_count(const struct table *t)
+/* A table's count and ticks, its keys' and others' together. */
+static struct stat table_total(const struct table *t)
 {
-    uint64_t n = t->other.count;
+    struct stat n = t->other;
     unsigned int i;
 
     for ( i = 0; i < t->n; i++ )
-        n += t->e[i].s.count;
-    return n;
-}
-
-static uint64_t table_ticks(const struct table *t)
-{
-    uint64_t n = t->other.ticks;
-    unsigned int i;
-
-    for ( i = 0; i < t->n; i++ )
-        n += t->e[i].s.ticks;
+    {
+        n.count += t->e[i].s.count;
+        n.ticks += t->e[i].s.ticks;
+    }
     return n;
 }
 
@@ -1629,6 +1623,7 @@ void analysis_csv_header(FILE *f)
 static void csv_vcpu(FILE *f, const struct analysis *a, const struct avcpu *v,
                      const char *head)
 {
+    struct stat exits = table_total(&v->exits), traps = table_total(&v->traps);
     struct sketch wait = { 0 };
     unsigned int s;
 
@@ -1644,11 +1639,12 @@ static void csv_vcpu(FILE *f, const struct analysis *a, const struct avcpu *v,
                 usecs(a, sketch_quantile(&wait, 0.99)));
     sketch_free(&wait);
     fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%.9f,%" PRIu64 ",%" PRIu64 ",%"
-            PRIu64 ",%" PRIu64 ",%.9f\n", v->migrations,
-            table_count(&v->exits), secs(a, table_ticks(&v->exits)),
-            table_count(&v->vmcalls), table_count(&v->hypercalls),
-            table_count(&v->injected) + table_count(&v->arm_injected),
-            table_count(&v->traps), secs(a, table_ticks(&v->traps)));
+            PRIu64 ",%" PRIu64 ",%.9f\n", v->migrations, exits.count,
+            secs(a, exits.ticks), table_total(&v->vmcalls).count,
+            table_total(&v->hypercalls).count,
+            table_total(&v->injected).count +
+            table_total(&v->arm_injected).count, traps.count,
+            secs(a, traps.ticks));
 }
 
 static int by_domvcpu(const void *pa, const void *pb)
@@ -1804,7 +1800,7 @@ unsigned int analysis_row_table(const struct analysis *a,
     for ( i = 0; i < 2; i++ )
     {
         nr += src[i].t->n;
-        sum += table_count(src[i].t);
+        sum += table_total(src[i].t).count;
     }
     all = malloc((nr ? nr : 1) * sizeof(*all));
     for ( i = 0; i < 2 && all; i++ )

@@ -71,7 +71,11 @@
  * in whatever order the caller gives (xentrace-dump: full TSC order).  Runstate intervals
  * still open at the end of the trace are closed with MODEL_END_TRACE: a
  * running vCPU's at its pCPU's last record (after which nothing proves
- * it runs: UNKNOWN to the end), every other at the trace's last TSC.  A second callback gets every record, after the model
+ * it runs: UNKNOWN to the end), every other at the trace's last TSC.
+ * model_cut() gives, between records, the pieces of the open runstate
+ * intervals up to a TSC without closing them, for a reader that reports
+ * on intervals of the trace as they end (analysis_cut()).  A second
+ * callback gets every record, after the model
  * has taken it, with what the model knows about it (struct model_record):
  * the dump prints from it.
  *
