@@ -202,9 +202,10 @@ typedef bool emit_fn(void *arg, const struct top *t, unsigned int index,
  * Read the trace in TSC order into the analysis, and cut it at each
  * origin + k * d: intervals [origin + k * d, origin + (k + 1) * d), the
  * first from the trace's first TSC, the last to its last (inclusive), as
- * xentrace-summary --from and --to take them.
+ * xentrace-summary --from and --to take them.  0, or -1 with errno (a
+ * read error, ENOMEM).
  */
-static void run_intervals(struct top *t, emit_fn *emit, void *arg)
+static int run_intervals(struct top *t, emit_fn *emit, void *arg)
 {
     struct analysis_options ao = { .hz = t->hz, .svm = t->svm };
     struct model_options mo = { 0 };
@@ -213,10 +214,10 @@ static void run_intervals(struct top *t, emit_fn *emit, void *arg)
     uint64_t next = t->origin + t->ticks;
     unsigned int index = 1;
     struct xt_record rec;
-    int got;
+    int got, ret = -1;
 
     if ( !it )
-        err(CLI_EXIT_ERROR, "%s", t->name);
+        goto out;
     while ( next <= analysis_first_tsc(a) && next > t->origin )
         next += t->ticks;
     while ( (got = xt_iter_next(it, &rec)) > 0 )
@@ -225,20 +226,23 @@ static void run_intervals(struct top *t, emit_fn *emit, void *arg)
               next += t->ticks )
         {
             if ( analysis_cut(a, next, &iv) )
-                err(CLI_EXIT_ERROR, "%s", t->name);
-            if ( !emit(arg, t, index++, iv, false) )
                 goto out;
+            if ( !emit(arg, t, index++, iv, false) )
+                goto stop;
         }
         if ( wanted(t, &rec) && analysis_feed(a, &rec) )
-            err(CLI_EXIT_ERROR, "%s", t->name);
+            goto out;
     }
     if ( got < 0 || analysis_finish(a) ||
          analysis_cut(a, analysis_last_tsc(a), &iv) )
-        err(CLI_EXIT_ERROR, "%s", t->name);
+        goto out;
     emit(arg, t, index, iv, true);
+stop:
+    ret = 0;
 out:
     xt_iter_free(it);
     analysis_free(a);
+    return ret;
 }
 
 /*
@@ -614,6 +618,7 @@ struct handover {
     pthread_cond_t taken;
     struct frame *ready;        /* closed, not yet taken */
     bool ended;
+    int error;                  /* the reader's errno, once ended */
     unsigned long long dropped; /* live: closed while another waited */
     int wake[2];                /* a byte for each handover */
 };
@@ -623,6 +628,7 @@ struct screen {
     struct handover h;
     struct frame *fr;           /* shown, sorted */
     unsigned long long dropped; /* the handover's, as last taken */
+    int error;                  /* the reader's, once it ended */
     bool paused, all_expanded, ended;
     bool *expanded;             /* by domain id */
     enum column sort;
@@ -678,10 +684,11 @@ static void *reader_thread(void *arg)
 {
     struct screen *s = arg;
     struct handover *h = &s->h;
+    int error = run_intervals(s->t, screen_emit, h) ? errno : 0;
 
-    run_intervals(s->t, screen_emit, h);
     pthread_mutex_lock(&h->lock);
     h->ended = true;
+    h->error = error;
     pthread_mutex_unlock(&h->lock);
     if ( write(h->wake[1], "", 1) < 0 && errno != EAGAIN )
         err(CLI_EXIT_ERROR, "wake");
@@ -999,15 +1006,19 @@ static void screen_poll(struct screen *s)
     struct handover *h = &s->h;
     char drain[64];
 
+    bool now;
+
     while ( read(h->wake[0], drain, sizeof(drain)) > 0 )
         continue;
-    if ( s->paused || (!s->t->live && s->fr && !time_passed(&s->next_step)) )
-        return;
+    now = !s->paused &&
+          (s->t->live || !s->fr || time_passed(&s->next_step));
     pthread_mutex_lock(&h->lock);
-    fr = h->ready;
-    h->ready = NULL;
-    s->ended = h->ended && !fr;
+    fr = now ? h->ready : NULL;
+    if ( fr )
+        h->ready = NULL;
+    s->ended = h->ended && !h->ready;
     s->dropped = h->dropped;
+    s->error = h->error;
     pthread_cond_signal(&h->taken);
     pthread_mutex_unlock(&h->lock);
     if ( !fr )
@@ -1021,6 +1032,13 @@ static void screen_poll(struct screen *s)
         s->next_step.tv_sec++;
         s->next_step.tv_nsec -= 1000000000L;
     }
+}
+
+/* At any exit, the terminal as it was. */
+static void end_screen(void)
+{
+    if ( !isendwin() )
+        endwin();
 }
 
 static void run_screen(struct top *t)
@@ -1051,6 +1069,7 @@ static void run_screen(struct top *t)
         errx(CLI_EXIT_ERROR, "TERM=%s: not a terminal ncurses knows",
              getenv("TERM") ? getenv("TERM") : "");
     set_term(sc);
+    atexit(end_screen);
     cbreak();
     noecho();
     nonl();
@@ -1063,10 +1082,7 @@ static void run_screen(struct top *t)
     sigaddset(&winch, SIGWINCH);
     pthread_sigmask(SIG_BLOCK, &winch, &old);
     if ( (errno = pthread_create(&reader, NULL, reader_thread, &s)) )
-    {
-        endwin();
         err(CLI_EXIT_ERROR, "reader");
-    }
     pthread_sigmask(SIG_SETMASK, &old, NULL);
 
     draw(&s);
@@ -1079,14 +1095,18 @@ static void run_screen(struct top *t)
         int timeout = !t->live && s.fr ? ms_until(&s.next_step) : 1000;
 
         if ( poll(pfd, 2, timeout) < 0 && errno != EINTR )
-        {
-            endwin();
             err(CLI_EXIT_ERROR, "poll");
-        }
         while ( (ch = getch()) != ERR )
             if ( ch == '\r' ? !take_key(&s, '\n') : !take_key(&s, ch) )
                 goto quit;
         screen_poll(&s);
+        if ( s.error )
+        {
+            /* The reader's error, in one line, on the terminal restored. */
+            endwin();
+            errno = s.error;
+            err(CLI_EXIT_ERROR, "%s", t->name);
+        }
         draw(&s);
     }
 quit:
@@ -1199,7 +1219,8 @@ int main(int argc, char **argv)
 
     if ( !t.batch )
         run_screen(&t);
-    run_intervals(&t, batch_emit, NULL);
+    if ( run_intervals(&t, batch_emit, NULL) )
+        err(CLI_EXIT_ERROR, "%s", t.name);
     cli_close_output(stdout, "stdout");
     free(t.cpus);
     return cli_close(t.r, t.path);
