@@ -325,7 +325,7 @@ static void test_errors(void **state)
     static const char *const bad[] = {
         "",                             /* not a terminal, and no -b */
         "-b -d 0", "-b -d x", "-b -d -1", "-b -n 0", "-b -e nosuchclass",
-        "-b -c 3-1", "-b --nosuch",
+        "-b -c 3-1", "-b --nosuch", "-b -f",      /* -f: a stream */
     };
     char args[512];
     unsigned int i;
