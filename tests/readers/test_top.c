@@ -155,6 +155,10 @@ static void test_masks(void **state)
                         "\"][\"count\"] == 0 for x in d) and d[0][\"runstate_"
                         "cycles\"][\"running\"] > 0))' %s/sched.jsonl", dir),
                      0);
+    /* -e twice adds up, as xentrace's. */
+    assert_int_equal(sh("%s --json -n 1 -e sched -e hvm %s/t.bin > %s/e2 && "
+                        "%s --json -n 1 -e sched,hvm %s/t.bin | cmp - %s/e2",
+                        TOP, dir, dir, TOP, dir, dir), 0);
     /* -e all is no mask. */
     assert_int_equal(sh("head -2 %s/t.jsonl > %s/two.jsonl && %s --json -d 1.5 "
                         "-n 2 -e all %s/t.bin | cmp - %s/two.jsonl", dir, dir,

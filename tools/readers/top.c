@@ -1050,9 +1050,6 @@ static void run_screen(struct top *t)
     SCREEN *sc;
     int ch;
 
-    if ( !isatty(STDOUT_FILENO) )
-        errx(CLI_EXIT_ERROR, "the standard output is not a terminal: -b "
-             "for text, --json for JSON lines");
     /* The keys come from the terminal: the standard input may be the
        trace. */
     if ( !(tty = fopen("/dev/tty", "r")) )
@@ -1163,6 +1160,7 @@ int main(int argc, char **argv)
     };
     static struct top t = { .delay = DEFAULT_DELAY };
     const char *why;
+    uint32_t mask;
     int opt;
 
     while ( (opt = cli_getopt(&cli, argc, argv)) != -1 )
@@ -1180,9 +1178,10 @@ int main(int argc, char **argv)
         case 'd':
             t.delay = parse_delay(optarg);
             break;
-        case 'e':
-            if ( (why = parse_evt_mask(optarg, &t.evt_mask)) )
+        case 'e':       /* as xentrace: each -e adds its classes */
+            if ( (why = parse_evt_mask(optarg, &mask)) )
                 cli_usage_error("-e %s: %s", optarg, why);
+            t.evt_mask |= mask;
             t.has_evt_mask = true;
             break;
         case 'f':
