@@ -73,6 +73,7 @@ $(BUILD)/tests/test_front_end: tests/readers/test_front_end.c \
 	$(CC) $(TOOL_CFLAGS) -DXT_DUMP='"$(XT_DUMP)"' -DXT_SUMMARY='"$(XT_SUMMARY)"' \
 	    -DXT_EXPORT='"$(XT_EXPORT)"' -DXT_PLOT='"$(XT_PLOT)"' \
 	    -DXT_FORMAT='"$(XT_FORMAT)"' -DXT_FORMATS='"$(XT_FORMATS)"' \
+	    -DXT_TOP='"$(XT_TOP)"' \
 	    -DXENTRACE='"$(XENTRACE)"' -DXEN_SIM='"$(XEN_SIM)"' \
 	    -DSOURCE_DIR='"$(CURDIR)"' -Itests/common $(LDFLAGS) -o $@ $< \
 	    tests/common/run_cmd.c -lcmocka
@@ -116,3 +117,19 @@ $(BUILD)/tests/test_arm: tests/readers/test_arm.c tests/common/batches.c \
 	    -Itests/common \
 	    $(LDFLAGS) -o $@ $< tests/common/batches.c tests/common/run_cmd.c \
 	    $(XTFILE) $(XTFILE_LIBS) -lcmocka
+
+# xentrace-top against the summary, interval by interval, on gen-trace's
+# files and a xen-sim capture, and its screen driven in tmux.
+READER_TESTS += $(BUILD)/tests/test_top
+
+$(BUILD)/tests/test_top: tests/readers/test_top.c tests/common/run_cmd.c \
+                         tests/common/run_cmd.h | $(GEN_TRACE) $(XT_TOP) \
+                         $(XT_SUMMARY) $(XEN_SIM) $(XEN_SIM_LIBS) $(XENTRACE)
+	@mkdir -p $(@D)
+	$(CC) $(TOOL_CFLAGS) -Itests/common -DGEN_TRACE='"$(GEN_TRACE)"' \
+	    -DTOP='"$(XT_TOP)"' -DSUMMARY='"$(XT_SUMMARY)"' \
+	    -DXEN_SIM='"$(XEN_SIM)"' -DXENTRACE='"$(XENTRACE)"' \
+	    -DCHECK='"tests/readers/check_top.py"' $(LDFLAGS) -o $@ $< \
+	    tests/common/run_cmd.c -lcmocka
+# Its screen reads the trace on a thread: under ThreadSanitizer too.
+THREADED_TESTS += $(BUILD)/tests/test_top

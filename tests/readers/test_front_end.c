@@ -47,6 +47,7 @@ static const struct reader readers[] = {
     { "xentrace-export", XT_EXPORT, "%s --json -" },
     { "xentrace-plot", XT_PLOT, "%s" },
     { "xentrace_format", XT_FORMAT, "%s " XT_FORMATS },
+    { "xentrace-top", XT_TOP, "%s -b" },
 };
 
 #define NR_READERS  (sizeof(readers) / sizeof(readers[0]))
@@ -210,6 +211,7 @@ static const struct program programs[] = {
     { "xentrace-export", XT_EXPORT, "docs/man/xentrace-export.1" },
     { "xentrace-plot", XT_PLOT, "docs/man/xentrace-plot.1" },
     { "xentrace_format", XT_FORMAT, "docs/man/xentrace_format.1" },
+    { "xentrace-top", XT_TOP, "docs/man/xentrace-top.1" },
     { "xentrace", XENTRACE, "docs/man/xentrace.8" },
     { "xen-sim", XEN_SIM, "docs/man/xen-sim.1" },
 };

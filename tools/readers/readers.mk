@@ -1,7 +1,7 @@
 # The readers of trace files, on libxtfile alone (no Xen library):
-# xentrace-dump, -summary, -export, -plot, and xentrace_format (upstream's
-# tool, in C) with the formats file made from the event catalogue.  Each
-# is one file here; what they share is in lib/.
+# xentrace-dump, -summary, -export, -plot, -top, and xentrace_format
+# (upstream's tool, in C) with the formats file made from the event
+# catalogue.  Each is one file here; what they share is in lib/.
 
 READER_SRC  := tools/readers
 READER_OUT  := $(BUILD)/tools/readers
@@ -10,8 +10,10 @@ XT_SUMMARY  := $(READER_OUT)/xentrace-summary
 XT_EXPORT   := $(READER_OUT)/xentrace-export
 XT_PLOT     := $(READER_OUT)/xentrace-plot
 XT_FORMAT   := $(READER_OUT)/xentrace_format
+XT_TOP      := $(READER_OUT)/xentrace-top
 XT_FORMATS  := $(READER_OUT)/formats
-READERS     := $(XT_DUMP) $(XT_SUMMARY) $(XT_EXPORT) $(XT_PLOT) $(XT_FORMAT)
+READERS     := $(XT_DUMP) $(XT_SUMMARY) $(XT_EXPORT) $(XT_PLOT) $(XT_FORMAT) \
+               $(XT_TOP)
 
 READER_DIR    := $(READER_SRC)/lib
 READER_CFLAGS := $(TOOL_CFLAGS) $(XTFILE_CFLAGS) $(COMMON_CFLAGS) \
@@ -45,10 +47,19 @@ $(XT_EXPORT): $(READER_SRC)/export.c $(EXPORT_SRCS) $(EXPORT_HDRS)
 $(XT_PLOT): $(READER_SRC)/plot.c $(TALLY_SRCS)
 $(XT_FORMAT): $(READER_SRC)/xentrace_format.c
 
+# The live view: the summary's analysis on a screen (ncurses, Debian's
+# libncurses-dev), read by a thread of its own; -e and -c parsed by
+# xentrace's own parsers, so that the grammar is one.
+$(XT_TOP): $(READER_SRC)/top.c $(ANALYSIS_SRCS) $(ANALYSIS_HDRS) \
+           tools/xentrace/options.c tools/xentrace/options.h $(XT_CLASSES_H)
+$(XT_TOP): READER_CFLAGS += -Itools/xentrace $(EVENTS_CFLAGS) -Ixen/include \
+                            $(shell pkg-config --cflags ncurses)
+$(XT_TOP): READER_LIBS := $(shell pkg-config --libs ncurses) -lpthread
+
 $(READERS): $(READER_CLI) $(COMMON_HDRS) $(XTFILE_HDRS) $(XTFILE)
 	@mkdir -p $(@D)
 	$(CC) $(READER_CFLAGS) $(LDFLAGS) -o $@ $(filter %.c,$^) $(XTFILE) \
-	    $(XTFILE_LIBS) -lm
+	    $(XTFILE_LIBS) $(READER_LIBS) -lm
 
 $(XT_FORMATS): $(CATALOGUE) $(GEN_EVENTS)
 	@mkdir -p $(@D)

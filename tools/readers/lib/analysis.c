@@ -1735,3 +1735,181 @@ void analysis_csv(FILE *f, const struct analysis *a, const char *head)
         csv_vcpu(f, a, v[i], head);
     free(v);
 }
+
+/*
+ * Reading the figures (analysis.h): the rows of the view, one figure at a
+ * time.  struct analysis_row is struct avcpu, a vCPU's or a domain's sum.
+ */
+
+static const struct avcpu *row_vcpu(const struct analysis_row *r)
+{
+    return (const struct avcpu *)r;
+}
+
+int analysis_rows(struct analysis *a, struct analysis_rows *rows)
+{
+    struct view *w = calloc(1, sizeof(*w));
+
+    memset(rows, 0, sizeof(*rows));
+    if ( !w )
+        return -1;
+    rows->priv = w;
+    if ( view_make(a, w) )
+        return -1;
+    rows->domains = (const struct analysis_row **)w->domains;
+    rows->domain_vcpus = w->domain_vcpus;
+    rows->nr_domains = w->nr_domains;
+    rows->vcpus = (const struct analysis_row **)w->vcpus;
+    rows->nr_vcpus = w->nr_vcpus;
+    return 0;
+}
+
+void analysis_rows_free(struct analysis_rows *rows)
+{
+    if ( rows->priv )
+        view_free(rows->priv);
+    free(rows->priv);
+    memset(rows, 0, sizeof(*rows));
+}
+
+uint32_t analysis_row_domvcpu(const struct analysis_row *r)
+{
+    return row_vcpu(r)->domvcpu;
+}
+
+uint64_t analysis_row_state(const struct analysis_row *r, enum model_state s)
+{
+    return row_vcpu(r)->all.st[s].ticks;
+}
+
+int analysis_row_wait(const struct analysis_row *r, struct analysis_dist *d)
+{
+    const struct avcpu *v = row_vcpu(r);
+    struct sketch all = { 0 };
+    int ret = 0;
+
+    if ( sketch_merge(&all, &v->latency[MODEL_CAUSE_WOKEN]) ||
+         sketch_merge(&all, &v->latency[MODEL_CAUSE_PREEMPTED]) )
+        ret = -1;
+    *d = (struct analysis_dist){
+        .count = all.count, .mean = all.count ? all.sum / all.count : 0,
+        .p50 = sketch_quantile(&all, 0.5), .p99 = sketch_quantile(&all, 0.99),
+        .max = all.max,
+    };
+    sketch_free(&all);
+    return ret;
+}
+
+/* Entries most costly first (ticks, then count), or most counted first. */
+static int count_by_ticks(const void *pa, const void *pb)
+{
+    const struct analysis_count *x = pa, *y = pb;
+
+    if ( x->ticks != y->ticks )
+        return x->ticks < y->ticks ? 1 : -1;
+    if ( x->count != y->count )
+        return x->count < y->count ? 1 : -1;
+    return x->key < y->key ? -1 : x->key > y->key;
+}
+
+static int count_by_count(const void *pa, const void *pb)
+{
+    const struct analysis_count *x = pa, *y = pb;
+
+    if ( x->count != y->count )
+        return x->count < y->count ? 1 : -1;
+    return x->key < y->key ? -1 : x->key > y->key;
+}
+
+/*
+ * One source of an analysis_row_table(): a table and how its keys are
+ * named (exit_name() and trap_name() take the analysis for --svm).
+ */
+struct row_source {
+    const struct table *t;
+    const char *(*name)(char *, size_t, uint64_t);
+    const char *(*exit_name)(const struct analysis *, char *, size_t,
+                             uint64_t);
+};
+
+unsigned int analysis_row_table(const struct analysis *a,
+                                const struct analysis_row *r,
+                                enum analysis_table t,
+                                struct analysis_count *out, unsigned int max,
+                                uint64_t *total)
+{
+    const struct avcpu *v = row_vcpu(r);
+    struct row_source src[2] = { { 0 } };
+    struct analysis_count *all;
+    unsigned int nr = 0, n = 0, i, k;
+    uint64_t sum = 0;
+
+    switch ( t )
+    {
+    case ANALYSIS_EXITS:
+        src[0] = (struct row_source){ &v->exits, NULL, exit_name };
+        src[1] = (struct row_source){ &v->traps, NULL, trap_name };
+        break;
+    case ANALYSIS_HYPERCALLS:
+        src[0] = (struct row_source){ &v->hypercalls, hypercall_name, NULL };
+        src[1] = (struct row_source){ &v->vmcalls, hypercall_name, NULL };
+        break;
+    case ANALYSIS_INJECTED:
+        src[0] = (struct row_source){ &v->injected, vector_name, NULL };
+        src[1] = (struct row_source){ &v->arm_injected, number_name, NULL };
+        break;
+    }
+    for ( i = 0; i < 2; i++ )
+    {
+        nr += src[i].t->n;
+        sum += table_total(src[i].t).count;
+    }
+    all = malloc((nr ? nr : 1) * sizeof(*all));
+    for ( i = 0; i < 2 && all; i++ )
+    {
+        const struct table *tb = src[i].t;
+
+        for ( k = 0; k < tb->n; k++ )
+        {
+            const struct entry *e = &tb->e[k];
+
+            all[n] = (struct analysis_count){
+                .key = e->key & ~KEY_SVM, .count = e->s.count,
+                .ticks = e->s.ticks, .max = e->sk ? e->sk->max : 0,
+            };
+            if ( src[i].exit_name )
+                src[i].exit_name(a, all[n].name, sizeof(all[n].name), e->key);
+            else
+                src[i].name(all[n].name, sizeof(all[n].name), e->key);
+            n++;
+        }
+    }
+    if ( total )
+        *total = sum;
+    if ( !all )
+        return 0;
+    qsort(all, n, sizeof(*all), t == ANALYSIS_EXITS ? count_by_ticks
+                                                    : count_by_count);
+    if ( n > max )
+        n = max;
+    if ( n )
+        memcpy(out, all, n * sizeof(*out));
+    free(all);
+    return n;
+}
+
+unsigned int analysis_nr_pcpus(const struct analysis *a)
+{
+    return a->nr_pcpus;
+}
+
+void analysis_pcpu_lost(const struct analysis *a, unsigned int i,
+                        struct analysis_lost *l)
+{
+    const struct apcpu *p = &a->pcpus[i];
+
+    *l = (struct analysis_lost){
+        .cpu = p->cpu, .records = p->lost_records, .gaps = p->lost.count,
+        .ticks = p->lost.ticks,
+    };
+}

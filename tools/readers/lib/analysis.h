@@ -96,4 +96,93 @@ void analysis_json(FILE *f, const struct analysis *a);
 void analysis_csv_header(FILE *f);
 void analysis_csv(FILE *f, const struct analysis *a, const char *head);
 
+/*
+ * Reading the figures
+ * ===================
+ *
+ * For a reader that lays the figures out its own way (xentrace-top):
+ * the same rows the text and JSON above print, read one by one, so that
+ * each figure is computed here and only here.
+ *
+ * A row is one vCPU's figures, or one domain's (its vCPUs' summed: vcpu
+ * 0xffff in its domvcpu).  analysis_rows() makes the rows that the
+ * options show (--domain, --cpu), each list most running time first,
+ * idle last; they stay valid until analysis_rows_free().
+ */
+struct analysis_row;
+
+struct analysis_rows {
+    const struct analysis_row **domains;
+    const unsigned int *domain_vcpus;   /* vCPUs summed in domains[i] */
+    unsigned int nr_domains;
+    const struct analysis_row **vcpus;
+    unsigned int nr_vcpus;
+    void *priv;
+};
+
+/* 0, or -1 with ENOMEM (then analysis_rows_free() all the same). */
+int analysis_rows(struct analysis *a, struct analysis_rows *rows);
+void analysis_rows_free(struct analysis_rows *rows);
+
+/* Its domain << 16 | vcpu; vcpu 0xffff for a domain's row. */
+uint32_t analysis_row_domvcpu(const struct analysis_row *r);
+
+/* TSC ticks in runstate @s (per vCPU they sum to the span). */
+uint64_t analysis_row_state(const struct analysis_row *r,
+                            enum model_state s);
+
+/*
+ * The runnable-to-running wait, woken and preempted together (the
+ * summary's "runnable to running" table by cause): how many, and their
+ * mean, median, 99th percentile (to the sketch's error, sketch.h) and
+ * longest in ticks.  0, or -1 with ENOMEM.
+ */
+struct analysis_dist {
+    uint64_t count, mean, p50, p99, max;
+};
+
+int analysis_row_wait(const struct analysis_row *r, struct analysis_dist *d);
+
+/* The keyed tables of a row. */
+enum analysis_table {
+    ANALYSIS_EXITS,             /* HVM exits by reason, or Arm traps by
+                                   exception class: with ticks and max */
+    ANALYSIS_HYPERCALLS,        /* PV hypercalls, and HVM VMCALL exits,
+                                   by hypercall (a domain with vCPUs of
+                                   both kinds: an op in each, apart) */
+    ANALYSIS_INJECTED,          /* interrupts injected, by vector (HVM)
+                                   or virtual IRQ (Arm) */
+};
+
+struct analysis_count {
+    uint64_t key;
+    char name[32];              /* as the summary names it */
+    uint64_t count, ticks;      /* ticks: time in the exit (exits, and
+                                   VMCALLs); 0 for PV hypercalls */
+    uint64_t max;               /* exits: the longest, in ticks */
+};
+
+/*
+ * Up to @max of @r's entries of table @t into @out, most costly first
+ * (ticks, then count); returns how many.  *@total (if not NULL) gets the
+ * count of every entry, those not returned and those the table had no
+ * room for included.
+ */
+unsigned int analysis_row_table(const struct analysis *a,
+                                const struct analysis_row *r,
+                                enum analysis_table t,
+                                struct analysis_count *out, unsigned int max,
+                                uint64_t *total);
+
+/* The pCPUs, in ascending order, and what each lost. */
+unsigned int analysis_nr_pcpus(const struct analysis *a);
+
+struct analysis_lost {
+    uint32_t cpu;
+    uint64_t records, gaps, ticks;
+};
+
+void analysis_pcpu_lost(const struct analysis *a, unsigned int i,
+                        struct analysis_lost *l);
+
 #endif /* ANALYSIS_H */

@@ -204,6 +204,10 @@ int cli_getopt(struct cli *c, int argc, char *argv[])
                      "(4.17, 4.20...)", optarg);
             continue;
         case 'b':
+            /* A reader whose -b is not CLI_BINS_OPTION takes it itself
+               (xentrace-top's batch mode, as top's). */
+            if ( !optarg )
+                return ch;
             c->bins = cli_number("-b", optarg, 1, CLI_MAX_BINS);
             continue;
         case 'f':
