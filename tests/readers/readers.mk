@@ -133,3 +133,19 @@ $(BUILD)/tests/test_top: tests/readers/test_top.c tests/common/run_cmd.c \
 	    tests/common/run_cmd.c -lcmocka
 # Its screen reads the trace on a thread: under ThreadSanitizer too.
 THREADED_TESTS += $(BUILD)/tests/test_top
+
+# --metrics: the intervals' counters against the whole trace, the
+# OpenMetrics text, and its server (a thread of libmicrohttpd's, so under
+# ThreadSanitizer too).
+METRICS_TEST := $(BUILD)/tests/test_metrics
+READER_TESTS += $(METRICS_TEST)
+THREADED_TESTS += $(METRICS_TEST)
+
+$(METRICS_TEST): tests/readers/test_metrics.c $(METRICS_SRCS) $(METRICS_HDRS) \
+                 $(ANALYSIS_SRCS) $(ANALYSIS_HDRS) tests/common/run_cmd.c \
+                 $(XTFILE) | $(GEN_TRACE)
+	@mkdir -p $(@D)
+	$(CC) $(READER_CFLAGS) $(METRICS_CFLAGS) -Itests/common \
+	    -DGEN_TRACE='"$(GEN_TRACE)"' $(LDFLAGS) -o $@ $< $(METRICS_SRCS) \
+	    $(ANALYSIS_SRCS) tests/common/run_cmd.c $(XTFILE) $(XTFILE_LIBS) \
+	    $(METRICS_LIBS) -lcmocka -lm

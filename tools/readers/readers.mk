@@ -33,6 +33,13 @@ ANALYSIS_SRCS := $(READER_DIR)/analysis.c $(READER_DIR)/sketch.c \
 ANALYSIS_HDRS := $(READER_DIR)/analysis.h $(READER_DIR)/sketch.h \
                  $(MODEL_HDRS)
 
+# xentrace-top's --metrics: OpenMetrics served by libmicrohttpd (Debian's
+# libmicrohttpd-dev: an HTTP server is not ours to write).
+METRICS_SRCS   := $(READER_DIR)/metrics.c
+METRICS_HDRS   := $(READER_DIR)/metrics.h
+METRICS_CFLAGS := $(shell pkg-config --cflags libmicrohttpd)
+METRICS_LIBS   := $(shell pkg-config --libs libmicrohttpd) -lpthread
+
 # The timeline exports (Perfetto, Chrome JSON) on the model.
 EXPORT_SRCS   := $(READER_DIR)/perfetto.c $(READER_DIR)/pbwrite.c \
                  $(READER_DIR)/view.c $(MODEL_SRCS)
