@@ -129,7 +129,9 @@ $(BUILD)/tests/test_top: tests/readers/test_top.c tests/common/run_cmd.c \
 	$(CC) $(TOOL_CFLAGS) -Itests/common -DGEN_TRACE='"$(GEN_TRACE)"' \
 	    -DTOP='"$(XT_TOP)"' -DSUMMARY='"$(XT_SUMMARY)"' \
 	    -DXEN_SIM='"$(XEN_SIM)"' -DXENTRACE='"$(XENTRACE)"' \
-	    -DCHECK='"tests/readers/check_top.py"' $(LDFLAGS) -o $@ $< \
+	    -DCHECK='"tests/readers/check_top.py"' \
+	    -DCHECK_PROMETHEUS='"tests/readers/check_prometheus.py"' \
+	    $(LDFLAGS) -o $@ $< \
 	    tests/common/run_cmd.c -lcmocka
 # Its screen reads the trace on a thread: under ThreadSanitizer too.
 THREADED_TESTS += $(BUILD)/tests/test_top

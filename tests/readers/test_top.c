@@ -329,7 +329,7 @@ static void test_errors(void **state)
     static const char *const bad[] = {
         "",                             /* not a terminal, and no -b */
         "-b -d 0", "-b -d x", "-b -d -1", "-b -n 0", "-b -e nosuchclass",
-        "-b -c 3-1", "-b --nosuch", "-b -f",      /* -f: a stream */
+        "-b -c 3-1", "-b --nosuch",
     };
     char args[512];
     unsigned int i;
@@ -343,10 +343,68 @@ static void test_errors(void **state)
     fails("-b /nonexistent/t.bin");
     snprintf(args, sizeof(args), "-b %s/sh.log", dir);
     fails(args);                        /* not a trace */
-    /* A stream: not yet. */
-    assert_int_equal(sh("cat %s/t.bin | %s -b - > %s/out 2> %s/err", dir, TOP,
-                        dir, dir), 1);
-    assert_int_equal(lines_of("err"), 1);
+}
+
+/*
+ * A stream gives the file's intervals: through a pipe, a gzip pipe, and
+ * followed while written in 1 MiB steps (ended by SIGTERM once written,
+ * as a shell's background job ignores SIGINT), and so does xentrace-top
+ * reading what tee(1) passes on while it writes the file.
+ */
+static void test_streams(void **state)
+{
+    (void)state;
+    assert_int_equal(sh("d=%s; %s --json -d 0.5 $d/t.bin > $d/file.json && "
+                        "cat $d/t.bin | %s --json -d 0.5 - > $d/pipe.json && "
+                        "gzip -1c $d/t.bin | %s --json -d 0.5 - > "
+                        "$d/gzip.json && cmp $d/file.json $d/pipe.json && "
+                        "cmp $d/file.json $d/gzip.json", dir, TOP, TOP, TOP),
+                     0);
+    assert_true(lines_of("file.json") > 10);
+    assert_int_equal(sh("d=%s; : > $d/grow.bin; "
+                        "%s --json -d 0.5 -f $d/grow.bin > $d/follow.json & "
+                        "p=$!; n=$(( ($(stat -c %%s $d/t.bin) + 1048575) / "
+                        "1048576 )); i=0; while [ $i -lt $n ]; do "
+                        "dd if=$d/t.bin bs=1M skip=$i count=1 status=none "
+                        ">> $d/grow.bin; sleep 0.05; i=$((i + 1)); done; "
+                        "sleep 0.5; kill -TERM $p; wait $p && "
+                        "cmp $d/file.json $d/follow.json", dir, TOP), 0);
+    assert_int_equal(sh("d=%s; cat $d/t.bin | tee $d/teed.bin | %s --json "
+                        "-d 0.5 - > $d/tee.json && cmp $d/t.bin $d/teed.bin "
+                        "&& cmp $d/file.json $d/tee.json", dir, TOP), 0);
+}
+
+/*
+ * --metrics, scraped by Debian's Prometheus every second while the trace
+ * comes through a FIFO: once the intervals all but the last are printed
+ * (the last closes with the input) and scraped, Prometheus' query API
+ * gives per domain the exits, hypercalls and injections, per pCPU the
+ * lost records, and the runstate seconds that --json printed, summed
+ * (check_prometheus.py).
+ */
+static void test_metrics_scraped_by_prometheus(void **state)
+{
+    unsigned int port = 20000 + (getpid() % 10000) * 2;
+
+    (void)state;
+    assert_int_equal(sh("d=%s; P=%u; Q=%u; "
+        "%s --json -d 0.5 $d/t.bin > $d/whole.json || exit 1; "
+        "want=$(( $(wc -l < $d/whole.json) - 1 )); "
+        "printf 'global:\n  scrape_interval: 1s\nscrape_configs:\n"
+        "  - job_name: xen\n    static_configs:\n"
+        "      - targets: [\"127.0.0.1:%%s\"]\n' $P > $d/prom.yml; "
+        "rm -f $d/fifo; mkfifo $d/fifo; "
+        "%s --json -d 0.5 --metrics 127.0.0.1:$P - < $d/fifo > $d/prom.json "
+        "& tp=$!; exec 3> $d/fifo; cat $d/t.bin >&3; "
+        "prometheus --config.file=$d/prom.yml --storage.tsdb.path=$d/tsdb "
+        "--web.listen-address=127.0.0.1:$Q > $d/prom.log 2>&1 & pp=$!; "
+        "i=0; until curl -s \"http://127.0.0.1:$Q/api/v1/query?query="
+        "xen_trace_intervals_total\" | grep -q \"\\\"$want\\\"\"; do "
+        "i=$((i + 1)); [ $i -lt 90 ] || break; sleep 1; done; "
+        "python3 %s $d/prom.json http://127.0.0.1:$Q; rc=$?; "
+        "[ \"$(wc -l < $d/prom.json)\" -eq $want ] || rc=1; "
+        "kill $pp; exec 3>&-; wait $tp || rc=1; wait $pp; exit $rc",
+        dir, port, port + 1, TOP, TOP, CHECK_PROMETHEUS), 0);
 }
 
 int main(void)
@@ -360,6 +418,8 @@ int main(void)
         cmocka_unit_test(test_batch_iterations),
         cmocka_unit_test(test_screen),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_streams),
+        cmocka_unit_test(test_metrics_scraped_by_prometheus),
     };
 
     return cmocka_run_group_tests(tests, make_files, remove_files);

@@ -58,10 +58,12 @@ $(XT_FORMAT): $(READER_SRC)/xentrace_format.c
 # libncurses-dev), read by a thread of its own; -e and -c parsed by
 # xentrace's own parsers, so that the grammar is one.
 $(XT_TOP): $(READER_SRC)/top.c $(ANALYSIS_SRCS) $(ANALYSIS_HDRS) \
+           $(METRICS_SRCS) $(METRICS_HDRS) \
            tools/xentrace/options.c tools/xentrace/options.h $(XT_CLASSES_H)
 $(XT_TOP): READER_CFLAGS += -Itools/xentrace $(EVENTS_CFLAGS) -Ixen/include \
                             $(shell pkg-config --cflags ncurses)
-$(XT_TOP): READER_LIBS := $(shell pkg-config --libs ncurses) -lpthread
+$(XT_TOP): READER_CFLAGS += $(METRICS_CFLAGS)
+$(XT_TOP): READER_LIBS := $(shell pkg-config --libs ncurses) $(METRICS_LIBS)
 
 $(READERS): $(READER_CLI) $(COMMON_HDRS) $(XTFILE_HDRS) $(XTFILE)
 	@mkdir -p $(@D)

@@ -240,9 +240,8 @@ enum format { TEXT, JSON, CSV };
 struct intervals {
     FILE *f;
     enum format format;
-    uint64_t origin, hz, step;  /* TSC */
-    int64_t k;                  /* the current interval's */
-    uint64_t end;               /* its end; UINT64_MAX: past the TSCs */
+    uint64_t hz;
+    struct cli_cuts cut;        /* in TSC */
 };
 
 /* --interval's seconds, or one line and exit 1. */
@@ -270,36 +269,9 @@ static uint64_t interval_ticks(const char *arg, uint64_t hz)
     return (uint64_t)(ticks + 0.5);
 }
 
-/*
- * Which interval holds @first, and where it ends (in unsigned TSCs: a
- * hostile file's may be anywhere from the origin).
- */
-static void intervals_begin(struct intervals *iv, uint64_t first)
-{
-    bool after = first >= iv->origin;
-    uint64_t d = after ? first - iv->origin : iv->origin - first;
-    uint64_t q = d / iv->step, r = d % iv->step;
-
-    if ( q > INT64_MAX - 1 )
-        q = INT64_MAX - 1;
-    iv->k = after ? (int64_t)q : -(int64_t)q - (r != 0);
-    iv->end = first + (after ? iv->step - r : r ? r : iv->step);
-    if ( iv->end <= first )
-        iv->end = UINT64_MAX;
-}
-
-static void intervals_next(struct intervals *iv)
-{
-    uint64_t end = iv->end + iv->step;
-
-    if ( iv->k < INT64_MAX )
-        iv->k++;
-    iv->end = end > iv->end ? end : UINT64_MAX;
-}
-
 static double seconds_from(const struct intervals *iv, uint64_t tsc)
 {
-    return (double)(int64_t)(tsc - iv->origin) / (double)iv->hz;
+    return (double)(int64_t)(tsc - iv->cut.origin) / (double)iv->hz;
 }
 
 static void interval_print(const struct intervals *iv,
@@ -313,21 +285,21 @@ static void interval_print(const struct intervals *iv,
     {
     case TEXT:
         fprintf(iv->f, "interval %" PRId64 ": %.6f s to %.6f s, %" PRIu64
-                " records\n", iv->k, from, to, analysis_records(a));
+                " records\n", iv->cut.k, from, to, analysis_records(a));
         analysis_text(iv->f, a);
         fprintf(iv->f, "\n");
         break;
     case JSON:
         fprintf(iv->f, "{\"interval\":{\"index\":%" PRId64 ",\"from_seconds\":%.9f"
                 ",\"to_seconds\":%.9f,\"from_tsc\":%" PRIu64
-                ",\"to_tsc\":%" PRIu64 ",\"records\":%" PRIu64 "},", iv->k,
+                ",\"to_tsc\":%" PRIu64 ",\"records\":%" PRIu64 "},", iv->cut.k,
                 from, to, analysis_first_tsc(a), analysis_last_tsc(a),
                 analysis_records(a));
         analysis_json(iv->f, a);
         fprintf(iv->f, "}\n");
         break;
     case CSV:
-        snprintf(head, sizeof(head), "%" PRId64 ",%.9f,%.9f", iv->k, from, to);
+        snprintf(head, sizeof(head), "%" PRId64 ",%.9f,%.9f", iv->cut.k, from, to);
         analysis_csv(iv->f, a, head);
         break;
     }
@@ -354,10 +326,10 @@ static struct analysis *run_intervals(struct xt_reader *r,
         goto fail;
     while ( (got = merge_next(g, &rec)) > 0 )
     {
-        for ( ; begun && rec.tsc >= iv->end &&
-                iv->end < analysis_last_tsc(a); intervals_next(iv) )
+        for ( ; begun && rec.tsc >= iv->cut.end &&
+                iv->cut.end < analysis_last_tsc(a); cli_cuts_next(&iv->cut) )
         {
-            if ( analysis_cut(a, iv->end, &cut) )
+            if ( analysis_cut(a, iv->cut.end, &cut) )
                 goto fail;
             interval_print(iv, cut);
         }
@@ -367,8 +339,8 @@ static struct analysis *run_intervals(struct xt_reader *r,
         if ( !begun && rec.has_tsc )
         {
             begun = true;
-            iv->origin = cli_origin(r);
-            intervals_begin(iv, analysis_first_tsc(a));
+            iv->cut.origin = cli_origin(r);
+            cli_cuts_start(&iv->cut, analysis_first_tsc(a));
         }
     }
     if ( got < 0 || analysis_finish(a) ||
@@ -486,7 +458,7 @@ int main(int argc, char **argv)
     }
     if ( interval )
     {
-        iv.step = interval_ticks(interval, t.hz);
+        iv.cut.step = interval_ticks(interval, t.hz);
         a = run_intervals(r, &mo, &ao, &iv);
     }
     else

@@ -3,7 +3,8 @@
  * top(1) shows processes.
  *
  *   xentrace-top [-bfh] [-c cpus] [-d seconds] [-e mask] [-H hz] [-n n]
- *                [--json] [--svm] [--xen-version x.y] [file]
+ *                [--json] [--metrics [addr:]port] [--svm]
+ *                [--xen-version x.y] [file]
  *
  * It reads a trace file once, in TSC order, into the summary's analysis,
  * cuts it every -d seconds of the trace's own time, and shows per domain,
@@ -13,10 +14,11 @@
  * summary's (analysis.h, "Reading the figures"): xentrace-summary
  * --from/--to over the same interval gives the same counts, but for what
  * a later loss marker re-tells.  Full screen (ncurses) on a terminal; -b
- * prints text per interval, --json one JSON object per interval.  A
- * stream (xentrace - | xentrace-top -, or -f) is refused until the model
- * takes one; the screen is built for it already: its reader is a thread
- * that never waits for the screen.  See xentrace-top(1).
+ * prints text per interval, --json one JSON object per interval, and
+ * --metrics serves the intervals' counters to Prometheus (metrics.h).  A
+ * stream (xentrace - | xentrace-top -, or -f) is read as a file is; on
+ * the screen its reader is a thread that never waits for the screen, and
+ * each interval shows as it closes.  See xentrace-top(1).
  */
 #include <err.h>
 #include <errno.h>
@@ -37,6 +39,7 @@
 
 #include "analysis.h"
 #include "cli.h"
+#include "metrics.h"
 #include "numbers.h"
 #include "options.h"            /* xentrace's -e and -c grammar */
 #include "tsc.h"
@@ -51,7 +54,7 @@
 /* What the command line asks, and what the input says. */
 struct top {
     const char *path, *name;
-    bool batch, json, follow, svm;
+    bool batch, json, svm;
     unsigned long long count;   /* -n; 0: until the end */
     double delay;               /* -d */
     bool has_evt_mask;
@@ -63,6 +66,8 @@ struct top {
     const struct xt_metadata *start;    /* the wall clock at a TSC, or
                                            NULL if the file has none */
     bool live;                  /* a stream: shown as it comes */
+    struct metrics *metrics;    /* --metrics: the counters, */
+    struct metrics_server *server;  /* and where they are served */
 };
 
 /*
@@ -198,6 +203,14 @@ static void frame_free(struct frame *fr)
 typedef bool emit_fn(void *arg, const struct top *t, unsigned int index,
                      struct analysis *iv, bool last);
 
+/* --metrics: add interval @iv to the counters, and serve them. */
+static void publish(const struct top *t, struct analysis *iv)
+{
+    if ( t->metrics && (metrics_add(t->metrics, iv, t->hz) ||
+                        metrics_publish(t->server, t->metrics)) )
+        err(CLI_EXIT_ERROR, "--metrics");
+}
+
 /*
  * Read the trace in TSC order into the analysis, and cut it at each
  * origin + k * d: intervals [origin + k * d, origin + (k + 1) * d), the
@@ -211,31 +224,41 @@ static int run_intervals(struct top *t, emit_fn *emit, void *arg)
     struct model_options mo = { 0 };
     struct analysis *a = analysis_new(t->r, &mo, &ao), *iv;
     struct xt_iter *it = a ? xt_iter_new(t->r, XT_ORDER_TSC, 0, 0) : NULL;
-    uint64_t next = t->origin + t->ticks;
+    struct cli_cuts cut = { .step = t->ticks };
     unsigned int index = 1;
     struct xt_record rec;
+    bool begun = false;
     int got, ret = -1;
 
     if ( !it )
         goto out;
-    while ( next <= analysis_first_tsc(a) && next > t->origin )
-        next += t->ticks;
     while ( (got = xt_iter_next(it, &rec)) > 0 )
     {
-        for ( ; rec.tsc >= next && next < analysis_last_tsc(a);
-              next += t->ticks )
+        for ( ; begun && rec.tsc >= cut.end &&
+                cut.end < analysis_last_tsc(a); cli_cuts_next(&cut) )
         {
-            if ( analysis_cut(a, next, &iv) )
+            if ( analysis_cut(a, cut.end, &iv) )
                 goto out;
+            publish(t, iv);
             if ( !emit(arg, t, index++, iv, false) )
                 goto stop;
         }
-        if ( wanted(t, &rec) && analysis_feed(a, &rec) )
+        if ( !wanted(t, &rec) )
+            continue;
+        if ( analysis_feed(a, &rec) )
             goto out;
+        /* Time 0 and the first TSC: a stream's are known from its first. */
+        if ( !begun && rec.has_tsc )
+        {
+            begun = true;
+            t->origin = cut.origin = cli_origin(t->r);
+            cli_cuts_start(&cut, analysis_first_tsc(a));
+        }
     }
     if ( got < 0 || analysis_finish(a) ||
          analysis_cut(a, analysis_last_tsc(a), &iv) )
         goto out;
+    publish(t, iv);
     emit(arg, t, index, iv, true);
 stop:
     ret = 0;
@@ -1136,7 +1159,7 @@ static double parse_delay(const char *arg)
     return d;
 }
 
-enum { OPT_JSON = CLI_LONG_ONLY, OPT_SVM };
+enum { OPT_JSON = CLI_LONG_ONLY, OPT_SVM, OPT_METRICS };
 
 int main(int argc, char **argv)
 {
@@ -1148,10 +1171,12 @@ int main(int argc, char **argv)
           "(default 2)" },
         { 'e', "evt-mask", "mask", "only these events, as xentrace -e: "
           "sched,hvm, 0x..." },
-        { 'f', "follow", NULL, "follow a file being written, as tail -f" },
+        CLI_FOLLOW_OPTION,
         { 'n', "iterations", "n", "stop after n intervals" },
         { OPT_JSON, "json", NULL, "one JSON object per interval (batch)" },
         { OPT_SVM, "svm", NULL, "exit reasons are SVM's, not VMX's" },
+        { OPT_METRICS, "metrics", "[addr:]port", "serve the counters to "
+          "Prometheus (OpenMetrics) there; addr 127.0.0.1 unless given" },
         CLI_XEN_VERSION_OPTION,
         { 0, NULL, NULL, NULL },
     };
@@ -1159,7 +1184,8 @@ int main(int argc, char **argv)
         .options = options, .operands = "[file]", .max_operands = 1,
     };
     static struct top t = { .delay = DEFAULT_DELAY };
-    const char *why;
+    const char *why, *metrics_at = NULL;
+    char no_server[128];
     uint32_t mask;
     int opt;
 
@@ -1184,9 +1210,6 @@ int main(int argc, char **argv)
             t.evt_mask |= mask;
             t.has_evt_mask = true;
             break;
-        case 'f':
-            t.follow = true;
-            break;
         case 'n':
             t.count = cli_number("-n", optarg, 1, UINT32_MAX);
             break;
@@ -1196,6 +1219,9 @@ int main(int argc, char **argv)
         case OPT_SVM:
             t.svm = true;
             break;
+        case OPT_METRICS:
+            metrics_at = optarg;
+            break;
         }
     t.path = optind < argc ? argv[optind] : "-";
     t.name = cli_input_name(t.path);
@@ -1203,16 +1229,20 @@ int main(int argc, char **argv)
         errx(CLI_EXIT_ERROR, "the standard output is not a terminal: -b "
              "for text, --json for JSON lines");
 
-    t.r = cli_open(&cli, t.path, t.follow ? XT_READ_FOLLOW : 0);
+    if ( metrics_at &&
+         (!(t.metrics = metrics_new()) ||
+          !(t.server = metrics_serve(metrics_at, no_server,
+                                     sizeof(no_server)))) )
+        errx(CLI_EXIT_ERROR, "--metrics %s: %s", metrics_at,
+             t.metrics ? no_server : strerror(ENOMEM));
+    t.r = cli_open(&cli, t.path, 0);
+    cli_end_on_signal(t.r);
     t.hz = cli_tsc_hz(&cli, xt_reader_info(t.r), NULL);
     t.origin = cli_origin(t.r);
     if ( xt_reader_info(t.r)->has_start )
         t.start = &xt_reader_info(t.r)->meta;
     t.ticks = llround(t.delay * t.hz);
     t.live = xt_reader_info(t.r)->streamed;
-    if ( t.live )
-        errx(CLI_EXIT_ERROR, "%s: a stream: not yet (the model takes the "
-             "trace's TSC range before its records)", t.name);
     if ( t.ticks == 0 )
         cli_usage_error("-d %g: less than a TSC tick", t.delay);
 
@@ -1221,6 +1251,8 @@ int main(int argc, char **argv)
     if ( run_intervals(&t, batch_emit, NULL) )
         err(CLI_EXIT_ERROR, "%s", t.name);
     cli_close_output(stdout, "stdout");
+    metrics_stop(t.server);
+    metrics_free(t.metrics);
     free(t.cpus);
     return cli_close(t.r, t.path);
 }

@@ -448,6 +448,29 @@ void cli_window(const struct cli *c, struct xt_reader *r, uint64_t hz,
         *from_tsc = 1;          /* the model takes 0, 0 as "all" */
 }
 
+void cli_cuts_start(struct cli_cuts *c, uint64_t first)
+{
+    bool after = first >= c->origin;
+    uint64_t d = after ? first - c->origin : c->origin - first;
+    uint64_t q = d / c->step, r = d % c->step;
+
+    if ( q > INT64_MAX - 1 )
+        q = INT64_MAX - 1;
+    c->k = after ? (int64_t)q : -(int64_t)q - (r != 0);
+    c->end = first + (after ? c->step - r : r ? r : c->step);
+    if ( c->end <= first )
+        c->end = UINT64_MAX;
+}
+
+void cli_cuts_next(struct cli_cuts *c)
+{
+    uint64_t end = c->end + c->step;
+
+    if ( c->k < INT64_MAX )
+        c->k++;
+    c->end = end > c->end ? end : UINT64_MAX;
+}
+
 /*
  * Output
  * ======

@@ -207,6 +207,24 @@ void cli_window(const struct cli *c, struct xt_reader *r, uint64_t hz,
                 uint64_t *from_tsc, uint64_t *to_tsc);
 
 /*
+ * Intervals every @step TSC ticks from @origin, as xentrace-summary
+ * --interval and xentrace-top -d cut the trace: interval k is
+ * [origin + k * step, origin + (k + 1) * step), k < 0 before the origin.
+ * cli_cuts_start() finds the one that holds @first (the trace's, or a
+ * stream's once its first record is in), cli_cuts_next() moves to the
+ * next; @end is where the current one ends (UINT64_MAX past the TSCs).
+ * Unsigned arithmetic: a hostile file's TSCs may be anywhere.
+ */
+struct cli_cuts {
+    uint64_t origin, step;
+    int64_t k;
+    uint64_t end;
+};
+
+void cli_cuts_start(struct cli_cuts *c, uint64_t first);
+void cli_cuts_next(struct cli_cuts *c);
+
+/*
  * Output
  * ======
  */
