@@ -55,6 +55,8 @@ STOCK_XEN_420=$OUT/xen
 PROGS=(--prog "xentrace=$XENTRACE"
        --prog xentrace-debian=/usr/lib/xen-4.17/bin/xentrace
        --prog "tbuf-state=$TBUF_STATE")
+# The live view, where make gives it (XT_TOP): our-xen's "live" step.
+[ -z "${XT_TOP:-}" ] || PROGS+=(--prog "xentrace-top=$XT_TOP")
 timed boot-debian-xen "$HERE/boot.sh" "${PROGS[@]}" --xen-args tbuf_size=32 \
     "$ROOT" "$ROOT/boot/xen-4.17-amd64.gz" debian-xen "$RESULTS/debian-xen"
 if [ -n "$OUR_XEN" ]; then

@@ -82,6 +82,22 @@ sigint() {
     cat "$name.err" "$name.state"
 }
 
+# live NAME: ours into a pipe, kept by tee in NAME.bin and watched by
+# xentrace-top --json (NAME.top, its status NAME.top.rc), as a user
+# watches a host; only where the dom0 has xentrace-top (x86).
+live() {
+    name=$1
+    command -v xentrace-top > /dev/null || return 0
+    echo "== $name: xentrace - | tee $name.bin | xentrace-top --json -"
+    load_start
+    xentrace -D -e all -T 3 - 2> "$name.err" | tee "$name.bin" |
+        xentrace-top --json -d 1 - > "$name.top" 2> "$name.top.err"
+    echo $? > "$name.top.rc"
+    load_stop "$name"
+    tbuf-state > "$name.state"
+    cat "$name.err" "$name.top.err" "$name.state"
+}
+
 tbuf-state > boot.state
 cat boot.state
 case "$1" in
@@ -108,6 +124,7 @@ our-xen|our-xen-4.20)
     step ours xentrace -D -e all -T 3
     step debian xentrace-debian -D -e 0x0ffff000 -T 3
     sigint sigint xentrace -D
+    live live
     ;;
 clamp|clamp-4.20)
     step ours xentrace -D -e all -T 2

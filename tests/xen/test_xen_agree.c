@@ -449,6 +449,50 @@ static void test_domu_scheduled(void **state)
     assert_true(running > 0);
 }
 
+/*
+ * The live view in a real dom0 (dom0-tests.sh's "live"): xentrace's
+ * stream, kept by tee in live.bin, watched by xentrace-top --json.  It
+ * ran to the end of the capture, showed dom0's two vCPUs in every
+ * interval with runstates that sum to the interval (the last one holds
+ * its last TSC: one tick less), and its counts are the summary's over
+ * the same intervals of live.bin (check_top.py; on a capture with losses,
+ * but for the runstates and waits a later marker re-tells).
+ */
+static void test_live_view(void **state)
+{
+    const char *boot = *state;
+    char log[PATH_BYTES], *rc = read_boot_file(boot, "live.top.rc");
+    long long lost = summary_value(boot, "live", "",
+                                   "sum(c[\"lost_records\"] for c in "
+                                   "s[\"cpus\"])");
+
+    if ( atoi(rc) )
+        fail_msg("%s: xentrace-top in dom0 failed (%s/%s/live.top.err)",
+                 boot, results, boot);
+    free(rc);
+    snprintf(log, sizeof(log), "%s/%s/live.dom0-vcpus", results, boot);
+    if ( run_sh(log, "python3 -c 'import json, sys\n"
+                "n = 0\n"
+                "for line in open(sys.argv[1]):\n"
+                "    iv = json.loads(line)\n"
+                "    span = iv[\"to_tsc\"] - iv[\"from_tsc\"] - iv[\"last\"]\n"
+                "    d0 = [v for v in iv[\"vcpus\"] if v[\"domain\"] == 0]\n"
+                "    assert len(d0) == %d, (iv[\"interval\"], len(d0))\n"
+                "    for v in d0:\n"
+                "        assert sum(v[\"runstate_cycles\"].values()) == span,"
+                " (iv[\"interval\"], v)\n"
+                "    n += 1\n"
+                "assert n >= 3, n\n"
+                "print(n, \"intervals\")' %s/%s/live.top", NR_CPUS, results,
+                boot) )
+        fail_msg("%s: xentrace-top's dom0 vCPUs (%s)", boot, log);
+    snprintf(log, sizeof(log), "%s/%s/live.check-top", results, boot);
+    if ( run_sh(log, "python3 %s %s %s/%s/live.bin %s/%s/live.top %s",
+                CHECK_TOP, SUMMARY, results, boot, results, boot,
+                lost ? "lossy" : "") )
+        fail_msg("%s: xentrace-top and the summary differ (%s)", boot, log);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -465,6 +509,8 @@ int main(void)
         ON_STOCK(test_sigint_capture),
         ON_OURS(test_sigint_capture),
         ON_STOCK(test_keep_capture),
+        ON(test_live_view, "our-xen"),
+        ON(test_live_view, "our-xen-4.20"),
         ON_ARM(test_arm_cpu_khz_is_cntfrq),
         ON_ARM(test_arm_true_seconds),
         ON_ARM(test_arm_dom0_reads),

@@ -28,6 +28,7 @@ $(XEN_AGREE_TEST): tests/xen/test_xen_agree.c tests/xen/boots.h tests/sim/tracef
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_CFLAGS) -Ixen/include -Itests/sim -Itests/common \
 	    -DAGREE='"tests/readers/agree-with-xenalyze"' \
+	    -DCHECK_TOP='"tests/readers/check_top.py"' \
 	    -DSUMMARY='"$(XT_SUMMARY)"' -DDUMP='"$(XT_DUMP)"' $(LDFLAGS) \
 	    -o $@ tests/xen/test_xen_agree.c tests/sim/tracefile.c \
 	    tests/common/run_cmd.c -lcmocka
@@ -42,8 +43,8 @@ arm64-dom0: $(XENTRACE) $(TBUF_STATE) $(READERS)
 	@cp $^ $(ARM_DOM0)/
 
 check-xen: $(XENTRACE) $(TBUF_STATE) $(XEN_TEST) $(XEN_AGREE_TEST) \
-           $(XEN_TREES_TEST) $(XEN_EVENTS_TEST)
-	@tests/xen/check-xen.sh $(XEN_CACHE) $(XEN_SRC) $(XENTRACE) $(TBUF_STATE) \
+           $(XEN_TREES_TEST) $(XEN_EVENTS_TEST) $(XT_TOP)
+	@XT_TOP=$(XT_TOP) tests/xen/check-xen.sh $(XEN_CACHE) $(XEN_SRC) $(XENTRACE) $(TBUF_STATE) \
 	    $(XEN_RESULTS) $(BUILD)/arm64
 	@XT_RESULTS=$(XEN_RESULTS) XT_TREES=$(XEN_RESULTS)/trees \
 	    XT_TREE_VERSIONS="4.17 4.20.4" XEN_CACHE=$(XEN_CACHE) \
