@@ -361,8 +361,9 @@ int cli_close(struct xt_reader *r, const char *path)
     if ( xt_reader_damage(r, damage, sizeof(damage)) )
         warnx("%s: %s", cli_input_name(path), damage);
     if ( info->late_batches )
-        warnx("%s: %" PRIu64 " batches came later than the reorder window "
-              "(%u MiB), the first at offset %" PRIu64 ": merged out of TSC "
+        warnx("%s: %" PRIu64 " batches came after later records had gone "
+              "out (past the %u MiB reorder window, or after a pause of the "
+              "input), the first at offset %" PRIu64 ": merged out of TSC "
               "order", cli_input_name(path), info->late_batches,
               XT_MERGE_WINDOW >> 20, info->late_offset);
     xt_reader_close(r);
