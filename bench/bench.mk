@@ -109,8 +109,15 @@ $(GEN_TRACE): bench/gen-trace.c tools/xen-sim/workload.c \
 	    $(LDFLAGS) -o $@ bench/gen-trace.c tools/xen-sim/workload.c \
 	    tests/common/batches.c $(XTFILE) $(XTFILE_LIBS)
 
-ALL_BENCH_ENV = $(BENCH_ENV) $(CAPTURE_ENV) $(READ_ENV) LTTNG_COST=$(LTTNG_COST)
-BENCH_DEPS    = $(TRACE_COST) $(CAPTURE_DEPS) $(LTTNG_DEPS) $(READ_DEPS)
+# The live-view benchmark (run-live): xentrace-top reading our xentrace's
+# pipe, against xentrace writing the same workload to tmpfs.
+LIVE_ENV     = TOP=$(XT_TOP)
+LIVE_DEPS    = $(XT_TOP) $(CAPTURE_DEPS)
+
+ALL_BENCH_ENV = $(BENCH_ENV) $(CAPTURE_ENV) $(READ_ENV) $(LIVE_ENV) \
+                LTTNG_COST=$(LTTNG_COST)
+BENCH_DEPS    = $(TRACE_COST) $(CAPTURE_DEPS) $(LTTNG_DEPS) $(READ_DEPS) \
+                $(LIVE_DEPS)
 
 bench: $(BENCH_DEPS)
 	@$(ALL_BENCH_ENV) bench/run-all
