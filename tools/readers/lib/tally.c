@@ -68,6 +68,18 @@ static uint64_t bin_index(const struct tally *t, uint64_t tsc)
     return t->bin_shift < 64 ? tsc >> t->bin_shift : 0;
 }
 
+/* The TSCs bin @b covers at its whole width: [*start, *end). */
+static void bin_bounds(const struct tally *t, unsigned int b, uint64_t *start,
+                       uint64_t *end)
+{
+    uint64_t index = t->bin_lo + b;
+
+    *start = t->bin_shift < 64 ? index << t->bin_shift : 0;
+    *end = t->bin_shift < 64 &&
+           *start <= UINT64_MAX - (UINT64_C(1) << t->bin_shift) ?
+           *start + (UINT64_C(1) << t->bin_shift) : UINT64_MAX;
+}
+
 /* Move each count of the @n bins at @a from @lo on to its bin twice as wide. */
 static void halve(uint64_t *a, unsigned int n, uint64_t lo)
 {
@@ -156,8 +168,6 @@ static void note_first_tsc(struct tally_cpu *c)
  */
 static void bin_slow(struct tally *t, struct tally_cpu *c)
 {
-    uint64_t index;
-
     if ( c->tsc == TALLY_NO_TSC )
     {
         c->untimed++;
@@ -165,11 +175,7 @@ static void bin_slow(struct tally *t, struct tally_cpu *c)
     }
     note_first_tsc(c);
     c->bin = bin_at(t, c->tsc);
-    index = t->bin_lo + c->bin;
-    c->bin_start = t->bin_shift < 64 ? index << t->bin_shift : 0;
-    c->bin_end = t->bin_shift < 64 &&
-                 c->bin_start <= UINT64_MAX - (UINT64_C(1) << t->bin_shift) ?
-                 c->bin_start + (UINT64_C(1) << t->bin_shift) : UINT64_MAX;
+    bin_bounds(t, c->bin, &c->bin_start, &c->bin_end);
     c->bins[c->bin]++;
 }
 
@@ -663,12 +669,9 @@ void tally_free(struct tally *t)
 void tally_bin_span(const struct tally *t, unsigned int b, uint64_t *start,
                     uint64_t *end)
 {
-    uint64_t index = t->bin_lo + b;
     uint64_t last = t->last_tsc < UINT64_MAX ? t->last_tsc + 1 : UINT64_MAX;
 
-    *start = t->bin_shift < 64 ? index << t->bin_shift : 0;
-    *end = t->bin_shift < 64 && *start <= UINT64_MAX - t->bin_ticks ?
-           *start + t->bin_ticks : UINT64_MAX;
+    bin_bounds(t, b, start, end);
     if ( b == 0 && *start < t->first_tsc )
         *start = t->first_tsc;
     if ( b == t->nr_bins - 1 && *end > last )
