@@ -1738,6 +1738,33 @@ static void test_one_clock(void **state)
 }
 
 /*
+ * A capture that starts 100 ticks before the TSC's end: --from 0.0001
+ * --to 0.5 at 1 MHz both land at UINT64_MAX.  The window is empty, not
+ * misordered, so the summary and the export print it and exit 0.
+ */
+static void test_window_at_the_clock_end(void **state)
+{
+    static const uint32_t hz[] = { 1000000, 0 };            /* 1 MHz */
+    static const uint32_t start[] = { UINT32_MAX - 99, UINT32_MAX,
+                                      1764480000, 0, 0 };
+    struct file f;
+
+    (void)state;
+    init(&f);
+    batch(&f, 0);
+    rec1(&f, TRC_XT_FORMAT, 0, 1);
+    rec(&f, TRC_XT_TSC_HZ, 0, 2, hz);
+    rec1(&f, TRC_XT_CPUS, 0, 1);
+    rec(&f, TRC_XT_START, 0, 5, start);
+    batch(&f, 0);
+    rec1(&f, RUNSTATE(1, 0), UINT64_MAX - 50, 1 << 16);
+
+    free(run_on_file(&f, XT_SUMMARY " --from 0.0001 --to 0.5 '%s'"));
+    free(run_on_file(&f, XT_EXPORT " --json - --from 0.0001 --to 0.5 '%s'"));
+    free(f.w);
+}
+
+/*
  * @n records of 7 words on two CPUs, losses (TRC_LOST_RECORDS) or not,
  * into a temporary file, whose name goes into @path.
  */
@@ -2110,6 +2137,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_batches_1024_cpus),
         cmocka_unit_test(test_summary_batches_in_file_order),
         cmocka_unit_test(test_one_clock),
+        cmocka_unit_test(test_window_at_the_clock_end),
         cmocka_unit_test(test_losses_bounded),
         cmocka_unit_test(test_pipe_and_gzip),
         cmocka_unit_test(test_catalogue_covers_trace_h),

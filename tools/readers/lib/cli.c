@@ -429,6 +429,20 @@ static uint64_t when_tsc(const struct cli_when *w, uint64_t origin,
     return ticks < 0 ? origin - (uint64_t)-ticks : origin + (uint64_t)ticks;
 }
 
+/*
+ * Whether --to is after --from as the user gave them.  Two times in seconds
+ * are compared as seconds: near either end of the TSC's range both can
+ * saturate to one TSC, and that window is empty, not misordered.
+ */
+static bool window_ordered(const struct cli_when *from,
+                           const struct cli_when *to,
+                           uint64_t from_tsc, uint64_t to_tsc)
+{
+    if ( from->given && !from->is_tsc && !to->is_tsc )
+        return to->seconds > from->seconds;
+    return to_tsc > from_tsc;
+}
+
 void cli_window(const struct cli *c, struct xt_reader *r, uint64_t hz,
                 uint64_t *from_tsc, uint64_t *to_tsc)
 {
@@ -443,7 +457,7 @@ void cli_window(const struct cli *c, struct xt_reader *r, uint64_t hz,
                         "tsc:N");
     *from_tsc = from->given ? when_tsc(from, origin, hz) : 0;
     *to_tsc = to->given ? when_tsc(to, origin, hz) : 0;
-    if ( to->given && *to_tsc <= *from_tsc )
+    if ( to->given && !window_ordered(from, to, *from_tsc, *to_tsc) )
         cli_usage_error("--to is not after --from");
     if ( to->given && !from->given )
         *from_tsc = 1;          /* the model takes 0, 0 as "all" */
