@@ -70,6 +70,29 @@ struct xt_host {
     struct cpu_buffer *cpus;    /* [max_cpus] */
 };
 
+/*
+ * The Xen libraries' own messages.  What they say of a failure is the
+ * errno our calls return, which the caller says in its one line: "xencall:
+ * error: Could not obtain handle..." before "xentrace: cannot open Xen's
+ * interfaces: No such file or directory" would say it twice.
+ */
+static void say_nothing(struct xentoollog_logger *l, xentoollog_level level,
+                        int errnoval, const char *context, const char *format,
+                        va_list al)
+{
+    (void)l, (void)level, (void)errnoval, (void)context, (void)format;
+    (void)al;
+}
+
+static void keep_nothing(struct xentoollog_logger *l)
+{
+    (void)l;
+}
+
+static struct xentoollog_logger quiet = {
+    .vmessage = say_nothing, .destroy = keep_nothing,
+};
+
 struct xt_host *xt_open(void)
 {
     struct xt_host *h = calloc(1, sizeof(*h));
@@ -78,10 +101,10 @@ struct xt_host *xt_open(void)
     if ( !h )
         return NULL;
 
-    h->xch = xc_interface_open(NULL, NULL, 0);
+    h->xch = xc_interface_open(&quiet, &quiet, 0);
     if ( !h->xch )
         goto fail;
-    h->fmem = xenforeignmemory_open(NULL, 0);
+    h->fmem = xenforeignmemory_open(&quiet, 0);
     if ( !h->fmem )
         goto fail;
 
@@ -583,7 +606,7 @@ int xt_bind_virq(struct xt_host *h)
 
     if ( h->xce )
         return 0;
-    h->xce = xenevtchn_open(NULL, 0);
+    h->xce = xenevtchn_open(&quiet, 0);
     if ( !h->xce )
         return -1;
 
