@@ -339,16 +339,25 @@ void cli_end_on_signal(struct xt_reader *r)
  * tells why it cannot (errno); an empty input is a trace of nothing, which
  * no reader can show.
  */
-struct xt_reader *cli_open(const struct cli *c, const char *path,
-                           unsigned int flags)
+struct xt_reader *cli_try_open(const struct cli *c, const char *path,
+                               unsigned int flags)
 {
     struct xt_reader *r = xt_reader_open(path, flags |
                                          (c->follow ? XT_READ_FOLLOW : 0));
 
+    if ( r )
+        xt_reader_set_xen_version(r, c->xen_version);
+    return r;
+}
+
+struct xt_reader *cli_open(const struct cli *c, const char *path,
+                           unsigned int flags)
+{
+    struct xt_reader *r = cli_try_open(c, path, flags);
+
     if ( !r )
         errx(CLI_EXIT_ERROR, "%s: %s", cli_input_name(path),
              xt_reader_strerror(errno));
-    xt_reader_set_xen_version(r, c->xen_version);
     return r;
 }
 

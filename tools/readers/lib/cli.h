@@ -153,6 +153,9 @@ const char *cli_input_name(const char *path);
  */
 struct xt_reader *cli_open(const struct cli *c, const char *path,
                            unsigned int flags);
+/* The same, but NULL with errno (xt_reader_strerror()) where it fails. */
+struct xt_reader *cli_try_open(const struct cli *c, const char *path,
+                               unsigned int flags);
 
 /*
  * For a streamed @r, after cli_open(): the first SIGINT, SIGTERM or SIGHUP
