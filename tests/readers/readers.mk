@@ -124,11 +124,13 @@ READER_TESTS += $(BUILD)/tests/test_top
 
 $(BUILD)/tests/test_top: tests/readers/test_top.c tests/common/run_cmd.c \
                          tests/common/run_cmd.h | $(GEN_TRACE) $(XT_TOP) \
-                         $(XT_SUMMARY) $(XEN_SIM) $(XEN_SIM_LIBS) $(XENTRACE)
+                         $(XT_SUMMARY) $(XEN_SIM) $(XEN_SIM_LIBS) $(XENTRACE) \
+                         $(TBUF_MASK)
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_CFLAGS) -Itests/common -DGEN_TRACE='"$(GEN_TRACE)"' \
 	    -DTOP='"$(XT_TOP)"' -DSUMMARY='"$(XT_SUMMARY)"' \
 	    -DXEN_SIM='"$(XEN_SIM)"' -DXENTRACE='"$(XENTRACE)"' \
+	    -DTBUF_MASK='"$(TBUF_MASK)"' \
 	    -DCHECK='"tests/readers/check_top.py"' \
 	    -DCHECK_PROMETHEUS='"tests/readers/check_prometheus.py"' \
 	    $(LDFLAGS) -o $@ $< \

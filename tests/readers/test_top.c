@@ -374,6 +374,89 @@ static void test_streams(void **state)
                         "&& cmp $d/file.json $d/tee.json", dir, TOP), 0);
 }
 
+/* ---- The host, by a xentrace of its own (host.h) ------------------------ */
+
+/* @script under xen-sim's mixed workload on 2 pCPUs; its exit status. */
+static int under_sim(const char *script)
+{
+    return sh("%s --pcpus 2 --workload mixed -- sh -c '%s' > %s/sim-host.log "
+              "2>&1", XEN_SIM, script, dir);
+}
+
+/*
+ * With no file, the records are the host's, from the xentrace beside
+ * xentrace-top, with its -e and -c: -n 3 intervals of HVM exits and
+ * scheduling on pCPU 0 alone, then xentrace's exit table (what it took
+ * and lost) on the standard error, and Xen's event mask as it was.
+ */
+static void test_host(void **state)
+{
+    char script[1024];
+
+    (void)state;
+    snprintf(script, sizeof(script), "%s --json -n 3 -d 0.5 -e hvm,sched "
+             "-c 0 > %s/host.json 2> %s/host.err && %s", TOP, dir, dir,
+             TBUF_MASK);
+    assert_int_equal(under_sim(script), 0);
+    assert_int_equal(lines_of("host.json"), 3);
+    assert_true(file_has("host.json", "\"name\":\"HLT\""));
+    assert_true(file_has("host.json", "\"lost\":[{\"cpu\":0,"));
+    assert_false(file_has("host.json", "\"cpu\":1,"));
+    assert_true(file_has("host.err", "\n  all "));
+    assert_true(file_has("sim-host.log", "evt_mask 0xffff000\n"));
+}
+
+/*
+ * What stops the host's capture is one line and status 1: no Xen here,
+ * no xentrace, a consumer already running (xentrace's own line), -f with
+ * no file.
+ */
+static void test_host_errors(void **state)
+{
+    char script[1024];
+
+    (void)state;
+    fails("-b");                                /* no Xen on this machine */
+    assert_int_equal(sh("XENTRACE=%s/none %s -b > %s/out 2> %s/err", dir, TOP,
+                        dir, dir), 1);
+    assert_int_equal(lines_of("err"), 1);
+    fails("-b -f");
+    snprintf(script, sizeof(script), "%s -T 5 %s/first.bin & sleep 1; %s -b "
+             "-n 1 > %s/out 2> %s/err; echo second=$?; wait", XENTRACE, dir,
+             TOP, dir, dir);
+    assert_int_equal(under_sim(script), 0);
+    assert_true(file_has("sim-host.log", "second=1\n"));
+    assert_int_equal(lines_of("err"), 1);
+    assert_true(file_has("err", "xentrace: "));
+    assert_int_equal(lines_of("out"), 0);
+}
+
+/*
+ * The host on the screen: its domains and exits as they come, and q puts
+ * the screen back, then xentrace's exit table, and the mask as it was.
+ */
+static void test_host_screen(void **state)
+{
+    (void)state;
+    /* xen-sim's console (what "Xen" prints) is not the terminal's. */
+    assert_int_equal(sh("%s new-session -d -s top -x 120 -y 40 "
+                        "\"%s --pcpus 2 --workload mixed -- sh -c '%s -d 0.5 "
+                        "> /dev/tty 2> %s/screen.err; echo status=\\$? > "
+                        "%s/status; %s > %s/mask' > %s/sim-screen.log 2>&1; "
+                        "sleep 60\"", tmux, XEN_SIM, TOP, dir, dir, TBUF_MASK,
+                        dir, dir), 0);
+    assert_true(screen_has("h1", ": Xen's trace buffers, every 0.5 s"));
+    assert_true(screen_has("h2", "\nd1 "));
+    assert_true(file_has("h2", "HLT"));
+    assert_true(file_has("h2", "LOST/s: "));
+    keys("q");
+    assert_int_equal(sh("for i in $(seq 50); do test -s %s/mask && break; "
+                        "sleep 0.1; done; grep -qx status=0 %s/status && "
+                        "grep -qx 'evt_mask 0xffff000' %s/mask && grep -q "
+                        "'^  all ' %s/screen.err", dir, dir, dir, dir), 0);
+    sh("%s kill-server", tmux);
+}
+
 /*
  * --metrics, scraped by Debian's Prometheus every second while the trace
  * comes through a FIFO: once the intervals all but the last are printed
@@ -419,6 +502,9 @@ int main(void)
         cmocka_unit_test(test_screen),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_streams),
+        cmocka_unit_test(test_host),
+        cmocka_unit_test(test_host_errors),
+        cmocka_unit_test(test_host_screen),
         cmocka_unit_test(test_metrics_scraped_by_prometheus),
     };
 

@@ -56,9 +56,11 @@ $(XT_FORMAT): $(READER_SRC)/xentrace_format.c
 
 # The live view: the summary's analysis on a screen (ncurses, Debian's
 # libncurses-dev), read by a thread of its own; -e and -c parsed by
-# xentrace's own parsers, so that the grammar is one.
+# xentrace's own parsers, so that the grammar is one, and with no file
+# passed to a xentrace of its own (host.c).
 $(XT_TOP): $(READER_SRC)/top.c $(ANALYSIS_SRCS) $(ANALYSIS_HDRS) \
            $(METRICS_SRCS) $(METRICS_HDRS) \
+           $(READER_DIR)/host.c $(READER_DIR)/host.h \
            tools/xentrace/options.c tools/xentrace/options.h $(XT_CLASSES_H)
 $(XT_TOP): READER_CFLAGS += -Itools/xentrace $(EVENTS_CFLAGS) -Ixen/include \
                             $(shell pkg-config --cflags ncurses)

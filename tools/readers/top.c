@@ -18,7 +18,8 @@
  * --metrics serves the intervals' counters to Prometheus (metrics.h).  A
  * stream (xentrace - | xentrace-top -, or -f) is read as a file is; on
  * the screen its reader is a thread that never waits for the screen, and
- * each interval shows as it closes.  See xentrace-top(1).
+ * each interval shows as it closes.  With no file, the stream is this
+ * host's, from a xentrace of its own (host.h).  See xentrace-top(1).
  */
 #include <err.h>
 #include <errno.h>
@@ -39,6 +40,7 @@
 
 #include "analysis.h"
 #include "cli.h"
+#include "host.h"
 #include "metrics.h"
 #include "numbers.h"
 #include "options.h"            /* xentrace's -e and -c grammar */
@@ -54,6 +56,7 @@
 /* What the command line asks, and what the input says. */
 struct top {
     const char *path, *name;
+    bool host;                  /* no file: this host's, by xentrace */
     bool batch, json, svm;
     unsigned long long count;   /* -n; 0: until the end */
     double delay;               /* -d */
@@ -1136,7 +1139,7 @@ quit:
      * it ends with the process.
      */
     cli_close_output(stdout, "stdout");
-    exit(CLI_EXIT_OK);
+    exit(t->host && host_stop(false) ? CLI_EXIT_ERROR : CLI_EXIT_OK);
 }
 
 /*
@@ -1161,6 +1164,40 @@ static double parse_delay(const char *arg)
 
 enum { OPT_JSON = CLI_LONG_ONLY, OPT_SVM, OPT_METRICS };
 
+/* xentrace's options for the host's capture (host.h): -D, then -e and -c. */
+struct capture_options {
+    const char *arg[HOST_OPTIONS + 1];
+    unsigned int n;
+};
+
+static void capture_option(struct capture_options *o, const char *opt,
+                           const char *arg)
+{
+    if ( o->n + 2 > HOST_OPTIONS - 1 )
+        cli_usage_error("%s %s: too many -e and -c", opt, arg);
+    o->arg[o->n++] = opt;
+    o->arg[o->n++] = arg;
+}
+
+/*
+ * The host's records, by a xentrace of its own with the same -e and -c:
+ * the masks are Xen's, so the records need no filter of ours.
+ */
+static void open_host(struct top *t, const struct cli *c,
+                      struct capture_options *o)
+{
+    if ( c->follow )
+        cli_usage_error("-f follows a file: name it");
+    o->arg[o->n++] = "-";
+    o->arg[o->n] = NULL;
+    host_start(o->arg, !t->batch);
+    t->r = host_open(c);
+    t->path = t->name = "Xen's trace buffers";
+    t->has_evt_mask = false;
+    free(t->cpus);
+    t->cpus = NULL;
+}
+
 int main(int argc, char **argv)
 {
     static const struct cli_option options[] = {
@@ -1184,10 +1221,12 @@ int main(int argc, char **argv)
         .options = options, .operands = "[file]", .max_operands = 1,
     };
     static struct top t = { .delay = DEFAULT_DELAY };
+    static struct capture_options capture = { .arg = { "-D" }, .n = 1 };
     const char *why, *metrics_at = NULL;
     char no_server[128];
+    bool host_failed;
     uint32_t mask;
-    int opt;
+    int opt, status;
 
     while ( (opt = cli_getopt(&cli, argc, argv)) != -1 )
         switch ( opt )
@@ -1200,6 +1239,7 @@ int main(int argc, char **argv)
                 err(CLI_EXIT_ERROR, "-c");
             if ( (why = parse_cpu_mask(optarg, XT_CPUS_MAX, t.cpus)) )
                 cli_usage_error("-c %s: %s", optarg, why);
+            capture_option(&capture, "-c", optarg);
             break;
         case 'd':
             t.delay = parse_delay(optarg);
@@ -1209,6 +1249,7 @@ int main(int argc, char **argv)
                 cli_usage_error("-e %s: %s", optarg, why);
             t.evt_mask |= mask;
             t.has_evt_mask = true;
+            capture_option(&capture, "-e", optarg);
             break;
         case 'n':
             t.count = cli_number("-n", optarg, 1, UINT32_MAX);
@@ -1223,7 +1264,8 @@ int main(int argc, char **argv)
             metrics_at = optarg;
             break;
         }
-    t.path = optind < argc ? argv[optind] : "-";
+    t.host = optind == argc;
+    t.path = t.host ? NULL : argv[optind];
     t.name = cli_input_name(t.path);
     if ( !t.batch && !isatty(STDOUT_FILENO) )
         errx(CLI_EXIT_ERROR, "the standard output is not a terminal: -b "
@@ -1235,8 +1277,13 @@ int main(int argc, char **argv)
                                      sizeof(no_server)))) )
         errx(CLI_EXIT_ERROR, "--metrics %s: %s", metrics_at,
              t.metrics ? no_server : strerror(ENOMEM));
-    t.r = cli_open(&cli, t.path, 0);
-    cli_end_on_signal(t.r);
+    if ( t.host )
+        open_host(&t, &cli, &capture);
+    else
+    {
+        t.r = cli_open(&cli, t.path, 0);
+        cli_end_on_signal(t.r);
+    }
     t.hz = cli_tsc_hz(&cli, xt_reader_info(t.r), NULL);
     t.origin = cli_origin(t.r);
     if ( xt_reader_info(t.r)->has_start )
@@ -1254,5 +1301,8 @@ int main(int argc, char **argv)
     metrics_stop(t.server);
     metrics_free(t.metrics);
     free(t.cpus);
-    return cli_close(t.r, t.path);
+    /* Before the stream is closed: xentrace writes its last records. */
+    host_failed = t.host && host_stop(true);
+    status = cli_close(t.r, t.path);
+    return host_failed ? CLI_EXIT_ERROR : status;
 }
