@@ -98,6 +98,23 @@ live() {
     cat "$name.err" "$name.top.err" "$name.state"
 }
 
+# host NAME: xentrace-top with no file, as a user types it on a host: its
+# own xentrace (ours, from PATH), -e sched for the masks it must put back;
+# the intervals in NAME.top, its status NAME.top.rc, xentrace's exit table
+# in NAME.err.
+host() {
+    name=$1
+    command -v xentrace-top > /dev/null || return 0
+    echo "== $name: xentrace-top --json -n 3 -d 1 -e sched"
+    load_start
+    XENTRACE=$(command -v xentrace) xentrace-top --json -n 3 -d 1 -e sched \
+        > "$name.top" 2> "$name.err"
+    echo $? > "$name.top.rc"
+    load_stop "$name"
+    tbuf-state > "$name.state"
+    cat "$name.err" "$name.state"
+}
+
 tbuf-state > boot.state
 cat boot.state
 case "$1" in
@@ -125,6 +142,7 @@ our-xen|our-xen-4.20)
     step debian xentrace-debian -D -e 0x0ffff000 -T 3
     sigint sigint xentrace -D
     live live
+    host host
     ;;
 clamp|clamp-4.20)
     step ours xentrace -D -e all -T 2

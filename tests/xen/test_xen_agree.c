@@ -458,19 +458,24 @@ static void test_domu_scheduled(void **state)
  * the same intervals of live.bin (check_top.py; on a capture with losses,
  * but for the runstates and waits a later marker re-tells).
  */
-static void test_live_view(void **state)
+/*
+ * xentrace-top's run @step in dom0 ended with status 0, and its intervals
+ * in @step.top, at least @least, each show dom0's vCPUs with runstates
+ * that sum to the interval (the last one holds its last TSC: one tick
+ * less).
+ */
+static void check_dom0_view(const char *boot, const char *step,
+                            unsigned int least)
 {
-    const char *boot = *state;
-    char log[PATH_BYTES], *rc = read_boot_file(boot, "live.top.rc");
-    long long lost = summary_value(boot, "live", "",
-                                   "sum(c[\"lost_records\"] for c in "
-                                   "s[\"cpus\"])");
+    char file[64], log[PATH_BYTES], *rc;
 
+    snprintf(file, sizeof(file), "%s.top.rc", step);
+    rc = read_boot_file(boot, file);
     if ( atoi(rc) )
-        fail_msg("%s: xentrace-top in dom0 failed (%s/%s/live.top.err)",
-                 boot, results, boot);
+        fail_msg("%s: xentrace-top in dom0 failed (%s/%s/%s.err)", boot,
+                 results, boot, step);
     free(rc);
-    snprintf(log, sizeof(log), "%s/%s/live.dom0-vcpus", results, boot);
+    snprintf(log, sizeof(log), "%s/%s/%s.dom0-vcpus", results, boot, step);
     if ( run_sh(log, "python3 -c 'import json, sys\n"
                 "n = 0\n"
                 "for line in open(sys.argv[1]):\n"
@@ -482,15 +487,57 @@ static void test_live_view(void **state)
                 "        assert sum(v[\"runstate_cycles\"].values()) == span,"
                 " (iv[\"interval\"], v)\n"
                 "    n += 1\n"
-                "assert n >= 3, n\n"
-                "print(n, \"intervals\")' %s/%s/live.top", NR_CPUS, results,
-                boot) )
+                "assert n >= %u, n\n"
+                "print(n, \"intervals\")' %s/%s/%s.top", NR_CPUS, least,
+                results, boot, step) )
         fail_msg("%s: xentrace-top's dom0 vCPUs (%s)", boot, log);
+}
+
+static void test_live_view(void **state)
+{
+    const char *boot = *state;
+    char log[PATH_BYTES];
+    long long lost = summary_value(boot, "live", "",
+                                   "sum(c[\"lost_records\"] for c in "
+                                   "s[\"cpus\"])");
+
+    check_dom0_view(boot, "live", 3);
     snprintf(log, sizeof(log), "%s/%s/live.check-top", results, boot);
     if ( run_sh(log, "python3 %s %s %s/%s/live.bin %s/%s/live.top %s",
                 CHECK_TOP, SUMMARY, results, boot, results, boot,
                 lost ? "lossy" : "") )
         fail_msg("%s: xentrace-top and the summary differ (%s)", boot, log);
+}
+
+/*
+ * xentrace-top with no file in a real dom0 (dom0-tests.sh's "host"): its
+ * own xentrace took the host's records, -n 3 intervals of them showed
+ * dom0's vCPUs, xentrace's exit table followed, and the event mask that
+ * -e sched replaced is Xen's again: the one the step before ("live") left,
+ * TRC_ALL, since Debian's xentrace in the "debian" step did not put back
+ * the boot's tevt_mask=.
+ */
+static void test_host_view(void **state)
+{
+    const char *boot = *state;
+    char *top = read_boot_file(boot, "host.top");
+    char *err = read_boot_file(boot, "host.err");
+    char *after = read_boot_file(boot, "host.state");
+    char *before = read_boot_file(boot, "live.state");
+    unsigned int lines = 0;
+    const char *p;
+
+    check_dom0_view(boot, "host", 3);
+    for ( p = top; *p; p++ )
+        lines += *p == '\n';
+    assert_int_equal(lines, 3);
+    if ( !strstr(err, "\n  all ") )
+        fail_msg("%s: no exit table of xentrace's in host.err", boot);
+    assert_int_equal(strncmp(after, before, strcspn(before, "\n") + 1), 0);
+    free(top);
+    free(err);
+    free(after);
+    free(before);
 }
 
 int main(void)
@@ -511,6 +558,8 @@ int main(void)
         ON_STOCK(test_keep_capture),
         ON(test_live_view, "our-xen"),
         ON(test_live_view, "our-xen-4.20"),
+        ON(test_host_view, "our-xen"),
+        ON(test_host_view, "our-xen-4.20"),
         ON_ARM(test_arm_cpu_khz_is_cntfrq),
         ON_ARM(test_arm_true_seconds),
         ON_ARM(test_arm_dom0_reads),
