@@ -1104,7 +1104,9 @@ static void run_screen(struct top *t)
     sigemptyset(&winch);
     sigaddset(&winch, SIGWINCH);
     pthread_sigmask(SIG_BLOCK, &winch, &old);
-    if ( (errno = pthread_create(&reader, NULL, reader_thread, &s)) )
+    /* Never joined: it may wait for input that never comes (below). */
+    if ( (errno = pthread_create(&reader, NULL, reader_thread, &s)) ||
+         (errno = pthread_detach(reader)) )
         err(CLI_EXIT_ERROR, "reader");
     pthread_sigmask(SIG_SETMASK, &old, NULL);
 
