@@ -1694,6 +1694,19 @@ static void test_summary_batches_in_file_order(void **state)
     free(f.w);
 }
 
+/* @f begun as our xentrace begins a file: a clock of @hz, a @start. */
+static void metadata_at(struct file *f, const uint32_t hz[2],
+                        const uint32_t start[5])
+{
+    init(f);
+    batch(f, 0);
+    rec1(f, TRC_XT_FORMAT, 0, 1);
+    rec(f, TRC_XT_TSC_HZ, 0, 2, hz);
+    rec1(f, TRC_XT_CPUS, 0, 1);
+    rec(f, TRC_XT_START, 0, 5, start);
+    batch(f, 0);
+}
+
 /*
  * One clock: a capture that starts 0.7 s before its first record (as a -M
  * capture does).  --from 0.5 --to 1.5 are seconds from the capture's start
@@ -1712,13 +1725,7 @@ static void test_one_clock(void **state)
     uint64_t tsc;
 
     (void)state;
-    init(&f);
-    batch(&f, 0);
-    rec1(&f, TRC_XT_FORMAT, 0, 1);
-    rec(&f, TRC_XT_TSC_HZ, 0, 2, hz);
-    rec1(&f, TRC_XT_CPUS, 0, 1);
-    rec(&f, TRC_XT_START, 0, 5, start);
-    batch(&f, 0);
+    metadata_at(&f, hz, start);
     rec1(&f, RUNSTATE(1, 0), 1700000, 1 << 16);  /* d1v0 runnable->running */
     for ( tsc = 1800000; tsc < 4700000; tsc += 100000 )
         rec1(&f, 0x0002800a, tsc, 1 << 16);
@@ -1750,13 +1757,7 @@ static void test_window_at_the_clock_end(void **state)
     struct file f;
 
     (void)state;
-    init(&f);
-    batch(&f, 0);
-    rec1(&f, TRC_XT_FORMAT, 0, 1);
-    rec(&f, TRC_XT_TSC_HZ, 0, 2, hz);
-    rec1(&f, TRC_XT_CPUS, 0, 1);
-    rec(&f, TRC_XT_START, 0, 5, start);
-    batch(&f, 0);
+    metadata_at(&f, hz, start);
     rec1(&f, RUNSTATE(1, 0), UINT64_MAX - 50, 1 << 16);
 
     free(run_on_file(&f, XT_SUMMARY " --from 0.0001 --to 0.5 '%s'"));
