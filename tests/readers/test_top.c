@@ -314,6 +314,25 @@ static void test_screen(void **state)
     sh("%s kill-server", tmux);
 }
 
+/*
+ * A terminal that hangs up ends the screen, on a stream too, whose reader
+ * catches SIGHUP to read on to the end of the input: it does not spin on
+ * a terminal that is gone.  It is the session's leader here, so the
+ * hangup's SIGHUP is the one it gets.
+ */
+static void test_screen_hangup(void **state)
+{
+    (void)state;
+    assert_int_equal(sh("%s new-session -d -s top -x 120 -y 40 "
+                        "'echo $$ > %s/top.pid; exec %s -d 2 -f %s/t.bin'",
+                        tmux, dir, TOP, dir), 0);
+    assert_true(screen_has("hup", "\ninterval "));
+    sh("%s kill-server", tmux);
+    assert_int_equal(sh("p=$(cat %s/top.pid); for i in $(seq 50); do "
+                        "kill -0 $p 2> /dev/null || exit 0; sleep 0.1; done; "
+                        "kill -9 $p; exit 1", dir), 0);
+}
+
 /* ---- Errors ------------------------------------------------------------ */
 
 /* @args fail with status 1 and one line on the standard error. */
@@ -500,6 +519,7 @@ int main(void)
         cmocka_unit_test(test_json_losses),
         cmocka_unit_test(test_batch_iterations),
         cmocka_unit_test(test_screen),
+        cmocka_unit_test(test_screen_hangup),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_streams),
         cmocka_unit_test(test_host),

@@ -1121,6 +1121,9 @@ static void run_screen(struct top *t)
 
         if ( poll(pfd, 2, timeout) < 0 && errno != EINTR )
             err(CLI_EXIT_ERROR, "poll");
+        /* The terminal hung up: a stream caught its SIGHUP (above). */
+        if ( pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL) )
+            goto quit;
         while ( (ch = getch()) != ERR )
             if ( ch == '\r' ? !take_key(&s, '\n') : !take_key(&s, ch) )
                 goto quit;
