@@ -318,20 +318,25 @@ static void end_input(int sig)
     xt_reader_stop_following(reader_to_end);
 }
 
-void cli_end_on_signal(struct xt_reader *r)
+void cli_on_end_signals(void (*handler)(int))
 {
     static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-    struct sigaction sa = { .sa_handler = end_input,
+    struct sigaction sa = { .sa_handler = handler,
                             .sa_flags = SA_RESETHAND }, was;
     unsigned int i;
 
-    if ( !xt_reader_info(r)->streamed )
-        return;
-    reader_to_end = r;
     /* One ignored (nohup, a shell's background job) stays so. */
     for ( i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++ )
         if ( !sigaction(sigs[i], NULL, &was) && was.sa_handler != SIG_IGN )
             sigaction(sigs[i], &sa, NULL);
+}
+
+void cli_end_on_signal(struct xt_reader *r)
+{
+    if ( !xt_reader_info(r)->streamed )
+        return;
+    reader_to_end = r;
+    cli_on_end_signals(end_input);
 }
 
 /*

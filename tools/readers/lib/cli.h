@@ -158,6 +158,13 @@ struct xt_reader *cli_try_open(const struct cli *c, const char *path,
                                unsigned int flags);
 
 /*
+ * @handler for the first SIGINT, SIGTERM and SIGHUP each (SA_RESETHAND: the
+ * next one is the default's, and ends the program); one ignored at start
+ * (nohup, a background job) stays ignored.
+ */
+void cli_on_end_signals(void (*handler)(int));
+
+/*
  * For a streamed @r, after cli_open(): the first SIGINT, SIGTERM or SIGHUP
  * ends a followed input where it is (xt_reader_stop_following()), and
  * lets a pipe run to its end, which its writer (xentrace, given the same

@@ -58,19 +58,6 @@ static void pass_on(int sig)
     kill(xentrace_pid, SIGTERM);
 }
 
-/* As cli_end_on_signal(): a signal ignored at start (nohup) stays so. */
-static void pass_on_signals(void)
-{
-    static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-    struct sigaction sa = { .sa_handler = pass_on,
-                            .sa_flags = SA_RESETHAND }, was;
-    unsigned int i;
-
-    for ( i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++ )
-        if ( !sigaction(sigs[i], NULL, &was) && was.sa_handler != SIG_IGN )
-            sigaction(sigs[i], &sa, NULL);
-}
-
 static void stop_at_exit(void)
 {
     host_stop(true);
@@ -122,7 +109,7 @@ void host_start(const char *const options[], bool keep_stderr)
         err(CLI_EXIT_ERROR, "xentrace");
     close(out[0]);
     close(out[1]);
-    pass_on_signals();
+    cli_on_end_signals(pass_on);
     atexit(stop_at_exit);
 }
 
