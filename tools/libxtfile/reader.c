@@ -120,6 +120,20 @@ static inline bool is_special(uint32_t event)
 }
 
 /*
+ * keep_words[n]: the masks that keep the first n of seven payload words,
+ * as four 64-bit words (little-endian: word 2i is the low half of mask i).
+ */
+#define KEEP(n, i) ((2 * (i) < (n) ? 0xffffffffull : 0) | \
+                    (2 * (i) + 1 < (n) ? 0xffffffffull << 32 : 0))
+#define KEEP_ALL(n) { KEEP(n, 0), KEEP(n, 1), KEEP(n, 2), KEEP(n, 3) }
+static const uint64_t keep_words[8][4] = {
+    KEEP_ALL(0), KEEP_ALL(1), KEEP_ALL(2), KEEP_ALL(3),
+    KEEP_ALL(4), KEEP_ALL(5), KEEP_ALL(6), KEEP_ALL(7),
+};
+#undef KEEP_ALL
+#undef KEEP
+
+/*
  * Decode the record at @p (known to be whole) for CPU @cpu; the input
  * ends at @lim.
  */
@@ -145,11 +159,16 @@ static inline void decode(const uint8_t *p, const uint8_t *lim,
     if ( (size_t)(lim - p) >= sizeof(rec->extra) )
     {
         /*
-         * Seven words whatever @n, the ones past it masked to 0: no
-         * branch to mispredict as the records' sizes vary.
+         * Seven words whatever @n, the ones past it masked to 0, eight
+         * bytes at a time: no branch to mispredict as the records' sizes
+         * vary, and a quarter of the work of a word at a time.
          */
-        for ( i = 0; i < 7; i++ )
-            rec->extra[i] = rd32(p + 4 * i) & -(uint32_t)(i < n);
+        uint64_t v[4] = { 0 };
+
+        memcpy(v, p, sizeof(rec->extra));
+        for ( i = 0; i < 4; i++ )
+            v[i] &= keep_words[n][i];
+        memcpy(rec->extra, v, sizeof(rec->extra));
         return;
     }
     memset(rec->extra, 0, sizeof(rec->extra));
@@ -252,6 +271,15 @@ struct xt_reader {
     bool started;               /* streamed: read from its start */
     bool busy;                  /* streamed: an iterator is on */
 };
+
+/* The Xen version the records are read as: xt_reader_xen_version(). */
+static inline uint32_t version_of(const struct xt_reader *r)
+{
+    if ( r->xen_version )
+        return r->xen_version;
+    return r->info.meta.xen_version ? r->info.meta.xen_version
+                                    : XT_XEN_DEFAULT;
+}
 
 static uint64_t slot_cpu(const void *slots, unsigned int i)
 {
@@ -1500,10 +1528,7 @@ void xt_reader_set_xen_version(struct xt_reader *r, uint32_t version)
 
 uint32_t xt_reader_xen_version(const struct xt_reader *r)
 {
-    if ( r->xen_version )
-        return r->xen_version;
-    return r->info.meta.xen_version ? r->info.meta.xen_version
-                                    : XT_XEN_DEFAULT;
+    return version_of(r);
 }
 
 const char *xt_reader_damage(const struct xt_reader *r, char *buf,
@@ -1695,7 +1720,7 @@ static void cursor_take(struct xt_iter *it, struct cursor *c,
                                                  : &it->last_tsc[b->slot],
            rec);
     rec->cpu_index = b->slot;
-    rec->xen_version = xt_reader_xen_version(r);
+    rec->xen_version = version_of(r);
     c->pos += rec_size(rd32(p));
 }
 
@@ -1808,7 +1833,7 @@ static int stream_file_next(struct xt_iter *it, struct xt_record *rec)
                    r->slots[sp->slot].info.cpu, &r->slots[sp->slot].merge_tsc,
                    rec);
             rec->cpu_index = sp->slot;
-            rec->xen_version = xt_reader_xen_version(r);
+            rec->xen_version = version_of(r);
             it->span_pos += rec_size(rd32(p));
             if ( it->special || !is_special(rec->event) )
                 return 1;
@@ -1996,7 +2021,7 @@ static int stream_tsc_next(struct xt_iter *it, struct xt_record *rec)
         decode(p, g->data + g->len, g->offset + g->pos, cpu,
                &r->slots[w->slot].merge_tsc, rec);
         rec->cpu_index = w->slot;
-        rec->xen_version = xt_reader_xen_version(r);
+        rec->xen_version = version_of(r);
         g->pos += size;
         it->waiting -= size;
         if ( g->pos == g->len )
