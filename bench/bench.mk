@@ -109,10 +109,11 @@ $(GEN_TRACE): bench/gen-trace.c tools/xen-sim/workload.c \
 	    $(LDFLAGS) -o $@ bench/gen-trace.c tools/xen-sim/workload.c \
 	    tests/common/batches.c $(XTFILE) $(XTFILE_LIBS)
 
-# The live-view benchmark (run-live): xentrace-top reading our xentrace's
-# pipe, against xentrace writing the same workload to tmpfs.
-LIVE_ENV     = TOP=$(XT_TOP)
-LIVE_DEPS    = $(XT_TOP) $(CAPTURE_DEPS)
+# The live-view benchmark (run-live): xentrace-top, and the bare walk,
+# reading our xentrace's pipe, against xentrace writing the same workload
+# to tmpfs.
+LIVE_ENV     = TOP=$(XT_TOP) WALK=$(WALK)
+LIVE_DEPS    = $(XT_TOP) $(WALK) $(CAPTURE_DEPS)
 
 ALL_BENCH_ENV = $(BENCH_ENV) $(CAPTURE_ENV) $(READ_ENV) $(LIVE_ENV) \
                 LTTNG_COST=$(LTTNG_COST)
