@@ -440,6 +440,9 @@ static void test_host_errors(void **state)
                         dir, dir), 1);
     assert_int_equal(lines_of("err"), 1);
     fails("-b -f");
+    /* A usage error is found before anything starts: no server either. */
+    fails("-b -f --metrics 256.0.0.1:9100");
+    assert_true(file_has("err", "-f follows a file"));
     snprintf(script, sizeof(script), "%s -T 5 %s/first.bin & sleep 1; %s -b "
              "-n 1 > %s/out 2> %s/err; echo second=$?; wait", XENTRACE, dir,
              TOP, dir, dir);

@@ -1191,13 +1191,11 @@ static void capture_option(struct capture_options *o, const char *opt,
 static void open_host(struct top *t, const struct cli *c,
                       struct capture_options *o)
 {
-    if ( c->follow )
-        cli_usage_error("-f follows a file: name it");
     o->arg[o->n++] = "-";
     o->arg[o->n] = NULL;
     host_start(o->arg, !t->batch);
     t->r = host_open(c);
-    t->path = t->name = "Xen's trace buffers";
+    t->path = t->name;
     t->has_evt_mask = false;
     free(t->cpus);
     t->cpus = NULL;
@@ -1270,8 +1268,10 @@ int main(int argc, char **argv)
             break;
         }
     t.host = optind == argc;
+    if ( t.host && cli.follow )
+        cli_usage_error("-f follows a file: name it");
     t.path = t.host ? NULL : argv[optind];
-    t.name = cli_input_name(t.path);
+    t.name = t.host ? "Xen's trace buffers" : cli_input_name(t.path);
     if ( !t.batch && !isatty(STDOUT_FILENO) )
         errx(CLI_EXIT_ERROR, "the standard output is not a terminal: -b "
              "for text, --json for JSON lines");
