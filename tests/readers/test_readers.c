@@ -418,6 +418,50 @@ static void test_end_records_are_clean(void **state)
     free(f.w);
 }
 
+/*
+ * Each payload length from 0 to 7 words, each record followed by other
+ * words: its own words read back, and 0 past them, in every order, mapped
+ * and streamed.
+ */
+static void test_payload_words(void **state)
+{
+    const unsigned int flags[] = { 0, XT_READ_STREAM };
+    const uint32_t words[7] = {
+        0x11111111, 0x22222222, 0x33333333, 0x44444444, 0x55555555,
+        0x66666666, 0x77777777,
+    };
+    struct xt_record got[16];
+    struct xt_reader *r;
+    struct file f;
+    unsigned int i, n, k, w;
+
+    (void)state;
+    init(&f);
+    batch(&f, 0);
+    for ( n = 0; n <= 7; n++ )
+    {
+        rec(&f, TRC_SCHED_WAKE, 100 + n, n, words);
+        rec(&f, TRC_SCHED_WAKE, 0, 7, words);
+    }
+    end_batch(&f);
+    for ( i = 0; i < 2; i++ )
+    {
+        r = xt_reader_open_mem(f.w, f.n * 4, flags[i]);
+        assert_non_null(r);
+        assert_int_equal(collect(r, XT_ORDER_TSC, 0, 0, got, 16), 16);
+        for ( k = 0; k < 16; k++ )
+        {
+            n = k % 2 ? 7 : k / 2;
+            assert_int_equal(got[k].nr_extra, n);
+            for ( w = 0; w < 7; w++ )
+                assert_int_equal(got[k].extra[w], w < n ? words[w] : 0);
+        }
+        xt_reader_close(r);
+    }
+    assert_stream_agrees(f.w, f.n * 4);
+    free(f.w);
+}
+
 /* Cut at every byte: never more records than whole ones, damage said. */
 static void test_cut_anywhere(void **state)
 {
@@ -2114,6 +2158,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_lost_records),
         cmocka_unit_test(test_metadata),
         cmocka_unit_test(test_end_records_are_clean),
+        cmocka_unit_test(test_payload_words),
         cmocka_unit_test(test_cut_anywhere),
         cmocka_unit_test(test_cut_mid_record),
         cmocka_unit_test(test_corrupt_batch_boundary),
