@@ -1958,9 +1958,11 @@ static int merge_add(struct xt_iter *it, const struct span *sp)
 }
 
 /*
- * Read until MERGE_WINDOW bytes of records wait, the input ends, or (records waiting) nothing more comes in HOLD_MS: a live
- * capture's batches are handed out within that of their coming in.
- * FILL_WAIT with nothing waiting.
+ * Read until MERGE_WINDOW bytes of records wait, the input ends, or
+ * (records waiting) nothing more comes in HOLD_MS: a live capture's
+ * batches are handed out within that of their coming in.  FILL_WAIT with
+ * nothing waiting.  At the input's end, what waits is drained without
+ * asking the input again.
  */
 static int merge_fill(struct xt_iter *it)
 {
@@ -1983,10 +1985,10 @@ static int merge_fill(struct xt_iter *it)
                                     : it->draining ? 0 : HOLD_MS);
         if ( got < 0 )
             return -1;
-        if ( got == FILL_WAIT && some )
+        if ( got != FILL_OK && some )
         {
             it->draining = true;
-            it->look_below = it->waiting > DRAIN_LOOK
+            it->look_below = got == FILL_WAIT && it->waiting > DRAIN_LOOK
                              ? it->waiting - DRAIN_LOOK : 0;
         }
         if ( got != FILL_OK )
