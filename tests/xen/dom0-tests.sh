@@ -7,7 +7,7 @@
 #   NAME.rc     its exit status
 #   NAME.state  tbuf-state right after it exited
 #   NAME.time   its seconds: elapsed, user, system (not after SIGINT)
-#   NAME.load   the processes the load spawned meanwhile
+#   NAME.load   the processes the load spawned meanwhile (0: an idle step)
 #   NAME.wall   dom0's uptime in seconds before and after it
 #
 # and boot.state is tbuf-state before any tracer ran.  The host side
@@ -55,14 +55,22 @@ step() {
     name=$1
     shift
     echo "== $name: $*"
-    load_start
+    [ -n "$idle" ] || load_start
     up=$(cut -d' ' -f1 /proc/uptime)
     time -o "$name.time" -f '%e %U %S' "$@" "$name.bin" 2> "$name.err"
     echo $? > "$name.rc"
     echo "$up $(cut -d' ' -f1 /proc/uptime)" > "$name.wall"
-    load_stop "$name"
+    if [ -n "$idle" ]; then echo 0 > "$name.load"; else load_stop "$name"; fi
     tbuf-state > "$name.state"
     cat "$name.err" "$name.time" "$name.load" "$name.state"
+}
+
+# idle NAME TRACER ARGS...: as step, with dom0 left idle, so that its
+# vCPUs wait for interrupts (on Arm, a WFI that Xen traps).
+idle() {
+    idle=yes
+    step "$@"
+    idle=
 }
 
 # sigint NAME TRACER ARGS...: as step, stopped by SIGINT after 2 s.
@@ -140,6 +148,7 @@ our-xen|our-xen-4.20)
     step nomask xentrace -D -T 2
     step ours xentrace -D -e all -T 3
     step debian xentrace-debian -D -e 0x0ffff000 -T 3
+    idle idle xentrace -D -e all -T 1
     sigint sigint xentrace -D
     live live
     host host
