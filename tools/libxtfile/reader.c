@@ -1985,14 +1985,15 @@ static int merge_fill(struct xt_iter *it)
                                     : it->draining ? 0 : HOLD_MS);
         if ( got < 0 )
             return -1;
-        if ( got != FILL_OK && some )
+        if ( got != FILL_OK )
         {
+            if ( !some )
+                return got;
             it->draining = true;
             it->look_below = got == FILL_WAIT && it->waiting > DRAIN_LOOK
                              ? it->waiting - DRAIN_LOOK : 0;
+            return FILL_OK;
         }
-        if ( got != FILL_OK )
-            return some ? FILL_OK : got;
         if ( merge_add(it, &sp) )
             return -1;
     }
