@@ -163,3 +163,52 @@ void sim_assert_xenalyze_reads(void)
     }
     free(text);
 }
+
+void read_table(const char *log, const char *trace, struct table *t)
+{
+    char *text = sim_read_text(log), *line, *file_line = NULL;
+    char want[300];
+
+    *t = (struct table){ 0 };
+    t->has_header = strstr(text, "  cpu        records") &&
+                    strstr(text, "resyncs      skipped\n");
+    line = strstr(text, "\n  all ");
+    if ( !line || sscanf(line, " all %llu %llu %llu %llu %llu", &t->records,
+                         &t->bytes, &t->lost, &t->resyncs,
+                         &t->skipped) != 5 )
+    {
+        sim_show_file(log, 40);
+        fail_msg("no exit table");
+    }
+    /* After the table: an error line before it may name the file too. */
+    snprintf(want, sizeof(want), "\n%s: ", trace);
+    if ( !(file_line = strstr(line, want)) ||
+         sscanf(file_line + strlen(want), "%llu bytes", &t->file_bytes) != 1 )
+    {
+        sim_show_file(log, 40);
+        fail_msg("no line about the file");
+    }
+    if ( (line = strstr(file_line, "-M: the newest of ")) )
+        sscanf(line, "-M: the newest of %llu", &t->passed_bytes);
+    free(text);
+}
+
+void assert_table_counts(const struct table *t,
+                         const struct tf_summary *file)
+{
+    unsigned long long records = 0, bytes = 0, lost = 0;
+    unsigned int cpu;
+
+    for ( cpu = 0; cpu < NR_PCPUS; cpu++ )
+    {
+        records += file->cpu[cpu].records + file->cpu[cpu].markers;
+        bytes += file->cpu[cpu].bytes + file->cpu[cpu].marker_bytes;
+        lost += file->cpu[cpu].lost;
+    }
+    assert_true(t->has_header);
+    assert_int_equal(t->records, records);
+    assert_int_equal(t->bytes, bytes);
+    assert_int_equal(t->lost, lost);
+    assert_int_equal(t->resyncs, 0);
+    assert_int_equal(t->skipped, 0);
+}

@@ -52,4 +52,22 @@ void sim_assert_ours_whole(const struct tf_summary *file);
 void sim_assert_accounted(const struct tf_summary *file,
                           const struct sim_cpu cpus[NR_PCPUS]);
 
+/* xentrace's exit table, as it printed it on its standard error. */
+struct table {
+    unsigned long long records, bytes, lost, resyncs, skipped;
+    unsigned long long file_bytes;      /* its line about the file */
+    unsigned long long passed_bytes;    /* -M: what came through */
+    bool has_header;
+};
+
+/* The exit table in @log, with its line about @trace; fails without. */
+void read_table(const char *log, const char *trace, struct table *t);
+
+/*
+ * The table counts what the file holds: every record Xen wrote,
+ * lost-records markers too, and their bytes; no resync, nothing skipped.
+ */
+void assert_table_counts(const struct table *t,
+                         const struct tf_summary *file);
+
 #endif /* SIM_UTIL_H */

@@ -4,8 +4,11 @@
  * read back.  Written as they come, every chunk is a batch, in order;
  * with a ring (-M), the file holds the fewest newest epochs whose
  * batches hold the ring's size, whole and in order, after the metadata.
+ * Each CPU's count of what the file holds sums the chunks it holds, also
+ * when a write fails part of the way.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -65,8 +70,9 @@ static void push_epoch(struct output *o, struct pushed *p,
 
         if ( !n )
             continue;
-        c[cpu] = output_take(o, cpu);
-        assert_non_null(c[cpu]);
+        /* NULL once the writer failed: what is pushed goes nowhere. */
+        if ( !(c[cpu] = output_take(o, cpu)) )
+            break;
         p->first[e][cpu] = next_seq;
         p->count[e][cpu] = n;
         for ( i = 0; i < n; i++ )
@@ -77,6 +83,9 @@ static void push_epoch(struct output *o, struct pushed *p,
             memcpy(chunk_end(c[cpu]), rec, REC_BYTES);
             c[cpu]->len += REC_BYTES;
         }
+        /* lost: any figure, to be carried as it is */
+        c[cpu]->count = (struct chunk_count){
+            .records = n, .bytes = n * REC_BYTES, .lost = e * cpu };
         p->bytes[e] += xt_batch_size(c[cpu]->len);
         last = cpu + 1;
     }
@@ -141,6 +150,34 @@ static void assert_file_holds(const struct pushed *p, unsigned int first)
     free(file);
 }
 
+/*
+ * Each CPU's count of what the file holds: the chunks of epochs [@first,
+ * nr_epochs), and of the last of those, only the CPUs before @cut_cpu
+ * (NR_CPUS: all).
+ */
+static void assert_written(const struct output *o, const struct pushed *p,
+                           unsigned int first, unsigned int cut_cpu)
+{
+    unsigned int e, cpu;
+
+    for ( cpu = 0; cpu < NR_CPUS; cpu++ )
+    {
+        struct chunk_count want = { 0 };
+        const struct chunk_count *got = output_written(o, cpu);
+
+        for ( e = first; e < p->nr_epochs; e++ )
+            if ( e + 1 < p->nr_epochs || cpu < cut_cpu )
+            {
+                want.records += p->count[e][cpu];
+                want.bytes += p->count[e][cpu] * REC_BYTES;
+                want.lost += p->count[e][cpu] ? e * cpu : 0;
+            }
+        assert_int_equal(got->records, want.records);
+        assert_int_equal(got->bytes, want.bytes);
+        assert_int_equal(got->lost, want.lost);
+    }
+}
+
 /* Run @nr_epochs epochs through an output with @ring_bytes; the file. */
 static struct output *run(struct pushed *p, unsigned int nr_epochs,
                           unsigned int max_records, size_t ring_bytes)
@@ -153,8 +190,8 @@ static struct output *run(struct pushed *p, unsigned int nr_epochs,
     assert_true(fd >= 0);
     w = xt_writer_open(fd, &meta, NULL);
     assert_non_null(w);
-    o = output_start(w, CHUNK_RECORDS * REC_BYTES, 1 << 20, NR_CPUS + 2,
-                     ring_bytes);
+    o = output_start(w, NR_CPUS, CHUNK_RECORDS * REC_BYTES, 1 << 20,
+                     NR_CPUS + 2, ring_bytes);
     assert_non_null(o);
     for ( e = 0; e < nr_epochs; e++ )
         push_epoch(o, p, max_records);
@@ -195,6 +232,7 @@ static void test_writes_as_they_come(void **state)
     assert_non_null(p);
     o = run(p, 100, 2000, 0);
     assert_file_holds(p, 0);
+    assert_written(o, p, 0, NR_CPUS);
     assert_int_equal(output_passed_bytes(o), passed(p));
     assert_int_equal(output_file_bytes(o), XT_PAGE + passed(p));
     output_free(o);
@@ -221,6 +259,7 @@ static void test_ring_keeps_newest_epochs(void **state)
     print_message("%u epochs, the newest %u kept: %zu bytes\n",
                   p->nr_epochs, p->nr_epochs - first, kept);
     assert_file_holds(p, first);
+    assert_written(o, p, first, NR_CPUS);
     assert_int_equal(output_file_bytes(o), XT_PAGE + kept);
     assert_int_equal(output_passed_bytes(o), passed(p));
     output_free(o);
@@ -242,7 +281,66 @@ static void test_ring_keeps_oversized_epoch(void **state)
     assert_true(p->bytes[p->nr_epochs - 1] >= 8 * 1024);
     assert_int_equal(first_kept(p, 8 * 1024, &kept), p->nr_epochs - 1);
     assert_file_holds(p, p->nr_epochs - 1);
+    assert_written(o, p, p->nr_epochs - 1, NR_CPUS);
     assert_int_equal(output_file_bytes(o), XT_PAGE + kept);
+    output_free(o);
+    free(p);
+}
+
+/*
+ * The file may not grow past a size that falls inside a batch (a full
+ * disk, as RLIMIT_FSIZE makes one): the writer fails with EFBIG, the file
+ * ends after the last batch written whole, and the counts are those of
+ * the batches it holds, though that writev(2) held more.
+ */
+static void test_failed_write_counts_the_file(void **state)
+{
+    struct pushed *p = calloc(1, sizeof(*p));
+    struct rlimit was, lim;
+    struct xt_writer *w;
+    struct output *o;
+    struct stat st;
+    size_t at = XT_PAGE;
+    unsigned int e, cpu = NR_CPUS;
+    int fd = open(path, O_WRONLY | O_TRUNC);
+
+    (void)state;
+    assert_non_null(p);
+    assert_true(fd >= 0);
+    w = xt_writer_open(fd, &meta, NULL);
+    assert_non_null(w);
+    o = output_start(w, NR_CPUS, CHUNK_RECORDS * REC_BYTES, 1 << 20,
+                     NR_CPUS + 2, 0);
+    assert_non_null(o);
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &was), 0);
+    lim = (struct rlimit){ .rlim_cur = 200 * 1024 + 123,
+                           .rlim_max = was.rlim_max };
+    signal(SIGXFSZ, SIG_IGN);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+    for ( e = 0; e < 60; e++ )
+        push_epoch(o, p, 2000);
+    assert_int_equal(output_finish(o), EFBIG);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &was), 0);
+    signal(SIGXFSZ, SIG_DFL);
+    close(fd);
+
+    /* The epochs whole in the file, and the CPUs of the one cut. */
+    for ( e = 0; e < p->nr_epochs && cpu == NR_CPUS; e++ )
+        for ( cpu = 0; cpu < NR_CPUS; cpu++ )
+        {
+            size_t size = p->count[e][cpu] ?
+                          xt_batch_size(p->count[e][cpu] * REC_BYTES) : 0;
+
+            if ( at + size > lim.rlim_cur )
+                break;
+            at += size;
+        }
+    assert_true(cpu < NR_CPUS);
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_size, at);
+    p->nr_epochs = e;
+    assert_written(o, p, 0, cpu);
+    assert_int_equal(output_file_bytes(o), at);
     output_free(o);
     free(p);
 }
@@ -287,6 +385,7 @@ int main(void)
         cmocka_unit_test(test_writes_as_they_come),
         cmocka_unit_test(test_ring_keeps_newest_epochs),
         cmocka_unit_test(test_ring_keeps_oversized_epoch),
+        cmocka_unit_test(test_failed_write_counts_the_file),
         cmocka_unit_test(test_pool_bytes),
     };
 

@@ -8,7 +8,8 @@
  * whole records, TSCs never going back, exactly the records and bytes the
  * counts say besides the marks; a gap's lost-records record only after a
  * record with a TSC, and naming, if it names one, the vCPU that the
- * records after it name first.
+ * records after it name first.  Each chunk's own count (what the exit
+ * table counts once it is written) is what it holds.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -107,8 +108,47 @@ struct chunk *output_take(struct output *o, unsigned int cpu)
     return k;
 }
 
+static uint32_t word_at(const uint8_t *p, unsigned int i);
+
+/*
+ * Xen's records in the @len bytes at @p, a chunk's: not the marks
+ * (TRC_XT_SKIPPED, a gap's lost-records record of count 0 after it,
+ * TRC_XT_END), nor pads.
+ */
+static struct chunk_count count_chunk(const uint8_t *p, size_t len)
+{
+    const uint8_t *end = p + len;
+    struct chunk_count n = { 0 };
+    bool after_skip = false;
+    uint32_t size;
+
+    for ( ; p < end; p += size )
+    {
+        uint32_t hdr = word_at(p, 0), event = TRC_HD_TO_EVENT(hdr);
+        unsigned int payload = 1 + 2 * TRC_HD_INCLUDES_CYCLE_COUNT(hdr);
+        bool gap_marker = after_skip && event == TRC_LOST_RECORDS &&
+                          !word_at(p, payload);     /* count: not known */
+
+        size = 4 * xt_record_words(hdr);
+        after_skip = event == TRC_XT_SKIPPED;
+        if ( event == TRC_XT_SKIPPED || event == TRC_XT_END || gap_marker ||
+             event == TRC_TRACE_WRAP_BUFFER )
+            continue;
+        n.records++;
+        n.bytes += size;
+        if ( event == TRC_LOST_RECORDS )
+            n.lost += word_at(p, payload);
+    }
+    return n;
+}
+
 void output_push(struct output *o, struct chunk *k)
 {
+    struct chunk_count n = count_chunk(chunk_records(k), k->len);
+
+    assert_int_equal(k->count.records, n.records);
+    assert_int_equal(k->count.bytes, n.bytes);
+    assert_int_equal(k->count.lost, n.lost);
     o->queued[k->cpu] = test_realloc(o->queued[k->cpu],
                                      o->len[k->cpu] + k->len + 1);
     memcpy(o->queued[k->cpu] + o->len[k->cpu], chunk_records(k), k->len);

@@ -48,6 +48,10 @@
  * The first error of the writer (a full disk, a closed pipe, no memory
  * for the ring) ends the thread: the file is cut back to its last
  * complete batch, and output_take() returns NULL from then on.
+ *
+ * Each chunk carries the count of Xen's records it holds; the writer adds
+ * it to its CPU's once the batch is in the file whole, so that the exit
+ * table describes the file, whatever -M dropped or a failed write lost.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -72,6 +76,7 @@ struct kept {
     unsigned int cpu;
     size_t len;                         /* bytes of records */
     uint8_t *buf;                       /* laid out for xt_writer_put() */
+    struct chunk_count count;
 };
 
 /* The batches of one epoch, ascending CPUs. */
@@ -107,6 +112,8 @@ struct output {
 
     uint64_t passed_bytes;              /* batches that came through */
     uint64_t file_bytes, file_padding;  /* at close */
+    unsigned int nr_cpus;
+    struct chunk_count *written;        /* [nr_cpus]: in the file */
 };
 
 /*
@@ -249,6 +256,7 @@ static int keep(struct output *o, const struct chunk *c)
     }
     k->cpu = c->cpu;
     k->len = c->len;
+    k->count = c->count;
     memcpy(k->buf + XT_BATCH_HEAD, c->buf + XT_BATCH_HEAD, c->len);
     *o->filling->last = k;
     o->filling->last = &k->next;
@@ -267,8 +275,11 @@ static int write_ring(struct output *o)
     end_epoch(o);
     for ( e = o->oldest; e; e = e->next )
         for ( k = e->first; k; k = k->next )
+        {
             if ( xt_writer_put(o->w, k->cpu, k->buf, k->len) )
                 return error_of(-1);
+            chunk_count_add(&o->written[k->cpu], &k->count);
+        }
     return 0;
 }
 
@@ -297,16 +308,28 @@ static int close_writer(struct output *o)
     return error_of(rc);
 }
 
-/* The @n chunks at @c to the file, as many batches in one writev(2). */
+/*
+ * The @n chunks at @c to the file, as many batches in one writev(2); the
+ * counts of those written whole, which after an error may be only some.
+ */
 static int put_chunks(struct output *o, struct chunk **c, unsigned int n)
 {
     struct xt_out_batch b[XT_PUTV_MAX];
+    uint64_t before = xt_writer_bytes(o->w), whole;
     unsigned int i;
+    int error;
 
     for ( i = 0; i < n; i++ )
         b[i] = (struct xt_out_batch){ .cpu = c[i]->cpu, .buf = c[i]->buf,
                                       .records = c[i]->len };
-    return error_of(xt_writer_putv(o->w, b, n));
+    error = error_of(xt_writer_putv(o->w, b, n));
+    whole = xt_writer_bytes(o->w) - before;
+    for ( i = 0; i < n && whole >= xt_batch_size(c[i]->len); i++ )
+    {
+        whole -= xt_batch_size(c[i]->len);
+        chunk_count_add(&o->written[c[i]->cpu], &c[i]->count);
+    }
+    return error;
 }
 
 static void *write_out(void *arg)
@@ -451,15 +474,21 @@ uint64_t output_pool_bytes(size_t chunk_records, size_t pool_bytes,
            chunk_bytes;
 }
 
-struct output *output_start(struct xt_writer *w, size_t chunk_records,
-                            size_t pool_bytes, unsigned int min_chunks,
-                            size_t ring_bytes)
+struct output *output_start(struct xt_writer *w, unsigned int nr_cpus,
+                            size_t chunk_records, size_t pool_bytes,
+                            unsigned int min_chunks, size_t ring_bytes)
 {
     struct output *o = calloc(1, sizeof(*o));
     sigset_t block, old;
 
     if ( !o )
         return NULL;
+    if ( !(o->written = calloc(nr_cpus ? nr_cpus : 1, sizeof(*o->written))) )
+    {
+        free(o);
+        return NULL;
+    }
+    o->nr_cpus = nr_cpus;
     o->w = w;
     o->ring_bytes = ring_bytes;
     o->chunk_bytes = xt_batch_size(chunk_records);
@@ -517,6 +546,14 @@ uint64_t output_file_padding(const struct output *o)
     return o->file_padding;
 }
 
+const struct chunk_count *output_written(const struct output *o,
+                                         unsigned int cpu)
+{
+    static const struct chunk_count none;
+
+    return cpu < o->nr_cpus ? &o->written[cpu] : &none;
+}
+
 static void free_chunks(struct chunk *c)
 {
     while ( c )
@@ -536,5 +573,6 @@ void output_free(struct output *o)
     free_chunks(o->free);
     pthread_mutex_destroy(&o->lock);
     pthread_cond_destroy(&o->cond);
+    free(o->written);
     free(o);
 }

@@ -43,12 +43,14 @@
 /*
  * A CPU's last gap, if its lost-records record names no vCPU yet (see
  * put_gap()): where its marks and its vCPU word are, in bytes into the
- * records of the CPU's chunk being filled.
+ * records of the CPU's chunk being filled, and the chunk's count of the
+ * records before the marks.
  */
 struct unnamed_gap {
     bool pending;
     bool held;              /* over one epoch already: the last chance */
     uint32_t mark, word;
+    struct chunk_count before;
 };
 
 static const char *skip_reason(uint32_t why)
@@ -224,14 +226,17 @@ static void note_cons(struct take *c, const struct piece_copy *pc)
 
 /*
  * @pc, copied and checked: kept, after the marks of the gap before it if
- * there is one (@before: its CPU's last TSC before it), or noted as a gap.
- * A piece with no TSC in it (a wrap pad alone) leaves the gap open: its
- * marks go before the records with a TSC that follow, which xenalyze
- * would otherwise take to follow the records before the gap.
+ * there is one (@before: its CPU's counts before it, the last TSC among
+ * them), or noted as a gap.  A piece with no TSC in it (a wrap pad alone)
+ * leaves the gap open: its marks go before the records with a TSC that
+ * follow, which xenalyze would otherwise take to follow the records
+ * before the gap.
  */
 static void keep_piece(struct take *c, const struct taking *t,
-                       const struct piece_copy *pc, uint64_t before)
+                       const struct piece_copy *pc,
+                       const struct cpu_count *before)
 {
+    const struct cpu_count *now = &pc->check->count;
     struct chunk *k = t->k;
     uint8_t *end = pc->at;
     uint32_t marks, unnamed;
@@ -250,13 +255,18 @@ static void keep_piece(struct take *c, const struct taking *t,
         memmove(end, pc->to, pc->len);
     else
     {
-        marks = put_gap(pc->check, k->cpu, before, end, &pc->says, &unnamed);
+        marks = put_gap(pc->check, k->cpu, before->last_tsc, end, &pc->says,
+                        &unnamed);
         c->unnamed[k->cpu] = (struct unnamed_gap){
-            .pending = unnamed, .mark = k->len, .word = k->len + unnamed };
+            .pending = unnamed, .mark = k->len, .word = k->len + unnamed,
+            .before = k->count };
         memmove(end + marks, pc->to, pc->len);
         k->len += marks;
     }
     k->len += pc->len;
+    k->count.records += now->records - before->records;
+    k->count.bytes += now->bytes - before->bytes;
+    k->count.lost += now->lost - before->lost;
 }
 
 /*
@@ -303,7 +313,7 @@ static void copy_windows(struct take *c, struct taking *t, unsigned int n)
         for ( j = m = 0; j < n; j++ )
             if ( plan_piece(c, &t[j], i, &pc[m]) )
             {
-                c->before[m] = c->check[t[j].win.cpu].count.last_tsc;
+                c->before[m] = c->check[t[j].win.cpu].count;
                 c->piece_of[m++] = j;
             }
         take_pieces(pc, m);
@@ -311,7 +321,7 @@ static void copy_windows(struct take *c, struct taking *t, unsigned int n)
         for ( j = 0; j < m; j++ )
             note_cons(c, &pc[j]);
         for ( j = 0; j < m; j++ )
-            keep_piece(c, &t[c->piece_of[j]], &pc[j], c->before[j]);
+            keep_piece(c, &t[c->piece_of[j]], &pc[j], &c->before[j]);
     }
     for ( j = 0; j < n; j++ )
         c->epoch_full |= t[j].k->len >= c->batch_bytes;
@@ -388,8 +398,15 @@ static struct chunk *hold_unnamed(struct take *c, unsigned int cpu,
     memcpy(chunk_records(n), chunk_records(k) + u->mark, held);
     n->len = held;
     k->len = u->mark;
+    n->count = (struct chunk_count){
+        .records = k->count.records - u->before.records,
+        .bytes = k->count.bytes - u->before.bytes,
+        .lost = k->count.lost - u->before.lost,
+    };
+    k->count = u->before;
     u->word -= u->mark;
     u->mark = 0;
+    u->before = (struct chunk_count){ 0 };
     return n;
 }
 

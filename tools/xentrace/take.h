@@ -34,7 +34,7 @@ struct take {
     struct taking *taking;
     struct piece_copy *pieces;
     unsigned int *piece_of;     /* the taking of each piece */
-    uint64_t *before;           /* its CPU's last TSC before it */
+    struct cpu_count *before;   /* its CPU's counts before it */
 };
 
 /*

@@ -120,7 +120,8 @@
  * returns no CPU mask), so a mask another program set is not kept.  A
  * failed write (a full disk, -r's reserve, a closed pipe) ends the
  * capture the same way, without the last pass, and exits 1 after its one
- * line (and for -r the exit table: that stop is planned).  A fatal error
+ * line and the exit table, which counts what the file holds (but after a
+ * closed pipe: no file is left to describe).  A fatal error
  * exits through err(3); restore_host(), an atexit handler, then disables
  * tracing, puts the masks back so and lets the writer close the file,
  * which stays a valid trace file up to its last complete batch.
@@ -861,43 +862,48 @@ static void start_output(struct capture *c, struct xt_writer *w)
               xt_data_size(c->take.h) >> 10, nr_mapped,
               (unsigned long long)(need >> 20),
               (unsigned long long)(have >> 20));
-    c->take.out = output_start(w, c->take.chunk_room, POOL_BYTES,
+    c->take.out = output_start(w, c->take.nr_cpus, c->take.chunk_room,
+                               POOL_BYTES,
                                nr_mapped + 2, c->opt->ring_bytes);
     if ( !c->take.out )
         err(1, "writer thread");
 }
 
 /*
- * The exit table: per CPU what was taken from its buffer, how often the
- * library resynchronised it (a bad cons or prod), and the bytes skipped
- * because they were not Xen's records; then the file.
+ * The exit table: per CPU what the file holds of its records, how often
+ * the library resynchronised it (a bad cons or prod), and the bytes
+ * skipped because they were not Xen's records; then the file.
  */
 static void print_counts(const struct capture *c)
 {
     const struct options *o = c->opt;
     uint64_t file_bytes = output_file_bytes(c->take.out);
-    struct cpu_count all = count_all(c);
+    struct chunk_count all = { 0 };
     unsigned long resyncs = 0;
+    uint64_t skipped = 0;
     unsigned int cpu;
 
     fprintf(stderr, "%5s %14s %16s %12s %8s %12s\n", "cpu", "records",
             "bytes", "lost", "resyncs", "skipped");
     for ( cpu = 0; cpu < c->take.nr_cpus; cpu++ )
     {
-        const struct cpu_count *n = &c->take.check[cpu].count;
+        const struct chunk_count *n = output_written(c->take.out, cpu);
+        uint64_t cpu_skipped = c->take.check[cpu].count.skipped;
 
         if ( !xt_cpu_mapped(c->take.h, cpu) )
             continue;
+        chunk_count_add(&all, n);
         resyncs += xt_resyncs(c->take.h, cpu);
+        skipped += cpu_skipped;
         fprintf(stderr, "%5u %14llu %16llu %12llu %8lu %12llu\n", cpu,
                 (unsigned long long)n->records,
                 (unsigned long long)n->bytes, (unsigned long long)n->lost,
-                xt_resyncs(c->take.h, cpu), (unsigned long long)n->skipped);
+                xt_resyncs(c->take.h, cpu), (unsigned long long)cpu_skipped);
     }
     fprintf(stderr, "%5s %14llu %16llu %12llu %8lu %12llu\n", "all",
             (unsigned long long)all.records, (unsigned long long)all.bytes,
             (unsigned long long)all.lost, resyncs,
-            (unsigned long long)all.skipped);
+            (unsigned long long)skipped);
     fprintf(stderr, "%s: %llu bytes, %.2f%% padding", o->name,
             (unsigned long long)file_bytes,
             file_bytes ? 100.0 * output_file_padding(c->take.out) / file_bytes : 0);
@@ -975,8 +981,11 @@ int main(int argc, char *argv[])
         writer_failed(&opt, error);
     failed |= !restore_masks();
 
-    /* After an error, its line alone; -r's stop is a stop, table and all. */
-    if ( !error || reserve_reached(&opt, error) )
+    /*
+     * The table describes the file left behind, after a failed write too
+     * (its line first); not what went into a pipe that was closed.
+     */
+    if ( error != EPIPE )
         print_counts(&cap);
     failed |= error != 0;
 
