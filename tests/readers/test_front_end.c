@@ -5,7 +5,8 @@
  *
  * - -h and --help print the usage on stdout and exit 0 (xentrace and
  *   xen-sim too), and the usage's options are the man page's SYNOPSIS's,
- *   and its option list the man page's OPTIONS;
+ *   and its option list the man page's OPTIONS; xentrace lists every
+ *   option of its usage so too, with its range;
  * - --cpu-hz takes 2.4G, 2400M and 2400000000, and refuses the rest with
  *   strtonum(3)'s words, the same in every reader;
  * - exit 0 on a clean read, 2 on a damaged one, 1 on a usage or I/O error
@@ -435,6 +436,91 @@ static void test_option_list_matches_man_page(void **state)
     }
 }
 
+/* The width of xentrace --help's column of option names (xentrace.c). */
+#define XENTRACE_NAMES  29
+
+/*
+ * xentrace's --help lists every option of its usage, each an ".It Fl c Ar
+ * cpu-mask , Fl -cpu-mask Ns = Ns Ar cpu-mask" of xentrace(8) (upstream's
+ * spelling), and gives the range of each number it takes.
+ */
+static void test_xentrace_option_list(void **state)
+{
+    char from_usage[2048] = "", from_list[2048] = "", *help, *man, *line;
+    char *save;
+
+    (void)state;
+    assert_int_equal(sh("%s --help > %s/help", XENTRACE, dir), 0);
+    assert_int_equal(sh("cp %s/docs/man/xentrace.8 %s/man", SOURCE_DIR, dir),
+                     0);
+    help = slurp("help");
+    man = slurp("man");
+    /* A number's range, in the list and in the error (below). */
+    assert_non_null(strstr(help, "(1 to 65535; 32)\n"));
+    assert_non_null(strstr(help, "(64k to 1024G)\n"));
+    for ( line = strtok_r(help, "\n", &save); line;
+          line = strtok_r(NULL, "\n", &save) )
+    {
+        char shortopt = 0, longopt[32] = "", arg[32] = "", want[160];
+        char flag[3] = "-", names[XENTRACE_NAMES + 1];
+
+        if ( !strncmp(line, "usage: ", 7) || line[strspn(line, " ")] == '[' )
+        {
+            usage_options(line, from_usage, sizeof(from_usage));
+            continue;
+        }
+        /* The names: the first XENTRACE_NAMES columns (xentrace.c). */
+        snprintf(names, sizeof(names), "%s", line);
+        if ( sscanf(names, "  -%c, --%31s %31s", &shortopt, longopt,
+                    arg) < 2 )
+        {
+            shortopt = 0;
+            if ( sscanf(names, " --%31s %31s", longopt, arg) < 1 )
+                continue;
+        }
+        flag[1] = shortopt;
+        if ( shortopt )
+            add_option(from_list, sizeof(from_list), flag, 2);
+        snprintf(want, sizeof(want), "--%s", longopt);
+        if ( !shortopt )
+            add_option(from_list, sizeof(from_list), want, strlen(want));
+        if ( shortopt && *arg )
+            snprintf(want, sizeof(want), ".It Fl %c Ar %s , Fl -%s Ns = Ns "
+                     "Ar %s\n", shortopt, arg, longopt, arg);
+        else if ( shortopt )
+            snprintf(want, sizeof(want), ".It Fl %c , Fl -%s\n", shortopt,
+                     longopt);
+        else
+            snprintf(want, sizeof(want), ".It Fl -%s%s%s\n", longopt,
+                     *arg ? " Ns = Ns Ar " : "", arg);
+        if ( !strstr(man, want) )
+            fail_msg("xentrace: \"%.*s\" is not in xentrace(8)",
+                     (int)strlen(want) - 1, want);
+    }
+    sort_set(from_usage);
+    sort_set(from_list);
+    if ( strcmp(from_usage, from_list) )
+        fail_msg("xentrace: usage has %s, its list %s", from_usage,
+                 from_list);
+    free(help);
+    free(man);
+    assert_int_equal(sh("%s -S 0 2> %s/err", XENTRACE, dir), 1);
+    help = slurp("err");
+    assert_string_equal(help, "xentrace: -S 0: too small (1 to 65535 "
+                              "pages)\n");
+    free(help);
+    assert_int_equal(sh("%s -M 2T 2> %s/err", XENTRACE, dir), 1);
+    help = slurp("err");
+    assert_string_equal(help, "xentrace: -M 2T: invalid (a number of bytes, "
+                              "or with k, M or G)\n");
+    free(help);
+    assert_int_equal(sh("%s -M 1025G 2> %s/err", XENTRACE, dir), 1);
+    help = slurp("err");
+    assert_string_equal(help, "xentrace: -M 1025G: too large (64k to 1024G "
+                              "bytes)\n");
+    free(help);
+}
+
 /*
  * --cpu-hz
  * ========
@@ -778,6 +864,7 @@ int main(void)
         cmocka_unit_test(test_help_on_stdout),
         cmocka_unit_test(test_help_matches_man_page),
         cmocka_unit_test(test_option_list_matches_man_page),
+        cmocka_unit_test(test_xentrace_option_list),
         cmocka_unit_test(test_cpu_hz_grammar),
         cmocka_unit_test(test_cpu_hz_every_reader),
         cmocka_unit_test(test_clean_read_is_0),

@@ -134,6 +134,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -205,27 +206,39 @@ static volatile sig_atomic_t interrupted;
 static const int exit_signals[] = { SIGHUP, SIGINT, SIGTERM, SIGALRM };
 #define NR_EXIT_SIGNALS  (sizeof(exit_signals) / sizeof(exit_signals[0]))
 
-static void __attribute__((noreturn)) usage(FILE *to, int status)
-{
-    fprintf(to,
-            "usage: xentrace [-DVXhx] [-c cpu-mask] [-e evt-mask] [-M size] "
-            "[-r MB]\n"
-            "                [-S pages] [-s ms] [-T seconds] "
-            "[--batch-size bytes]\n"
-            "                [--direct] [--quiet] [--realtime] [file]\n");
-    exit(status);
-}
+static const char synopsis[] =
+    "usage: xentrace [-DVXhx] [-c cpu-mask] [-e evt-mask] [-M size] [-r MB]\n"
+    "                [-S pages] [-s ms] [-T seconds] [--batch-size bytes]\n"
+    "                [--direct] [--quiet] [--realtime] [file]\n";
 
+
+/* -@opt's @arg from @min to @max @unit, or its error and range. */
 static unsigned long long number(char opt, const char *arg,
                                  unsigned long long min,
-                                 unsigned long long max)
+                                 unsigned long long max, const char *unit)
 {
     unsigned long long n;
     const char *why = num_parse(arg, min, max, &n);
 
     if ( why )
-        errx(1, "-%c %s: %s", opt, arg, why);
+        errx(1, "-%c %s: %s (%llu to %llu %s)", opt, arg, why, min, max,
+             unit);
     return n;
+}
+
+/* @bytes as a size argument spells it: 64k, 256M, 1024G. */
+static const char *size_text(unsigned long long bytes, char buf[32])
+{
+    static const char suffix[] = "kMG";
+    int i = -1;
+
+    while ( i < 2 && bytes && !(bytes % 1024) )
+    {
+        bytes /= 1024;
+        i++;
+    }
+    snprintf(buf, 32, "%llu%.*s", bytes, i >= 0, i >= 0 ? &suffix[i] : "");
+    return buf;
 }
 
 static unsigned long long size(const char *opt, const char *arg,
@@ -233,10 +246,81 @@ static unsigned long long size(const char *opt, const char *arg,
 {
     unsigned long long n;
     const char *why = num_parse_size(arg, min, max, &n);
+    char lo[32], hi[32];
 
-    if ( why )
+    /* "invalid" says what a size is; a size out of range, the range. */
+    if ( why && !strncmp(why, "invalid", 7) )
         errx(1, "%s %s: %s", opt, arg, why);
+    if ( why )
+        errx(1, "%s %s: %s (%s to %s bytes)", opt, arg, why,
+             size_text(min, lo), size_text(max, hi));
     return n;
+}
+
+#define NAMES_WIDTH     29      /* "  -x, --dont-disable-tracing " */
+
+/* One option of --help: its @names, then what it does, @fmt. */
+static void __attribute__((format(printf, 3, 4)))
+option(FILE *to, const char *names, const char *fmt, ...)
+{
+    va_list ap;
+
+    if ( strlen(names) < NAMES_WIDTH )
+        fprintf(to, "%-*s", NAMES_WIDTH, names);
+    else
+        fprintf(to, "%s\n%*s", names, NAMES_WIDTH, "");
+    va_start(ap, fmt);
+    vfprintf(to, fmt, ap);
+    va_end(ap);
+    fputc('\n', to);
+}
+
+/* The options, what each does and takes, as xentrace(8) lists them. */
+static void print_options(FILE *to)
+{
+    char lo[32], hi[32], dflt[32];
+
+    option(to, "  -c, --cpu-mask cpu-mask",
+           "trace only these CPUs: all, 0xHEX, or a list such as 0-3,8");
+    option(to, "  -D, --discard-buffers",
+           "drop what the buffers hold at the start");
+    option(to, "  -e, --evt-mask evt-mask",
+           "trace only these classes: names such as sched,hvm, or a mask");
+    option(to, "  -M, --memory-buffer size",
+           "keep the newest size bytes, written at the end (%s to %s)",
+           size_text(MIN_RING_BYTES, lo), size_text(MAX_RING_BYTES, hi));
+    option(to, "  -r, --reserve-disk-space MB",
+           "stop before less than MB would be left on the disk (0 to %llu)",
+           MAX_RESERVE_MB);
+    option(to, "  -S, --trace-buf-size pages",
+           "pages of Xen's buffer a CPU, if Xen has none yet (1 to %u; %u)",
+           MAX_TBUF_PAGES, DEFAULT_TBUF_PAGES);
+    option(to, "  -s, --poll-sleep ms",
+           "the longest wait between passes (1 to %u; %u)", MAX_POLL_MS,
+           DEFAULT_POLL_MS);
+    option(to, "  -T, --time-interval seconds",
+           "stop after seconds (1 to %u)", MAX_SECONDS);
+    option(to, "  -V, --version", "print the version and exit");
+    option(to, "  -X, --start-disabled",
+           "leave tracing off: take what is traced once it is turned on");
+    option(to, "  -x, --dont-disable-tracing", "leave tracing on at the end");
+    option(to, "      --batch-size bytes",
+           "records a CPU's batch holds before it is written (%s to %s; %s)",
+           size_text(MIN_BATCH_BYTES, lo), size_text(MAX_BATCH_BYTES, hi),
+           size_text(DEFAULT_BATCH_BYTES, dflt));
+    option(to, "      --direct",
+           "write the file with O_DIRECT, past the page cache");
+    option(to, "      --quiet", "no progress line on a terminal");
+    option(to, "      --realtime", "run at SCHED_FIFO, memory locked");
+    option(to, "  -h, --help", "print this help and exit");
+}
+
+static void __attribute__((noreturn)) usage(FILE *to, int status)
+{
+    fputs(synopsis, to);
+    if ( !status )
+        print_options(to);
+    exit(status);
 }
 
 /*
@@ -305,16 +389,16 @@ static void parse_options(int argc, char *argv[], struct options *o)
                                  MAX_RING_BYTES);
             break;
         case 'r':
-            o->reserve_mb = number('r', optarg, 0, MAX_RESERVE_MB);
+            o->reserve_mb = number('r', optarg, 0, MAX_RESERVE_MB, "MB");
             break;
         case 'S':
-            o->tbuf_pages = number('S', optarg, 1, MAX_TBUF_PAGES);
+            o->tbuf_pages = number('S', optarg, 1, MAX_TBUF_PAGES, "pages");
             break;
         case 's':
-            o->poll_ms = number('s', optarg, 1, MAX_POLL_MS);
+            o->poll_ms = number('s', optarg, 1, MAX_POLL_MS, "ms");
             break;
         case 'T':
-            o->seconds = number('T', optarg, 1, MAX_SECONDS);
+            o->seconds = number('T', optarg, 1, MAX_SECONDS, "seconds");
             break;
         case 'V':
             printf("xentrace (xentrace-ng) %s\n", XT_VERSION);
