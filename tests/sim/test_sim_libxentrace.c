@@ -274,6 +274,7 @@ static void test_map_buffers(void **state)
     assert_true(xt_cpu_mapped(host, 1));
     assert_false(xt_cpu_mapped(host, NR_PCPUS));
     assert_int_equal(xt_data_size(host), DATA_SIZE);
+    assert_int_equal(xt_buf_pages(host), PAGES);
 
     assert_int_equal(xt_map_buffers(host), 0); /* again: nothing to do */
     assert_int_equal(xt_data_size(host), DATA_SIZE);

@@ -366,6 +366,44 @@ static void test_disk_reserve_mid_capture(void **state)
     remove_tmpfs(dir, trace);
 }
 
+/*
+ * -S when Xen's buffers exist: of the same size, nothing to say; of
+ * another, one line that says what they are and that they stay, and the
+ * capture goes on with them.  Without -S, nothing: the default asks for
+ * no size.
+ */
+static void test_buffers_of_another_size(void **state)
+{
+    static const char want[] = "xentrace: -S 8: Xen's trace buffers exist, "
+        "of 2 pages a CPU: they keep that size until Xen restarts "
+        "(tbuf_size= at boot)\n";
+    char *script, *out, *line;
+
+    (void)state;
+    assert_true(asprintf(&script, "%s -S 2 -e all -T 1 %s 2> /dev/null && "
+                         "echo == same && %s -S 2 -e all -T 1 %s && "
+                         "echo == other && %s -S 8 -e all -T 1 %s && "
+                         "echo == default && %s -e all -T 1 %s && "
+                         "echo rc=$?", XENTRACE, sim_trace, XENTRACE,
+                         sim_trace, XENTRACE, sim_trace, XENTRACE,
+                         sim_trace) > 0);
+    assert_int_equal(run_script(script), 0);
+    free(script);
+    out = sim_read_text(sim_log);
+    if ( !strstr(out, "rc=0\n") )
+    {
+        sim_show_file(sim_log, 40);
+        fail_msg("a capture on buffers of another size failed");
+    }
+    line = strstr(out, "xentrace: -S ");
+    assert_non_null(line);
+    assert_true(line > strstr(out, "== other\n"));
+    assert_true(line < strstr(out, "== default\n"));
+    assert_true(!strncmp(line, want, strlen(want)));
+    assert_null(strstr(line + 1, "xentrace: -S "));
+    free(out);
+}
+
 /* "-" is the standard output, not a file of that name. */
 static void test_dash_is_stdout(void **state)
 {
@@ -589,6 +627,7 @@ int main(void)
         cmocka_unit_test(test_exit_table),
         cmocka_unit_test(test_disk_reserve_mid_capture),
         cmocka_unit_test(test_dash_is_stdout),
+        cmocka_unit_test(test_buffers_of_another_size),
         cmocka_unit_test(test_stalled_output_loses_nothing),
         cmocka_unit_test(test_realtime),
         cmocka_unit_test(test_normal_priority_by_default),

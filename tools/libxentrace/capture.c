@@ -465,6 +465,11 @@ uint32_t xt_data_size(const struct xt_host *h)
     return h->data_size;
 }
 
+unsigned int xt_buf_pages(const struct xt_host *h)
+{
+    return h->buf_pages;
+}
+
 /*
  * Windows
  * =======

@@ -58,6 +58,7 @@ int xt_disable(struct xt_host *h);
 int xt_map_buffers(struct xt_host *h);
 bool xt_cpu_mapped(const struct xt_host *h, unsigned int cpu);
 uint32_t xt_data_size(const struct xt_host *h);     /* bytes per CPU */
+unsigned int xt_buf_pages(const struct xt_host *h); /* t_info's tbuf_size */
 
 /*
  * One CPU's unconsumed records, from cons to prod: one piece, or two when

@@ -169,6 +169,7 @@ struct options {
     unsigned long long ring_bytes;      /* -M; 0: write as we go */
     unsigned long long reserve_mb;      /* -r */
     unsigned int tbuf_pages;            /* -S */
+    bool tbuf_pages_given;              /*   given, not the default */
     unsigned int poll_ms;               /* -s */
     unsigned int seconds;               /* -T; 0: until a signal */
     bool keep_tracing;                  /* -x */
@@ -393,6 +394,7 @@ static void parse_options(int argc, char *argv[], struct options *o)
             break;
         case 'S':
             o->tbuf_pages = number('S', optarg, 1, MAX_TBUF_PAGES, "pages");
+            o->tbuf_pages_given = true;
             break;
         case 's':
             o->poll_ms = number('s', optarg, 1, MAX_POLL_MS, "ms");
@@ -863,21 +865,34 @@ static void set_masks(struct xt_host *h, const struct options *o,
 }
 
 /*
- * Allocate the buffers (if they exist, Xen says EBUSY or EINVAL: they are
- * used as they are), enable tracing or with -X make sure it is off, map.
+ * Allocate the buffers (if they exist, Xen says EBUSY, or EINVAL if they
+ * are of another size: they are used as they are, and an -S that asked
+ * for another size is told so), enable tracing or with -X make sure it is
+ * off, map.
  */
 static void start_tracing(struct xt_host *h, const struct options *o)
 {
     unsigned int cpu;
+    bool other_size = false;
 
     host.disable = !o->keep_tracing;
-    if ( xt_set_size(h, o->tbuf_pages) && errno != EBUSY && errno != EINVAL )
-        err(1, "cannot allocate trace buffers of %u pages", o->tbuf_pages);
+    if ( xt_set_size(h, o->tbuf_pages) )
+    {
+        if ( errno != EBUSY && errno != EINVAL )
+            err(1, "cannot allocate trace buffers of %u pages",
+                o->tbuf_pages);
+        other_size = errno == EINVAL;
+    }
     /* A successful set_size turns tracing on: -X turns it off again. */
     if ( o->start_disabled ? xt_disable(h) : xt_enable(h) )
         err(1, "cannot %s tracing", o->start_disabled ? "disable" : "enable");
     if ( xt_map_buffers(h) )
         err(1, "cannot map the trace buffers");
+    if ( other_size && o->tbuf_pages_given &&
+         xt_buf_pages(h) != o->tbuf_pages )
+        warnx("-S %u: Xen's trace buffers exist, of %u pages a CPU: they "
+              "keep that size until Xen restarts (tbuf_size= at boot)",
+              o->tbuf_pages, xt_buf_pages(h));
     /* A bad prod is Xen's to put right: the capture resyncs the CPU. */
     if ( o->discard )
         for ( cpu = 0; cpu < xt_max_cpus(h); cpu++ )
