@@ -130,9 +130,13 @@ debian-xen|stock-4.20)
     # An arm64 dom0 boots on fewer records than x86's PV one, whose every
     # page-table update is a hypercall: the load makes sure that the
     # boot's tracing overflows the buffers before the first capture.
+    # tbuf-state emptied them above, and under this load Xen writes about
+    # 1,200 scheduler records (25 bytes each) a second on CPU 1, whose 32
+    # pages hold about 5,200: 3 s of it did not always overflow them, 12 s
+    # does with twice the margin even at half the rate.
     if [ "$(uname -m)" = aarch64 ]; then
         load_start
-        sleep 3
+        sleep 12
         load_stop fill
     fi
     # First, as it also ends the tracing that tbuf_size= started at boot:
