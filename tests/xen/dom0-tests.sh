@@ -7,7 +7,8 @@
 #   NAME.rc     its exit status
 #   NAME.state  tbuf-state right after it exited
 #   NAME.time   its seconds: elapsed, user, system (not after SIGINT)
-#   NAME.load   the processes the load spawned meanwhile (0: an idle step)
+#   NAME.load   the processes the load spawned meanwhile (0: an idle step;
+#               for mmio, the interrupts moved)
 #   NAME.wall   dom0's uptime in seconds before and after it
 #
 # and boot.state is tbuf-state before any tracer ran.  The host side
@@ -90,6 +91,35 @@ sigint() {
     cat "$name.err" "$name.state"
 }
 
+# mmio NAME: ours, -e all, while a loop moves each of dom0's interrupts
+# that can move between its two vCPUs, again and again: on Arm, each move
+# reads and writes the GIC distributor (its enable and routing registers),
+# which Xen emulates, so each is MMIO traps; the moves made in NAME.load.
+# Only on Arm.
+mmio() {
+    name=$1
+    [ "$(uname -m)" = aarch64 ] || return 0
+    echo "== $name: xentrace -D -e all -T 2, interrupts moved"
+    (
+        n=0
+        trap 'echo $n > /tmp/moves; exit 0' TERM
+        while :; do
+            for f in /proc/irq/*/smp_affinity; do
+                echo $((n % 2 + 1)) 2> /dev/null > "$f" && n=$((n + 1))
+            done
+            sleep 0.1
+        done
+    ) &
+    pid=$!
+    xentrace -D -e all -T 2 "$name.bin" 2> "$name.err"
+    echo $? > "$name.rc"
+    kill $pid
+    wait $pid 2> /dev/null
+    cat /tmp/moves > "$name.load"
+    tbuf-state > "$name.state"
+    cat "$name.err" "$name.load" "$name.state"
+}
+
 # live NAME: ours into a pipe, kept by tee in NAME.bin and watched by
 # xentrace-top --json (NAME.top, its status NAME.top.rc), as a user
 # watches a host; only where the dom0 has xentrace-top (x86).
@@ -153,6 +183,7 @@ our-xen|our-xen-4.20)
     step ours xentrace -D -e all -T 3
     step debian xentrace-debian -D -e 0x0ffff000 -T 3
     idle idle xentrace -D -e all -T 1
+    mmio mmio
     sigint sigint xentrace -D
     live live
     host host

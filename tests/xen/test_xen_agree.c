@@ -410,7 +410,8 @@ static char *dump_of(const char *boot, const char *name)
  * took and the virtual ones it injected.  WFI/WFE (0x01) in the capture
  * of an idle dom0: under load its vCPUs seldom wait, and a 3 s capture
  * held 0 to 6 of them.  Emulated MMIO is counted, not required: under
- * this load dom0 does not touch the emulated GIC distributor.
+ * this load dom0 does not touch the emulated GIC distributor
+ * (test_arm_mmio makes it).
  */
 static void test_arm_trace_points(void **state)
 {
@@ -437,6 +438,40 @@ static void test_arm_trace_points(void **state)
                   count_named(text, "TRC_ARM_TRAP_MMIO"));
     free(idle);
     free(text);
+}
+
+/*
+ * Emulated MMIO on Arm (dom0-tests.sh's "mmio"): dom0 moved its
+ * interrupts between its vCPUs while it was captured, and each move reads
+ * and writes the GIC distributor, which Xen emulates.  Every
+ * TRC_ARM_TRAP_MMIO follows the data abort that took the guest into Xen
+ * (TRC_ARM_TRAP of class 0x24), and the summary's MMIO table, by address,
+ * counts each of them once.
+ */
+static void test_arm_mmio(void **state)
+{
+    const char *boot = *state;
+    char *moves = read_boot_file(boot, "mmio.load");
+    char *text = dump_of(boot, "mmio");
+    unsigned long mmio = count_named(text, "TRC_ARM_TRAP_MMIO");
+    unsigned long aborts = count_traps(text, 0x24);
+    long moved = strtol(moves, NULL, 10);
+    long long table = summary_value(boot, "mmio", "",
+        "sum(sum(r[\"count\"] for r in v[\"arm\"][\"mmio\"][\"addresses\"])"
+        " + v[\"arm\"][\"mmio\"][\"others\"][\"count\"] "
+        "for v in s[\"vcpus\"] if \"arm\" in v)");
+
+    print_message("%s: %ld interrupt moves, %lu MMIO traps after %lu data "
+                  "aborts, %lld in the summary\n", boot, moved, mmio, aborts,
+                  table);
+    if ( moved <= 0 )
+        fail_msg("%s: dom0 moved none of its interrupts", boot);
+    if ( !mmio )
+        fail_msg("%s: no TRC_ARM_TRAP_MMIO in mmio.bin", boot);
+    assert_true(aborts >= mmio);
+    assert_int_equal(table, mmio);
+    free(text);
+    free(moves);
 }
 
 /*
@@ -584,6 +619,7 @@ int main(void)
         ON_DOMU(test_ours_agrees_with_xenalyze),
         ON_DOMU(test_debian_agrees_with_xenalyze),
         ON(test_arm_trace_points, "arm64-our-xen-4.20"),
+        ON(test_arm_mmio, "arm64-our-xen-4.20"),
     };
 
     if ( !(results = getenv("XT_RESULTS")) )
