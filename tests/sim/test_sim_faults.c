@@ -359,7 +359,7 @@ static void test_kill9_at_random_points(void **state)
     static const char *const opt_sets[][8] = {
         { "-e", "all", NULL },
         { "-D", "--batch-size", "4k", "-e", "all", NULL },
-        { "-S", "2", "--batch-size", "8k", "-e", "all", NULL },
+        { "-s", "10", "--batch-size", "8k", "-e", "all", NULL },
         { "--batch-size", "4k", "-e", "all", NULL },
         { "-M", "256k", "-e", "all", NULL },
     };
