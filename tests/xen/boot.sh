@@ -17,6 +17,10 @@
 #   --dom0-mem SIZE  Xen dom0_mem (default 512M)
 #   --timeout SEC    give up on QEMU after SEC seconds (default 900)
 #   --arch ARCH      x86_64 (default) or arm64
+#   --icount         the guest's clock counts the instructions QEMU runs,
+#                    one a nanosecond (-icount shift=0, on one host
+#                    thread): what the guest times is instructions, the
+#                    same however busy this host is
 #   --domu           also a guest for dom0's xl to start (arm64): dom0's
 #                    kernel as /domu/Image and /domu/initramfs.cpio, whose
 #                    /init is tests/xen/domu-init.sh
@@ -42,6 +46,7 @@ DOM0_MEM=512M
 TIMEOUT=900
 ARCH=x86_64
 DOMU=no
+ACCEL=(-accel tcg,thread=multi)
 while [ $# -gt 4 ]; do
     case "$1" in
     --xen-args) XEN_ARGS=$2 ;;
@@ -51,6 +56,8 @@ while [ $# -gt 4 ]; do
     --timeout) TIMEOUT=$2 ;;
     --arch) ARCH=$2 ;;
     --domu) DOMU=yes; shift; continue ;;
+    --icount) ACCEL=(-accel tcg,thread=single -icount shift=0,sleep=on)
+              shift; continue ;;
     *) echo "boot.sh: unknown option $1" >&2; exit 2 ;;
     esac
     shift 2
@@ -168,7 +175,7 @@ if [ "$ARCH" = x86_64 ]; then
     DOM0_CMDLINE="console=hvc0 earlyprintk=xen rdinit=/init panic=-1 loglevel=6"
     # QEMU's multiboot loader: -initrd "module args,module args", and a
     # comma inside a module's arguments is written twice.
-    QEMU=(qemu-system-x86_64 -accel tcg,thread=multi -cpu qemu64 -machine pc
+    QEMU=(qemu-system-x86_64 "${ACCEL[@]}" -cpu qemu64 -machine pc
           -smp 2 -m "$MEM" -nodefaults -display none -no-reboot -monitor none
           -serial stdio
           -kernel "$XEN_ELF" -append "$XEN_CMDLINE"
@@ -181,7 +188,7 @@ else
     # RAM starts at 0x40000000, Xen at 0x40200000 (its Image header);
     # dom0's kernel (33 MiB) and initramfs go above it, where Xen finds
     # them through the device tree's multiboot,module nodes.
-    QEMU=(qemu-system-aarch64 -accel tcg,thread=multi -cpu cortex-a57
+    QEMU=(qemu-system-aarch64 "${ACCEL[@]}" -cpu cortex-a57
           -machine virt,virtualization=on,gic-version=3
           -smp 2 -m "$MEM" -nodefaults -display none -no-reboot -monitor none
           -serial stdio

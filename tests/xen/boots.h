@@ -3,7 +3,8 @@
  * tests: each test on each boot it applies to, named for both, with the
  * boot's name (its directory under $XT_RESULTS) as the test's state.
  * A boot on emulated arm64 has "arm64-" before the name of the x86 boot
- * whose scenario it runs.
+ * whose scenario it runs; "cost" and "arm64-cost" are booted with the
+ * guest's clock counting instructions (boot.sh --icount).
  */
 #ifndef BOOTS_H
 #define BOOTS_H

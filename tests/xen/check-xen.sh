@@ -6,12 +6,14 @@
 # and boots six times, dom0 running dom0-tests.sh with our XENTRACE,
 # Debian's xentrace and TBUF-STATE; each boot's results go to
 # RESULTS/SCENARIO, and what the builds of ours made to RESULTS/trees.
+# Then cost: ours on 4.20.4 booted with --icount, where the guest's clock
+# counts instructions, for what a trace point costs when it writes.
 # Then three on emulated arm64 (QEMU virt with EL2): Debian's arm64 Xen
 # 4.17, Debian's 4.17 source built for arm64 with our trace.c, and 4.20.4
 # with ours, as arm64-debian-xen, arm64-our-xen and arm64-our-xen-4.20,
 # running the scenarios of the x86 boots of the same names, and
-# arm64-domu, ours on 4.17 again with a guest that dom0's xl starts; their
-# dom0
+# arm64-domu, ours on 4.17 again with a guest that dom0's xl starts, and
+# arm64-cost as cost; their dom0
 # runs our programs cross-built (make arm64-dom0, in ARM-BUILD) against
 # the arm64 packages, Debian's arm64 xentrace and xenalyze.
 # test_xen and test_xen_trees then check them.  A boot that fails leaves
@@ -52,11 +54,22 @@ OUR_XEN_420=$RESULTS/trees/4.20.4/xen
 OUT=$(timed build-4.20-stock "$HERE/build-tree.sh" --stock "$XEN_SRC" "$CACHE" 4.20.4)
 STOCK_XEN_420=$OUT/xen
 
+# The cost boots, x86's and Arm's alike: one pCPU, as Xen's arm64 boot
+# spins for ever under -icount waiting for its second CPU (QEMU runs the
+# CPUs in turns, and only at a timer's deadline); a dom0 of one vCPU, so
+# the loop runs where it was timed; buffers of 4 MiB, so that a capture's
+# records of the loop fit below the half where Xen notifies, and xentrace
+# stays asleep (dom0-tests.sh's cost()).
+COST_ARGS="tbuf_size=1024 maxcpus=1 dom0_max_vcpus=1"
+
 PROGS=(--prog "xentrace=$XENTRACE"
        --prog xentrace-debian=/usr/lib/xen-4.17/bin/xentrace
        --prog "tbuf-state=$TBUF_STATE")
-# The live view, where make gives it (XT_TOP): our-xen's "live" step.
+# The live view, where make gives it (XT_TOP): our-xen's "live" step;
+# the hypercall loop (XT_HCALL_LOOP): its "cost" step.
 [ -z "${XT_TOP:-}" ] || PROGS+=(--prog "xentrace-top=$XT_TOP")
+[ -z "${XT_HCALL_LOOP:-}" ] ||
+    PROGS+=(--prog "hypercall-loop=$XT_HCALL_LOOP")
 timed boot-debian-xen "$HERE/boot.sh" "${PROGS[@]}" --xen-args tbuf_size=32 \
     "$ROOT" "$ROOT/boot/xen-4.17-amd64.gz" debian-xen "$RESULTS/debian-xen"
 if [ -n "$OUR_XEN" ]; then
@@ -79,6 +92,8 @@ if [ -f "$OUR_XEN_420" ]; then
     timed boot-clamp-4.20 "$HERE/boot.sh" "${PROGS[@]}" --mem 1536 \
         --dom0-mem 384M --xen-args tbuf_size=100000 \
         "$ROOT" "$OUR_XEN_420" clamp-4.20 "$RESULTS/clamp-4.20"
+    timed boot-cost "$HERE/boot.sh" "${PROGS[@]}" --icount \
+        --xen-args "$COST_ARGS" "$ROOT" "$OUR_XEN_420" cost "$RESULTS/cost"
 fi
 
 # ---------------------------------------------------------------- arm64
@@ -103,6 +118,7 @@ if [ -n "$ARM_ROOT" ]; then
     ARM_PROGS=(--arch arm64 --prog "xentrace=$D/xentrace"
                --prog "xentrace-debian=$ARM_ROOT/usr/lib/xen-4.17/bin/xentrace"
                --prog "tbuf-state=$D/tbuf-state"
+               --prog "hypercall-loop=$D/hypercall-loop"
                --prog "xentrace-summary=$D/xentrace-summary"
                --prog "xenalyze=$ARM_ROOT/usr/bin/xenalyze")
     timed boot-arm64-debian-xen "$HERE/boot.sh" "${ARM_PROGS[@]}" \
@@ -123,6 +139,10 @@ if [ -n "$ARM_ROOT" ]; then
         timed boot-arm64-our-xen-4.20 "$HERE/boot.sh" "${ARM_PROGS[@]}" \
             --xen-args "tbuf_size=32 tevt_mask=0x0002f000" \
             "$ARM_ROOT" "$OUR_ARM_420" our-xen-4.20 "$RESULTS/arm64-our-xen-4.20"
+    [ ! -f "$OUR_ARM_420" ] ||
+        timed boot-arm64-cost "$HERE/boot.sh" "${ARM_PROGS[@]}" --icount \
+            --xen-args "$COST_ARGS" "$ARM_ROOT" "$OUR_ARM_420" cost \
+            "$RESULTS/arm64-cost"
 fi
 echo "check-xen: seconds per phase: $(tr '\n' ' ' < "$TIMES")"
 exit 0

@@ -21,6 +21,9 @@
 #   clamp       ours, tbuf_size far above what t_info can describe
 #   domu        (arm64) ours, tbuf_size=32, with a guest that xl starts
 #               (boot.sh --domu): two domains scheduled against each other
+#   cost        ours on 4.20.4 booted with boot.sh --icount, one pCPU, one
+#               vCPU of dom0 and 1024 pages a CPU: what a trace point
+#               costs when it writes, in instructions
 # and the same on Xen 4.20.4: stock-4.20 (Xen's own trace.c) as
 # debian-xen, our-xen-4.20 and clamp-4.20.  On arm64 the dom0 also has
 # Debian's xenalyze and our xentrace-summary, and reads ours.bin with
@@ -120,6 +123,40 @@ mmio() {
     cat "$name.err" "$name.load" "$name.state"
 }
 
+# cost NAME CLASS: what the trace points that a hypercall passes cost
+# when they write, against masked off.  hypercall-loop times xen_version
+# hypercalls, 2 rounds of 10,000, while ours captures -e sched (CLASS
+# masked off: its trace points test the mask and return), looking at the
+# buffers only once they are half full or at the end (-s 60000: the
+# boot's buffers hold the loop's records, and its dom0 one vCPU), into
+# NAME.masked.I.bin, then -e CLASS (every call's records written) into
+# NAME.on.I.bin, I from 1 to 3 taking turns; NAME.masked and NAME.on get
+# the loop's ns per call, a round a line (booted with --icount, a ns is an
+# instruction), NAME.MODE.I.rc each capture's status.  bench/run-boot-cost
+# puts x86's and Arm's side by side.
+cost() {
+    name=$1 class=$2
+    command -v hypercall-loop > /dev/null || return 0
+    : > "$name.masked"
+    : > "$name.on"
+    for i in 1 2 3; do
+        for mode in masked on; do
+            mask=sched
+            [ $mode = masked ] || mask=$class
+            out=$name.$mode.$i
+            echo "== $out: hypercall-loop under xentrace -D -e $mask"
+            xentrace -D -e $mask -s 60000 "$out.bin" 2> "$out.err" &
+            pid=$!
+            sleep 1
+            hypercall-loop 10000 2 >> "$name.$mode"
+            kill -INT $pid
+            wait $pid
+            echo $? > "$out.rc"
+        done
+    done
+    cat "$name.masked" "$name.on"
+}
+
 # live NAME: ours into a pipe, kept by tee in NAME.bin and watched by
 # xentrace-top --json (NAME.top, its status NAME.top.rc), as a user
 # watches a host; only where the dom0 has xentrace-top (x86).
@@ -190,6 +227,11 @@ our-xen|our-xen-4.20)
     ;;
 clamp|clamp-4.20)
     step ours xentrace -D -e all -T 2
+    ;;
+cost)
+    # Ours, 4.20.4 (with Arm's trace points on arm64), booted with
+    # --icount: the loop's times are instructions.
+    if [ "$(uname -m)" = aarch64 ]; then cost cost arm; else cost cost pv; fi
     ;;
 domu)
     # Xen's toolstack, as its init scripts start it, and a guest.

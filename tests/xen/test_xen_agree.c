@@ -474,6 +474,70 @@ static void test_arm_mmio(void **state)
     free(moves);
 }
 
+/* Lines of @text that end in " @name": the dump's records of that name. */
+static unsigned long count_ending(const char *text, const char *name)
+{
+    char pattern[64];
+    const char *at;
+    unsigned long n = 0;
+
+    snprintf(pattern, sizeof(pattern), " %s\n", name);
+    for ( at = text; (at = strstr(at, pattern)); at++ )
+        n++;
+    return n;
+}
+
+/*
+ * The trace points' cost step (dom0-tests.sh's "cost", on 4.20.4): every
+ * capture ended well; each with the hypercall's trace points on (-e pv on
+ * x86, -e arm on Arm) holds a record of each of the loop's 20,000
+ * xen_version hypercalls (TRC_PV_HYPERCALL_V2, TRC_ARM_TRAP_HVC), each
+ * with them masked off none; the loop timed 6 rounds each way.  What the
+ * times say is bench/run-boot-cost's: no test holds a timing.
+ */
+static void test_trace_point_cost(void **state)
+{
+    static const char *const modes[] = { "masked", "on" };
+    const char *boot = *state;
+    unsigned int i, m;
+
+    for ( m = 0; m < 2; m++ )
+    {
+        char name[64], *text, *line, *save;
+        unsigned long rounds = 0;
+
+        for ( i = 1; i <= 3; i++ )
+        {
+            unsigned long calls;
+
+            snprintf(name, sizeof(name), "cost.%s.%u.rc", modes[m], i);
+            text = read_boot_file(boot, name);
+            if ( strcmp(text, "0\n") )
+                fail_msg("%s: %s says %s", boot, name, text);
+            free(text);
+            snprintf(name, sizeof(name), "cost.%s.%u", modes[m], i);
+            text = dump_of(boot, name);
+            calls = count_ending(text, "xen_version");
+            print_message("%s: %lu xen_version records in %s.bin\n", boot,
+                          calls, name);
+            if ( m ? calls < 20000 : calls != 0 )
+                fail_msg("%s: %s.bin has %lu xen_version records", boot,
+                         name, calls);
+            free(text);
+        }
+        snprintf(name, sizeof(name), "cost.%s", modes[m]);
+        text = read_boot_file(boot, name);
+        for ( line = strtok_r(text, "\n", &save); line;
+              line = strtok_r(NULL, "\n", &save) )
+        {
+            assert_true(strtod(line, NULL) > 0);
+            rounds++;
+        }
+        assert_int_equal(rounds, 6);
+        free(text);
+    }
+}
+
 /*
  * A guest: the domain xl created ran; both captures of it are loss-free
  * and agree with xenalyze (test_ours_agrees_with_xenalyze and
@@ -620,6 +684,8 @@ int main(void)
         ON_DOMU(test_debian_agrees_with_xenalyze),
         ON(test_arm_trace_points, "arm64-our-xen-4.20"),
         ON(test_arm_mmio, "arm64-our-xen-4.20"),
+        ON(test_trace_point_cost, "cost"),
+        ON(test_trace_point_cost, "arm64-cost"),
     };
 
     if ( !(results = getenv("XT_RESULTS")) )

@@ -6,11 +6,16 @@
 XEN_CACHE   ?= /var/cache/xentrace-ng
 XEN_RESULTS := $(BUILD)/xen-results
 TBUF_STATE  := $(BUILD)/tests/tbuf-state
+HCALL_LOOP  := $(BUILD)/tests/hypercall-loop
 XEN_TEST    := $(BUILD)/tests/test_xen
 XEN_AGREE_TEST := $(BUILD)/tests/test_xen_agree
 
-# A dom0 program: on Debian's libxenctrl, like Debian's xentrace.
+# Dom0 programs: on Debian's libxenctrl, like Debian's xentrace.
 $(TBUF_STATE): tests/xen/tbuf_state.c
+	@mkdir -p $(@D)
+	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ $< -lxenctrl
+
+$(HCALL_LOOP): tests/xen/hypercall_loop.c
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ $< -lxenctrl
 
@@ -42,13 +47,13 @@ ARM_DOM0 ?= $(BUILD)/dom0
 # (check-xen's live step runs on x86).
 ARM_DOM0_READERS := $(filter-out $(XT_TOP),$(READERS))
 
-arm64-dom0: $(XENTRACE) $(TBUF_STATE) $(ARM_DOM0_READERS)
+arm64-dom0: $(XENTRACE) $(TBUF_STATE) $(HCALL_LOOP) $(ARM_DOM0_READERS)
 	@mkdir -p $(ARM_DOM0)
 	@cp $^ $(ARM_DOM0)/
 
-check-xen: $(XENTRACE) $(TBUF_STATE) $(XEN_TEST) $(XEN_AGREE_TEST) \
-           $(XEN_TREES_TEST) $(XEN_EVENTS_TEST) $(XT_TOP)
-	@XT_TOP=$(XT_TOP) tests/xen/check-xen.sh $(XEN_CACHE) $(XEN_SRC) $(XENTRACE) $(TBUF_STATE) \
+check-xen: $(XENTRACE) $(TBUF_STATE) $(HCALL_LOOP) $(XEN_TEST) \
+           $(XEN_AGREE_TEST) $(XEN_TREES_TEST) $(XEN_EVENTS_TEST) $(XT_TOP)
+	@XT_TOP=$(XT_TOP) XT_HCALL_LOOP=$(HCALL_LOOP) tests/xen/check-xen.sh $(XEN_CACHE) $(XEN_SRC) $(XENTRACE) $(TBUF_STATE) \
 	    $(XEN_RESULTS) $(BUILD)/arm64
 	@XT_RESULTS=$(XEN_RESULTS) XT_TREES=$(XEN_RESULTS)/trees \
 	    XT_TREE_VERSIONS="4.17 4.20.4" XEN_CACHE=$(XEN_CACHE) \
