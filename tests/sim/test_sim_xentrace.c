@@ -404,6 +404,61 @@ static void test_buffers_of_another_size(void **state)
     free(out);
 }
 
+/*
+ * At exit, a line where the table needs working out: a capture that lost
+ * 1% or more of what was traced says how much, from the table's figures,
+ * and what keeps more; one that wrote no record of Xen's says why it may
+ * be; one that lost nothing says nothing more.
+ */
+static void test_exit_advice(void **state)
+{
+    static const char *const flood[] = { "-S", "2", "-e", "all", "-T", "1",
+                                         NULL };
+    static const char *const none[] = { "-e", "dom0op", "-T", "1", NULL };
+    static const char *const clean[] = { "-e", "sched", "-T", "1", NULL };
+    struct tf_summary file;
+    struct sim_cpu cpus[NR_PCPUS];
+    struct table t;
+    char *out, want[128], *line;
+
+    (void)state;
+    sim_capture(XENTRACE, "flood", flood, &file, cpus);
+    read_table(sim_log, sim_trace, &t);
+    assert_true(t.lost * 100 >= (t.records + t.lost));
+    snprintf(want, sizeof(want), "xentrace: %.1f%% of the records traced "
+             "were lost (%llu): larger buffers", 100.0 * t.lost /
+             (t.records + t.lost), t.lost);
+    out = sim_read_text(sim_log);
+    if ( !(line = strstr(out, want)) )
+    {
+        sim_show_file(sim_log, 20);
+        fail_msg("no \"%s\"", want);
+    }
+    assert_non_null(strstr(line, "--realtime keep more\n"));
+    free(out);
+
+    /* The mixed workload creates no domain. */
+    sim_capture(XENTRACE, "mixed", none, &file, cpus);
+    out = sim_read_text(sim_log);
+    if ( !strstr(out, "xentrace: no record of Xen's was written: no event "
+                      "passed the masks (-e, -c), or tracing was off "
+                      "(-X)\n") )
+    {
+        sim_show_file(sim_log, 20);
+        fail_msg("nothing traced: no line that says so");
+    }
+    free(out);
+
+    sim_capture(XENTRACE, "mixed", clean, &file, cpus);
+    read_table(sim_log, sim_trace, &t);
+    assert_int_equal(t.lost, 0);
+    /* xentrace's own lines; xen-sim's console says "(XEN) xentrace: ". */
+    out = sim_read_text(sim_log);
+    assert_true(strncmp(out, "xentrace: ", 10) &&
+                !strstr(out, "\nxentrace: "));
+    free(out);
+}
+
 /* "-" is the standard output, not a file of that name. */
 static void test_dash_is_stdout(void **state)
 {
@@ -628,6 +683,7 @@ int main(void)
         cmocka_unit_test(test_disk_reserve_mid_capture),
         cmocka_unit_test(test_dash_is_stdout),
         cmocka_unit_test(test_buffers_of_another_size),
+        cmocka_unit_test(test_exit_advice),
         cmocka_unit_test(test_stalled_output_loses_nothing),
         cmocka_unit_test(test_realtime),
         cmocka_unit_test(test_normal_priority_by_default),

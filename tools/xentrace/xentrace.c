@@ -161,6 +161,7 @@
 #define POOL_BYTES       (16UL << 20)   /* chunks, unless more CPUs need more */
 #define RT_PRIORITY      10         /* --realtime: SCHED_FIFO, under IRQs */
 #define RT_WRITER        9          /* --realtime: the writer's, under it */
+#define LOST_WARN_PERCENT 1         /* at exit, a loss worth a line */
 
 struct options {
     const char *cpu_spec;               /* -c; parsed once CPUs are known */
@@ -971,9 +972,10 @@ static void start_output(struct capture *c, struct xt_writer *w)
 /*
  * The exit table: per CPU what the file holds of its records, how often
  * the library resynchronised it (a bad cons or prod), and the bytes
- * skipped because they were not Xen's records; then the file.
+ * skipped because they were not Xen's records; then the file.  Returns
+ * the sum of every CPU's records.
  */
-static void print_counts(const struct capture *c)
+static struct chunk_count print_counts(const struct capture *c)
 {
     const struct options *o = c->opt;
     uint64_t file_bytes = output_file_bytes(c->take.out);
@@ -1010,12 +1012,33 @@ static void print_counts(const struct capture *c)
         fprintf(stderr, " (-M: the newest of %llu bytes of batches)",
                 (unsigned long long)output_passed_bytes(c->take.out));
     fputc('\n', stderr);
+    return all;
+}
+
+/*
+ * What the table says that should not need working out: a capture that
+ * wrote no record of Xen's, or whose file lost LOST_WARN_PERCENT of them
+ * or more, says so, and what to change.
+ */
+static void advise(const struct chunk_count *all)
+{
+    uint64_t traced = all->records + all->lost;
+
+    if ( !all->records )
+        warnx("no record of Xen's was written: no event passed the masks "
+              "(-e, -c), or tracing was off (-X)");
+    else if ( all->lost * 100 >= traced * LOST_WARN_PERCENT )
+        warnx("%.1f%% of the records traced were lost (%llu): larger "
+              "buffers (tbuf_size= at boot, or -S where Xen has none yet), "
+              "fewer events (-e, -c) or --realtime keep more",
+              100.0 * all->lost / traced, (unsigned long long)all->lost);
 }
 
 int main(int argc, char *argv[])
 {
     struct options opt;
     struct capture cap = { .opt = &opt };
+    struct chunk_count all = { 0 };
     struct xt_host *h;
     struct xt_writer *w;
     uint8_t *cpu_bitmap;
@@ -1085,7 +1108,9 @@ int main(int argc, char *argv[])
      * (its line first); not what went into a pipe that was closed.
      */
     if ( error != EPIPE )
-        print_counts(&cap);
+        all = print_counts(&cap);
+    if ( !error )
+        advise(&all);
     failed |= error != 0;
 
     output_free(cap.take.out);
