@@ -754,6 +754,13 @@ static void test_write_error_is_1(void **state)
                             reader_command(&readers[i], cmd), dir, dir), 1);
         assert_one_line(readers[i].name, "No space left on device");
     }
+    /* The export's Perfetto trace too, to a file or the standard output. */
+    assert_int_equal(sh("%s --perfetto /dev/full %s/clean.bin 2> %s/err",
+                        XT_EXPORT, dir, dir), 1);
+    assert_one_line("xentrace-export", ": /dev/full: No space left on device");
+    assert_int_equal(sh("%s --perfetto - %s/clean.bin > /dev/full 2> %s/err",
+                        XT_EXPORT, dir, dir), 1);
+    assert_one_line("xentrace-export", "No space left on device");
 }
 
 /*

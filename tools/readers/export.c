@@ -630,7 +630,7 @@ static void export_perfetto(struct xt_reader *r, FILE *out, const char *path,
                             const struct view_filter *f, uint64_t hz)
 {
     if ( perfetto_export(r, out, f, hz) )
-        err(CLI_EXIT_ERROR, "%s", errno == EIO ? path : prog_input);
+        err(CLI_EXIT_ERROR, "%s", ferror(out) ? path : prog_input);
 }
 
 /* @path ("-": the standard output) to write, or exit 1. */

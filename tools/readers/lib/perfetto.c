@@ -224,15 +224,20 @@ static uint64_t ns(const struct pf *pf, uint64_t tsc)
  * =======
  */
 
+/* A write failed: its errno (ENOSPC, EPIPE...) is the caller's to say. */
 static void out_failed(struct pf *pf)
 {
     pf->failed = true;
-    errno = EIO;
+    if ( !errno )
+        errno = EIO;
 }
 
+/* Once a write has failed, nothing more is written: its errno stays. */
 static void out_flush(struct pf *pf)
 {
-    if ( pf->out_len && fwrite(pf->out_buf, pf->out_len, 1, pf->out) != 1 )
+    errno = 0;
+    if ( !pf->failed && pf->out_len &&
+         fwrite(pf->out_buf, pf->out_len, 1, pf->out) != 1 )
         out_failed(pf);
     pf->out_len = 0;
 }
@@ -273,9 +278,12 @@ static void packet_end(struct pf *pf, bool on_sequence)
     head[n++] = (uint8_t)len;
     if ( pf->out_len + n + pf->pkt.len > OUT_BYTES )
         out_flush(pf);
+    if ( pf->failed )
+        return;
     if ( n + pf->pkt.len > OUT_BYTES )
     {
         /* Larger than the buffer: straight out. */
+        errno = 0;
         if ( fwrite(head, n, 1, pf->out) != 1 ||
              fwrite(pf->pkt.buf, pf->pkt.len, 1, pf->out) != 1 )
             out_failed(pf);
@@ -1102,11 +1110,11 @@ int perfetto_export(struct xt_reader *r, FILE *out,
     else if ( !pf.failed )
         finish(&pf);
     if ( !pf.failed )
-        out_flush(&pf);
-    if ( !pf.failed && fflush(out) )
     {
-        pf.failed = true;
-        errno = EIO;
+        out_flush(&pf);
+        errno = 0;
+        if ( !pf.failed && fflush(out) )
+            out_failed(&pf);
     }
     ret = pf.failed || ferror(out) ? -1 : 0;
     if ( ret && !errno )

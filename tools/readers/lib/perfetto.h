@@ -16,8 +16,9 @@
 /*
  * Write @r's machine to @out as Perfetto packets, keeping what @f keeps;
  * @hz: TSC ticks per second (cli_tsc_hz()).  0, or -1 with errno (ENOMEM;
- * or EIO, a write to @out failed; ERANGE, CPU numbers beyond
- * VIEW_MAX_PCPUS).  Memory is bounded by the number of pCPUs and vCPUs.
+ * a write to @out failed, ferror(@out), and errno is the write's; ERANGE,
+ * CPU numbers beyond VIEW_MAX_PCPUS).  Memory is bounded by the number of
+ * pCPUs and vCPUs.
  */
 int perfetto_export(struct xt_reader *r, FILE *out,
                     const struct view_filter *f, uint64_t hz);
