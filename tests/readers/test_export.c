@@ -245,6 +245,31 @@ static void test_ctf_1024(void **state)
     check_ctf("c1024");
 }
 
+/*
+ * An export into the directory of an older one replaces its files: the
+ * 8 CPUs' streams of c8 do not stay beside lossy's 4, which babeltrace2
+ * would read as one trace.  A directory with anything else is refused,
+ * and left as it was.
+ */
+static void test_ctf_over_an_older_export(void **state)
+{
+    (void)state;
+    assert_int_equal(sh("rm -rf %s/over.ctf && %s --ctf %s/over.ctf %s/c8.bin "
+                        "&& %s --ctf %s/over.ctf %s/lossy.bin", dir, EXPORT,
+                        dir, dir, EXPORT, dir, dir), 0);
+    assert_int_equal(sh("test $(ls %s/over.ctf | wc -l) = 5", dir), 0);
+    assert_int_equal(sh("%s %s/over.ctf 2>/dev/null | wc -l > %s/over.bt",
+                        BABELTRACE, dir, dir), 0);
+    summarise("lossy");
+    assert_int_equal(read_number("over", ".bt"), summary_records("lossy"));
+    assert_int_equal(sh("touch %s/over.ctf/notes && ! %s --ctf %s/over.ctf "
+                        "%s/c8.bin 2> %s/over.err && grep -qx '.*: holds "
+                        "notes, which is not a CTF export.s: not writing into "
+                        "it' %s/over.err && test $(wc -l < %s/over.err) = 1 "
+                        "&& test $(ls %s/over.ctf | wc -l) = 6", dir, EXPORT,
+                        dir, dir, dir, dir, dir, dir), 0);
+}
+
 /* @name.trace.json, made with @options, checked, for --domain @domain. */
 static void check_chrome_with(const char *name, const char *options,
                               int domain)
@@ -558,6 +583,7 @@ int main(void)
         cmocka_unit_test(test_summary_text),
         cmocka_unit_test(test_ctf_8),
         cmocka_unit_test(test_ctf_1024),
+        cmocka_unit_test(test_ctf_over_an_older_export),
         cmocka_unit_test(test_ctf_origin),
         cmocka_unit_test(test_chrome_json_8),
         cmocka_unit_test(test_chrome_json_1024),

@@ -14,6 +14,7 @@
  * --records adds every record to the JSON as an instant.  See
  * xentrace-export(1).
  */
+#include <dirent.h>
 #include <err.h>
 #include <errno.h>
 #include <getopt.h>
@@ -22,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "model.h"
@@ -293,13 +295,57 @@ static void ctf_metadata(const char *dir, const struct xt_reader_info *info,
         err(1, "%s", path);
 }
 
+/* Whether @name is a file of a CTF export: "metadata" or "stream_N". */
+static bool ctf_file(const char *name)
+{
+    if ( !strcmp(name, "metadata") )
+        return true;
+    if ( strncmp(name, "stream_", 7) )
+        return false;
+    name += 7;
+    return *name && strspn(name, "0123456789") == strlen(name);
+}
+
+/*
+ * @dir for a CTF export: made, or emptied of an older export's files,
+ * whose streams of CPUs this one lacks would otherwise stay beside it
+ * (and babeltrace2 read them as part of it).  A directory that holds
+ * anything else is not ours to empty: refused.
+ */
+static void ctf_dir(const char *dir)
+{
+    struct dirent *e;
+    char path[4096];
+    DIR *d;
+
+    if ( !mkdir(dir, 0755) )
+        return;
+    if ( errno != EEXIST || !(d = opendir(dir)) )
+        err(1, "%s", dir);
+    while ( (errno = 0, e = readdir(d)) )
+        if ( strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
+             !ctf_file(e->d_name) )
+            errx(1, "%s: holds %s, which is not a CTF export's: not "
+                 "writing into it", dir, e->d_name);
+    if ( errno )
+        err(1, "%s", dir);
+    rewinddir(d);
+    while ( (e = readdir(d)) )
+        if ( ctf_file(e->d_name) )
+        {
+            snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+            if ( unlink(path) )
+                err(1, "%s", path);
+        }
+    closedir(d);
+}
+
 static void export_ctf(struct xt_reader *r, const char *dir, uint64_t hz)
 {
     const struct xt_reader_info *info = xt_reader_info(r);
     unsigned int i;
 
-    if ( mkdir(dir, 0755) && errno != EEXIST )
-        err(1, "%s", dir);
+    ctf_dir(dir);
     for ( i = 0; i < info->nr_cpus; i++ )
         ctf_stream(r, dir, xt_reader_cpu(r, i)->cpu, cli_origin(r));
     ctf_metadata(dir, info, hz);
