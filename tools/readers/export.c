@@ -312,7 +312,7 @@ static bool ctf_file(const char *name)
  * (and babeltrace2 read them as part of it).  A directory that holds
  * anything else is not ours to empty: refused.
  */
-static void ctf_dir(const char *dir)
+static void make_ctf_dir(const char *dir)
 {
     struct dirent *e;
     char path[4096];
@@ -345,7 +345,7 @@ static void export_ctf(struct xt_reader *r, const char *dir, uint64_t hz)
     const struct xt_reader_info *info = xt_reader_info(r);
     unsigned int i;
 
-    ctf_dir(dir);
+    make_ctf_dir(dir);
     for ( i = 0; i < info->nr_cpus; i++ )
         ctf_stream(r, dir, xt_reader_cpu(r, i)->cpu, cli_origin(r));
     ctf_metadata(dir, info, hz);
