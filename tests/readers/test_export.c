@@ -205,6 +205,29 @@ static void test_summary_text(void **state)
     assert_true(file_has("c8.txt", "vcpu runstates"));
     assert_true(file_has("c8.txt", "d1v0 "));
     assert_true(file_has("c8.txt", "events/s"));
+    /*
+     * The event table: most records first, each runstate change named by
+     * its states; with --top 3, three rows and the others', which add up
+     * to the whole table's records.
+     */
+    assert_int_equal(sh("sed -n '/^event /,/^$/p' %s/c8.txt | awk 'NR > 1 && "
+                        "NF { if (NR > 2 && $(NF - 1) > last) exit 1; "
+                        "last = $(NF - 1) }'", dir), 0);
+    assert_int_equal(sh("test $(grep -c 'TRC_SCHED_RUNSTATE_CHANGE "
+                        "[a-z]*->[a-z]* ' %s/c8.txt) -ge 3 && "
+                        "test $(grep -c 'TRC_SCHED_RUNSTATE_CHANGE ' %s/c8.txt) "
+                        "= $(grep -c 'TRC_SCHED_RUNSTATE_CHANGE [a-z]*->' "
+                        "%s/c8.txt)", dir, dir, dir), 0);
+    assert_int_equal(sh("%s --top 3 %s/c8.bin > %s/c8.top3", SUMMARY, dir,
+                        dir), 0);
+    assert_int_equal(sh("sed -n '/^event /,/^$/p' %s/c8.top3 > %s/c8.ev3 && "
+                        "test $(grep -c '^0x' %s/c8.ev3) = 3 && "
+                        "grep -q '(others)' %s/c8.ev3 && "
+                        "sed -n '/^event /,/^$/p' %s/c8.txt > %s/c8.ev && "
+                        "test $(awk 'NR > 1 && NF { s += $(NF - 1) } END "
+                        "{ print s }' %s/c8.ev3) = $(awk 'NR > 1 && NF "
+                        "{ s += $(NF - 1) } END { print s }' %s/c8.ev)", dir,
+                        dir, dir, dir, dir, dir, dir, dir), 0);
 }
 
 /* ---- Exports and the plot -------------------------------------------- */

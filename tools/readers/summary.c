@@ -117,17 +117,69 @@ static void text_cpus(FILE *f, const struct tally *t)
     }
 }
 
-static void text_events(FILE *f, const struct tally *t)
+/*
+ * An event's name in the table: a runstate change's with its states, as
+ * its rows are one entry of the catalogue.
+ */
+static const char *event_row_name(uint32_t id, char *buf, size_t size)
 {
-    unsigned int e;
+    if ( !xt_is_runstate_change(id) )
+        return event_name(id);
+    snprintf(buf, size, "%s %s->%s", event_name(id),
+             xt_runstate_name(xt_runstate_old(id)),
+             xt_runstate_name(xt_runstate_new(id)));
+    return buf;
+}
 
-    fprintf(f, "\n%-10s %-32s %-6s %12s %14s\n", "event", "name", "class",
-            "records", "bytes");
-    for ( e = 0; e < t->nr_events; e++ )
-        fprintf(f, "0x%08" PRIx32 " %-32s %-6s %12" PRIu64 " %14" PRIu64 "\n",
-                t->events[e].id, event_name(t->events[e].id),
-                t->events[e].class, t->events[e].total.records,
-                t->events[e].total.bytes);
+/* Most records first, then by event. */
+static int by_records(const void *a, const void *b)
+{
+    const struct tally_event *x = *(const struct tally_event *const *)a;
+    const struct tally_event *y = *(const struct tally_event *const *)b;
+
+    if ( x->total.records != y->total.records )
+        return x->total.records < y->total.records ? 1 : -1;
+    return (x->id > y->id) - (x->id < y->id);
+}
+
+/* The events, most records first; with --top, @top of them, then the rest. */
+static void text_events(FILE *f, const struct tally *t, unsigned int top)
+{
+    const struct tally_event **e = malloc((t->nr_events ? t->nr_events : 1) *
+                                          sizeof(*e));
+    struct tally_count rest = { 0 };
+    unsigned int i, rows = top && top < t->nr_events ? top : t->nr_events;
+    int width = 8;                      /* "(others)" */
+    char name[96];
+
+    if ( !e )
+        err(CLI_EXIT_ERROR, "memory");
+    for ( i = 0; i < t->nr_events; i++ )
+        e[i] = &t->events[i];
+    qsort(e, t->nr_events, sizeof(*e), by_records);
+    for ( i = 0; i < rows; i++ )
+    {
+        int len = (int)strlen(event_row_name(e[i]->id, name, sizeof(name)));
+
+        width = len > width ? len : width;
+    }
+    fprintf(f, "\n%-10s %-*s %-6s %12s %14s\n", "event", width, "name",
+            "class", "records", "bytes");
+    for ( i = 0; i < t->nr_events; i++ )
+        if ( i < rows )
+            fprintf(f, "0x%08" PRIx32 " %-*s %-6s %12" PRIu64 " %14" PRIu64
+                    "\n", e[i]->id, width,
+                    event_row_name(e[i]->id, name, sizeof(name)), e[i]->class,
+                    e[i]->total.records, e[i]->total.bytes);
+        else
+        {
+            rest.records += e[i]->total.records;
+            rest.bytes += e[i]->total.bytes;
+        }
+    if ( rows < t->nr_events )
+        fprintf(f, "%-10s %-*s %-6s %12" PRIu64 " %14" PRIu64 "\n", "",
+                width, "(others)", "", rest.records, rest.bytes);
+    free(e);
 }
 
 static uint64_t bin_records(const struct tally *t, unsigned int b)
@@ -475,7 +527,7 @@ int main(int argc, char **argv)
     {
         text_header(stdout, &t, name, damage, assumed);
         text_cpus(stdout, &t);
-        text_events(stdout, &t);
+        text_events(stdout, &t, ao.top);
         analysis_text(stdout, a);
         text_rate(stdout, &t);
     }
