@@ -1134,11 +1134,15 @@ static void text_runstates(FILE *f, const struct analysis *a,
     }
 }
 
-/* A table of distributions in microseconds: its head, then its rows. */
-static void text_sketch_head(FILE *f, const char *title, const char *column)
+/*
+ * A table of distributions in microseconds: its head, rows of @who
+ * ("domain", "vcpu"), then its rows.
+ */
+static void text_sketch_head(FILE *f, const char *title, const char *who,
+                             const char *column)
 {
     fprintf(f, "\n%s (us)\n%-10s %-9s %8s %10s %10s %10s %10s %10s\n", title,
-            "vcpu", column, "count", "mean", "p50", "p90", "p99", "max");
+            who, column, "count", "mean", "p50", "p90", "p99", "max");
 }
 
 static void text_sketch_row(FILE *f, const struct analysis *a,
@@ -1156,15 +1160,19 @@ static void text_sketch_row(FILE *f, const struct analysis *a,
             usecs(a, sketch_quantile(s, 0.99)), usecs(a, s->max));
 }
 
+/* The waits of @n domains or vCPUs (@title: "domain", "vcpu"). */
 static void text_latency(FILE *f, const struct analysis *a,
-                         struct avcpu *const *who, unsigned int n)
+                         struct avcpu *const *who, unsigned int n,
+                         const char *title)
 {
     static const char *const causes[NR_CAUSES] = {
         "other", "woken", "preempted",
     };
+    char head[48];
     unsigned int i, c;
 
-    text_sketch_head(f, "runnable to running", "cause");
+    snprintf(head, sizeof(head), "%s runnable to running", title);
+    text_sketch_head(f, head, title, "cause");
     for ( i = 0; i < n; i++ )
         for ( c = MODEL_CAUSE_WOKEN; c < NR_CAUSES; c++ )
             text_sketch_row(f, a, who[i], causes[c], &who[i]->latency[c]);
@@ -1366,7 +1374,7 @@ static void text_arm(FILE *f, const struct analysis *a, const struct view *w)
     for ( i = 0; i < shown(a, w->nr_vcpus); i++ )
         text_arm_guest(f, a, w->vcpus[i]);
     text_sketch_head(f, "interrupt injection, physical IRQ to guest entry",
-                     "from-to");
+                     "vcpu", "from-to");
     for ( i = 0; i < shown(a, w->nr_domains); i++ )
         text_sketch_row(f, a, w->domains[i], "irq-entry",
                         &w->domains[i]->inject);
@@ -1412,8 +1420,8 @@ void analysis_text(FILE *f, const struct analysis *a)
     text_runstates(f, a, w.domains, shown(a, w.nr_domains), w.domain_vcpus,
                    "domain");
     text_runstates(f, a, w.vcpus, shown(a, w.nr_vcpus), NULL, "vcpu");
-    text_latency(f, a, w.domains, shown(a, w.nr_domains));
-    text_latency(f, a, w.vcpus, shown(a, w.nr_vcpus));
+    text_latency(f, a, w.domains, shown(a, w.nr_domains), "domain");
+    text_latency(f, a, w.vcpus, shown(a, w.nr_vcpus), "vcpu");
     text_placement(f, a, w.vcpus, shown(a, w.nr_vcpus));
     fprintf(f, "\nguests, per domain then per vCPU, most costly first\n");
     for ( i = 0; i < shown(a, w.nr_domains); i++ )
