@@ -764,6 +764,51 @@ static void test_write_error_is_1(void **state)
 }
 
 /*
+ * A filter that no record matches says so in one line, and the reader
+ * still exits 0 with its (empty) tables: the summary's --domain and
+ * --cpu, and --from or --to outside a file's records in the summary and
+ * the export.  One that matches says nothing.
+ */
+static void test_filters_that_match_nothing(void **state)
+{
+    struct trace t = { .n = 0 };
+    static const struct {
+        unsigned int reader;            /* in readers[] */
+        const char *options, *says;
+    } cases[] = {
+        { 1, "--domain 99", "--domain 99: no vCPU of domain 99 ran in the "
+                            "trace: nothing to show" },
+        { 1, "--cpu 7", "--cpu 7: the trace has no record of pCPU 7: "
+                        "nothing to show" },
+        { 1, "--from 99", "--from: after the trace's last record, at " },
+        { 2, "--to tsc:999", "--to: before the trace's first record, at " },
+        { 2, "--from 99", "--from: after the trace's last record, at " },
+    };
+    unsigned int i;
+
+    (void)state;
+    for ( i = 0; i < sizeof(cases) / sizeof(cases[0]); i++ )
+    {
+        const struct reader *r = &readers[cases[i].reader];
+
+        assert_int_equal(run_reader(r, cases[i].options, "clean.bin"), 0);
+        assert_one_line(r->name, cases[i].says);
+    }
+    /* clean.bin's vCPUs are woken, and never run; runs.bin's d1v0 runs. */
+    assert_int_equal(run_reader(&readers[1], "--domain 1 --cpu 0",
+                                "clean.bin"), 0);
+    assert_one_line("xentrace-summary", "--domain 1: no vCPU of domain 1 ran "
+                    "on pCPU 0: nothing to show");
+    batch(&t, 0);
+    rec(&t, EV_TO_RUNNING, 100, 1 << 16);
+    rec(&t, EV_SCHED_WAKE, 200, 2 << 16);
+    save(&t, "runs.bin", 0);
+    assert_int_equal(run_reader(&readers[1], "--domain 1 --cpu 0",
+                                "runs.bin"), 0);
+    assert_no_stderr("xentrace-summary");
+}
+
+/*
  * '-' is the standard input for every reader, and so is no file, but for
  * xentrace-top's, which is the host's (test_top.c).
  */
@@ -883,6 +928,7 @@ int main(void)
         cmocka_unit_test(test_bins_alike),
         cmocka_unit_test(test_numbers_and_lists),
         cmocka_unit_test(test_write_error_is_1),
+        cmocka_unit_test(test_filters_that_match_nothing),
         cmocka_unit_test(test_stdin_without_a_trace),
         cmocka_unit_test(test_tsc_span_of_2_64),
         cmocka_unit_test(test_export_cpu_0xffffffff),

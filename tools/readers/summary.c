@@ -203,6 +203,36 @@ static void text_rate(FILE *f, const struct tally *t)
 }
 
 /*
+ * A --domain or --cpu that no record matched leaves every table of the
+ * model empty: said in a line, so that it is not taken for an idle host.
+ */
+static void say_unmatched(const struct analysis_options *ao,
+                          const struct tally *t, struct analysis *a)
+{
+    struct analysis_rows rows;
+    unsigned int i;
+    bool cpu_seen = false;
+
+    for ( i = 0; i < t->nr_cpus; i++ )
+        cpu_seen |= t->cpus[i].cpu == ao->cpu;
+    if ( ao->has_cpu && !cpu_seen )
+        warnx("--cpu %" PRIu32 ": the trace has no record of pCPU %" PRIu32
+              ": nothing to show", ao->cpu, ao->cpu);
+    if ( !ao->has_domain )
+        return;
+    if ( analysis_rows(a, &rows) )
+        err(CLI_EXIT_ERROR, "memory");
+    if ( !rows.nr_vcpus && ao->has_cpu && cpu_seen )
+        warnx("--domain %" PRIu32 ": no vCPU of domain %" PRIu32 " ran on "
+              "pCPU %" PRIu32 ": nothing to show", ao->domain, ao->domain,
+              ao->cpu);
+    else if ( !rows.nr_vcpus && !ao->has_cpu )
+        warnx("--domain %" PRIu32 ": no vCPU of domain %" PRIu32 " ran in "
+              "the trace: nothing to show", ao->domain, ao->domain);
+    analysis_rows_free(&rows);
+}
+
+/*
  * JSON
  */
 
@@ -517,6 +547,7 @@ int main(int argc, char **argv)
         a = analysis_run(r, &mo, &ao);
     if ( !a || tally_end(&t) )
         err(CLI_EXIT_ERROR, "%s", name);
+    say_unmatched(&ao, &t, a);
     /* Damage inside batches is known once the records are read. */
     damage = xt_reader_damage(r, damage_buf, sizeof(damage_buf));
     if ( iv.format == CSV )

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "tsc.h"
 #include "numbers.h"
 
 #define MAX_OPTIONS     32
@@ -457,6 +458,34 @@ static bool window_ordered(const struct cli_when *from,
     return to_tsc > from_tsc;
 }
 
+/* @tsc as seconds from @origin, as --from and --to take them. */
+static double from_origin(uint64_t tsc, uint64_t origin, uint64_t hz)
+{
+    return tsc >= origin ? tsc_seconds(tsc - origin, hz)
+                         : -tsc_seconds(origin - tsc, hz);
+}
+
+/*
+ * A window that a file's records all fall outside shows nothing: said in
+ * a line, so that an empty table is not taken for an idle host.  (A
+ * stream's span is not known before its end.)
+ */
+static void window_outside(struct xt_reader *r, const struct cli_when *from,
+                           const struct cli_when *to, uint64_t from_tsc,
+                           uint64_t to_tsc, uint64_t origin, uint64_t hz)
+{
+    uint64_t first, last;
+
+    if ( xt_reader_info(r)->streamed || !cli_tsc_range(r, &first, &last) )
+        return;
+    if ( from->given && from_tsc > last )
+        warnx("--from: after the trace's last record, at %.6f s: nothing "
+              "to show", from_origin(last, origin, hz));
+    else if ( to->given && to_tsc <= first )
+        warnx("--to: before the trace's first record, at %.6f s: nothing "
+              "to show", from_origin(first, origin, hz));
+}
+
 void cli_window(const struct cli *c, struct xt_reader *r, uint64_t hz,
                 uint64_t *from_tsc, uint64_t *to_tsc)
 {
@@ -473,6 +502,7 @@ void cli_window(const struct cli *c, struct xt_reader *r, uint64_t hz,
     *to_tsc = to->given ? when_tsc(to, origin, hz) : 0;
     if ( to->given && !window_ordered(from, to, *from_tsc, *to_tsc) )
         cli_usage_error("--to is not after --from");
+    window_outside(r, from, to, *from_tsc, *to_tsc, origin, hz);
     if ( to->given && !from->given )
         *from_tsc = 1;          /* the model takes 0, 0 as "all" */
 }
