@@ -458,13 +458,6 @@ static bool window_ordered(const struct cli_when *from,
     return to_tsc > from_tsc;
 }
 
-/* @tsc as seconds from @origin, as --from and --to take them. */
-static double from_origin(uint64_t tsc, uint64_t origin, uint64_t hz)
-{
-    return tsc >= origin ? tsc_seconds(tsc - origin, hz)
-                         : -tsc_seconds(origin - tsc, hz);
-}
-
 /*
  * A window that a file's records all fall outside shows nothing: said in
  * a line, so that an empty table is not taken for an idle host.  (A
@@ -480,10 +473,10 @@ static void window_outside(struct xt_reader *r, const struct cli_when *from,
         return;
     if ( from->given && from_tsc > last )
         warnx("--from: after the trace's last record, at %.6f s: nothing "
-              "to show", from_origin(last, origin, hz));
+              "to show", tsc_seconds_from(last, origin, hz));
     else if ( to->given && to_tsc <= first )
         warnx("--to: before the trace's first record, at %.6f s: nothing "
-              "to show", from_origin(first, origin, hz));
+              "to show", tsc_seconds_from(first, origin, hz));
 }
 
 void cli_window(const struct cli *c, struct xt_reader *r, uint64_t hz,

@@ -680,19 +680,12 @@ void tally_bin_span(const struct tally *t, unsigned int b, uint64_t *start,
         *end = *start + 1;      /* a trace of one TSC has a tick */
 }
 
-/* @tsc in seconds from the origin, before it negative. */
-static double seconds_from_origin(const struct tally *t, uint64_t tsc)
-{
-    return tsc >= t->origin ? tsc_seconds(tsc - t->origin, t->hz)
-                            : -tsc_seconds(t->origin - tsc, t->hz);
-}
-
 double tally_bin_seconds(const struct tally *t, unsigned int b)
 {
     uint64_t start, end;
 
     tally_bin_span(t, b, &start, &end);
-    return seconds_from_origin(t, start);
+    return tsc_seconds_from(start, t->origin, t->hz);
 }
 
 double tally_bin_rate(const struct tally *t, unsigned int b,

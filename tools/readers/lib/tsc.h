@@ -14,6 +14,14 @@ static inline double tsc_seconds(uint64_t ticks, uint64_t hz)
     return hz ? (double)ticks / hz : 0;
 }
 
+/* @tsc as seconds from @origin at @hz, negative before it. */
+static inline double tsc_seconds_from(uint64_t tsc, uint64_t origin,
+                                      uint64_t hz)
+{
+    return tsc >= origin ? tsc_seconds(tsc - origin, hz)
+                         : -tsc_seconds(origin - tsc, hz);
+}
+
 /*
  * @ticks at @hz as microseconds: scaled before the division, so that a
  * time printed to the nanosecond (Chrome's JSON, %.3f) is the nearest.
