@@ -386,6 +386,26 @@ static void test_help_matches_man_page(void **state)
 #define NAMES_COLUMN    22
 
 /*
+ * The names of the option that a --help list @line gives in its first
+ * @width columns ("  -a, --all  ...", "      --json file  ..."), into
+ * @shortopt (0: none), @longopt and @arg ("": none); false for a line
+ * that names none.
+ */
+static bool help_option(const char *line, int width, char *shortopt,
+                        char longopt[32], char arg[32])
+{
+    char names[64];
+
+    snprintf(names, sizeof(names), "%.*s", width, line);
+    *arg = '\0';
+    if ( sscanf(names, " -%c, --%31s %31s", shortopt, longopt, arg) >= 2 )
+        return true;
+    *shortopt = '\0';
+    *arg = '\0';
+    return sscanf(names, " --%31s %31s", longopt, arg) >= 1;
+}
+
+/*
  * Each option of a reader's --help list ("  -a, --all", "      --json
  * file") is an ".It Fl a , Fl -all" or ".It Fl -json Ar file" of its man
  * page's OPTIONS.
@@ -407,20 +427,13 @@ static void test_option_list_matches_man_page(void **state)
         for ( line = strtok_r(help, "\n", &save); line;
               line = strtok_r(NULL, "\n", &save) )
         {
-            char names[NAMES_COLUMN + 1], shortopt = 0, longopt[32] = "";
-            char arg[32] = "", want[128];
+            char shortopt, longopt[32], arg[32], want[128];
 
             /* "  -a, --all     help" or "      --json file  help" */
-            if ( strncmp(line, "  ", 2) || strlen(line) < NAMES_COLUMN + 2 )
+            if ( strncmp(line, "  ", 2) || strlen(line) < NAMES_COLUMN + 2 ||
+                 !help_option(line, NAMES_COLUMN + 2, &shortopt, longopt,
+                              arg) )
                 continue;
-            snprintf(names, sizeof(names), "%s", line + 2);
-            if ( sscanf(names, " -%c, --%31s %31s", &shortopt, longopt,
-                        arg) < 2 )
-            {
-                shortopt = 0;
-                if ( sscanf(names, " --%31s %31s", longopt, arg) < 1 )
-                    continue;
-            }
             if ( shortopt )
                 snprintf(want, sizeof(want), ".It Fl %c%s%s , Fl -%s",
                          shortopt, *arg ? " Ar " : "", arg, longopt);
@@ -474,23 +487,15 @@ static void test_xentrace_option_list(void **state)
     for ( line = strtok_r(help, "\n", &save); line;
           line = strtok_r(NULL, "\n", &save) )
     {
-        char shortopt = 0, longopt[32] = "", arg[32] = "", want[160];
-        char flag[3] = "-", names[XENTRACE_NAMES + 1];
+        char shortopt, longopt[32], arg[32], want[160], flag[3] = "-";
 
         if ( !strncmp(line, "usage: ", 7) || line[strspn(line, " ")] == '[' )
         {
             usage_options(line, from_usage, sizeof(from_usage));
             continue;
         }
-        /* The names: the first XENTRACE_NAMES columns (xentrace.c). */
-        snprintf(names, sizeof(names), "%s", line);
-        if ( sscanf(names, "  -%c, --%31s %31s", &shortopt, longopt,
-                    arg) < 2 )
-        {
-            shortopt = 0;
-            if ( sscanf(names, " --%31s %31s", longopt, arg) < 1 )
-                continue;
-        }
+        if ( !help_option(line, XENTRACE_NAMES, &shortopt, longopt, arg) )
+            continue;
         flag[1] = shortopt;
         if ( shortopt )
             add_option(from_list, sizeof(from_list), flag, 2);
