@@ -213,7 +213,6 @@ static const char synopsis[] =
     "                [-S pages] [-s ms] [-T seconds] [--batch-size bytes]\n"
     "                [--direct] [--quiet] [--realtime] [file]\n";
 
-
 /* -@opt's @arg from @min to @max @unit, or its error and range. */
 static unsigned long long number(char opt, const char *arg,
                                  unsigned long long min,
