@@ -2,7 +2,8 @@
 # catalogue's generator.  The writer's batches are laid out by
 # tests/common/batches.c, as bench/gen-trace's are.
 
-FILE_TESTS := $(BUILD)/tests/test_writer $(BUILD)/tests/test_catalogue
+FILE_TESTS := $(BUILD)/tests/test_writer $(BUILD)/tests/test_catalogue \
+              $(BUILD)/tests/test_domains
 BATCHES    := tests/common/batches.c tests/common/batches.h
 
 $(BUILD)/tests/test_writer: tests/file/test_writer.c $(BATCHES) \
@@ -11,6 +12,11 @@ $(BUILD)/tests/test_writer: tests/file/test_writer.c $(BATCHES) \
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_CFLAGS) $(XTFILE_CFLAGS) -Itests/common $(LDFLAGS) -o $@ \
 	    $< tests/common/batches.c tests/common/run_cmd.c $(XTFILE) \
+	    $(XTFILE_LIBS) -lcmocka
+
+$(BUILD)/tests/test_domains: tests/file/test_domains.c $(XTFILE_HDRS) $(XTFILE)
+	@mkdir -p $(@D)
+	$(CC) $(TOOL_CFLAGS) $(XTFILE_CFLAGS) $(LDFLAGS) -o $@ $< $(XTFILE) \
 	    $(XTFILE_LIBS) -lcmocka
 
 # test_catalogue: the generator, the files made from the catalogue, and

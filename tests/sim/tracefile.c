@@ -24,6 +24,8 @@ static uint32_t record_size(uint32_t hdr)
 /* xentrace-ng's metadata: TRC_GEN + 0x10 .. 0x1f (xtfile.h). */
 #define TRC_XT_END      0x0001f01f
 #define TRC_XT_SKIPPED  0x0001f016
+#define TRC_XT_DOMAIN   0x0001f017
+#define TRC_XT_DOMAIN_NAME 0x0001f018
 static bool is_metadata(uint32_t event)
 {
     return (event & ~0xfU) == TRC_GEN + 0x10;
@@ -47,6 +49,11 @@ static void count(struct tf_summary *s, struct tf_cpu *c, uint32_t event,
     {
         c->skips++;
         c->skipped += rec[size / 4 - 2];    /* {bytes, why} at the end */
+        return;
+    }
+    if ( event == TRC_XT_DOMAIN || event == TRC_XT_DOMAIN_NAME )
+    {
+        s->domains += event == TRC_XT_DOMAIN;
         return;
     }
     if ( is_metadata(event) )

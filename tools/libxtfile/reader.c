@@ -54,6 +54,7 @@
 #include <zlib.h>
 
 #include "array.h"
+#include "domains.h"
 #include "hashtab.h"
 #include "tournament.h"
 #include "xtread.h"
@@ -259,6 +260,7 @@ struct xt_reader {
     struct hashtab cpus;        /* CPU number -> slot */
 
     struct xt_reader_info info;
+    struct domains domains;     /* as far as read (lane_slow()) */
     bool counted;               /* a second pass: the counts are in */
     uint32_t xen_version;       /* xt_reader_set_xen_version(), or 0 */
 
@@ -532,6 +534,8 @@ lane_slow(struct xt_reader *r, struct lane *l)
         l->lost_markers++;
         l->lost_records += rec.nr_extra ? rec.extra[XT_LOST_RECORDS_COUNT] : 0;
     }
+    else if ( domains_take(&r->domains, &rec) )
+        ;
     else if ( l->meta )
         take_metadata(r, &rec);
     return true;
@@ -1487,6 +1491,7 @@ void xt_reader_close(struct xt_reader *r)
     free(r->batches);
     free(r->slots);
     hashtab_free(&r->cpus);
+    domains_free(&r->domains);
     free(r);
 }
 
@@ -1519,6 +1524,23 @@ void xt_reader_stop_following(struct xt_reader *r)
 const struct xt_reader_info *xt_reader_info(const struct xt_reader *r)
 {
     return &r->info;
+}
+
+const struct xt_domain_info *xt_reader_domain(const struct xt_reader *r,
+                                              uint32_t domid)
+{
+    return domains_find(&r->domains, domid);
+}
+
+unsigned int xt_reader_nr_domains(const struct xt_reader *r)
+{
+    return domains_count(&r->domains);
+}
+
+const struct xt_domain_info *xt_reader_domain_at(const struct xt_reader *r,
+                                                 unsigned int i)
+{
+    return domains_at(&r->domains, i);
 }
 
 void xt_reader_set_xen_version(struct xt_reader *r, uint32_t version)

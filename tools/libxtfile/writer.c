@@ -6,7 +6,7 @@
  *
  *   offset 0      +-------------------------------------------------+
  *                 | CPU_CHANGE {cpu 0, 4084}     (12 bytes, no TSC) |
- *                 | the metadata records                            |
+ *                 | the metadata records, the domains' last         |
  *                 | WRAP_BUFFER pads (<= 32 bytes each, no TSC)     |
  *   4096          +-------------------------------------------------+
  *                 | CPU_CHANGE {cpu a, bytes}                       |
@@ -271,19 +271,32 @@ int xt_writer_put(struct xt_writer *w, unsigned int cpu, void *batch,
     return xt_writer_putv(w, &b, 1);
 }
 
-/* The file's first batch: the metadata alone, as CPU 0's. */
-static int write_metadata(struct xt_writer *w, const struct xt_metadata *md)
+/*
+ * The file's first batch: the metadata alone, as CPU 0's, the domains
+ * named at the start after the rest.
+ */
+static int write_metadata(struct xt_writer *w, const struct xt_metadata *md,
+                          const struct xt_writer_opts *opts)
 {
+    size_t words = XT_META_WORDS +
+                   (size_t)opts->nr_domains * XT_DOMAIN_WORDS_MAX;
+    uint32_t *m;
     uint8_t *buf;
-    int rc = posix_memalign((void **)&buf, XT_PAGE, XT_PAGE);
+    unsigned int i;
+    int rc = posix_memalign((void **)&buf, XT_PAGE,
+                            xt_batch_size(words * 4));
 
     if ( rc )
     {
         errno = rc;
         return -1;
     }
-    make_metadata((uint32_t *)(buf + XT_BATCH_HEAD), md);
-    rc = xt_writer_put(w, 0, buf, XT_META_WORDS * 4);
+    m = (uint32_t *)(buf + XT_BATCH_HEAD);
+    make_metadata(m, md);
+    words = XT_META_WORDS;
+    for ( i = 0; i < opts->nr_domains; i++ )
+        words += xt_domain_put(&opts->domains[i], NULL, m + words);
+    rc = xt_writer_put(w, 0, buf, words * 4);
     free(buf);
     return rc;
 }
@@ -328,7 +341,7 @@ struct xt_writer *xt_writer_open(int fd, const struct xt_metadata *meta,
             return NULL;
         }
     }
-    if ( write_metadata(w, meta) )
+    if ( write_metadata(w, meta, opts) )
     {
         int error = errno;
 

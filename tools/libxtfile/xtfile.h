@@ -110,6 +110,54 @@ static inline bool xt_is_metadata(uint32_t event)
     return (event & ~0xfu) == (TRC_XT_FORMAT & ~0xfu);
 }
 
+/*
+ * Domains
+ * =======
+ *
+ * Which guest a domain id was: its name and UUID as xenstore has them
+ * (/local/domain/N/name, and the UUID that ends /local/domain/N/vm), so
+ * that "d14" still means something a week later.  A domain is told by
+ * TRC_XT_DOMAIN {domid, the UUID as four words (word i holds bytes 4i to
+ * 4i + 3, the first in its top byte: "%08x" of each in turn is the UUID's
+ * text), name_bytes}, then ceil(name_bytes / 20) TRC_XT_DOMAIN_NAME
+ * {domid, offset, 20 bytes of the name from offset, as they lie in memory}.
+ * Those of the domains xenstore lists when the capture starts are
+ * metadata of the first batch, without TSCs; a domain that appears or is
+ * renamed later is told again in a CPU's stream, with that CPU's newest
+ * TSC before xentrace saw the change (so no later than it).  A name is at
+ * most XT_DOMAIN_NAME_MAX bytes (a longer one is cut there); an all-zero
+ * UUID is dom0's, or unknown.
+ */
+#define XT_DOMAIN_NAME_MAX   64u
+#define XT_DOMAIN_PIECE      20u        /* name bytes a TRC_XT_DOMAIN_NAME */
+/* Words of one domain's records, TSCs included: the most xt_domain_put()
+   writes. */
+#define XT_DOMAIN_WORDS_MAX \
+    (9u + 10u * ((XT_DOMAIN_NAME_MAX + XT_DOMAIN_PIECE - 1) / XT_DOMAIN_PIECE))
+
+struct xt_domain {
+    uint32_t domid;
+    uint8_t uuid[16];
+    char name[XT_DOMAIN_NAME_MAX + 1];  /* NUL-terminated; "" if none */
+};
+
+/*
+ * Write @d's records at @words, with @tsc unless it is NULL (the first
+ * batch's); returns the words written, at most XT_DOMAIN_WORDS_MAX.
+ */
+size_t xt_domain_put(const struct xt_domain *d, const uint64_t *tsc,
+                     uint32_t *words);
+
+/*
+ * Make @name fit to print as it is, in text, JSON or CSV: each control
+ * character, '"' and '\\' becomes '?'.
+ */
+void xt_domain_name_printable(char *name);
+
+/* @uuid as text, 8-4-4-4-12 hexadecimal digits, in @buf; returns @buf. */
+#define XT_UUID_TEXT 37
+const char *xt_uuid_text(const uint8_t uuid[16], char buf[XT_UUID_TEXT]);
+
 struct xt_metadata {
     uint64_t tsc_hz;            /* 0: unknown */
     uint32_t nr_cpus;
@@ -147,11 +195,15 @@ struct xt_writer_opts {
      * bytes free on the file's file system.  0: no check.
      */
     uint64_t reserve_bytes;
+    /* The domains of the first batch (see Domains), @nr_domains of them. */
+    const struct xt_domain *domains;
+    unsigned int nr_domains;
 };
 
 /*
  * A writer to @fd (at a multiple of 4 KiB if a regular file) that writes
- * the metadata batch at once; NULL opts means the defaults.
+ * the metadata batch at once, as many pages as its domains need; NULL
+ * opts means the defaults.
  */
 struct xt_writer *xt_writer_open(int fd, const struct xt_metadata *meta,
                                  const struct xt_writer_opts *opts);

@@ -198,6 +198,28 @@ struct xt_reader_info {
 const struct xt_reader_info *xt_reader_info(const struct xt_reader *r);
 
 /*
+ * The domains the file names (xtfile.h, "Domains"), as far as the reader
+ * has read: all of a seekable file's once it is open, a stream's as it
+ * is read.  Upstream's files name none.
+ */
+struct xt_domain_info {
+    struct xt_domain domain;    /* its UUID and name as last told, the name
+                                   xt_domain_name_printable() */
+    char first_name[XT_DOMAIN_NAME_MAX + 1];    /* the first told */
+    uint32_t renames;           /* times the name changed since */
+    uint64_t named_tsc;         /* of the last naming: 0 if at the start */
+};
+
+/* Domain @domid's, or NULL if the file names it not (yet). */
+const struct xt_domain_info *xt_reader_domain(const struct xt_reader *r,
+                                              uint32_t domid);
+/* The @i-th domain named, in the order they were first named: NULL past
+   the last, or for one whose name has not come whole. */
+unsigned int xt_reader_nr_domains(const struct xt_reader *r);
+const struct xt_domain_info *xt_reader_domain_at(const struct xt_reader *r,
+                                                 unsigned int i);
+
+/*
  * The Xen version whose event layouts the reader decodes with
  * (XT_XEN_VERSION(): it fills xt_record.xen_version): the one set here,
  * else the file's TRC_XT_XEN_VERSION, else XT_XEN_DEFAULT.  Setting 0

@@ -114,6 +114,12 @@
 #ifndef TRC_XT_SKIPPED
 #define TRC_XT_SKIPPED 0x0001f016u
 #endif
+#ifndef TRC_XT_DOMAIN
+#define TRC_XT_DOMAIN 0x0001f017u
+#endif
+#ifndef TRC_XT_DOMAIN_NAME
+#define TRC_XT_DOMAIN_NAME 0x0001f018u
+#endif
 #ifndef TRC_XT_END
 #define TRC_XT_END 0x0001f01fu
 #endif
