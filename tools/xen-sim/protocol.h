@@ -3,14 +3,14 @@
  * Xen libraries its dom0 programs load.
  *
  * Every library handle (an xc_interface, a xenforeignmemory_handle, a
- * xenevtchn_handle) is one connection to xen-sim's UNIX socket, whose path
+ * xenevtchn_handle, a struct xs_handle) is one connection to xen-sim's UNIX socket, whose path
  * is in $XEN_SIM_SOCKET.  A connection is a sequence of requests, each
  * answered before the next is sent:
  *
  *   request:  struct xs_msg { op, len }  then len bytes of payload
  *   reply:    struct xs_msg { rc, len }  then len bytes of payload,
- *             and for XS_HELLO and XS_BIND_VIRQ one descriptor (SCM_RIGHTS)
- *             sent with the header
+ *             and for XS_HELLO, XS_BIND_VIRQ and XS_STORE_WATCH one
+ *             descriptor (SCM_RIGHTS) sent with the header
  *
  * rc is 0 or a negative errno, as the hypervisor (or the privcmd and
  * evtchn drivers) would return it; the libraries turn it into -1 and errno
@@ -63,6 +63,24 @@ enum xs_op {
 
     /* Payload: uint32_t port.  Unbinds it; -EINVAL if not bound here. */
     XS_UNBIND,
+
+    /*
+     * xenstore (store.h), for the drop-in libxenstore.  The names are
+     * not xenstore's own wire protocol's (xs_wire.h: XS_READ...), which
+     * the drop-in's <xenstore.h> brings in.  XS_STORE_GET and
+     * XS_STORE_LIST: payload, a path (no NUL).  Reply: the node's value,
+     * or its children's names separated by NULs; -ENOENT if there is no
+     * such node.
+     */
+    XS_STORE_GET,
+    XS_STORE_LIST,
+
+    /*
+     * No payload.  Reply: an eventfd, signalled whenever a node changes:
+     * the drop-in fires its watches then.  The same one for every call
+     * on a connection; closing the connection drops it.
+     */
+    XS_STORE_WATCH,
 };
 
 struct xs_msg {

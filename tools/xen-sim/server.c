@@ -31,6 +31,7 @@
 
 #include "protocol.h"
 #include "server.h"
+#include "store.h"
 
 #define VIRQ_PORT   7          /* the port dom0 sees VIRQ_TBUF on */
 
@@ -305,6 +306,29 @@ static bool do_unbind(int sock, const void *payload, uint32_t len)
                       NULL, 0, -1);
 }
 
+/* XS_STORE_GET and XS_STORE_LIST: a node's value, or its children. */
+static bool do_store_get(int sock, const void *payload, uint32_t len,
+                         int list)
+{
+    char path[256], value[4096];
+    size_t got;
+    int rc;
+
+    if ( len >= sizeof(path) )
+        return send_reply(sock, -EINVAL, NULL, 0, -1);
+    memcpy(path, payload, len);
+    path[len] = '\0';
+    rc = store_get(path, list, value, sizeof(value), &got);
+    return send_reply(sock, rc, value, rc ? 0 : got, -1);
+}
+
+static bool do_store_watch(int sock)
+{
+    int fd = -1, rc = store_watch(sock, &fd);
+
+    return send_reply(sock, rc, NULL, 0, rc ? -1 : fd);
+}
+
 /* Answer one request; false when the connection is over. */
 static bool serve_request(int sock)
 {
@@ -335,6 +359,9 @@ static bool serve_request(int sock)
     case XS_MAP:       ok = do_map(sock, payload, req.len); break;
     case XS_BIND_VIRQ: ok = do_bind_virq(sock, payload, req.len); break;
     case XS_UNBIND:    ok = do_unbind(sock, payload, req.len); break;
+    case XS_STORE_GET: ok = do_store_get(sock, payload, req.len, 0); break;
+    case XS_STORE_LIST: ok = do_store_get(sock, payload, req.len, 1); break;
+    case XS_STORE_WATCH: ok = do_store_watch(sock); break;
     default:           ok = send_reply(sock, -ENOSYS, NULL, 0, -1); break;
     }
     free(payload);
@@ -353,6 +380,7 @@ static void *serve_connection(void *arg)
     while ( serve_request(sock) )
         ;
     unbind_virq(sock);
+    store_forget(sock);
     close(sock);
 
     return NULL;

@@ -170,18 +170,33 @@ struct wl_model {
     uint32_t sleep_min_us, sleep_max_us;    /* a blocked vCPU's timer */
 };
 
-/* The domains: vcpus 0 means one per pCPU. */
+/*
+ * The domains: vcpus 0 means one per pCPU.  Their names are what the
+ * host's xenstore says at start (store.c).
+ */
 static const struct wl_domain {
     domid_t id;
     uint8_t kind;
     uint8_t vcpus;
+    const char *name;
 } wl_domains[] = {
-    { 0, WL_PV64,  0 },     /* dom0 first: it is vcpu[0] everywhere */
-    { 1, WL_HVM64, 0 },
-    { 2, WL_HVM32, 1 },
-    { 3, WL_PV64,  2 },
-    { 4, WL_PV32,  1 },
+    { 0, WL_PV64,  0, "Domain-0" }, /* dom0 first: vcpu[0] everywhere */
+    { 1, WL_HVM64, 0, "web-01" },
+    { 2, WL_HVM32, 1, "legacy-32" },
+    { 3, WL_PV64,  2, "db-01" },
+    { 4, WL_PV32,  1, "pv32-tools" },
 };
+
+unsigned int wl_nr_domains(void)
+{
+    return ARRAY_SIZE(wl_domains);
+}
+
+const char *wl_domain(unsigned int i, unsigned int *domid)
+{
+    *domid = wl_domains[i].id;
+    return wl_domains[i].name;
+}
 
 /*
  * Random numbers

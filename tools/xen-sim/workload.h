@@ -92,6 +92,10 @@ struct workload {
 };
 
 const struct workload *workload_find(const char *name);   /* NULL if unknown */
+
+/* The host's domains, whatever the workload: the @i-th's id and name. */
+unsigned int wl_nr_domains(void);
+const char *wl_domain(unsigned int i, unsigned int *domid);
 extern const struct workload *const workloads[];   /* NULL-terminated */
 
 #endif /* XEN_SIM_WORKLOAD_H */

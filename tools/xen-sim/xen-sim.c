@@ -39,6 +39,7 @@
 #include "numbers.h"
 #include "protocol.h"
 #include "server.h"
+#include "store.h"
 #include "workload.h"
 
 #define DEFAULT_PCPUS     2
@@ -56,6 +57,9 @@ struct options {
     unsigned long close_after;   /* fault injection: 0, or a request */
     unsigned int skew_cpu;       /* --tsc-skew: this CPU's TSC is off */
     long long skew_cycles;       /*   by this many cycles; 0: none */
+    unsigned int rename_domid;   /* --rename: this domain is renamed */
+    const char *rename_to;       /*   to this (NULL: none) */
+    unsigned long rename_ms;     /*   this long after the CPUs start */
     char **command;
 };
 
@@ -85,6 +89,7 @@ static void __attribute__((noreturn)) usage(FILE *to, int status)
             "[--socket PATH]\n"
             "               [--stats FILE] [--close-after N] "
             "[--tsc-skew CPU:CYCLES]\n"
+            "               [--rename DOMID=NAME@SECONDS]\n"
             "               [-- COMMAND [ARG ...]]\n"
             "workloads:\n");
     for ( w = workloads; *w; w++ )
@@ -117,6 +122,28 @@ static void parse_skew(const char *arg, struct options *o)
     o->skew_cycles = negative ? -(long long)cycles : (long long)cycles;
 }
 
+/* --rename DOMID=NAME@SECONDS: seconds in milliseconds' steps. */
+static void parse_rename(char *arg, struct options *o)
+{
+    unsigned long long domid, ms;
+    char *eq = strchr(arg, '='), *at = strrchr(arg, '@');
+    double seconds;
+    char end;
+
+    if ( !eq || !at || at < eq + 2 )
+        errx(1, "--rename %s: not DOMID=NAME@SECONDS", arg);
+    *eq = *at = '\0';
+    if ( num_parse(arg, 0, 0x7fef, &domid) ||
+         sscanf(at + 1, "%lf%c", &seconds, &end) != 1 || !(seconds >= 0) ||
+         seconds > 86400 )
+        errx(1, "--rename %s=%s@%s: not DOMID=NAME@SECONDS (a domain id "
+             "below 0x7ff0, seconds up to 86400)", arg, eq + 1, at + 1);
+    ms = (unsigned long long)(seconds * 1000);
+    o->rename_domid = domid;
+    o->rename_to = eq + 1;
+    o->rename_ms = ms;
+}
+
 static void parse_options(int argc, char *argv[], struct options *o)
 {
     static const struct option longopts[] = {
@@ -125,6 +152,7 @@ static void parse_options(int argc, char *argv[], struct options *o)
         { "duration", required_argument, NULL, 'd' },
         { "pcpus",    required_argument, NULL, 'p' },
         { "rate",     required_argument, NULL, 'r' },
+        { "rename",   required_argument, NULL, 'R' },
         { "socket",   required_argument, NULL, 's' },
         { "stats",    required_argument, NULL, 'S' },
         { "tsc-skew", required_argument, NULL, 't' },
@@ -148,6 +176,7 @@ static void parse_options(int argc, char *argv[], struct options *o)
         case 'd': o->duration = number("--duration", optarg, 1, 86400); break;
         case 'p': o->pcpus = number("--pcpus", optarg, 1, 256); break;
         case 'r': rate = optarg; break;
+        case 'R': parse_rename(optarg, o); break;
         case 's': o->socket = optarg; break;
         case 'S': o->stats = optarg; break;
         case 't': parse_skew(optarg, o); break;
@@ -429,6 +458,29 @@ static char *private_socket(void)
     return path;
 }
 
+/* --rename: what the toolstack's xl rename does, in the host's xenstore. */
+static void *rename_later(void *arg)
+{
+    const struct options *o = arg;
+    struct timespec t = { .tv_sec = o->rename_ms / 1000,
+                          .tv_nsec = o->rename_ms % 1000 * 1000000 };
+
+    while ( nanosleep(&t, &t) && errno == EINTR )
+        ;
+    if ( store_rename(o->rename_domid, o->rename_to) )
+        warnx("--rename: no domain %u", o->rename_domid);
+    return NULL;
+}
+
+static void start_rename(struct options *o)
+{
+    pthread_t t;
+
+    if ( (errno = pthread_create(&t, NULL, rename_later, o)) ||
+         (errno = pthread_detach(t)) )
+        err(1, "--rename: thread");
+}
+
 int main(int argc, char *argv[])
 {
     struct options o;
@@ -447,6 +499,7 @@ int main(int argc, char *argv[])
     if ( rc )
         errx(1, "cannot boot with \"%s\": %s", o.cmdline, strerror(-rc));
 
+    store_init();
     socket = o.socket ? strdup(o.socket) : private_socket();
     server_close_after(o.close_after);
     if ( server_start(socket) )
@@ -457,6 +510,8 @@ int main(int argc, char *argv[])
     sigaction(SIGHUP, &sa, NULL);
 
     pcpus = start_pcpus(&o);
+    if ( o.rename_to )
+        start_rename(&o);
     if ( o.command )
         dom0 = start_dom0(o.command, socket);
     status = wait_for_end(dom0, &o, pcpus);

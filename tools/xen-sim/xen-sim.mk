@@ -3,6 +3,7 @@
 
 XEN_SIM      := $(BUILD)/tools/xen-sim/xen-sim
 XEN_SIM_SRCS := tools/xen-sim/xen-sim.c tools/xen-sim/server.c \
+                tools/xen-sim/store.c \
                 $(wildcard tools/xen-sim/workload*.c)
 XEN_SIM_HDRS := $(wildcard tools/xen-sim/*.h) $(COMMON_SRC)/numbers.h
 

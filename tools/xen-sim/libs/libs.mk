@@ -6,7 +6,8 @@
 XEN_SIM_LIBDIR := $(BUILD)/tools/xen-sim/libs
 XEN_SIM_LIBS   := $(XEN_SIM_LIBDIR)/libxenctrl.so.4.17 \
                   $(XEN_SIM_LIBDIR)/libxenforeignmemory.so.1 \
-                  $(XEN_SIM_LIBDIR)/libxenevtchn.so.1
+                  $(XEN_SIM_LIBDIR)/libxenevtchn.so.1 \
+                  $(XEN_SIM_LIBDIR)/libxenstore.so.4
 
 XS_LIB_SRC     := tools/xen-sim/libs
 XS_LIB_OBJDIR  := $(XEN_SIM_LIBDIR)/obj
@@ -30,6 +31,8 @@ $(XEN_SIM_LIBDIR)/libxenforeignmemory.so.1: \
         $(addprefix $(XS_LIB_OBJDIR)/,xenforeignmemory.o foreign.o client.o)
 $(XEN_SIM_LIBDIR)/libxenevtchn.so.1: $(XS_LIB_SRC)/libxenevtchn.map \
         $(addprefix $(XS_LIB_OBJDIR)/,xenevtchn.o client.o)
+$(XEN_SIM_LIBDIR)/libxenstore.so.4: $(XS_LIB_SRC)/libxenstore.map \
+        $(addprefix $(XS_LIB_OBJDIR)/,xenstore.o client.o)
 
 $(XEN_SIM_LIBS):
 	$(CC) $(XS_LIB_LDFLAGS) -o $@ $(filter %.o,$^)
