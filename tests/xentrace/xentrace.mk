@@ -43,8 +43,8 @@ $(BUILD)/tests/test_pace: tests/xentrace/test_pace.c tools/xentrace/pace.c \
 $(BUILD)/tests/test_take: tests/xentrace/test_take.c tools/xentrace/take.c \
                           tools/xentrace/take.h tools/xentrace/window.c \
                           tools/xentrace/window.h tools/xentrace/output.h \
-                          $(LIBXT_HDRS) $(XTFILE_HDRS)
+                          $(LIBXT_HDRS) $(XTFILE_HDRS) $(XTFILE)
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_CFLAGS) -Itools/xentrace $(LIBXT_CFLAGS) $(XTFILE_CFLAGS) \
 	    $(LDFLAGS) -o $@ tests/xentrace/test_take.c tools/xentrace/take.c \
-	    tools/xentrace/window.c -lcmocka
+	    tools/xentrace/window.c $(XTFILE) $(XTFILE_LIBS) -lcmocka

@@ -276,9 +276,10 @@ static void keep_piece(struct take *c, const struct taking *t,
  * The chunk has room for the window (chunk_room, take_start()): at the
  * start of a pass it holds less than batch_bytes (push_due() queued it
  * if it held more, and what hold_unnamed() keeps back is half a batch at
- * most); a pass copies one window into it, at most data_size bytes in
- * two pieces, each after room for a gap's marks, GAP_MARK_BYTES, used or
- * not.  plan_piece() asserts it.
+ * most), and a domain's records put_domain() added since; a pass copies
+ * one window into it, at most data_size bytes in two pieces, each after
+ * room for a gap's marks, GAP_MARK_BYTES, used or not.  plan_piece()
+ * asserts it.
  */
 static bool start_taking(struct take *c, struct taking *t, uint64_t now)
 {
@@ -507,12 +508,49 @@ void push_end(struct take *c)
     }
 }
 
+/*
+ * Tell domain @d in the stream of the CPU with the newest record, with
+ * that record's TSC: no later than xentrace saw the change, and no older
+ * than what that CPU's stream holds before it.  Called between passes,
+ * once a pass at most: a chunk then holds less than a batch, and
+ * chunk_room has room for one domain's records beside the next window.
+ * False if no CPU has a record yet, or the writer has failed.
+ */
+bool put_domain(struct take *c, const struct xt_domain *d, uint64_t now)
+{
+    unsigned int cpu, newest = c->nr_cpus;
+    struct chunk *k;
+    uint64_t tsc;
+
+    for ( cpu = 0; cpu < c->nr_cpus; cpu++ )
+        if ( c->check[cpu].count.last_tsc &&
+             (newest == c->nr_cpus || c->check[cpu].count.last_tsc >
+                                      c->check[newest].count.last_tsc) )
+            newest = cpu;
+    if ( newest == c->nr_cpus )
+        return false;
+    if ( !(k = c->filling[newest]) )
+    {
+        if ( !(k = output_take(c->out, newest)) )
+            return false;
+        c->filling[newest] = k;
+        if ( !c->held_since_ms )
+            c->held_since_ms = now;
+    }
+    assert(k->len < c->batch_bytes);
+    tsc = c->check[newest].count.last_tsc;
+    k->len += 4 * xt_domain_put(d, &tsc, (uint32_t *)chunk_end(k));
+    c->epoch_full |= k->len >= c->batch_bytes;
+    return true;
+}
+
 void take_start(struct take *c, struct xt_host *h, size_t batch_bytes)
 {
     c->h = h;
     c->nr_cpus = xt_max_cpus(h);
     c->batch_bytes = batch_bytes;
-    c->chunk_room = batch_bytes + xt_data_size(h) + 2 * GAP_MARK_BYTES;
+    c->chunk_room = batch_bytes + xt_data_size(h) + 2 * GAP_MARK_BYTES +
+                    4 * XT_DOMAIN_WORDS_MAX;
     c->filling = calloc(c->nr_cpus, sizeof(*c->filling));
     c->warned = calloc(c->nr_cpus, sizeof(*c->warned));
     c->check = calloc(c->nr_cpus, sizeof(*c->check));

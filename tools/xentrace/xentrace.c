@@ -148,6 +148,7 @@
 #endif
 
 #include "libxentrace.h"
+#include "naming.h"
 #include "numbers.h"
 #include "options.h"
 #include "output.h"
@@ -188,6 +189,7 @@ struct capture {
     struct take take;           /* the buffers, into chunks: take.c */
     const struct options *opt;
     struct pacing pace;
+    struct naming *naming;      /* the domains' names; NULL: none */
 };
 
 /* What start-up changed on the host, for restore_host() to undo. */
@@ -559,6 +561,21 @@ static void take_exit_signal(const sigset_t *wait_mask)
 }
 
 /*
+ * A domain created or renamed since the last pass, told in the stream:
+ * one a pass (put_domain()), the next at the next.
+ */
+static void tell_domain(struct capture *c, uint64_t now)
+{
+    const struct xt_domain *d;
+
+    if ( !c->naming )
+        return;
+    naming_poll(c->naming);
+    if ( (d = naming_next(c->naming)) && put_domain(&c->take, d, now) )
+        naming_told(c->naming);
+}
+
+/*
  * Drain until a signal (or -T) or a failed write.  The exit signals are
  * blocked but in the wait, which lets them in (ppoll(2)'s mask): so one
  * that comes after the test of interrupted cuts the wait short, instead
@@ -582,6 +599,7 @@ static void capture(struct capture *c)
         push_due(&c->take, now);
         if ( output_error(c->take.out) )
             break;
+        tell_domain(c, now);
         if ( progress && now >= last_ms + PROGRESS_MS )
             show_progress(c, &last_ms, &last);
 
@@ -599,9 +617,20 @@ static void capture(struct capture *c)
         fputc('\n', stderr);
 }
 
-/* Queue every chunk and wait for the file to be closed. */
+/*
+ * Tell the domains still due, an epoch each, queue every chunk and wait
+ * for the file to be closed.
+ */
 static int finish_capture(struct capture *c)
 {
+    const struct xt_domain *d;
+
+    while ( c->naming && (d = naming_next(c->naming)) &&
+            put_domain(&c->take, d, 0) )
+    {
+        naming_told(c->naming);
+        push_epoch(&c->take, 0, false);
+    }
     push_epoch(&c->take, 0, true);
     push_end(&c->take);
     return output_finish(c->take.out);
@@ -903,6 +932,7 @@ static void start_tracing(struct xt_host *h, const struct options *o)
 
 static struct xt_writer *open_writer(int fd, struct xt_host *h,
                                      uint64_t tsc_hz,
+                                     const struct naming *nm,
                                      const struct options *o)
 {
     struct xt_writer_opts wo = { .reserve_bytes = o->reserve_mb << 20 };
@@ -915,6 +945,8 @@ static struct xt_writer *open_writer(int fd, struct xt_host *h,
     struct xt_writer *w;
     struct timespec now;
 
+    if ( nm )
+        wo.domains = naming_domains(nm, &wo.nr_domains);
     meta.start_tsc = read_tsc();
     clock_gettime(CLOCK_REALTIME, &now);
     meta.start_sec = now.tv_sec;
@@ -1071,7 +1103,8 @@ int main(int argc, char *argv[])
     if ( !(tsc_hz = xt_tsc_hz(h)) )
         tsc_hz = measure_tsc_hz();
     /* The metadata goes out now: -r refuses it before the host changes. */
-    w = open_writer(fd, h, tsc_hz, &opt);
+    cap.naming = naming_open();
+    w = open_writer(fd, h, tsc_hz, cap.naming, &opt);
 
     set_masks(h, &opt, cpu_bitmap);
     free(cpu_bitmap);
@@ -1114,6 +1147,7 @@ int main(int argc, char *argv[])
 
     output_free(cap.take.out);
     take_free(&cap.take);
+    naming_close(cap.naming);
     xt_close(h);
     return failed;
 }

@@ -1,11 +1,13 @@
-# xentrace: the capture daemon, on libxentrace (capture) and libxtfile
-# (the writer).
+# xentrace: the capture daemon, on libxentrace (capture), libxtfile (the
+# writer) and Xen's libxenstore (the domains' names).
 
 XENTRACE      := $(BUILD)/tools/xentrace/xentrace
 XENTRACE_SRCS := tools/xentrace/xentrace.c tools/xentrace/options.c \
                  tools/xentrace/output.c tools/xentrace/pace.c \
-                 tools/xentrace/take.c tools/xentrace/window.c
+                 tools/xentrace/take.c tools/xentrace/window.c \
+                 tools/xentrace/naming.c
 XENTRACE_HDRS := tools/xentrace/options.h tools/xentrace/output.h \
+                 tools/xentrace/naming.h \
                  tools/xentrace/pace.h tools/xentrace/take.h \
                  tools/xentrace/window.h $(COMMON_SRC)/numbers.h \
                  $(LIBXT_HDRS) $(XTFILE_HDRS)
@@ -15,4 +17,4 @@ $(XENTRACE): $(XENTRACE_SRCS) $(XENTRACE_HDRS) $(XT_CLASSES_H) $(LIBXT) \
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_CFLAGS) $(LIBXT_CFLAGS) $(XTFILE_CFLAGS) $(EVENTS_CFLAGS) \
 	    $(COMMON_CFLAGS) -Ixen/include $(LDFLAGS) -o $@ $(XENTRACE_SRCS) $(LIBXT) $(XTFILE) \
-	    $(LIBXT_LIBS) $(XTFILE_LIBS) -lpthread
+	    $(LIBXT_LIBS) $(XTFILE_LIBS) -lxenstore -lpthread
