@@ -163,12 +163,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();        /* out of memory: over -rss_limit_mb */
     damage = xt_reader_damage(r, damage_buf, sizeof(damage_buf));
 
-    json_print(fuzz_out.f, &t, a, "fuzz\"\\\x01\xff.bin", damage);
+    json_print(fuzz_out.f, &t, a, r, "fuzz\"\\\x01\xff.bin", damage);
     fflush(fuzz_out.f);
     CHECK(json_valid(fuzz_out.buf, fuzz_out.len));
     CHECK(!has_nan_or_inf(fuzz_out.buf, fuzz_out.len));
     output_reset(&fuzz_out);
     text_header(fuzz_out.f, &t, "fuzz.bin", damage, false);
+    text_domains(fuzz_out.f, r);
     text_cpus(fuzz_out.f, &t);
     text_events(fuzz_out.f, &t, size % 4);     /* 0: every row; --top */
     analysis_text(fuzz_out.f, a);

@@ -126,6 +126,10 @@ class Trace:
                     self.declared_tids.add(get(th, "tid"))
                     self.thread_pid[get(th, "tid")] = tgid
             td = get(p, "track_descriptor")
+            if td is not None and get(td, "process") is not None:
+                # A process: declared by its track, named in full.
+                self.declared_pids.add(get(get(td, "process"), "pid"))
+                continue
             if td is not None:
                 th = get(td, "thread")
                 tid = None

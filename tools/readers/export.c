@@ -35,6 +35,7 @@
 #define CTF_MAGIC       0xc1fc1fc1u
 #define CTF_HEADER      40              /* packet header and context */
 #define MAX_CLASSES     (1u << 15)
+#define MAX_DOMAIN_OPTIONS 16            /* --domain given this often */
 
 static const char *prog_input;      /* the trace, for messages */
 
@@ -367,6 +368,7 @@ static void export_ctf(struct xt_reader *r, const char *dir, uint64_t hz)
 struct json_out {
     FILE *f;
     const struct view_filter *filter;
+    const struct xt_reader *reader;     /* the domains' names */
     uint64_t hz;
     uint64_t origin;
     struct view_set domains, vcpus, pcpus;  /* declared */
@@ -392,7 +394,7 @@ static void json_meta(struct json_out *j, uint32_t pid, uint32_t tid,
 static bool json_thread(struct json_out *j, uint32_t domvcpu, uint32_t pcpu,
                         uint32_t *pid, uint32_t *tid)
 {
-    char name[32];
+    char name[MODEL_NAME_MAX];
     bool added;
 
     if ( domvcpu != MODEL_VCPU_NONE && domvcpu >> 16 != MODEL_DOMID_IDLE )
@@ -403,7 +405,7 @@ static bool json_thread(struct json_out *j, uint32_t domvcpu, uint32_t pcpu,
             j->failed = true;
         if ( added )
         {
-            snprintf(name, sizeof(name), "d%u", domvcpu >> 16);
+            model_domain_name(name, sizeof(name), j->reader, domvcpu >> 16);
             if ( view_set_add(&j->domains, domvcpu >> 16, &added) < 0 )
                 j->failed = true;
             if ( added )
@@ -647,7 +649,7 @@ static void export_json(struct xt_reader *r, FILE *out,
     const struct model_ops ops = { .event = json_event,
                                    .record = records ? json_record : NULL };
     const struct model_options mo = { .from = f->from, .to = f->to };
-    struct json_out j = { .f = out, .filter = f, .hz = hz,
+    struct json_out j = { .f = out, .filter = f, .reader = r, .hz = hz,
                           .origin = cli_origin(r) };
     struct model *m;
 
@@ -705,7 +707,7 @@ int main(int argc, char **argv)
           "write Chrome's trace-event JSON to file" },
         { OPT_RECORDS, "records", NULL,
           "with --json, every record as an instant too" },
-        { OPT_DOMAIN, "domain", "list", "only these domains: 0,2-3" },
+        { OPT_DOMAIN, "domain", "list", "only these domains: 0,2-3,web-01" },
         { OPT_CPU, "cpu", "list", "only these pCPUs: 0,2-3" },
         CLI_WINDOW_OPTIONS,
         { OPT_CLASSES, "classes", "list",
@@ -717,7 +719,8 @@ int main(int argc, char **argv)
         .options = options, .operands = "[trace]", .max_operands = 1,
     };
     const char *ctf_dir = NULL, *json_path = NULL, *perfetto_path = NULL;
-    const char *path;
+    const char *path, *domains[MAX_DOMAIN_OPTIONS];
+    unsigned int nr_domains = 0, i;
     struct view_filter filter = { .classes = VIEW_ALL };
     bool records = false;
     struct xt_reader *r;
@@ -739,8 +742,10 @@ int main(int argc, char **argv)
             perfetto_path = optarg;
             break;
         case OPT_DOMAIN:
-            if ( !view_parse_domains(&filter, optarg, why, sizeof(why)) )
-                errx(CLI_EXIT_ERROR, "--domain %s: %s", optarg, why);
+            if ( nr_domains == MAX_DOMAIN_OPTIONS )
+                cli_usage_error("--domain: at most %u of them",
+                                MAX_DOMAIN_OPTIONS);
+            domains[nr_domains++] = optarg;     /* names need the file */
             break;
         case OPT_CPU:
             if ( !view_parse_cpus(&filter, optarg, why, sizeof(why)) )
@@ -760,6 +765,14 @@ int main(int argc, char **argv)
     prog_input = cli_input_name(path);
 
     r = cli_open(&cli, path, 0);
+    for ( i = 0; i < nr_domains; i++ )
+    {
+        char *ids = cli_domain_ids(r, "--domain", domains[i]);
+
+        if ( !view_parse_domains(&filter, ids, why, sizeof(why)) )
+            errx(CLI_EXIT_ERROR, "--domain %s: %s", domains[i], why);
+        free(ids);
+    }
     xen_version = xt_reader_xen_version(r);
     hz = cli_tsc_hz(&cli, xt_reader_info(r), NULL);
     cli_window(&cli, r, hz, &filter.from, &filter.to);

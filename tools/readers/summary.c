@@ -100,6 +100,55 @@ static void text_header(FILE *f, const struct tally *t, const char *path,
                 info->skipped, info->skips);
 }
 
+/*
+ * The domains the file names (xtfile.h, "Domains"): their names, UUIDs,
+ * and the name they had first if renamed.  Nothing for upstream's files.
+ */
+static void text_domains(FILE *f, const struct xt_reader *r)
+{
+    unsigned int i, n = xt_reader_nr_domains(r);
+    const struct xt_domain_info *d;
+    char uuid[XT_UUID_TEXT];
+
+    if ( !n )
+        return;
+    fprintf(f, "\n%-7s %-24s %-36s %s\n", "domain", "name", "uuid",
+            "renamed");
+    for ( i = 0; i < n; i++ )
+    {
+        if ( !(d = xt_reader_domain_at(r, i)) )
+            continue;
+        fprintf(f, "d%-6u %-24s %s", d->domain.domid, d->domain.name,
+                xt_uuid_text(d->domain.uuid, uuid));
+        if ( d->renames )
+            fprintf(f, " %u times, first %s", d->renames, d->first_name);
+        fputc('\n', f);
+    }
+}
+
+static void json_domains(FILE *f, const struct xt_reader *r)
+{
+    unsigned int i, n = xt_reader_nr_domains(r);
+    const struct xt_domain_info *d;
+    const char *sep = "";
+    char uuid[XT_UUID_TEXT];
+
+    fprintf(f, ",\"domains\":[");
+    for ( i = 0; i < n; i++ )
+    {
+        if ( !(d = xt_reader_domain_at(r, i)) )
+            continue;
+        fprintf(f, "%s{\"domain\":%u,\"name\":", sep, d->domain.domid);
+        cli_json_string(f, d->domain.name);
+        fprintf(f, ",\"uuid\":\"%s\",\"renames\":%u,\"first_name\":",
+                xt_uuid_text(d->domain.uuid, uuid), d->renames);
+        cli_json_string(f, d->first_name);
+        fputc('}', f);
+        sep = ",";
+    }
+    fputc(']', f);
+}
+
 static void text_cpus(FILE *f, const struct tally *t)
 {
     unsigned int i;
@@ -264,8 +313,8 @@ static void json_cpu(FILE *f, const struct tally *t, const struct tally_cpu *c)
 }
 
 static void json_print(FILE *f, const struct tally *t,
-                       const struct analysis *a, const char *path,
-                       const char *damage)
+                       const struct analysis *a, const struct xt_reader *r,
+                       const char *path, const char *damage)
 {
     const struct xt_reader_info *info = t->info;
     unsigned int i;
@@ -283,6 +332,7 @@ static void json_print(FILE *f, const struct tally *t,
     else
         fprintf(f, "null");
 
+    json_domains(f, r);
     fprintf(f, ",\"cpus\":[");
     for ( i = 0; i < t->nr_cpus; i++ )
     {
@@ -463,7 +513,7 @@ int main(int argc, char **argv)
           "interval" },
         { OPT_SVM, "svm", NULL, "exit reasons are SVM's, not VMX's" },
         { OPT_TOP, "top", "n", "only the n largest rows of each table" },
-        { OPT_DOMAIN, "domain", "d", "only domain d" },
+        { OPT_DOMAIN, "domain", "d", "only domain d: its id, or its name" },
         { OPT_CPU, "cpu", "c", "only pCPU c" },
         CLI_WINDOW_OPTIONS,
         { OPT_INTERVAL, "interval", "seconds", "first the model's tables "
@@ -476,7 +526,7 @@ int main(int argc, char **argv)
         .bins = DEFAULT_BINS,
     };
     bool json = false, assumed;
-    const char *path, *name, *damage, *interval = NULL;
+    const char *path, *name, *damage, *interval = NULL, *domain = NULL;
     struct intervals iv = { .f = stdout, .format = TEXT };
     struct analysis_options ao = { 0 };
     struct model_options mo = { .by_cpu = true };
@@ -497,7 +547,7 @@ int main(int argc, char **argv)
             break;
         case OPT_DOMAIN:
             ao.has_domain = true;
-            ao.domain = cli_number("--domain", optarg, 0, 0xffff);
+            domain = optarg;
             break;
         case OPT_CPU:
             ao.has_cpu = true;
@@ -523,6 +573,8 @@ int main(int argc, char **argv)
 
     r = cli_open(&cli, path, 0);
     cli_end_on_signal(r);
+    if ( domain )
+        ao.domain = cli_domain(r, "--domain", domain);
     xen_version = xt_reader_xen_version(r);
     /* The counts are taken as the model reads the records: one pass. */
     if ( tally_begin(&t, r, cli.bins, cli_tsc_hz(&cli, xt_reader_info(r),
@@ -553,10 +605,11 @@ int main(int argc, char **argv)
     if ( iv.format == CSV )
         csv_print(&iv, a);
     else if ( json )
-        json_print(stdout, &t, a, name, damage);
+        json_print(stdout, &t, a, r, name, damage);
     else
     {
         text_header(stdout, &t, name, damage, assumed);
+        text_domains(stdout, r);
         text_cpus(stdout, &t);
         text_events(stdout, &t, ao.top);
         analysis_text(stdout, a);

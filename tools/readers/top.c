@@ -79,6 +79,7 @@ struct top {
  */
 struct figures {
     uint32_t domvcpu;
+    char name[MODEL_NAME_MAX];  /* analysis_row_name() */
     unsigned int nr_vcpus;      /* a domain's; 0 for a vCPU */
     double state[MODEL_STATES]; /* % of the interval (a domain: of one
                                    vCPU's, so up to nr_vcpus * 100) */
@@ -131,6 +132,7 @@ static void figures_of(const struct analysis *iv,
 
     memset(f, 0, sizeof(*f));
     f->domvcpu = analysis_row_domvcpu(row);
+    analysis_row_name(iv, row, f->name, sizeof(f->name));
     f->nr_vcpus = nr_vcpus;
     for ( s = 0; s < MODEL_STATES; s++ )
         f->state[s] = span ? 100.0 * analysis_row_state(row, s) / span : 0;
@@ -283,17 +285,6 @@ static double per_second(const struct frame *fr, uint64_t n, uint64_t hz)
     return s > 0 ? n / s : 0;
 }
 
-static const char *row_name(char *buf, size_t size, uint32_t domvcpu)
-{
-    if ( (domvcpu & 0xffff) != 0xffff )
-        return model_vcpu_name(buf, size, domvcpu);
-    if ( domvcpu >> 16 == MODEL_DOMID_IDLE )
-        snprintf(buf, size, "idle");
-    else
-        snprintf(buf, size, "d%u", domvcpu >> 16);
-    return buf;
-}
-
 /*
  * The columns of the table, which the screen sorts by.
  */
@@ -307,7 +298,7 @@ static const struct {
     const char *head;
     int width;                  /* negative: left-aligned */
 } columns[NR_COLUMNS] = {
-    [COL_NAME] = { "NAME", -10 }, [COL_VCPUS] = { "VCPUS", 5 },
+    [COL_NAME] = { "NAME", -18 }, [COL_VCPUS] = { "VCPUS", 5 },
     [COL_RUN] = { "RUN%", 6 }, [COL_RUNNABLE] = { "RUNBL%", 6 },
     [COL_BLOCKED] = { "BLOCK%", 6 }, [COL_OFFLINE] = { "OFFL%", 6 },
     [COL_LOST] = { "LOST%", 6 }, [COL_UNKNOWN] = { "UNKN%", 6 },
@@ -351,14 +342,14 @@ static void format_cell(char *buf, size_t size, const struct frame *fr,
                         const struct figures *f, enum column c, uint64_t hz)
 {
     int w = columns[c].width;
-    char name[32];
 
     switch ( c )
     {
     case COL_NAME:
-        row_name(name, sizeof(name), f->domvcpu);
-        snprintf(buf, size, "%s%-*s", f->nr_vcpus ? "" : "  ",
-                 f->nr_vcpus ? -w : -w - 2, name);
+        /* Cut to the column, so that a long name moves no other. */
+        snprintf(buf, size, "%s%-*.*s", f->nr_vcpus ? "" : "  ",
+                 f->nr_vcpus ? -w : -w - 2, f->nr_vcpus ? -w : -w - 2,
+                 f->name);
         break;
     case COL_VCPUS:
         if ( f->nr_vcpus )
@@ -458,19 +449,18 @@ static void text_details(FILE *f, const struct frame *fr,
 {
     double span = fr->to - fr->from;
     unsigned int i;
-    char name[32];
 
-    row_name(name, sizeof(name), fg->domvcpu);
     if ( fg->nr_exits )
-        fprintf(f, "%s exits:\n  %-20s %10s %7s %10s %10s\n", name, "reason",
-                "per-s", "%time", "mean-cyc", "max-cyc");
+        fprintf(f, "%s exits:\n  %-20s %10s %7s %10s %10s\n", fg->name,
+                "reason", "per-s", "%time", "mean-cyc", "max-cyc");
     for ( i = 0; i < fg->nr_exits; i++ )
         fprintf(f, "  %-20s %10.0f %7.2f %10" PRIu64 " %10" PRIu64 "\n",
                 fg->exit[i].name, per_second(fr, fg->exit[i].count, hz),
                 span ? 100.0 * fg->exit[i].ticks / span : 0,
                 fg->exit[i].ticks / fg->exit[i].count, fg->exit[i].max);
     if ( fg->nr_calls )
-        fprintf(f, "%s hypercalls:\n  %-20s %10s\n", name, "name", "per-s");
+        fprintf(f, "%s hypercalls:\n  %-20s %10s\n", fg->name, "name",
+                "per-s");
     for ( i = 0; i < fg->nr_calls; i++ )
         fprintf(f, "  %-20s %10.0f\n", fg->call[i].name,
                 per_second(fr, fg->call[i].count, hz));
@@ -539,6 +529,7 @@ static void json_row(FILE *f, const struct analysis *iv,
 {
     uint32_t dv = analysis_row_domvcpu(row);
     struct analysis_dist w;
+    char name[MODEL_NAME_MAX];
     unsigned int s;
 
     fprintf(f, "{\"domain\":%u", dv >> 16);
@@ -546,6 +537,8 @@ static void json_row(FILE *f, const struct analysis *iv,
         fprintf(f, ",\"vcpu\":%u", dv & 0xffff);
     else
         fprintf(f, ",\"vcpus\":%u", nr_vcpus);
+    fprintf(f, ",\"name\":");
+    cli_json_string(f, analysis_row_name(iv, row, name, sizeof(name)));
     fprintf(f, ",\"runstate_cycles\":{");
     for ( s = 0; s < MODEL_STATES; s++ )
         fprintf(f, "%s\"%s\":%" PRIu64, s ? "," : "", model_state_name(s),
@@ -872,14 +865,13 @@ static void draw_details(struct screen *s, int top, int rows, int cols)
     unsigned int n = screen_lines(s, lines, 512), i;
     double span = s->fr->to - s->fr->from;
     uint64_t hz = s->t->hz;
-    char name[32], line[256];
+    char line[256];
     int y = top, len;
 
     if ( !n || y + 2 >= rows )
         return;
     f = lines[s->selected];
-    row_name(name, sizeof(name), f->domvcpu);
-    len = snprintf(line, sizeof(line), "%-10s ", name);
+    len = snprintf(line, sizeof(line), "%-10s ", f->name);
     if ( f->nr_exits )
         len += snprintf(line + len, sizeof(line) - len,
                         "%-18s %9s %6s %9s %10s   ", "EXIT", "/s", "%time",

@@ -598,6 +598,7 @@ static struct analysis *interval_new(const struct analysis *a, uint64_t tsc)
 
     if ( !i )
         return NULL;
+    i->reader = a->reader;              /* the domains' names */
     i->first = tsc;
     i->last = a->last;
     i->window_open = a->window_open;
@@ -1020,20 +1021,26 @@ static void view_free(struct view *w)
  * Names
  */
 
-static const char *domain_name(char *buf, size_t size, uint32_t dom)
-{
-    if ( dom == MODEL_DOMID_IDLE )
-        snprintf(buf, size, "idle");
-    else
-        snprintf(buf, size, "d%u", dom);
-    return buf;
-}
-
-static const char *who_name(char *buf, size_t size, const struct avcpu *v)
+/* A domain's row: "d14 (web-01)" where the file names it; a vCPU's "d14v0". */
+static const char *who_name(const struct analysis *a, char *buf, size_t size,
+                            const struct avcpu *v)
 {
     if ( (v->domvcpu & 0xffff) == 0xffff )
-        return domain_name(buf, size, v->domvcpu >> 16);
+        return model_domain_name(buf, size, a->reader, v->domvcpu >> 16);
     return model_vcpu_name(buf, size, v->domvcpu);
+}
+
+/* The width of the column of @n rows' names: at least 10. */
+static int who_width(const struct analysis *a, struct avcpu *const *who,
+                     unsigned int n)
+{
+    char name[MODEL_NAME_MAX];
+    size_t width = 10, i;
+
+    for ( i = 0; i < n; i++ )
+        if ( strlen(who_name(a, name, sizeof(name), who[i])) > width )
+            width = strlen(name);
+    return (int)width;
 }
 
 /* An exit's key: its reason, with KEY_SVM if Xen said it is SVM's. */
@@ -1113,10 +1120,11 @@ static void text_runstates(FILE *f, const struct analysis *a,
                            const unsigned int *nr_vcpus, const char *title)
 {
     unsigned int i, s;
-    char name[32];
+    char name[MODEL_NAME_MAX];
+    int width = who_width(a, who, n);
 
-    fprintf(f, "\n%s runstates (seconds, and intervals)\n%-10s", title,
-            title);
+    fprintf(f, "\n%s runstates (seconds, and intervals)\n%-*s", title,
+            width, title);
     if ( nr_vcpus )
         fprintf(f, " %5s", "vcpus");
     for ( s = 0; s < MODEL_STATES; s++ )
@@ -1124,7 +1132,7 @@ static void text_runstates(FILE *f, const struct analysis *a,
     fprintf(f, " %6s\n", "migr");
     for ( i = 0; i < n; i++ )
     {
-        fprintf(f, "%-10s", who_name(name, sizeof(name), who[i]));
+        fprintf(f, "%-*s", width, who_name(a, name, sizeof(name), who[i]));
         if ( nr_vcpus )
             fprintf(f, " %5u", nr_vcpus[i]);
         for ( s = 0; s < MODEL_STATES; s++ )
@@ -1139,22 +1147,23 @@ static void text_runstates(FILE *f, const struct analysis *a,
  * ("domain", "vcpu"), then its rows.
  */
 static void text_sketch_head(FILE *f, const char *title, const char *who,
-                             const char *column)
+                             int width, const char *column)
 {
-    fprintf(f, "\n%s (us)\n%-10s %-9s %8s %10s %10s %10s %10s %10s\n", title,
-            who, column, "count", "mean", "p50", "p90", "p99", "max");
+    fprintf(f, "\n%s (us)\n%-*s %-9s %8s %10s %10s %10s %10s %10s\n", title,
+            width, who, column, "count", "mean", "p50", "p90", "p99", "max");
 }
 
 static void text_sketch_row(FILE *f, const struct analysis *a,
-                            const struct avcpu *v, const char *label,
-                            const struct sketch *s)
+                            const struct avcpu *v, int width,
+                            const char *label, const struct sketch *s)
 {
-    char name[32];
+    char name[MODEL_NAME_MAX];
 
     if ( !s->count )
         return;
-    fprintf(f, "%-10s %-9s %8" PRIu64 " %10.1f %10.1f %10.1f %10.1f "
-            "%10.1f\n", who_name(name, sizeof(name), v), label, s->count,
+    fprintf(f, "%-*s %-9s %8" PRIu64 " %10.1f %10.1f %10.1f %10.1f "
+            "%10.1f\n", width, who_name(a, name, sizeof(name), v), label,
+            s->count,
             usecs(a, s->sum) / s->count, usecs(a, sketch_quantile(s, 0.5)),
             usecs(a, sketch_quantile(s, 0.9)),
             usecs(a, sketch_quantile(s, 0.99)), usecs(a, s->max));
@@ -1170,19 +1179,21 @@ static void text_latency(FILE *f, const struct analysis *a,
     };
     char head[48];
     unsigned int i, c;
+    int width = who_width(a, who, n);
 
     snprintf(head, sizeof(head), "%s runnable to running", title);
-    text_sketch_head(f, head, title, "cause");
+    text_sketch_head(f, head, title, width, "cause");
     for ( i = 0; i < n; i++ )
         for ( c = MODEL_CAUSE_WOKEN; c < NR_CAUSES; c++ )
-            text_sketch_row(f, a, who[i], causes[c], &who[i]->latency[c]);
+            text_sketch_row(f, a, who[i], width, causes[c],
+                            &who[i]->latency[c]);
 }
 
 static void text_placement(FILE *f, const struct analysis *a,
                            struct avcpu *const *who, unsigned int n)
 {
     unsigned int i, k, m;
-    char name[32];
+    char name[MODEL_NAME_MAX];
 
     fprintf(f, "\nwhere each vCPU ran (pCPU: seconds)\n");
     for ( i = 0; i < n; i++ )
@@ -1192,7 +1203,7 @@ static void text_placement(FILE *f, const struct analysis *a,
         if ( !m )
             continue;
         fprintf(f, "%-10s migrations %" PRIu64 ":",
-                who_name(name, sizeof(name), who[i]), who[i]->migrations);
+                who_name(a, name, sizeof(name), who[i]), who[i]->migrations);
         for ( k = 0; k < shown(a, m); k++ )
             fprintf(f, " p%" PRIu64 " %.6f", e[k]->key,
                     secs(a, e[k]->s.ticks));
@@ -1287,9 +1298,9 @@ static const char *number_name(char *buf, size_t size, uint64_t n)
 static void text_guest(FILE *f, const struct analysis *a,
                        const struct avcpu *v)
 {
-    char who[32];
+    char who[MODEL_NAME_MAX];
 
-    who_name(who, sizeof(who), v);
+    who_name(a, who, sizeof(who), v);
     text_exits(f, a, v, &v->exits, &hvm_exits, who);
     text_keyed(f, a, &v->vmcalls, hypercall_name, true,
                "%s VMCALL exits by hypercall:", who);
@@ -1351,9 +1362,9 @@ static void text_arm_mmio(FILE *f, const struct analysis *a,
 static void text_arm_guest(FILE *f, const struct analysis *a,
                            const struct avcpu *v)
 {
-    char who[32];
+    char who[MODEL_NAME_MAX];
 
-    who_name(who, sizeof(who), v);
+    who_name(a, who, sizeof(who), v);
     text_exits(f, a, v, &v->traps, &arm_traps, who);
     text_keyed(f, a, &v->hvcs, hypercall_name, true,
                "%s HVC traps by hypercall:", who);
@@ -1366,6 +1377,7 @@ static void text_arm_guest(FILE *f, const struct analysis *a,
 static void text_arm(FILE *f, const struct analysis *a, const struct view *w)
 {
     unsigned int i;
+    int width = who_width(a, w->domains, shown(a, w->nr_domains));
 
     fprintf(f, "\nArm guest traps, per domain then per vCPU, most costly "
             "first\n");
@@ -1374,12 +1386,13 @@ static void text_arm(FILE *f, const struct analysis *a, const struct view *w)
     for ( i = 0; i < shown(a, w->nr_vcpus); i++ )
         text_arm_guest(f, a, w->vcpus[i]);
     text_sketch_head(f, "interrupt injection, physical IRQ to guest entry",
-                     "vcpu", "from-to");
+                     "vcpu", width, "from-to");
     for ( i = 0; i < shown(a, w->nr_domains); i++ )
-        text_sketch_row(f, a, w->domains[i], "irq-entry",
+        text_sketch_row(f, a, w->domains[i], width, "irq-entry",
                         &w->domains[i]->inject);
     for ( i = 0; i < shown(a, w->nr_vcpus); i++ )
-        text_sketch_row(f, a, w->vcpus[i], "irq-entry", &w->vcpus[i]->inject);
+        text_sketch_row(f, a, w->vcpus[i], width, "irq-entry",
+                        &w->vcpus[i]->inject);
 }
 
 static void text_pcpus(FILE *f, const struct analysis *a)
@@ -1581,13 +1594,13 @@ static void json_arm(FILE *f, const struct analysis *a,
 static void json_who(FILE *f, const struct analysis *a,
                      const struct avcpu *v, bool vcpu)
 {
-    char name[32];
+    char name[MODEL_NAME_MAX];
 
     fprintf(f, "{\"domain\":%u,", v->domvcpu >> 16);
     if ( vcpu )
         fprintf(f, "\"vcpu\":%u,", v->domvcpu & 0xffff);
     fprintf(f, "\"name\":\"%s\",\"runstates\":",
-            who_name(name, sizeof(name), v));
+            who_name(a, name, sizeof(name), v));
     json_runstates(f, a, &v->all);
     if ( vcpu )
     {
@@ -1783,6 +1796,13 @@ void analysis_rows_free(struct analysis_rows *rows)
 uint32_t analysis_row_domvcpu(const struct analysis_row *r)
 {
     return row_vcpu(r)->domvcpu;
+}
+
+const char *analysis_row_name(const struct analysis *a,
+                              const struct analysis_row *r, char *buf,
+                              size_t size)
+{
+    return who_name(a, buf, size, row_vcpu(r));
 }
 
 uint64_t analysis_row_state(const struct analysis_row *r, enum model_state s)

@@ -127,6 +127,14 @@ void analysis_rows_free(struct analysis_rows *rows);
 /* Its domain << 16 | vcpu; vcpu 0xffff for a domain's row. */
 uint32_t analysis_row_domvcpu(const struct analysis_row *r);
 
+/*
+ * Its name, as the summary's tables give it: a domain's "d14 (web-01)"
+ * where the file names it (model_domain_name()), a vCPU's "d14v0".
+ */
+const char *analysis_row_name(const struct analysis *a,
+                              const struct analysis_row *r, char *buf,
+                              size_t size);
+
 /* TSC ticks in runstate @s (per vCPU they sum to the span). */
 uint64_t analysis_row_state(const struct analysis_row *r,
                             enum model_state s);

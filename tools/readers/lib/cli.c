@@ -301,6 +301,53 @@ unsigned long long cli_number(const char *opt, const char *arg,
     return n;
 }
 
+uint32_t cli_domain(const struct xt_reader *r, const char *opt,
+                    const char *arg)
+{
+    const struct xt_domain_info *d;
+    unsigned long long id;
+    unsigned int i;
+
+    if ( !num_parse(arg, 0, 0xffff, &id) )
+        return id;
+    for ( i = 0; i < xt_reader_nr_domains(r); i++ )
+        if ( (d = xt_reader_domain_at(r, i)) &&
+             (!strcmp(d->domain.name, arg) || !strcmp(d->first_name, arg)) )
+            return d->domain.domid;
+    errx(CLI_EXIT_ERROR, "%s %s: not a domain id from 0 to 65535, nor the "
+         "name of a domain in the trace", opt, arg);
+}
+
+char *cli_domain_ids(const struct xt_reader *r, const char *opt,
+                     const char *arg)
+{
+    /* An id is at most 5 digits, and no name is shorter than 1 byte. */
+    char *ids = malloc(6 * strlen(arg) + 1), *out = ids;
+    const char *item = arg;
+
+    if ( !ids )
+        err(CLI_EXIT_ERROR, "memory");
+    *out = '\0';
+    while ( *item )
+    {
+        size_t len = strcspn(item, ",");
+        char *one = strndup(item, len);
+
+        if ( !one )
+            err(CLI_EXIT_ERROR, "memory");
+        if ( strspn(one, "0123456789-") == len )
+            out = stpcpy(out, one);                 /* ids, and ranges */
+        else
+            out += sprintf(out, "%" PRIu32, cli_domain(r, opt, one));
+        free(one);
+        item += len;
+        if ( *item == ',' )
+            *out++ = *item++;
+        *out = '\0';
+    }
+    return ids;
+}
+
 /*
  * Input
  * =====

@@ -138,6 +138,21 @@ unsigned long long cli_number(const char *opt, const char *arg,
                               unsigned long long min, unsigned long long max);
 
 /*
+ * A domain for option @opt, given by its id or by a name that @r's file
+ * gives it (xtfile.h, "Domains": the one it had at the start, or was
+ * renamed to, in a stream as far as read), or exit 1 with one line.
+ */
+uint32_t cli_domain(const struct xt_reader *r, const char *opt,
+                    const char *arg);
+
+/*
+ * A list of domains, "0,2-3,web-01": the same with each name given as its
+ * id (cli_domain()), malloc'd.
+ */
+char *cli_domain_ids(const struct xt_reader *r, const char *opt,
+                     const char *arg);
+
+/*
  * Input
  * =====
  */

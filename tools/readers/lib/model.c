@@ -1121,6 +1121,20 @@ const char *model_vcpu_name(char *buf, unsigned int size, uint32_t domvcpu)
     return buf;
 }
 
+const char *model_domain_name(char *buf, unsigned int size,
+                              const struct xt_reader *r, uint32_t domid)
+{
+    const struct xt_domain_info *d = r ? xt_reader_domain(r, domid) : NULL;
+
+    if ( domid == MODEL_DOMID_IDLE )
+        snprintf(buf, size, "idle");
+    else if ( d && d->domain.name[0] )
+        snprintf(buf, size, "d%u (%s)", domid, d->domain.name);
+    else
+        snprintf(buf, size, "d%u", domid);
+    return buf;
+}
+
 /* Xen's EXIT_REASON_* (asm/hvm/vmx/vmx.h), the SDM's basic exit reasons. */
 static const char *const vmx_exits[] = {
     [0] = "EXCEPTION_NMI", [1] = "EXTERNAL_INTERRUPT",

@@ -305,6 +305,15 @@ const char *model_state_name(enum model_state s);
 const char *model_vcpu_name(char *buf, unsigned int size, uint32_t domvcpu);
 
 /*
+ * "d14 (web-01)" if @r's file names domain @domid (xtfile.h, "Domains";
+ * @r may be NULL), else "d14"; "idle" for the idle domain.  At most
+ * MODEL_NAME_MAX bytes with the NUL.
+ */
+#define MODEL_NAME_MAX (sizeof("d65535 ()") + XT_DOMAIN_NAME_MAX)
+const char *model_domain_name(char *buf, unsigned int size,
+                              const struct xt_reader *r, uint32_t domid);
+
+/*
  * An exit reason's name: VMX's basic reasons (Intel SDM vol. 3 app. C)
  * unless @svm, then SVM's exit codes (AMD APM vol. 2 app. C); NULL if not
  * known.

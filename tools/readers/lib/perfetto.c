@@ -82,21 +82,21 @@
 #define CLOCK_REALTIME          1
 #define CLOCK_BOOTTIME          6
 /* ProcessTree, .Process, .Thread */
-#define PT_PROCESSES            1
 #define PT_THREADS              2
-#define PROC_PID                1
-#define PROC_CMDLINE            3
 #define THREAD_TID              1
 #define THREAD_NAME             2
 #define THREAD_TGID             3
-/* TrackDescriptor, ThreadDescriptor, CounterDescriptor */
+/* TrackDescriptor, ProcessDescriptor, ThreadDescriptor, CounterDescriptor */
 #define TD_UUID                 1
 #define TD_NAME                 2
+#define TD_PROCESS              3
 #define TD_THREAD               4
 #define TD_COUNTER              8
 #define THD_PID                 1
 #define THD_TID                 2
 #define THD_THREAD_NAME         5
+#define PD_PID                  1
+#define PD_PROCESS_NAME         6
 /* TrackEvent */
 #define TE_DEBUG_ANNOTATIONS    4
 #define TE_TYPE                 9
@@ -198,6 +198,7 @@ struct pf {
     uint8_t *out_buf;           /* packets, written OUT_BYTES at a time */
     size_t out_len;
     const struct view_filter *filter;
+    const struct xt_reader *reader;     /* the domains' names */
     uint64_t hz;
     struct pb pkt, interned;    /* the packet, and its interned data */
     bool first_done;            /* the sequence's first packet is out */
@@ -369,18 +370,30 @@ static const char *comm_of(char *buf, unsigned int size, uint32_t tid,
     return buf;
 }
 
-static void declare_thread(struct pf *pf, uint32_t pid, const char *process,
-                           bool new_process, uint32_t tid, const char *name)
+/*
+ * A process: its track, named in full ("d14 (web-01)").  Not in the
+ * process tree: Perfetto names a process there by its command line's
+ * first word only ("d14").
+ */
+static void declare_process(struct pf *pf, uint32_t pid, const char *name)
+{
+    packet_begin(pf);
+    pb_begin(&pf->pkt, TP_TRACK_DESCRIPTOR);
+    pb_varint(&pf->pkt, TD_UUID, pf->next_uuid++);
+    pb_begin(&pf->pkt, TD_PROCESS);
+    pb_varint(&pf->pkt, PD_PID, pid);
+    pb_string(&pf->pkt, PD_PROCESS_NAME, name);
+    pb_end(&pf->pkt);
+    pb_end(&pf->pkt);
+    packet_end(pf, true);
+}
+
+/* A thread of process @pid, in the process tree: the scheduler's. */
+static void declare_thread(struct pf *pf, uint32_t pid, uint32_t tid,
+                           const char *name)
 {
     packet_begin(pf);
     pb_begin(&pf->pkt, TP_PROCESS_TREE);
-    if ( new_process )
-    {
-        pb_begin(&pf->pkt, PT_PROCESSES);
-        pb_varint(&pf->pkt, PROC_PID, pid);
-        pb_string(&pf->pkt, PROC_CMDLINE, process);
-        pb_end(&pf->pkt);
-    }
     pb_begin(&pf->pkt, PT_THREADS);
     pb_varint(&pf->pkt, THREAD_TID, tid);
     pb_string(&pf->pkt, THREAD_NAME, name);
@@ -400,8 +413,9 @@ static void declare_pseudo(struct pf *pf, uint32_t cpu, uint32_t tid)
 
     if ( *done )
         return;
-    declare_thread(pf, VIEW_XEN_PID, "xen", !pf->xen_declared, tid,
-                   comm_of(name, sizeof(name), tid, cpu));
+    if ( !pf->xen_declared )
+        declare_process(pf, VIEW_XEN_PID, "xen");
+    declare_thread(pf, VIEW_XEN_PID, tid, comm_of(name, sizeof(name), tid, cpu));
     pf->xen_declared = *done = true;
 }
 
@@ -441,7 +455,7 @@ static struct vinfo *vcpu_of(struct pf *pf, uint32_t domvcpu)
 {
     uint32_t dom = domvcpu >> 16, pid = view_pid(domvcpu);
     uint32_t tid = view_tid(domvcpu);
-    char name[NAME_MAX_BYTES], process[NAME_MAX_BYTES];
+    char name[NAME_MAX_BYTES], process[MODEL_NAME_MAX];
     struct vinfo *v;
     bool added;
     int32_t i = view_set_add(&pf->vcpus, domvcpu, &added);
@@ -458,9 +472,10 @@ static struct vinfo *vcpu_of(struct pf *pf, uint32_t domvcpu)
     v = &pf->vinfo[i];
     *v = (struct vinfo){ .uuid = pf->next_uuid++ };
     comm_of(name, sizeof(name), tid, 0);
-    snprintf(process, sizeof(process), "d%u", dom);
-    declare_thread(pf, pid, process, !(pf->domains[dom / 8] & 1u << dom % 8),
-                   tid, name);
+    if ( !(pf->domains[dom / 8] & 1u << dom % 8) )
+        declare_process(pf, pid, model_domain_name(process, sizeof(process),
+                                                   pf->reader, dom));
+    declare_thread(pf, pid, tid, name);
     pf->domains[dom / 8] |= 1u << dom % 8;
 
     packet_begin(pf);
@@ -1084,7 +1099,7 @@ int perfetto_export(struct xt_reader *r, FILE *out,
     const struct xt_reader_info *info = xt_reader_info(r);
     const struct model_ops ops = { .event = on_event, .record = on_record };
     const struct model_options mo = { .from = f->from, .to = f->to };
-    struct pf pf = { .out = out, .filter = f, .hz = hz,
+    struct pf pf = { .out = out, .filter = f, .reader = r, .hz = hz,
                      .next_uuid = 1 };
     struct model *m = NULL;
     int ret = -1, saved;
