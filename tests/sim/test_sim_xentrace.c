@@ -4,8 +4,8 @@
  * flight-recorder dump and a file cut by kill -9; masks are put back at
  * exit; a second consumer, a full disk and a disk reserve end it cleanly,
  * the last two with the exit table of the file they leave; "-" is the standard output; an output
- * stalled for seconds loses nothing; --realtime, and its refusal; and
- * xen-sim's numbers.
+ * stalled for seconds loses nothing; --realtime, and its refusal;
+ * xen-sim's numbers; and the domains' names from xen-sim's xenstore.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -668,6 +668,91 @@ static void test_sim_numbers_are_digits(void **state)
     }
 }
 
+/* The text of command @argv, which must exit 0, via sim_summary. */
+static char *output_of(char *const argv[])
+{
+    if ( run_cmd(argv, sim_summary) )
+    {
+        sim_show_file(sim_summary, 20);
+        fail_msg("%s failed", argv[0]);
+    }
+    return sim_read_text(sim_summary);
+}
+
+static void assert_has(const char *text, const char *want)
+{
+    if ( !strstr(text, want) )
+        fail_msg("no \"%s\" in:\n%.3000s", want, text);
+}
+
+/*
+ * The domains' names (xtfile.h, "Domains"): xen-sim's xenstore names its
+ * five domains and renames d3 a second into the capture.  The file tells
+ * the five in its first batch and the renaming in a CPU's stream, at a
+ * TSC of that second; the summary shows the names and takes one for
+ * --domain, the first or the last; xenalyze still reads the file.
+ */
+static void test_domains_named(void **state)
+{
+    char *capture[] = { XEN_SIM, "--pcpus", "2", "--workload", "mixed",
+                        "--rename", "3=db-02@1", "--", XENTRACE, "-e", "all",
+                        "-T", "3", sim_trace, NULL };
+    char *json[] = { XT_SUMMARY, "--json", sim_trace, NULL };
+    char *by_id[] = { XT_SUMMARY, "--domain", "3", sim_trace, NULL };
+    char *by_first[] = { XT_SUMMARY, "--domain", "db-01", sim_trace, NULL };
+    char *by_last[] = { XT_SUMMARY, "--domain", "db-02", sim_trace, NULL };
+    char *dump[] = { XT_DUMP, "-s", sim_trace, NULL };
+    char *text, *id, *line;
+    struct tf_summary file;
+    double at = -1;
+
+    (void)state;
+    if ( run_cmd(capture, sim_log) )
+    {
+        sim_show_file(sim_log, 40);
+        fail_msg("the capture failed");
+    }
+    assert_true(tf_read(sim_trace, &file));
+    assert_int_equal(file.meta, 6);
+    assert_int_equal(file.domains, 5 + 1);
+
+    text = output_of(json);
+    assert_has(text, "\"domains\":[{\"domain\":0,\"name\":\"Domain-0\","
+               "\"uuid\":\"00000000-0000-0000-0000-000000000000\","
+               "\"renames\":0,\"first_name\":\"Domain-0\"}");
+    assert_has(text, "{\"domain\":3,\"name\":\"db-02\",\"uuid\":"
+               "\"5ba1d000-0000-4000-8000-000000000003\",\"renames\":1,"
+               "\"first_name\":\"db-01\"}");
+    free(text);
+
+    id = output_of(by_id);
+    assert_has(id, "\nd3 (db-02) ");
+    text = output_of(by_first);
+    assert_string_equal(text, id);
+    free(text);
+    text = output_of(by_last);
+    assert_string_equal(text, id);
+    free(text);
+    free(id);
+
+    /* The renaming in the stream: a record with a TSC, after a second. */
+    text = output_of(dump);
+    for ( line = text; (line = strstr(line, "TRC_XT_DOMAIN domid=3 ")); line++ )
+    {
+        char *start = line, cpu[16];
+
+        while ( start > text && start[-1] != '\n' )
+            start--;
+        /* "SECONDS cpuN[*] ...": a star for no TSC, the first batch's. */
+        if ( sscanf(start, "%*f %15s", cpu) == 1 && !strchr(cpu, '*') )
+            assert_int_equal(sscanf(start, "%lf", &at), 1);
+    }
+    free(text);
+    print_message("the renaming is told at %.3f s\n", at);
+    assert_true(at >= 0.5 && at <= 3.0);
+    sim_assert_xenalyze_reads();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -688,6 +773,7 @@ int main(void)
         cmocka_unit_test(test_normal_priority_by_default),
         cmocka_unit_test(test_realtime_refused),
         cmocka_unit_test(test_sim_numbers_are_digits),
+        cmocka_unit_test(test_domains_named),
     };
 
     return cmocka_run_group_tests(tests, sim_setup, sim_teardown);

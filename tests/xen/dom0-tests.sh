@@ -259,13 +259,16 @@ CFG
         sleep 1
         i=$((i + 1))
     done
-    xl list > domu.list
+    xl list -v > domu.list
     # As in the other scenarios, the first capture ends the boot's
-    # tracing and takes its overflow; the next two are loss-free.
+    # tracing and takes its overflow; the next two are loss-free.  The
+    # guest is renamed during ours, which tells it (test_domu_named).
     step first xentrace -D -T 1
+    (sleep 1.5; xl rename domu domu-renamed > rename.log 2>&1) &
     step ours xentrace -D -e all -T 4
+    wait
     step debian xentrace-debian -D -e 0x0ffff000 -T 4
-    xl destroy domu
+    xl destroy domu-renamed
     ;;
 *)
     echo "dom0-tests.sh: unknown scenario $1" >&2

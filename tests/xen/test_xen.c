@@ -495,6 +495,34 @@ static void test_domu_captures(void **state)
     compare_tracers(boot);
 }
 
+/*
+ * With a guest (arm64-domu): the file names dom0 and the guest as
+ * xenstore does, the guest with the UUID that xl lists, and tells the
+ * guest's renaming (xl rename, a second and a half into the capture).
+ */
+static void test_domu_named(void **state)
+{
+    const char *boot = *state;
+    char *list = read_text(boot, "domu.list");
+    char *summary = read_text(boot, "ours.dom0-summary");
+    char *line = strstr(list, "\ndomu "), uuid[40], want[256];
+    unsigned int domid;
+
+    if ( !line || sscanf(line, "\ndomu %u %*u %*u %*s %*f %39s", &domid,
+                         uuid) != 2 )
+        fail_msg("%s: no domu with its UUID in xl list -v:\n%s", boot, list);
+    if ( !strstr(summary, "\"domains\":[{\"domain\":0,\"name\":"
+                          "\"Domain-0\"") )
+        fail_msg("%s: dom0 is not named Domain-0:\n%.2000s", boot, summary);
+    snprintf(want, sizeof(want), "{\"domain\":%u,\"name\":\"domu-renamed\","
+             "\"uuid\":\"%s\",\"renames\":1,\"first_name\":\"domu\"}",
+             domid, uuid);
+    if ( !strstr(summary, want) )
+        fail_msg("%s: no %s in:\n%.2000s", boot, want, summary);
+    free(list);
+    free(summary);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -518,6 +546,7 @@ int main(void)
         ON_CLAMP(test_clamp),
         ON_CLAMP(test_clamp_our_capture),
         ON(test_xen_version, "arm64-domu"),
+        ON(test_domu_named, "arm64-domu"),
         ON(test_domu_captures, "arm64-domu"),
     };
 
