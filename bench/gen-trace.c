@@ -1,8 +1,8 @@
 /*
  * gen-trace: a synthetic trace file, for the readers' tests and benchmarks.
  *
- *   gen-trace [-B batch-bytes] [-c cpus] [-C counts] [-l lost-ppm] [-s size]
- *             [-S seed] [-w workload] file
+ *   gen-trace [-n] [-B batch-bytes] [-c cpus] [-C counts] [-l lost-ppm]
+ *             [-s size] [-S seed] [-w workload] file
  *
  * The records are those of xen-sim's workloads (tools/xen-sim/workload.c):
  * Xen 4.17's scheduler, HVM, PV, memory and IRQ records with the payloads
@@ -31,7 +31,8 @@
  * held).
  * -C writes what was generated, for tests: one line "cpu event count"
  * (event in hex) per CPU and event kept, and one line "cpu lost count"
- * per CPU with losses.
+ * per CPU with losses.  -n names the domains in the first batch, as our
+ * xentrace does from xen-sim's xenstore (xtfile.h, "Domains").
  */
 #include <err.h>
 #include <errno.h>
@@ -237,8 +238,9 @@ void host_set_current(struct vcpu *v)
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: gen-trace [-B batch-bytes] [-c cpus] [-C counts] "
-            "[-l lost-ppm] [-s size] [-S seed] [-w workload] file\n");
+    fprintf(stderr, "usage: gen-trace [-n] [-B batch-bytes] [-c cpus] "
+            "[-C counts] [-l lost-ppm] [-s size] [-S seed] [-w workload] "
+            "file\n");
     exit(1);
 }
 
@@ -300,6 +302,19 @@ static void run_round(const struct workload *wl, unsigned int nr_cpus,
     }
 }
 
+/* -n: the workload's domains, named as xen-sim's xenstore names them. */
+static void name_domains(struct xt_writer_opts *wo)
+{
+    static struct xt_domain domains[16];
+    unsigned int i;
+
+    for ( i = 0; i < wl_nr_domains() && i < 16; i++ )
+        snprintf(domains[i].name, sizeof(domains[i].name), "%s",
+                 wl_domain(i, &domains[i].domid, domains[i].uuid));
+    wo->domains = domains;
+    wo->nr_domains = i;
+}
+
 int main(int argc, char **argv)
 {
     const struct workload *wl = workload_find("mixed");
@@ -308,12 +323,17 @@ int main(int argc, char **argv)
     unsigned int nr_cpus = 8, c;
     uint64_t until = 0;
     struct xt_metadata meta;
+    struct xt_writer_opts wo = { 0 };
+    bool named = false;
     int opt, fd;
 
-    while ( (opt = getopt(argc, argv, "B:c:C:l:s:S:w:")) != -1 )
+    while ( (opt = getopt(argc, argv, "nB:c:C:l:s:S:w:")) != -1 )
     {
         switch ( opt )
         {
+        case 'n':
+            named = true;
+            break;
         case 'B':
             batch_bytes = number(optarg, "batch size", true);
             if ( !batch_bytes || batch_bytes > HELD_BYTES )
@@ -361,7 +381,9 @@ int main(int argc, char **argv)
     if ( !batch_bytes )
         batch_bytes = HELD_BYTES / nr_cpus < 256 * 1024 ? HELD_BYTES / nr_cpus
                                                         : 256 * 1024;
-    writer = xt_writer_open(fd, &meta, NULL);
+    if ( named )
+        name_domains(&wo);
+    writer = xt_writer_open(fd, &meta, &wo);
     if ( !writer )
         err(1, "%s", argv[optind]);
     if ( !(epoch = batches_new(nr_cpus, batch_bytes)) )

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 static struct {
     unsigned int domid;
+    uint8_t uuid[16];
     char name[NAME_MAX_BYTES];
 } domains[MAX_DOMAINS];
 static unsigned int nr_domains;
@@ -38,7 +40,7 @@ void store_init(void)
                                                : MAX_DOMAINS;
     for ( i = 0; i < nr_domains; i++ )
         snprintf(domains[i].name, sizeof(domains[i].name), "%s",
-                 wl_domain(i, &domains[i].domid));
+                 wl_domain(i, &domains[i].domid, domains[i].uuid));
     for ( i = 0; i < MAX_WATCHERS; i++ )
         watchers[i].fd = -1;
 }
@@ -64,6 +66,17 @@ static int put(char *buf, size_t size, size_t *len, const char *s, size_t n)
     return 0;
 }
 
+/* "/vm/UUID", as xl writes a domain's vm node. */
+static void vm_path(char *text, const uint8_t uuid[16])
+{
+    unsigned int i;
+
+    text += sprintf(text, "/vm/");
+    for ( i = 0; i < 16; i++ )
+        text += sprintf(text, "%s%02x", i == 4 || i == 6 || i == 8 ||
+                                        i == 10 ? "-" : "", uuid[i]);
+}
+
 /* A domain's node @leaf ("" for the domain's own). Caller holds lock. */
 static int domain_node(unsigned int d, const char *leaf, int list,
                        char *buf, size_t size, size_t *len)
@@ -79,12 +92,8 @@ static int domain_node(unsigned int d, const char *leaf, int list,
         return put(buf, size, len, domains[d].name, strlen(domains[d].name));
     if ( !strcmp(leaf, "domid") )
         snprintf(text, sizeof(text), "%u", domains[d].domid);
-    else if ( !strcmp(leaf, "vm") && !domains[d].domid )
-        snprintf(text, sizeof(text),
-                 "/vm/00000000-0000-0000-0000-000000000000");
     else if ( !strcmp(leaf, "vm") )
-        snprintf(text, sizeof(text), "/vm/5ba1d000-0000-4000-8000-%012x",
-                 domains[d].domid);
+        vm_path(text, domains[d].uuid);
     else
         return -ENOENT;
     return put(buf, size, len, text, strlen(text));

@@ -6,8 +6,7 @@
  * For each of the workload's domains N (workload.h) it holds
  *
  *   /local/domain/N/name    the domain's name
- *   /local/domain/N/vm      /vm/UUID: dom0's all zeros, a guest's
- *                           5ba1d000-0000-4000-8000-00000000000N
+ *   /local/domain/N/vm      /vm/UUID (workload.h's wl_domain())
  *   /local/domain/N/domid   N
  *
  * as xl and xen-init-dom0 write them.  A change (store_rename()) signals

@@ -171,8 +171,8 @@ struct wl_model {
 };
 
 /*
- * The domains: vcpus 0 means one per pCPU.  Their names are what the
- * host's xenstore says at start (store.c).
+ * The domains: vcpus 0 means one per pCPU.  Their names, and their UUIDs
+ * (wl_domain()), are what the host's xenstore says at start (store.c).
  */
 static const struct wl_domain {
     domid_t id;
@@ -192,9 +192,18 @@ unsigned int wl_nr_domains(void)
     return ARRAY_SIZE(wl_domains);
 }
 
-const char *wl_domain(unsigned int i, unsigned int *domid)
+const char *wl_domain(unsigned int i, unsigned int *domid,
+                      uint8_t uuid[16])
 {
     *domid = wl_domains[i].id;
+    /* dom0's is all zeros; a guest's 5ba1d000-0000-4000-8000-00000000000N */
+    memset(uuid, 0, 16);
+    if ( *domid )
+    {
+        memcpy(uuid, "\x5b\xa1\xd0\x00\x00\x00\x40\x00\x80", 9);
+        uuid[14] = *domid >> 8;
+        uuid[15] = *domid;
+    }
     return wl_domains[i].name;
 }
 

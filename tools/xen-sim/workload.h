@@ -93,9 +93,13 @@ struct workload {
 
 const struct workload *workload_find(const char *name);   /* NULL if unknown */
 
-/* The host's domains, whatever the workload: the @i-th's id and name. */
+/*
+ * The host's domains, whatever the workload: the @i-th's name, its id and
+ * UUID at *@domid and @uuid.
+ */
 unsigned int wl_nr_domains(void);
-const char *wl_domain(unsigned int i, unsigned int *domid);
+const char *wl_domain(unsigned int i, unsigned int *domid,
+                      uint8_t uuid[16]);
 extern const struct workload *const workloads[];   /* NULL-terminated */
 
 #endif /* XEN_SIM_WORKLOAD_H */
