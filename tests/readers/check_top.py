@@ -91,13 +91,16 @@ def check_screen(column, path):
         sys.exit(1)
     names = lines[head[0]].split()
     col = names.index(column)
+    # A row's name may hold blanks, "d3 (db-01)": the figures start where
+    # the head's second column does.
+    start = lines[head[0]].index(names[1])
     values = []
     for l in lines[head[0] + 1:]:
         if not l.startswith("d"):
             if l.startswith("idle") or not l.strip():
                 break
             continue                    # a vCPU of the domain above
-        values.append(float(l.split()[col].rstrip("us")))
+        values.append(float(l[start:].split()[col - 1].rstrip("us")))
     if len(values) < 2 or values != sorted(values, reverse=True):
         print("not by %s: %s" % (column, values))
         sys.exit(1)

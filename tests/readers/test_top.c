@@ -79,8 +79,9 @@ static int make_files(void **state)
     snprintf(sh_log, sizeof(sh_log), "%s/sh.log", dir);
     snprintf(tmux, sizeof(tmux), "tmux -L test_top_%d", (int)getpid());
     /* 4 pCPUs of HVM and PV guests, with losses (11 s at 2.4 GHz) and
-       without (5 s). */
-    return sh("%s -c 4 -s 20M -l 300 %s/t.bin && %s -c 4 -s 10M %s/clean.bin",
+       without (5 s); the first with its domains named. */
+    return sh("%s -n -c 4 -s 20M -l 300 %s/t.bin && "
+              "%s -c 4 -s 10M %s/clean.bin",
               GEN_TRACE, dir, GEN_TRACE, dir) ? -1 : 0;
 }
 
@@ -187,7 +188,7 @@ static void test_batch_iterations(void **state)
     assert_true(file_has("two.txt", "interval 2: 2.000 to 4.000 s at "
                          "05:20:02 UTC (tsc 14800000000 to 19600000000)"));
     assert_true(file_has("two.txt", "LOST/s: p0 "));
-    assert_true(file_has("two.txt", "d1 exits:"));
+    assert_true(file_has("two.txt", "d1 (web-01) exits:"));
     assert_int_equal(sh("%s --json -n 3 %s/t.bin > %s/three.jsonl", TOP, dir,
                         dir), 0);
     assert_int_equal(lines_of("three.jsonl"), 3);
@@ -292,15 +293,26 @@ static void test_screen(void **state)
     snprintf(next, sizeof(next), "\ninterval %u: ", n + 1);
     assert_true(screen_has("s4", next));
     assert_false(file_has("s4", "[paused]"));
-    /* f 3: domain 3 alone. */
+    /* f 3: domain 3 alone; f web-01: domain 1, by the name it shows. */
     keys("f");
-    assert_true(screen_has("s5", "domain to show (empty: all):"));
+    assert_true(screen_has("s5", "domain to show, id or name (empty: all):"));
     keys("3 Enter");
-    assert_true(screen_has("s6", "\nd3 "));
+    assert_true(screen_has("s6", "\nd3 (db-01) "));
     usleep(300000);
     assert_int_equal(sh("%s capture-pane -p -t top > %s/s6", tmux, dir), 0);
     assert_false(file_has("s6", "\nd1 "));
     assert_false(file_has("s6", "\nd0 "));
+    keys("f");
+    assert_true(screen_has("s5", "domain to show, id or name (empty: all):"));
+    keys("web-01 Enter");
+    assert_true(screen_has("s6", "\nd1 (web-01) "));
+    usleep(300000);
+    assert_int_equal(sh("%s capture-pane -p -t top > %s/s6", tmux, dir), 0);
+    assert_false(file_has("s6", "\nd3 "));
+    keys("f");
+    assert_true(screen_has("s5", "domain to show, id or name (empty: all):"));
+    keys("3 Enter");
+    assert_true(screen_has("s6", "\nd3 (db-01) "));
     /* A smaller terminal: the same screen, cut to it, keys on the last line. */
     assert_int_equal(sh("%s resize-window -t top -x 70 -y 15", tmux), 0);
     assert_true(screen_has("s7", "\nq quit  < > sort"));

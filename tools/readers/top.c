@@ -866,12 +866,13 @@ static void draw_details(struct screen *s, int top, int rows, int cols)
     double span = s->fr->to - s->fr->from;
     uint64_t hz = s->t->hz;
     char line[256];
-    int y = top, len;
+    int y = top, len, width;
 
     if ( !n || y + 2 >= rows )
         return;
     f = lines[s->selected];
-    len = snprintf(line, sizeof(line), "%-10s ", f->name);
+    width = strlen(f->name) > 10 ? (int)strlen(f->name) : 10;
+    len = snprintf(line, sizeof(line), "%-*s ", width, f->name);
     if ( f->nr_exits )
         len += snprintf(line + len, sizeof(line) - len,
                         "%-18s %9s %6s %9s %10s   ", "EXIT", "/s", "%time",
@@ -886,7 +887,7 @@ static void draw_details(struct screen *s, int top, int rows, int cols)
     {
         const struct analysis_count *e = &f->exit[i], *c = &f->call[i];
 
-        len = snprintf(line, sizeof(line), "%-10s ", "");
+        len = snprintf(line, sizeof(line), "%-*s ", width, "");
         if ( i < f->nr_exits )
             len += snprintf(line + len, sizeof(line) - len,
                             "%-18s %9.0f %6.2f %9" PRIu64 " %10" PRIu64 "   ",
@@ -925,11 +926,35 @@ static void draw(struct screen *s)
     refresh();
 }
 
-/* 'f': a domain to show alone, or all again. */
+/*
+ * The domain of @fr whose row is named "dN (@name)": the name the trace
+ * gives it now (the reader's table is the reading thread's).
+ */
+static bool domain_named(const struct frame *fr, const char *name,
+                         uint32_t *dom)
+{
+    size_t len = strlen(name);
+    unsigned int i;
+
+    for ( i = 0; fr && i < fr->nr_domains; i++ )
+    {
+        const char *open = strchr(fr->fig[i].name, '(');
+
+        if ( open && !strncmp(open + 1, name, len) &&
+             !strcmp(open + 1 + len, ")") )
+        {
+            *dom = fr->fig[i].domvcpu >> 16;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* 'f': a domain to show alone, by id or name, or all again. */
 static void ask_filter(struct screen *s)
 {
     int rows, cols;
-    char buf[16];
+    char buf[XT_DOMAIN_NAME_MAX + 1];
     unsigned long long dom;
 
     getmaxyx(stdscr, rows, cols);
@@ -939,15 +964,16 @@ static void ask_filter(struct screen *s)
     curs_set(1);
     move(rows - 1, 0);
     clrtoeol();
-    printw("domain to show (empty: all): ");
+    printw("domain to show, id or name (empty: all): ");
     if ( getnstr(buf, sizeof(buf) - 1) == ERR )
         buf[0] = '\0';
     noecho();
     curs_set(0);
     nodelay(stdscr, TRUE);
-    s->has_filter = buf[0] && !num_parse(buf, 0, 0x7fff, &dom);
-    if ( s->has_filter )
+    if ( (s->has_filter = buf[0] && !num_parse(buf, 0, 0x7fff, &dom)) )
         s->filter = dom;
+    else
+        s->has_filter = buf[0] && domain_named(s->fr, buf, &s->filter);
     s->selected = 0;
 }
 

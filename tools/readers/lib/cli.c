@@ -301,21 +301,38 @@ unsigned long long cli_number(const char *opt, const char *arg,
     return n;
 }
 
-uint32_t cli_domain(const struct xt_reader *r, const char *opt,
-                    const char *arg)
+/* cli_domain(): false if @arg is neither an id nor a domain's name. */
+static bool find_domain(const struct xt_reader *r, const char *arg,
+                        uint32_t *domid)
 {
     const struct xt_domain_info *d;
     unsigned long long id;
     unsigned int i;
 
     if ( !num_parse(arg, 0, 0xffff, &id) )
-        return id;
+    {
+        *domid = id;
+        return true;
+    }
     for ( i = 0; i < xt_reader_nr_domains(r); i++ )
         if ( (d = xt_reader_domain_at(r, i)) &&
              (!strcmp(d->domain.name, arg) || !strcmp(d->first_name, arg)) )
-            return d->domain.domid;
-    errx(CLI_EXIT_ERROR, "%s %s: not a domain id from 0 to 65535, nor the "
-         "name of a domain in the trace", opt, arg);
+        {
+            *domid = d->domain.domid;
+            return true;
+        }
+    return false;
+}
+
+uint32_t cli_domain(const struct xt_reader *r, const char *opt,
+                    const char *arg)
+{
+    uint32_t domid;
+
+    if ( !find_domain(r, arg, &domid) )
+        errx(CLI_EXIT_ERROR, "%s %s: not a domain id from 0 to 65535, nor "
+             "the name of a domain in the trace", opt, arg);
+    return domid;
 }
 
 char *cli_domain_ids(const struct xt_reader *r, const char *opt,

@@ -139,8 +139,8 @@ unsigned long long cli_number(const char *opt, const char *arg,
 
 /*
  * A domain for option @opt, given by its id or by a name that @r's file
- * gives it (xtfile.h, "Domains": the one it had at the start, or was
- * renamed to, in a stream as far as read), or exit 1 with one line.
+ * gives it (xtfile.h, "Domains": its first or its last, in a stream as
+ * far as read), or exit 1 with one line.
  */
 uint32_t cli_domain(const struct xt_reader *r, const char *opt,
                     const char *arg);
