@@ -42,6 +42,8 @@
 
 #define XENALYZE    "/usr/bin/xenalyze"
 #define BABELTRACE  "/usr/bin/babeltrace2"
+#define TRACE_PROCESSOR_DEFAULT \
+    "../shared/oracles/perfetto-tp/trace_processor_shell"
 #define PROTOC      "/usr/bin/protoc"
 #define CHECK_PERFETTO  "tests/readers/check_perfetto.py"
 #define PERFETTO_PROTOS_DEFAULT "../shared/oracles/perfetto-protos"
@@ -330,6 +332,55 @@ static void test_chrome_json_records(void **state)
                         CHECK, dir, dir), 0);
 }
 
+/*
+ * A trace that names its domains (gen-trace -n, as our xentrace on
+ * xen-sim): every export says the names.  CTF's name pieces are text
+ * that babeltrace2 prints as strings; the Chrome JSON's and Perfetto's
+ * processes are "d1 (web-01)", and --domain takes a name.
+ */
+static void test_domains_named(void **state)
+{
+    const char *tp = getenv("TRACE_PROCESSOR");
+    char path[256];
+    char *csv;
+
+    (void)state;
+    if ( !tp )
+        tp = TRACE_PROCESSOR_DEFAULT;
+    assert_int_equal(sh("%s -n -c 2 -s 1M %s/named.bin", GEN_TRACE, dir), 0);
+    assert_int_equal(sh("%s --ctf %s/named.ctf %s/named.bin && %s "
+                        "%s/named.ctf > %s/named.bt", EXPORT, dir, dir,
+                        BABELTRACE, dir, dir), 0);
+    assert_true(file_has("named.bt", "domid = 1, offset = 0, "
+                         "text = \"web-01\" }"));
+    assert_true(file_has("named.bt", "text = \"Domain-0\""));
+    assert_int_equal(sh("%s --domain web-01 --json %s/named.json "
+                        "--perfetto %s/named.pftrace %s/named.bin", EXPORT,
+                        dir, dir, dir), 0);
+    assert_true(file_has("named.json", "\"name\":\"process_name\","
+                         "\"args\":{\"name\":\"d1 (web-01)\"}"));
+    assert_false(file_has("named.json", "\"args\":{\"name\":\"d0"));
+    if ( access(tp, X_OK) )
+    {
+        print_message("no %s: Perfetto's process names are not checked\n",
+                      tp);
+        skip();
+    }
+    assert_int_equal(sh("printf '%%s\\n' \"select 'p', name from process "
+                        "where pid > 0 order by pid; select 's', name, value "
+                        "from stats where value > 0 and severity in "
+                        "('error', 'data_loss');\" > %s/named.sql && %s -q "
+                        "%s/named.sql %s/named.pftrace > %s/named.csv "
+                        "2>/dev/null", dir, tp, dir, dir, dir), 0);
+    snprintf(path, sizeof(path), "%s/named.csv", dir);
+    csv = read_file(path);
+    assert_non_null(csv);
+    if ( !strstr(csv, "\"p\",\"d1 (web-01)\"\n") || strstr(csv, "\"s\",") ||
+         strstr(csv, "\"d0") )
+        fail_msg("Perfetto's processes and errors:\n%s", csv);
+    free(csv);
+}
+
 static void test_chrome_json_8(void **state)
 {
     (void)state;
@@ -612,6 +663,7 @@ int main(void)
         cmocka_unit_test(test_chrome_json_1024),
         cmocka_unit_test(test_chrome_json_domain),
         cmocka_unit_test(test_chrome_json_records),
+        cmocka_unit_test(test_domains_named),
         cmocka_unit_test(test_perfetto_8),
         cmocka_unit_test(test_perfetto_1024),
         cmocka_unit_test(test_perfetto_lossy),

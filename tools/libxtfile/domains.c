@@ -48,14 +48,6 @@ size_t xt_domain_put(const struct xt_domain *d, const uint64_t *tsc,
     return p - words;
 }
 
-void xt_domain_name_printable(char *name)
-{
-    for ( ; *name; name++ )
-        if ( (unsigned char)*name < 0x20 || *name == 0x7f || *name == '"' ||
-             *name == '\\' )
-            *name = '?';
-}
-
 const char *xt_uuid_text(const uint8_t uuid[16], char buf[XT_UUID_TEXT])
 {
     char *p = buf;
@@ -125,7 +117,7 @@ static void name_told(struct named *n, uint64_t tsc)
     struct xt_domain_info *in = &n->info;
 
     n->telling[n->telling_bytes] = '\0';
-    xt_domain_name_printable(n->telling);
+    xt_text_printable(n->telling);
     if ( !n->told )
         memcpy(in->first_name, n->telling, sizeof(in->first_name));
     else if ( strcmp(in->domain.name, n->telling) )

@@ -177,12 +177,20 @@ static char *put_runstate(char *p, unsigned int rs)
     return put_mem(p, name, strlen(name));
 }
 
+void xt_text_printable(char *text)
+{
+    for ( ; *text; text++ )
+        if ( (unsigned char)*text < 0x20 || *text == 0x7f || *text == '"' ||
+             *text == '\\' )
+            *text = '?';
+}
+
 /* Field @f from the words at @w, of which @left remain. */
 static char *put_field(char *p, const struct xt_field *f, const uint32_t *w,
                        unsigned int left)
 {
-    unsigned int need = f->kind == XT_FIELD_U64 || f->kind == XT_FIELD_X64 ?
-                        2 : 1;
+    unsigned int need = xt_field_words(f->kind);
+    char text[XT_TEXT_FIELD + 1] = "";
 
     *p++ = ' ';
     memcpy(p, f->name, XT_FIELD_NAME_PAD);
@@ -214,6 +222,13 @@ static char *put_field(char *p, const struct xt_field *f, const uint32_t *w,
         return put_dv(p, XT_DV_DOM(w[0]), XT_DV_VCPU(w[0]));
     case XT_FIELD_VCPUDOM:
         return put_dv(p, XT_VD_DOM(w[0]), XT_VD_VCPU(w[0]));
+    case XT_FIELD_TEXT20:
+        memcpy(text, w, XT_TEXT_FIELD);
+        xt_text_printable(text);
+        *p++ = '"';
+        p = put_mem(p, text, strlen(text));
+        *p++ = '"';
+        return p;
     }
     *p++ = '?';
     return p;
@@ -257,7 +272,7 @@ static char *put_record(char *p, const struct xt_record *rec)
         unsigned int left = n > word ? n - word : 0;
 
         p = put_field(p, f, rec->extra + word, left);
-        word += f->kind == XT_FIELD_U64 || f->kind == XT_FIELD_X64 ? 2 : 1;
+        word += xt_field_words(f->kind);
     }
     if ( xt_is_runstate_change(rec->event) )
     {

@@ -18,7 +18,25 @@ enum xt_field_kind {
     XT_FIELD_DOMVCPU,           /* one word: domain << 16 | vcpu, "d1v0" */
     XT_FIELD_VCPUDOM,           /* one word: vcpu << 16 | domain, "d1v0" */
     XT_FIELD_S32,               /* one word, signed decimal */
+    XT_FIELD_TEXT20,            /* five words: 20 bytes of text, as they lie
+                                   in memory, zero-filled: "\"db-01\"" */
 };
+
+#define XT_TEXT_FIELD   20      /* bytes of an XT_FIELD_TEXT20 */
+
+/*
+ * Make @text (a text field of a record, a domain's name) fit to print as
+ * it is, in text, JSON or CSV: each control character, '"' and '\\'
+ * becomes '?'.
+ */
+void xt_text_printable(char *text);
+
+/* The payload words a field of kind @kind takes. */
+static inline unsigned int xt_field_words(enum xt_field_kind kind)
+{
+    return kind == XT_FIELD_U64 || kind == XT_FIELD_X64 ? 2 :
+           kind == XT_FIELD_TEXT20 ? 5 : 1;
+}
 
 struct xt_field {
     const char *name;

@@ -148,12 +148,6 @@ struct xt_domain {
 size_t xt_domain_put(const struct xt_domain *d, const uint64_t *tsc,
                      uint32_t *words);
 
-/*
- * Make @name fit to print as it is, in text, JSON or CSV: each control
- * character, '"' and '\\' becomes '?'.
- */
-void xt_domain_name_printable(char *name);
-
 /* @uuid as text, 8-4-4-4-12 hexadecimal digits, in @buf; returns @buf. */
 #define XT_UUID_TEXT 37
 const char *xt_uuid_text(const uint8_t uuid[16], char buf[XT_UUID_TEXT]);

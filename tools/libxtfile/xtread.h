@@ -204,7 +204,7 @@ const struct xt_reader_info *xt_reader_info(const struct xt_reader *r);
  */
 struct xt_domain_info {
     struct xt_domain domain;    /* its UUID and name as last told, the name
-                                   xt_domain_name_printable() */
+                                   xt_text_printable() */
     char first_name[XT_DOMAIN_NAME_MAX + 1];    /* the first told */
     uint32_t renames;           /* times the name changed since */
     uint64_t named_tsc;         /* of the last naming: 0 if at the start */

@@ -200,21 +200,6 @@ static char *put_note(char *p, const struct dump *d,
     return p + n;
 }
 
-/*
- * " | \"db-02\"": the text of a piece of a domain's name (xtfile.h,
- * "Domains"), printable as the readers show names.
- */
-static char *put_name_piece(char *p, const struct xt_record *rec)
-{
-    char text[XT_DOMAIN_PIECE + 1] = "";
-
-    if ( rec->event != TRC_XT_DOMAIN_NAME || rec->nr_extra < 7 )
-        return p;
-    memcpy(text, &rec->extra[2], XT_DOMAIN_PIECE);
-    xt_domain_name_printable(text);
-    return p + sprintf(p, " | \"%s\"", text);
-}
-
 static void took(void *arg, const struct xt_record *rec,
                  const struct model_record *what)
 {
@@ -264,7 +249,6 @@ static void put_line(struct out *o, struct dump *d,
         if ( model_feed(d->model, rec) )
             errx(CLI_EXIT_ERROR, "%s", strerror(ENOMEM));
         p = put_note(p, d, rec);
-        p = put_name_piece(p, rec);
     }
     *p++ = '\n';
     o->len = p - o->buf;

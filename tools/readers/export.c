@@ -205,6 +205,7 @@ static const char *ctf_type(enum xt_field_kind kind)
     /* The word's halves, low first (little-endian). */
     case XT_FIELD_DOMVCPU:  return "struct { uint16_t vcpu; uint16_t dom; }";
     case XT_FIELD_VCPUDOM:  return "struct { uint16_t dom; uint16_t vcpu; }";
+    case XT_FIELD_TEXT20:   return "utf8_t";    /* XT_TEXT_FIELD of them */
     }
     return "x32_t";
 }
@@ -230,8 +231,12 @@ static void ctf_event_class(FILE *f, unsigned int c, uint32_t key)
     if ( d && words >= d->words )
     {
         for ( i = 0; i < d->nr_fields; i++ )
-            fprintf(f, "\t\t%s %s;\n", ctf_type(d->fields[i].kind),
-                    d->fields[i].name);
+            if ( d->fields[i].kind == XT_FIELD_TEXT20 )
+                fprintf(f, "\t\t%s %s[%u];\n", ctf_type(d->fields[i].kind),
+                        d->fields[i].name, XT_TEXT_FIELD);
+            else
+                fprintf(f, "\t\t%s %s;\n", ctf_type(d->fields[i].kind),
+                        d->fields[i].name);
         raw = words - d->words;
     }
     if ( raw )
@@ -265,7 +270,9 @@ static void ctf_metadata(const char *dir, const struct xt_reader_info *info,
             "typealias integer { size = 32; align = 8; signed = true; } "
             ":= int32_t;\n"
             "typealias integer { size = 64; align = 8; signed = false; "
-            "base = hex; } := x64_t;\n\n"
+            "base = hex; } := x64_t;\n"
+            "typealias integer { size = 8; align = 8; signed = false; "
+            "encoding = UTF8; } := utf8_t;\n\n"
             "trace {\n"
             "\tmajor = 1;\n"
             "\tminor = 8;\n"
@@ -463,8 +470,9 @@ static bool json_slice(struct json_out *j, const char *cat, uint32_t domvcpu,
 /* Field @fl of the words at @w, as a JSON value: numbers, hex as text. */
 static void json_field(FILE *f, const struct xt_field *fl, const uint32_t *w)
 {
-    uint64_t v64 = fl->kind == XT_FIELD_U64 || fl->kind == XT_FIELD_X64 ?
+    uint64_t v64 = xt_field_words(fl->kind) == 2 ?
                    w[0] | (uint64_t)w[1] << 32 : 0;
+    char text[XT_TEXT_FIELD + 1] = "";
 
     fprintf(f, "\"%s\":", fl->name);
     switch ( fl->kind )
@@ -486,6 +494,11 @@ static void json_field(FILE *f, const struct xt_field *fl, const uint32_t *w)
         break;
     case XT_FIELD_VCPUDOM:
         fprintf(f, "\"d%" PRIu32 "v%" PRIu32 "\"", w[0] & 0xffff, w[0] >> 16);
+        break;
+    case XT_FIELD_TEXT20:
+        memcpy(text, w, XT_TEXT_FIELD);
+        xt_text_printable(text);
+        fprintf(f, "\"%s\"", text);
         break;
     case XT_FIELD_X32:
     default:
@@ -512,8 +525,7 @@ static void json_args(FILE *f, const struct xt_record *rec)
         {
             fputs(sep, f);
             json_field(f, &d->fields[i], rec->extra + word);
-            word += d->fields[i].kind == XT_FIELD_U64 ||
-                    d->fields[i].kind == XT_FIELD_X64 ? 2 : 1;
+            word += xt_field_words(d->fields[i].kind);
             sep = ",";
         }
     }
