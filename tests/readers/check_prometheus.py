@@ -8,7 +8,9 @@ TOP_JSON is xentrace-top's output, API the Prometheus server's base URL
 (exits, hypercalls, injected interrupts per domain, lost records per
 pCPU, intervals) must be equal; the runstate seconds per domain and state
 agree to a microsecond per interval (the JSON has cycles, the counters
-seconds).  Exits 0 if all agree, else prints each difference and exits 1.
+seconds).  Each domain the last interval names "dN (NAME)" has the
+info series xen_domain_info{domain="N",name="NAME"}.  Exits 0 if all
+agree, else prints each difference and exits 1.
 """
 import json
 import sys
@@ -76,6 +78,16 @@ def main():
         if abs(scraped.get(key, 0.0) - v) > 1e-6 * len(intervals):
             bad.append("runstate %s: printed %.9f, scraped %.9f" %
                        (key, v, scraped.get(key, 0.0)))
+    names = {k: v for k, v in query(api, "xen_domain_info").items()}
+    for d in intervals[-1]["domains"]:
+        if " (" not in d["name"]:
+            continue
+        want = d["name"].split(" (", 1)[1][:-1]
+        got = [dict(k).get("name") for k in names
+               if dict(k).get("domain") == domain(d["domain"])]
+        if got != [want]:
+            bad.append("xen_domain_info of d%d: %s, not %s" %
+                       (d["domain"], got, want))
     n = query(api, "xen_trace_intervals_total").get((), 0)
     if n != len(intervals):
         bad.append("intervals: printed %d, scraped %s" % (len(intervals), n))

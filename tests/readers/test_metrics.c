@@ -3,7 +3,8 @@
  * intervals, each added to the counters, must give per domain the whole
  * trace's exits, exit time, hypercalls, injections, runstate time and
  * losses (the intervals add up to the whole: analysis.h); the text is
- * OpenMetrics (each family once, its samples together, "# EOF" last); and
+ * OpenMetrics (each family once, its samples together, "# EOF" last),
+ * with each named domain's name and UUID in xen_domain_info; and
  * the server gives that text over HTTP (curl), a 404 elsewhere, refuses a
  * bad address in one line, and serves while its figures are published
  * from another thread (run under ThreadSanitizer too).
@@ -113,7 +114,7 @@ static int setup(void **state)
     snprintf(log_path, sizeof(log_path), "%s/log", dir);
     /* No losses: a loss re-tells time before a cut (docs/reading-traces.md,
        "Intervals"), so that only counts would add up exactly. */
-    return run_sh(log_path, "%s -c 4 -s 6M -S 5 %s", GEN_TRACE, trace);
+    return run_sh(log_path, "%s -n -c 4 -s 6M -S 5 %s", GEN_TRACE, trace);
 }
 
 static int teardown(void **state)
@@ -208,7 +209,15 @@ static void test_text_is_openmetrics(void **state)
         assert_int_equal(strncmp(line, family, strlen(family)), 0);
         assert_non_null(strchr(line, ' '));
     }
-    assert_int_equal(types, 9);
+    assert_int_equal(types, 10);
+    free(text);
+    /* The domains' names and UUIDs, as gen-trace -n gives them. */
+    text = exposition(c.m);
+    assert_true(value_of(text, "xen_domain_info{domain=\"1\",name=\"web-01\","
+                         "uuid=\"5ba1d000-0000-4000-8000-000000000001\"}") == 1);
+    assert_true(value_of(text, "xen_domain_info{domain=\"0\",name=\"Domain-0\","
+                         "uuid=\"00000000-0000-0000-0000-000000000000\"}") == 1);
+    assert_null(strstr(text, "xen_domain_info{domain=\"idle\""));
     free(text);
     cut_free(&c);
 }

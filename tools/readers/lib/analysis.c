@@ -1798,6 +1798,12 @@ uint32_t analysis_row_domvcpu(const struct analysis_row *r)
     return row_vcpu(r)->domvcpu;
 }
 
+const struct xt_domain_info *analysis_domain(const struct analysis *a,
+                                             uint32_t domid)
+{
+    return a->reader ? xt_reader_domain(a->reader, domid) : NULL;
+}
+
 const char *analysis_row_name(const struct analysis *a,
                               const struct analysis_row *r, char *buf,
                               size_t size)

@@ -128,6 +128,13 @@ void analysis_rows_free(struct analysis_rows *rows);
 uint32_t analysis_row_domvcpu(const struct analysis_row *r);
 
 /*
+ * Domain @domid's name and UUID, where @a's trace tells them (xtfile.h,
+ * "Domains"), as far as read; else NULL.  The reading thread's.
+ */
+const struct xt_domain_info *analysis_domain(const struct analysis *a,
+                                             uint32_t domid);
+
+/*
  * Its name, as the summary's tables give it: a domain's "d14 (web-01)"
  * where the file names it (model_domain_name()), a vCPU's "d14v0".
  */

@@ -23,7 +23,7 @@
 
 enum family_id {
     EXITS, EXIT_SECONDS, HYPERCALLS, INJECTED, RUNSTATES, WAITS, LOST,
-    TRACE_SECONDS, INTERVALS, NR_FAMILIES
+    TRACE_SECONDS, INTERVALS, DOMAINS, NR_FAMILIES
 };
 
 static const struct family {
@@ -47,6 +47,8 @@ static const struct family {
                         "Trace time the intervals cover" },
     [INTERVALS] = { "xen_trace_intervals", "counter", NULL,
                     "Intervals added" },
+    [DOMAINS] = { "xen_domain", "info", NULL,
+                  "A domain's name and UUID, as the trace last told them" },
 };
 
 /*
@@ -65,8 +67,17 @@ struct family_series {
     struct hashtab index;       /* labels -> index in s */
 };
 
+/* A domain's info series: its labels replaced when it is renamed. */
+struct named_domain {
+    uint32_t domid;
+    char labels[LABELS_MAX];
+};
+
 struct metrics {
-    struct family_series f[NR_FAMILIES];
+    struct family_series f[NR_FAMILIES];    /* DOMAINS's in named */
+    struct named_domain *named;
+    unsigned int nr_named;
+    size_t cap_named;
     struct analysis_count *rows;    /* room for one table's */
 };
 
@@ -93,6 +104,7 @@ void metrics_free(struct metrics *m)
         free(m->f[i].s);
         hashtab_free(&m->f[i].index);
     }
+    free(m->named);
     free(m->rows);
     free(m);
 }
@@ -219,6 +231,31 @@ static int add_waits(struct metrics *m, const struct analysis_row *r,
     return 0;
 }
 
+/* Domain @dom's info series, with the name and UUID its trace tells. */
+static int name_domain(struct metrics *m, const struct analysis *a,
+                       uint32_t dom)
+{
+    const struct xt_domain_info *d = analysis_domain(a, dom);
+    char labels[LABELS_MAX], quoted[2 * XT_DOMAIN_NAME_MAX + 1];
+    char uuid[XT_UUID_TEXT];
+    unsigned int i;
+
+    if ( !d || !d->domain.name[0] )
+        return 0;
+    quote(quoted, sizeof(quoted), d->domain.name);
+    snprintf(labels, sizeof(labels), "domain=\"%u\",name=\"%s\","
+             "uuid=\"%s\"", dom, quoted, xt_uuid_text(d->domain.uuid, uuid));
+    for ( i = 0; i < m->nr_named && m->named[i].domid != dom; i++ )
+        ;
+    if ( i == m->nr_named &&
+         array_fit(&m->named, &m->cap_named, i + 1, sizeof(*m->named)) )
+        return -1;
+    m->named[i].domid = dom;
+    memcpy(m->named[i].labels, labels, sizeof(labels));
+    m->nr_named += i == m->nr_named;
+    return 0;
+}
+
 static int add_domain(struct metrics *m, struct analysis *a,
                       const struct analysis_row *r, uint64_t hz)
 {
@@ -239,6 +276,7 @@ static int add_domain(struct metrics *m, struct analysis *a,
                      "hypercall", hz);
     ret |= add_table(m, a, r, name, ANALYSIS_INJECTED, INJECTED, "vector",
                      hz);
+    ret |= name_domain(m, a, dom);
     return ret | add_waits(m, r, name, hz);
 }
 
@@ -296,6 +334,8 @@ void metrics_write(const struct metrics *m, FILE *f)
         if ( fam->unit )
             fprintf(f, "# UNIT %s %s\n", fam->name, fam->unit);
         fprintf(f, "# HELP %s %s.\n", fam->name, fam->help);
+        for ( k = 0; i == DOMAINS && k < m->nr_named; k++ )
+            sample(f, fam->name, "_info", m->named[k].labels, NULL, 1);
         for ( k = 0; k < fs->n; k++ )
         {
             const struct series *s = &fs->s[k];

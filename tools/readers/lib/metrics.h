@@ -14,6 +14,11 @@
  *   xen_lost_records_total{pcpu}
  *   xen_trace_seconds_total, xen_trace_intervals_total
  *
+ * and per domain the trace names (xtfile.h, "Domains") an info series,
+ * xen_domain_info{domain,name,uuid} 1, with the name it was last told (a
+ * renamed domain's series takes the new name), so that a query joins a
+ * counter to the name: ... * on (domain) group_left(name) xen_domain_info.
+ *
  * and the runnable-to-running wait is a summary,
  * xen_runnable_wait_seconds{domain,quantile}: its 0.5 and 0.99 quantiles
  * of the last interval (to the sketch's error, sketch.h), with _count
