@@ -2,6 +2,7 @@
  * The readers' front end (cli.h).
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <err.h>
 #include <errno.h>
 #include <getopt.h>
@@ -301,26 +302,32 @@ unsigned long long cli_number(const char *opt, const char *arg,
     return n;
 }
 
-/* cli_domain(): false if @arg is neither an id nor a domain's name. */
-static bool find_domain(const struct xt_reader *r, const char *arg,
-                        uint32_t *domid)
+/* The domain @r's file names @name, first or last: false if none. */
+static bool named_domain(const struct xt_reader *r, const char *name,
+                         uint32_t *domid)
 {
     const struct xt_domain_info *d;
-    unsigned long long id;
     unsigned int i;
 
-    if ( !num_parse(arg, 0, 0xffff, &id) )
-    {
-        *domid = id;
-        return true;
-    }
     for ( i = 0; i < xt_reader_nr_domains(r); i++ )
         if ( (d = xt_reader_domain_at(r, i)) &&
-             (!strcmp(d->domain.name, arg) || !strcmp(d->first_name, arg)) )
+             (!strcmp(d->domain.name, name) || !strcmp(d->first_name, name)) )
         {
             *domid = d->domain.domid;
             return true;
         }
+    return false;
+}
+
+/*
+ * Whether @arg is meant as a name: it has a letter.  Else it is a number
+ * (or a list's range), refused, if it is not one, in the numbers' words.
+ */
+static bool is_name(const char *arg)
+{
+    for ( ; *arg; arg++ )
+        if ( isalpha((unsigned char)*arg) )
+            return true;
     return false;
 }
 
@@ -329,9 +336,11 @@ uint32_t cli_domain(const struct xt_reader *r, const char *opt,
 {
     uint32_t domid;
 
-    if ( !find_domain(r, arg, &domid) )
-        errx(CLI_EXIT_ERROR, "%s %s: not a domain id from 0 to 65535, nor "
-             "the name of a domain in the trace", opt, arg);
+    if ( !is_name(arg) )
+        return cli_number(opt, arg, 0, 0xffff);
+    if ( !named_domain(r, arg, &domid) )
+        errx(CLI_EXIT_ERROR, "%s %s: no domain of the trace has that name",
+             opt, arg);
     return domid;
 }
 
@@ -352,10 +361,10 @@ char *cli_domain_ids(const struct xt_reader *r, const char *opt,
 
         if ( !one )
             err(CLI_EXIT_ERROR, "memory");
-        if ( strspn(one, "0123456789-") == len )
-            out = stpcpy(out, one);                 /* ids, and ranges */
-        else
+        if ( is_name(one) )
             out += sprintf(out, "%" PRIu32, cli_domain(r, opt, one));
+        else
+            out = stpcpy(out, one);     /* ids and ranges, checked later */
         free(one);
         item += len;
         if ( *item == ',' )

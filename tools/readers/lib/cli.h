@@ -140,7 +140,8 @@ unsigned long long cli_number(const char *opt, const char *arg,
 /*
  * A domain for option @opt, given by its id or by a name that @r's file
  * gives it (xtfile.h, "Domains": its first or its last, in a stream as
- * far as read), or exit 1 with one line.
+ * far as read), or exit 1 with one line.  An argument with a letter is
+ * a name; one without, a number as cli_number() takes it.
  */
 uint32_t cli_domain(const struct xt_reader *r, const char *opt,
                     const char *arg);
