@@ -9,9 +9,11 @@
  * and the next naming_poll() lists the domains again and keeps those
  * whose name or UUID is new, for the capture to tell in the stream.
  *
- * Only xenstored's socket is asked (XS_OPEN_SOCKETONLY): the other way in,
- * the kernel's xenbus device, waits for ever for a xenstored that is not
- * there, and tracing must not hang on naming.
+ * Only a xenstored that answers on its socket is asked: the other way
+ * in, the kernel's xenbus device, waits for ever for a xenstored that is
+ * not running (dom0 before its toolstack starts), and tracing must not
+ * hang on naming.  xs_open() cannot be told so: Xen's libxenstore ignores
+ * XS_OPEN_SOCKETONLY since 4.15, and falls back on the device.
  */
 #include <ctype.h>
 #include <err.h>
@@ -20,6 +22,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 #include <xenstore.h>
 
 #include "array.h"
@@ -149,12 +154,31 @@ static void lost_xenstored(struct naming *nm, const char *what)
     nm->xs = NULL;
 }
 
+/* Whether a xenstored accepts connections on its socket. */
+static bool xenstored_answers(void)
+{
+    struct sockaddr_un addr = { .sun_family = AF_UNIX };
+    const char *path = xs_daemon_socket();
+    bool answers;
+    int fd;
+
+    if ( !path || strlen(path) >= sizeof(addr.sun_path) )
+        return false;
+    strcpy(addr.sun_path, path);
+    fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    answers = fd >= 0 &&
+              !connect(fd, (struct sockaddr *)&addr, sizeof(addr));
+    if ( fd >= 0 )
+        close(fd);
+    return answers;
+}
+
 struct naming *naming_open(void)
 {
     struct naming *nm;
-    struct xs_handle *xs = xs_open(XS_OPEN_SOCKETONLY);
+    struct xs_handle *xs;
 
-    if ( !xs )
+    if ( !xenstored_answers() || !(xs = xs_open(0)) )
         return NULL;
     if ( !(nm = calloc(1, sizeof(*nm))) )
         err(1, "memory");

@@ -13,9 +13,9 @@ struct naming;
 
 /*
  * Connect to xenstored's socket and list the domains it knows, watching
- * for new ones and for renames.  NULL if there is no xenstored to ask
- * (none runs, or it runs in a stub domain): the file then names no
- * domain, and the readers show numbers, as for upstream's files.
+ * for new ones and for renames.  NULL if no xenstored answers on its
+ * socket (none runs yet, or it runs in a stub domain): the file then
+ * names no domain, and the readers show numbers, as upstream's files.
  */
 struct naming *naming_open(void);
 void naming_close(struct naming *nm);

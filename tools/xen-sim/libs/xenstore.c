@@ -1,7 +1,7 @@
 /*
  * Drop-in libxenstore.so.4 for xen-sim, with Debian's SONAME and symbol
  * version (libxenstore.map): reading the nodes xen-sim's store.c holds,
- * and watching them.  Writing, transactions, permissions and the daemon
+ * and watching them; xs_daemon_socket() is xen-sim's socket.  Writing, transactions, permissions and the daemon
  * control calls are left out: no dom0 program run against xen-sim needs
  * them.  Reads ignore the transaction, as a read outside one does.
  *
@@ -39,6 +39,13 @@ struct xs_handle {
     struct watch *watches;
     unsigned int nr_watches;
 };
+
+/* xenstored's socket is xen-sim's: where a dom0 program finds it up. */
+XS_EXPORT
+const char *xs_daemon_socket(void)
+{
+    return getenv(XS_SOCKET_ENV);
+}
 
 XS_EXPORT
 struct xs_handle *xs_open(unsigned long flags)
