@@ -89,7 +89,8 @@ TESTS := $(UNIT_TESTS) $(COMMON_TESTS) $(FILE_TESTS) $(XENTRACE_TESTS) $(SIM_TES
          $(READER_TESTS) $(FUZZ_TESTS)
 
 all: $(HOST_LIB) $(XEN_SIM) $(XEN_SIM_LIBS) $(LIBXT) $(LIBXT_SO) $(XTFILE) \
-     $(XTFILE_SO) $(XENTRACE) $(READERS) $(XT_FORMATS) $(TESTS)
+     $(XTFILE_SO) $(XENTRACE) $(XENTRACE_CTL) $(READERS) $(XT_FORMATS) \
+     $(TESTS)
 
 # The sanitizer builds live inside $(BUILD), each in a tree of its own.
 TSAN_BUILD := $(BUILD)/tsan
@@ -119,12 +120,14 @@ tsan-tests:
 # formats file and the man pages.  DESTDIR for staging.
 DEST := $(DESTDIR)$(PREFIX)
 
-install: $(XENTRACE) $(LIBXT) $(LIBXT_SO) $(LIBXT_PC) $(XTFILE) $(XTFILE_SO) \
+install: $(XENTRACE) $(XENTRACE_CTL) $(LIBXT) $(LIBXT_SO) $(LIBXT_PC) \
+         $(XTFILE) $(XTFILE_SO) \
          $(XTFILE_PC) $(READERS) $(XT_FORMATS)
 	install -d $(DEST)/sbin $(DEST)/lib/pkgconfig $(DEST)/include \
 	    $(DEST)/include/$(XTFILE_ABI_DIR)/public $(DEST)/share/man/man8 \
 	    $(DEST)/bin $(DEST)/share/man/man1 $(DEST)/share/xentrace
 	install -m 755 $(XENTRACE) $(DEST)/sbin/xentrace
+	install -m 755 $(XENTRACE_CTL) $(DEST)/sbin/xentrace-ctl
 	install -m 644 $(LIBXT) $(XTFILE) $(DEST)/lib/
 	install -m 755 $(LIBXT_SO) $(XTFILE_SO) $(DEST)/lib/
 	ln -sf $(notdir $(LIBXT_SO)) $(DEST)/lib/libxentrace.so
@@ -135,7 +138,8 @@ install: $(XENTRACE) $(LIBXT) $(LIBXT_SO) $(LIBXT_PC) $(XTFILE) $(XTFILE_SO) \
 	install -m 644 xen/include/public/trace.h \
 	    $(DEST)/include/$(XTFILE_ABI_DIR)/public/
 	install -m 644 $(LIBXT_PC) $(XTFILE_PC) $(DEST)/lib/pkgconfig/
-	install -m 644 docs/man/xentrace.8 $(DEST)/share/man/man8/
+	install -m 644 docs/man/xentrace.8 docs/man/xentrace-ctl.8 \
+	    $(DEST)/share/man/man8/
 	install -m 755 $(READERS) $(DEST)/bin/
 	install -m 644 $(patsubst %,docs/man/%.1,$(notdir $(READERS))) \
 	    $(DEST)/share/man/man1/

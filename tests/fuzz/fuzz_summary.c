@@ -170,6 +170,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     output_reset(&fuzz_out);
     text_header(fuzz_out.f, &t, "fuzz.bin", damage, false);
     text_domains(fuzz_out.f, r);
+    text_masks(fuzz_out.f, r, t.hz);
     text_cpus(fuzz_out.f, &t);
     text_events(fuzz_out.f, &t, size % 4);     /* 0: every row; --top */
     analysis_text(fuzz_out.f, a);

@@ -68,13 +68,15 @@ READER_TESTS += $(BUILD)/tests/test_front_end
 
 $(BUILD)/tests/test_front_end: tests/readers/test_front_end.c \
                                tests/common/run_cmd.c tests/common/run_cmd.h \
-                               | $(READERS) $(XENTRACE) $(XEN_SIM)
+                               | $(READERS) $(XENTRACE) $(XENTRACE_CTL) \
+                                 $(XEN_SIM)
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_CFLAGS) -DXT_DUMP='"$(XT_DUMP)"' -DXT_SUMMARY='"$(XT_SUMMARY)"' \
 	    -DXT_EXPORT='"$(XT_EXPORT)"' -DXT_PLOT='"$(XT_PLOT)"' \
 	    -DXT_FORMAT='"$(XT_FORMAT)"' -DXT_FORMATS='"$(XT_FORMATS)"' \
 	    -DXT_TOP='"$(XT_TOP)"' \
 	    -DXENTRACE='"$(XENTRACE)"' -DXEN_SIM='"$(XEN_SIM)"' \
+	    -DXENTRACE_CTL='"$(XENTRACE_CTL)"' \
 	    -DSOURCE_DIR='"$(CURDIR)"' -Itests/common $(LDFLAGS) -o $@ $< \
 	    tests/common/run_cmd.c -lcmocka
 

@@ -214,6 +214,7 @@ static const struct program programs[] = {
     { "xentrace_format", XT_FORMAT, "docs/man/xentrace_format.1" },
     { "xentrace-top", XT_TOP, "docs/man/xentrace-top.1" },
     { "xentrace", XENTRACE, "docs/man/xentrace.8" },
+    { "xentrace-ctl", XENTRACE_CTL, "docs/man/xentrace-ctl.8" },
     { "xen-sim", XEN_SIM, "docs/man/xen-sim.1" },
 };
 
@@ -273,16 +274,19 @@ static void sort_set(char *set)
 
 /*
  * The options of a usage message: "[-ahrs]" is four flags, "[-H hz]" and
- * "[--json]" one each, "[-c cpu-mask]" one.
+ * "[--json]" one each, "[-c cpu-mask]" one; and those a command must
+ * choose one of, "-e mask | --stop".
  */
 static void usage_options(const char *usage, char *set, size_t size)
 {
     const char *p;
 
-    for ( p = usage; (p = strstr(p, "[-")); p++ )
+    for ( p = usage; (p = strpbrk(p, "[ ")); p++ )
     {
+        if ( p[1] != '-' )
+            continue;
         const char *opt = p + 1;
-        size_t len = strcspn(opt, " ]|");
+        size_t len = strcspn(opt, " ]|\n");
 
         if ( opt[1] == '-' )
         {

@@ -753,6 +753,87 @@ static void test_domains_named(void **state)
     sim_assert_xenalyze_reads();
 }
 
+/*
+ * A capture steered through its control socket (xentrace --control,
+ * xentrace-ctl): the event mask widened a second in, told in the stream,
+ * HVM records only after that; another user refused by the socket's mode
+ * and, with the mode opened, by its credentials; --status; --stop ends
+ * the capture long before -T, and the socket goes with it.
+ */
+static void test_steered_capture(void **state)
+{
+    char dir[256], path[300];
+    char *json[] = { XT_SUMMARY, "--json", sim_trace, NULL };
+    char *text, *at;
+    double changed, first_hvm = -1, span;
+
+    (void)state;
+    snprintf(dir, sizeof(dir), "%.*s", (int)(strrchr(sim_trace, '/') -
+                                             sim_trace), sim_trace);
+    if ( geteuid() )
+        skip();                         /* another user: setpriv */
+    if ( run_sh(sim_log, "d=%s; c=$d/ctl; nobody='setpriv --reuid=65534 "
+        "--regid=65534 --clear-groups'; %s --pcpus 2 -- sh -c \""
+        "%s --control $c -e sched -T 8 %s 2> $d/xt.err & x=\\$!; "
+        "i=0; while [ ! -S $c ] && [ \\$i -lt 50 ]; do sleep 0.1; "
+        "i=\\$((i + 1)); done; sleep 1; "
+        "%s -s $c -e sched,hvm > $d/ctl.out 2>&1 || exit 2; "
+        "chmod 755 $d; $nobody %s -s $c --status > $d/mode.out 2>&1 && exit 3; "
+        "chmod 666 $c; $nobody %s -s $c --status > $d/cred.out 2>&1 && exit 4; "
+        "chmod 700 $d; sleep 0.5; %s -s $c --status >> $d/ctl.out 2>&1 || "
+        "exit 5; %s -s $c --stop >> $d/ctl.out 2>&1 || exit 6; wait \\$x\"",
+        dir, XEN_SIM, XENTRACE, sim_trace, XENTRACE_CTL, XENTRACE_CTL,
+        XENTRACE_CTL, XENTRACE_CTL, XENTRACE_CTL) )
+    {
+        sim_show_file(sim_log, 40);
+        fail_msg("the steered capture failed");
+    }
+    snprintf(path, sizeof(path), "%s/ctl.out", dir);
+    text = sim_read_text(path);
+    assert_has(text, "event mask 0x000af000\n");
+    assert_has(text, "event mask 0x000af000, ");
+    assert_has(text, "stopping\n");
+    free(text);
+    snprintf(path, sizeof(path), "%s/mode.out", dir);
+    text = sim_read_text(path);
+    assert_has(text, "Permission denied");
+    free(text);
+    snprintf(path, sizeof(path), "%s/cred.out", dir);
+    text = sim_read_text(path);
+    assert_has(text, "xentrace-ctl: only root or the capture's user may "
+               "steer it\n");
+    free(text);
+    snprintf(path, sizeof(path), "%s/ctl", dir);
+    assert_int_not_equal(access(path, F_OK), 0);
+
+    /* The masks in force: the start's, and the change, a second in. */
+    text = output_of(json);
+    assert_has(text, "\"masks\":[{\"from_seconds\":0.000000000,"
+               "\"evt_mask\":\"0x0002f000\",\"classes\":\"sched\","
+               "\"cpus\":\"all\"},{\"from_seconds\":");
+    at = strstr(text, "},{\"from_seconds\":");
+    at += strlen("},{\"from_seconds\":");
+    assert_int_equal(sscanf(at, "%lf", &changed), 1);
+    assert_has(at, "\"evt_mask\":\"0x000af000\",\"classes\":"
+               "\"sched,hvm\",\"cpus\":\"all\"}],\"masks_dropped\":0");
+    at = strstr(text, "\"seconds\":");
+    assert_int_equal(sscanf(at, "\"seconds\":%lf", &span), 1);
+    free(text);
+    print_message("event mask changed at %.3f s, stopped at %.3f s\n",
+                  changed, span);
+    assert_true(changed >= 0.5 && changed < span && span < 6);
+
+    /* No HVM record before the change. */
+    assert_int_equal(run_sh(sim_summary, "%s -s %s | grep -m1 ' TRC_HVM_' | "
+                            "cut -c1-14", XT_DUMP, sim_trace), 0);
+    text = sim_read_text(sim_summary);
+    assert_int_equal(sscanf(text, "%lf", &first_hvm), 1);
+    free(text);
+    assert_true(first_hvm >= changed);
+    run_sh(sim_log, "rm -f %s/ctl.out %s/mode.out %s/cred.out %s/xt.err",
+           dir, dir, dir, dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -774,6 +855,7 @@ int main(void)
         cmocka_unit_test(test_realtime_refused),
         cmocka_unit_test(test_sim_numbers_are_digits),
         cmocka_unit_test(test_domains_named),
+        cmocka_unit_test(test_steered_capture),
     };
 
     return cmocka_run_group_tests(tests, sim_setup, sim_teardown);

@@ -26,6 +26,7 @@ static uint32_t record_size(uint32_t hdr)
 #define TRC_XT_SKIPPED  0x0001f016
 #define TRC_XT_DOMAIN   0x0001f017
 #define TRC_XT_DOMAIN_NAME 0x0001f018
+#define TRC_XT_MASKS    0x0001f019
 static bool is_metadata(uint32_t event)
 {
     return (event & ~0xfU) == TRC_GEN + 0x10;
@@ -54,6 +55,11 @@ static void count(struct tf_summary *s, struct tf_cpu *c, uint32_t event,
     if ( event == TRC_XT_DOMAIN || event == TRC_XT_DOMAIN_NAME )
     {
         s->domains += event == TRC_XT_DOMAIN;
+        return;
+    }
+    if ( event == TRC_XT_MASKS )
+    {
+        s->masks++;
         return;
     }
     if ( is_metadata(event) )

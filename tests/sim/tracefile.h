@@ -31,9 +31,10 @@ struct tf_summary {
     uint64_t pad_bytes;     /* in TRC_TRACE_WRAP_BUFFER records */
     uint64_t unaligned;     /* CPU-change records not at a 4 KiB offset */
     uint64_t meta;          /* xentrace-ng metadata records (TRC_GEN+0x1x)
-                               other than TRC_XT_END, TRC_XT_SKIPPED and
-                               the domains' */
+                               other than TRC_XT_END, TRC_XT_SKIPPED, the
+                               domains' and the masks' */
     uint64_t domains;       /* TRC_XT_DOMAIN records: a domain told */
+    uint64_t masks;         /* TRC_XT_MASKS records */
     uint64_t complete;      /* bytes up to the end of the last whole window */
     char error[160];        /* why the file is not well formed, or "" */
 };

@@ -7,6 +7,7 @@
  * of files of gigabytes.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "catalogue.h"
@@ -120,6 +121,35 @@ const char *xt_event_class(uint32_t event)
         if ( class_of(classes[i].mask) == class_of(event) )
             return classes[i].name;
     return "?";
+}
+
+const char *xt_mask_classes(uint32_t mask, char *buf, size_t size)
+{
+    size_t i, len = 0, n = 0, passed = 0;
+
+    buf[0] = '\0';
+    for ( i = 0; i < sizeof(classes) / sizeof(classes[0]); i++ )
+    {
+        uint32_t both = mask & classes[i].mask;
+
+        /* "all" is no class of its own. */
+        if ( __builtin_popcount(classes[i].mask >> TRC_CLS_SHIFT) > 1 )
+            continue;
+        n++;
+        /* Xen lets an event through if a class bit and a subclass bit
+           of the mask are its own (trace.c). */
+        if ( !(both >> TRC_CLS_SHIFT) || !((both >> TRC_SUBCLS_SHIFT) & 0xf) )
+            continue;
+        passed++;
+        if ( len < size )       /* else cut */
+            len += snprintf(buf + len, size - len, "%s%s", len ? "," : "",
+                            classes[i].name);
+    }
+    if ( passed == n )
+        snprintf(buf, size, "all");
+    else if ( !passed )
+        snprintf(buf, size, "none");
+    return buf;
 }
 
 /*

@@ -55,6 +55,7 @@
 
 #include "array.h"
 #include "domains.h"
+#include "masks.h"
 #include "hashtab.h"
 #include "tournament.h"
 #include "xtread.h"
@@ -261,6 +262,7 @@ struct xt_reader {
 
     struct xt_reader_info info;
     struct domains domains;     /* as far as read (lane_slow()) */
+    struct masks masks;         /* the same */
     bool counted;               /* a second pass: the counts are in */
     uint32_t xen_version;       /* xt_reader_set_xen_version(), or 0 */
 
@@ -536,6 +538,12 @@ lane_slow(struct xt_reader *r, struct lane *l)
     }
     else if ( domains_take(&r->domains, &rec) )
         ;
+    else if ( rec.event == TRC_XT_MASKS )
+    {
+        /* Periods are added: once, by the pass that counts. */
+        if ( !r->counted )
+            masks_take(&r->masks, &rec, r->info.meta.nr_cpus);
+    }
     else if ( l->meta )
         take_metadata(r, &rec);
     return true;
@@ -1492,6 +1500,7 @@ void xt_reader_close(struct xt_reader *r)
     free(r->slots);
     hashtab_free(&r->cpus);
     domains_free(&r->domains);
+    masks_free(&r->masks);
     free(r);
 }
 
@@ -1541,6 +1550,22 @@ const struct xt_domain_info *xt_reader_domain_at(const struct xt_reader *r,
                                                  unsigned int i)
 {
     return domains_at(&r->domains, i);
+}
+
+unsigned int xt_reader_nr_mask_periods(const struct xt_reader *r)
+{
+    return r->masks.nr;
+}
+
+const struct xt_mask_period *xt_reader_mask_period(const struct xt_reader *r,
+                                                   unsigned int i)
+{
+    return i < r->masks.nr ? &r->masks.periods[i] : NULL;
+}
+
+uint64_t xt_reader_masks_dropped(const struct xt_reader *r)
+{
+    return r->masks.dropped;
 }
 
 void xt_reader_set_xen_version(struct xt_reader *r, uint32_t version)

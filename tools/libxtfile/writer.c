@@ -272,13 +272,13 @@ int xt_writer_put(struct xt_writer *w, unsigned int cpu, void *batch,
 }
 
 /*
- * The file's first batch: the metadata alone, as CPU 0's, the domains
- * named at the start after the rest.
+ * The file's first batch: the metadata alone, as CPU 0's, the masks and
+ * the domains named at the start after the rest.
  */
 static int write_metadata(struct xt_writer *w, const struct xt_metadata *md,
                           const struct xt_writer_opts *opts)
 {
-    size_t words = XT_META_WORDS +
+    size_t words = XT_META_WORDS + XT_MASKS_WORDS_MAX +
                    (size_t)opts->nr_domains * XT_DOMAIN_WORDS_MAX;
     uint32_t *m;
     uint8_t *buf;
@@ -294,6 +294,9 @@ static int write_metadata(struct xt_writer *w, const struct xt_metadata *md,
     m = (uint32_t *)(buf + XT_BATCH_HEAD);
     make_metadata(m, md);
     words = XT_META_WORDS;
+    if ( opts->cpu_mask )
+        words += xt_masks_put(opts->evt_mask, opts->cpu_mask, md->nr_cpus,
+                              NULL, m + words);
     for ( i = 0; i < opts->nr_domains; i++ )
         words += xt_domain_put(&opts->domains[i], NULL, m + words);
     rc = xt_writer_put(w, 0, buf, words * 4);

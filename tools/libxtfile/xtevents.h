@@ -8,6 +8,7 @@
 #ifndef XTEVENTS_H
 #define XTEVENTS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 enum xt_field_kind {
@@ -87,5 +88,12 @@ const struct xt_event_desc *xt_event_find(uint32_t event);
 
 /* The class of @event as a short word: "gen", "sched", "hvm"... or "?". */
 const char *xt_event_class(uint32_t event);
+
+/*
+ * The classes event mask @mask lets through, as xentrace -e names them:
+ * "sched,hvm", "all" for every one, "none"; into @buf of @size bytes (cut
+ * if it does not fit).  Returns @buf.
+ */
+const char *xt_mask_classes(uint32_t mask, char *buf, size_t size);
 
 #endif /* XTEVENTS_H */

@@ -152,6 +152,33 @@ size_t xt_domain_put(const struct xt_domain *d, const uint64_t *tsc,
 #define XT_UUID_TEXT 37
 const char *xt_uuid_text(const uint8_t uuid[16], char buf[XT_UUID_TEXT]);
 
+/*
+ * Masks
+ * =====
+ *
+ * Which records could be in the file when: the event mask and the CPU
+ * mask in force, so that a drop in the rate is never taken for idleness.
+ * TRC_XT_MASKS {evt_mask, first_cpu, five words of CPU bits}: bit b of
+ * word w is CPU first_cpu + 32 w + b; a mask is told by one record for
+ * each 160 CPUs, first_cpu 0, 160, ... below the metadata's CPUs, all
+ * with the same evt_mask.  Those in force at the start are metadata of
+ * the first batch, without TSCs; a change during the capture
+ * (xentrace-ctl) is told in a CPU's stream as a domain is (see Domains).
+ */
+#define XT_MASK_CPUS        160u        /* CPUs a TRC_XT_MASKS record */
+#define XT_MASKS_WORDS_MAX \
+    (10u * ((XT_CPUS_MAX + XT_MASK_CPUS) / XT_MASK_CPUS))
+
+/*
+ * Write the records of event mask @evt_mask and CPU mask @cpus (a bitmap
+ * of @nr_cpus bits: bit n of byte n / 8 is CPU n) at @words, with @tsc
+ * unless it is NULL; returns the words written, at most
+ * XT_MASKS_WORDS_MAX.
+ */
+size_t xt_masks_put(uint32_t evt_mask, const uint8_t *cpus,
+                    unsigned int nr_cpus, const uint64_t *tsc,
+                    uint32_t *words);
+
 struct xt_metadata {
     uint64_t tsc_hz;            /* 0: unknown */
     uint32_t nr_cpus;
@@ -192,6 +219,9 @@ struct xt_writer_opts {
     /* The domains of the first batch (see Domains), @nr_domains of them. */
     const struct xt_domain *domains;
     unsigned int nr_domains;
+    /* The masks in force at the start (see Masks): no records if NULL. */
+    const uint8_t *cpu_mask;    /* a bitmap of the metadata's nr_cpus */
+    uint32_t evt_mask;
 };
 
 /*

@@ -220,6 +220,24 @@ const struct xt_domain_info *xt_reader_domain_at(const struct xt_reader *r,
                                                  unsigned int i);
 
 /*
+ * The masks in force (xtfile.h, "Masks"), as far as read: periods in TSC
+ * order, each from its TSC (0: the start) to the next one's.  At most
+ * XT_MASK_PERIODS_MAX: a change past them is counted by
+ * xt_reader_masks_dropped(), not kept.  Upstream's files tell none.
+ */
+#define XT_MASK_PERIODS_MAX 1024u
+struct xt_mask_period {
+    uint64_t tsc;
+    uint32_t evt_mask;
+    char cpus[64];              /* "0-3,7", "all", "none"; cut: ",..." */
+};
+
+unsigned int xt_reader_nr_mask_periods(const struct xt_reader *r);
+const struct xt_mask_period *xt_reader_mask_period(const struct xt_reader *r,
+                                                   unsigned int i);
+uint64_t xt_reader_masks_dropped(const struct xt_reader *r);
+
+/*
  * The Xen version whose event layouts the reader decodes with
  * (XT_XEN_VERSION(): it fills xt_record.xen_version): the one set here,
  * else the file's TRC_XT_XEN_VERSION, else XT_XEN_DEFAULT.  Setting 0

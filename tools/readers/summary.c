@@ -126,6 +126,55 @@ static void text_domains(FILE *f, const struct xt_reader *r)
     }
 }
 
+/*
+ * The masks in force, from when (xtfile.h, "Masks"): a drop in a rate
+ * where the masks changed is not the host going idle.  Nothing for a
+ * file that tells none.
+ */
+static void text_masks(FILE *f, struct xt_reader *r, uint64_t hz)
+{
+    unsigned int i, n = xt_reader_nr_mask_periods(r);
+    uint64_t origin = cli_origin(r);
+    char classes[128];
+
+    if ( !n )
+        return;
+    fprintf(f, "\nmasks in force\n%12s  %-10s  %-30s %s\n", "from-s",
+            "evt-mask", "classes", "cpus");
+    for ( i = 0; i < n; i++ )
+    {
+        const struct xt_mask_period *p = xt_reader_mask_period(r, i);
+
+        fprintf(f, "%12.6f  0x%08" PRIx32 "  %-30s %s\n",
+                p->tsc ? tsc_seconds_from(p->tsc, origin, hz) : 0.0,
+                p->evt_mask, xt_mask_classes(p->evt_mask, classes,
+                                             sizeof(classes)), p->cpus);
+    }
+    if ( xt_reader_masks_dropped(r) )
+        fprintf(f, "(and %" PRIu64 " more changes, not kept)\n",
+                xt_reader_masks_dropped(r));
+}
+
+static void json_masks(FILE *f, struct xt_reader *r, uint64_t hz)
+{
+    unsigned int i, n = xt_reader_nr_mask_periods(r);
+    uint64_t origin = cli_origin(r);
+    char classes[128];
+
+    fprintf(f, ",\"masks\":[");
+    for ( i = 0; i < n; i++ )
+    {
+        const struct xt_mask_period *p = xt_reader_mask_period(r, i);
+
+        fprintf(f, "%s{\"from_seconds\":%.9f,\"evt_mask\":\"0x%08" PRIx32
+                "\",\"classes\":\"%s\",\"cpus\":\"%s\"}", i ? "," : "",
+                p->tsc ? tsc_seconds_from(p->tsc, origin, hz) : 0.0,
+                p->evt_mask, xt_mask_classes(p->evt_mask, classes,
+                                             sizeof(classes)), p->cpus);
+    }
+    fprintf(f, "],\"masks_dropped\":%" PRIu64, xt_reader_masks_dropped(r));
+}
+
 static void json_domains(FILE *f, const struct xt_reader *r)
 {
     unsigned int i, n = xt_reader_nr_domains(r);
@@ -313,7 +362,7 @@ static void json_cpu(FILE *f, const struct tally *t, const struct tally_cpu *c)
 }
 
 static void json_print(FILE *f, const struct tally *t,
-                       const struct analysis *a, const struct xt_reader *r,
+                       const struct analysis *a, struct xt_reader *r,
                        const char *path, const char *damage)
 {
     const struct xt_reader_info *info = t->info;
@@ -333,6 +382,7 @@ static void json_print(FILE *f, const struct tally *t,
         fprintf(f, "null");
 
     json_domains(f, r);
+    json_masks(f, r, t->hz);
     fprintf(f, ",\"cpus\":[");
     for ( i = 0; i < t->nr_cpus; i++ )
     {
@@ -610,6 +660,7 @@ int main(int argc, char **argv)
     {
         text_header(stdout, &t, name, damage, assumed);
         text_domains(stdout, r);
+        text_masks(stdout, r, t.hz);
         text_cpus(stdout, &t);
         text_events(stdout, &t, ao.top);
         analysis_text(stdout, a);

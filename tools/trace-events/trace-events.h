@@ -120,6 +120,9 @@
 #ifndef TRC_XT_DOMAIN_NAME
 #define TRC_XT_DOMAIN_NAME 0x0001f018u
 #endif
+#ifndef TRC_XT_MASKS
+#define TRC_XT_MASKS 0x0001f019u
+#endif
 #ifndef TRC_XT_END
 #define TRC_XT_END 0x0001f01fu
 #endif

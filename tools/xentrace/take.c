@@ -276,7 +276,7 @@ static void keep_piece(struct take *c, const struct taking *t,
  * The chunk has room for the window (chunk_room, take_start()): at the
  * start of a pass it holds less than batch_bytes (push_due() queued it
  * if it held more, and what hold_unnamed() keeps back is half a batch at
- * most), and a domain's records put_domain() added since; a pass copies
+ * most), and the notes put_domain() and put_masks() added since; a pass copies
  * one window into it, at most data_size bytes in two pieces, each after
  * room for a gap's marks, GAP_MARK_BYTES, used or not.  plan_piece()
  * asserts it.
@@ -464,6 +464,14 @@ void push_due(struct take *c, uint64_t now)
     }
 }
 
+/* Queue every CPU's chunk and have the writer write them now. */
+void take_flush(struct take *c, uint64_t now)
+{
+    push_epoch(c, now, false);
+    output_flush(c->out);
+    c->queued_since_ms = 0;
+}
+
 /*
  * The last epoch: TRC_XT_END, with the newest TSC of the capture, for
  * every CPU the file has records of (after the marks of a gap that no
@@ -509,18 +517,18 @@ void push_end(struct take *c)
 }
 
 /*
- * Tell domain @d in the stream of the CPU with the newest record, with
- * that record's TSC: no later than xentrace saw the change, and no older
- * than what that CPU's stream holds before it.  Called between passes,
- * once a pass at most: a chunk then holds less than a batch, and
- * chunk_room has room for one domain's records beside the next window.
- * False if no CPU has a record yet, or the writer has failed.
+ * The chunk a note (a domain's records, the masks') goes into: that of
+ * the CPU with the newest record, at the end of its stream, with that
+ * record's TSC at *@tsc: no later than xentrace saw the change, and no
+ * older than what that CPU's stream holds before it.  Called between
+ * passes, a note of each kind a pass at most: a chunk then holds less
+ * than a batch, and chunk_room has room for one of each beside the next
+ * window.  NULL if no CPU has a record yet, or the writer has failed.
  */
-bool put_domain(struct take *c, const struct xt_domain *d, uint64_t now)
+static struct chunk *note_chunk(struct take *c, uint64_t now, uint64_t *tsc)
 {
     unsigned int cpu, newest = c->nr_cpus;
     struct chunk *k;
-    uint64_t tsc;
 
     for ( cpu = 0; cpu < c->nr_cpus; cpu++ )
         if ( c->check[cpu].count.last_tsc &&
@@ -528,20 +536,47 @@ bool put_domain(struct take *c, const struct xt_domain *d, uint64_t now)
                                       c->check[newest].count.last_tsc) )
             newest = cpu;
     if ( newest == c->nr_cpus )
-        return false;
+        return NULL;
     if ( !(k = c->filling[newest]) )
     {
         if ( !(k = output_take(c->out, newest)) )
-            return false;
+            return NULL;
         c->filling[newest] = k;
         if ( !c->held_since_ms )
             c->held_since_ms = now;
     }
-    assert(k->len < c->batch_bytes);
-    tsc = c->check[newest].count.last_tsc;
-    k->len += 4 * xt_domain_put(d, &tsc, (uint32_t *)chunk_end(k));
+    assert(k->len < c->batch_bytes + 4 * XT_DOMAIN_WORDS_MAX);
+    *tsc = c->check[newest].count.last_tsc;
+    return k;
+}
+
+/* A note of @words words went into @k. */
+static void noted(struct take *c, struct chunk *k, size_t words)
+{
+    k->len += 4 * words;
     c->epoch_full |= k->len >= c->batch_bytes;
-    return true;
+}
+
+bool put_domain(struct take *c, const struct xt_domain *d, uint64_t now)
+{
+    uint64_t tsc;
+    struct chunk *k = note_chunk(c, now, &tsc);
+
+    if ( k )
+        noted(c, k, xt_domain_put(d, &tsc, (uint32_t *)chunk_end(k)));
+    return k;
+}
+
+bool put_masks(struct take *c, uint32_t evt_mask, const uint8_t *cpus,
+               uint64_t now)
+{
+    uint64_t tsc;
+    struct chunk *k = note_chunk(c, now, &tsc);
+
+    if ( k )
+        noted(c, k, xt_masks_put(evt_mask, cpus, c->nr_cpus, &tsc,
+                                 (uint32_t *)chunk_end(k)));
+    return k;
 }
 
 void take_start(struct take *c, struct xt_host *h, size_t batch_bytes)
@@ -550,7 +585,7 @@ void take_start(struct take *c, struct xt_host *h, size_t batch_bytes)
     c->nr_cpus = xt_max_cpus(h);
     c->batch_bytes = batch_bytes;
     c->chunk_room = batch_bytes + xt_data_size(h) + 2 * GAP_MARK_BYTES +
-                    4 * XT_DOMAIN_WORDS_MAX;
+                    4 * (XT_DOMAIN_WORDS_MAX + XT_MASKS_WORDS_MAX);
     c->filling = calloc(c->nr_cpus, sizeof(*c->filling));
     c->warned = calloc(c->nr_cpus, sizeof(*c->warned));
     c->check = calloc(c->nr_cpus, sizeof(*c->check));

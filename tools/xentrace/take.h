@@ -66,11 +66,18 @@ void push_due(struct take *c, uint64_t now);
 void push_epoch(struct take *c, uint64_t now, bool ending);
 
 /*
- * Between passes: domain @d's records (xtfile.h, "Domains") in the stream
- * of the CPU with the newest record, at its TSC.  False if no CPU has a
- * record yet (or the writer failed): told later, then.
+ * Between passes, one of each a pass: domain @d's records (xtfile.h,
+ * "Domains"), or the masks now in force (xtfile.h, "Masks": @cpus a bitmap
+ * of the host's CPUs), in the stream of the CPU with the newest record,
+ * at its TSC.  False if no CPU has a record yet (or the writer failed):
+ * told later, then.
  */
 bool put_domain(struct take *c, const struct xt_domain *d, uint64_t now);
+bool put_masks(struct take *c, uint32_t evt_mask, const uint8_t *cpus,
+               uint64_t now);
+
+/* Queue every CPU's chunk (as push_epoch()) and write them now. */
+void take_flush(struct take *c, uint64_t now);
 
 /* The last epoch: the end marks of every CPU with records. */
 void push_end(struct take *c);

@@ -147,6 +147,7 @@
 #include <x86intrin.h>
 #endif
 
+#include "control.h"
 #include "libxentrace.h"
 #include "naming.h"
 #include "numbers.h"
@@ -180,6 +181,7 @@ struct options {
     bool direct;                        /* --direct */
     bool quiet;                         /* --quiet */
     bool realtime;                      /* --realtime */
+    const char *control;                /* --control: its socket */
     const char *file;                   /* NULL: standard output */
     const char *name;                   /* of the output, for messages */
 };
@@ -190,6 +192,12 @@ struct capture {
     const struct options *opt;
     struct pacing pace;
     struct naming *naming;      /* the domains' names; NULL: none */
+    struct control *control;    /* --control; NULL: none */
+    /* The masks in force (xtfile.h, "Masks"), and whether a change waits
+       to be told in the stream. */
+    uint32_t evt_mask;
+    uint8_t *cpu_mask;          /* a bitmap of the host's CPUs */
+    bool masks_due;
 };
 
 /* What start-up changed on the host, for restore_host() to undo. */
@@ -200,6 +208,7 @@ static struct {
     uint32_t saved_evt_mask;    /* in force before -e */
     bool cpu_mask_set;          /* -c: set every CPU back */
     struct capture *cap;        /* let the writer thread close the file */
+    struct control *control;    /* --control's socket, to remove */
     bool gone;                  /* the connection to the host is lost */
     bool fatal;                 /* exiting after a fatal error */
 } host;
@@ -213,7 +222,8 @@ static const int exit_signals[] = { SIGHUP, SIGINT, SIGTERM, SIGALRM };
 static const char synopsis[] =
     "usage: xentrace [-DVXhx] [-c cpu-mask] [-e evt-mask] [-M size] [-r MB]\n"
     "                [-S pages] [-s ms] [-T seconds] [--batch-size bytes]\n"
-    "                [--direct] [--quiet] [--realtime] [file]\n";
+    "                [--control path] [--direct] [--quiet] [--realtime] "
+    "[file]\n";
 
 /* -@opt's @arg from @min to @max @unit, or its error and range. */
 static unsigned long long number(char opt, const char *arg,
@@ -311,6 +321,8 @@ static void print_options(FILE *to)
            "records a CPU's batch holds before it is written (%s to %s; %s)",
            size_text(MIN_BATCH_BYTES, lo), size_text(MAX_BATCH_BYTES, hi),
            size_text(DEFAULT_BATCH_BYTES, dflt));
+    option(to, "      --control path",
+           "take xentrace-ctl's requests on this socket (mode 0600)");
     option(to, "      --direct",
            "write the file with O_DIRECT, past the page cache");
     option(to, "      --quiet", "no progress line on a terminal");
@@ -342,7 +354,8 @@ static unsigned long long default_batch_bytes(unsigned long long ring_bytes)
 
 static void parse_options(int argc, char *argv[], struct options *o)
 {
-    enum { OPT_BATCH = 256, OPT_DIRECT, OPT_QUIET, OPT_REALTIME };
+    enum { OPT_BATCH = 256, OPT_CONTROL, OPT_DIRECT, OPT_QUIET,
+           OPT_REALTIME };
     static const struct option longopts[] = {
         { "cpu-mask",             required_argument, NULL, 'c' },
         { "discard-buffers",      no_argument,       NULL, 'D' },
@@ -356,6 +369,7 @@ static void parse_options(int argc, char *argv[], struct options *o)
         { "start-disabled",       no_argument,       NULL, 'X' },
         { "dont-disable-tracing", no_argument,       NULL, 'x' },
         { "batch-size",           required_argument, NULL, OPT_BATCH },
+        { "control",              required_argument, NULL, OPT_CONTROL },
         { "direct",               no_argument,       NULL, OPT_DIRECT },
         { "help",                 no_argument,       NULL, 'h' },
         { "quiet",                no_argument,       NULL, OPT_QUIET },
@@ -416,6 +430,9 @@ static void parse_options(int argc, char *argv[], struct options *o)
         case OPT_BATCH:
             o->batch_bytes = size("--batch-size", optarg, MIN_BATCH_BYTES,
                                   MAX_BATCH_BYTES);
+            break;
+        case OPT_CONTROL:
+            o->control = optarg;
             break;
         case OPT_DIRECT:
             o->direct = true;
@@ -575,6 +592,95 @@ static void tell_domain(struct capture *c, uint64_t now)
         naming_told(c->naming);
 }
 
+/* @req's CPU mask, set on the host and in force from now. */
+static void set_cpu_mask(struct capture *c, struct control_request *req)
+{
+    unsigned int max_cpus = c->take.nr_cpus;
+    uint8_t *bitmap = malloc((max_cpus + 7) / 8);
+    const char *why;
+
+    if ( !bitmap )
+        err(1, "memory");
+    if ( (why = parse_cpu_mask(req->arg, max_cpus, bitmap)) )
+        control_reply(req, "error: cpu-mask %s: %s", req->arg, why);
+    else if ( (host.cpu_mask_set = true,
+               xt_set_cpu_mask(c->take.h, bitmap, max_cpus)) )
+        control_reply(req, "error: cannot set the CPU mask: %s",
+                      strerror(errno));
+    else
+    {
+        memcpy(c->cpu_mask, bitmap, (max_cpus + 7) / 8);
+        c->masks_due = true;
+        control_reply(req, "ok: CPU mask %s", req->arg);
+    }
+    free(bitmap);
+}
+
+/* @req's event mask, set on the host and in force from now. */
+static void set_evt_mask(struct capture *c, struct control_request *req)
+{
+    const char *why;
+    uint32_t mask;
+
+    if ( (why = parse_evt_mask(req->arg, &mask)) )
+        control_reply(req, "error: evt-mask %s: %s", req->arg, why);
+    /* Put back at exit, as -e's is. */
+    else if ( !host.evt_mask_set &&
+              xt_get_evt_mask(c->take.h, &host.saved_evt_mask) )
+        control_reply(req, "error: cannot read the event mask: %s",
+                      strerror(errno));
+    else if ( (host.evt_mask_set = true, xt_set_evt_mask(c->take.h, mask)) )
+        control_reply(req, "error: cannot set the event mask: %s",
+                      strerror(errno));
+    else
+    {
+        c->evt_mask = mask;
+        c->masks_due = true;
+        control_reply(req, "ok: event mask 0x%08x", mask);
+    }
+}
+
+/*
+ * xentrace-ctl's requests that came (control.h), carried out between
+ * passes.  A change of mask is told in the stream (put_masks()) at once,
+ * with the TSC of a record taken before it; two changes between two
+ * passes are told as the last, and one that finds no record yet is told
+ * at the first pass that takes one.
+ */
+static void steer(struct capture *c, uint64_t now)
+{
+    struct control_request req;
+    struct cpu_count all;
+
+    while ( c->control && control_next(c->control, &req) )
+        switch ( req.op )
+        {
+        case CONTROL_EVT_MASK:
+            set_evt_mask(c, &req);
+            break;
+        case CONTROL_CPU_MASK:
+            set_cpu_mask(c, &req);
+            break;
+        case CONTROL_FLUSH:
+            take_flush(&c->take, now);
+            control_reply(&req, "ok: flushed");
+            break;
+        case CONTROL_STOP:
+            interrupted = 1;
+            control_reply(&req, "ok: stopping");
+            break;
+        case CONTROL_STATUS:
+            all = count_all(c);
+            control_reply(&req, "ok: event mask 0x%08x, %llu records, "
+                          "%llu lost", c->evt_mask,
+                          (unsigned long long)all.records,
+                          (unsigned long long)all.lost);
+            break;
+        }
+    if ( c->masks_due && put_masks(&c->take, c->evt_mask, c->cpu_mask, now) )
+        c->masks_due = false;
+}
+
 /*
  * Drain until a signal (or -T) or a failed write.  The exit signals are
  * blocked but in the wait, which lets them in (ppoll(2)'s mask): so one
@@ -600,6 +706,7 @@ static void capture(struct capture *c)
         if ( output_error(c->take.out) )
             break;
         tell_domain(c, now);
+        steer(c, now);
         if ( progress && now >= last_ms + PROGRESS_MS )
             show_progress(c, &last_ms, &last);
 
@@ -778,6 +885,7 @@ static bool disable_tracing(void)
 static void restore_host(void)
 {
     host.fatal = true;
+    control_close(host.control);
     disable_tracing();
     restore_masks();
     if ( host.cap && output_running(host.cap->take.out) )
@@ -873,6 +981,24 @@ static uint8_t *parse_cpus(struct xt_host *h, const struct options *o)
     return bitmap;
 }
 
+/*
+ * The masks in force once set_masks() has set -e and -c: for the file's
+ * first batch, and what the control channel changes.  An event mask that
+ * Xen does not give (no buffers yet) is 0: the file tells no masks then.
+ */
+static void start_masks(struct capture *c, struct xt_host *h,
+                        const uint8_t *cpu_bitmap)
+{
+    unsigned int max_cpus = xt_max_cpus(h);
+
+    c->evt_mask = c->opt->evt_mask;
+    if ( !c->evt_mask && xt_get_evt_mask(h, &c->evt_mask) )
+        c->evt_mask = 0;
+    c->cpu_mask = all_cpus(max_cpus);
+    if ( cpu_bitmap )
+        memcpy(c->cpu_mask, cpu_bitmap, (max_cpus + 7) / 8);
+}
+
 /* Set -e and -c, remembering what restore_masks() must undo. */
 static void set_masks(struct xt_host *h, const struct options *o,
                       const uint8_t *cpu_bitmap)
@@ -932,10 +1058,14 @@ static void start_tracing(struct xt_host *h, const struct options *o)
 
 static struct xt_writer *open_writer(int fd, struct xt_host *h,
                                      uint64_t tsc_hz,
-                                     const struct naming *nm,
-                                     const struct options *o)
+                                     const struct capture *c)
 {
-    struct xt_writer_opts wo = { .reserve_bytes = o->reserve_mb << 20 };
+    const struct options *o = c->opt;
+    struct xt_writer_opts wo = {
+        .reserve_bytes = o->reserve_mb << 20,
+        .evt_mask = c->evt_mask,
+        .cpu_mask = c->evt_mask ? c->cpu_mask : NULL,
+    };
     /* The readers decode the file in this version's layouts. */
     struct xt_metadata meta = {
         .tsc_hz = tsc_hz,
@@ -945,8 +1075,8 @@ static struct xt_writer *open_writer(int fd, struct xt_host *h,
     struct xt_writer *w;
     struct timespec now;
 
-    if ( nm )
-        wo.domains = naming_domains(nm, &wo.nr_domains);
+    if ( c->naming )
+        wo.domains = naming_domains(c->naming, &wo.nr_domains);
     meta.start_tsc = read_tsc();
     clock_gettime(CLOCK_REALTIME, &now);
     meta.start_sec = now.tv_sec;
@@ -1094,6 +1224,8 @@ int main(int argc, char *argv[])
             errx(1, "another trace consumer is running (VIRQ_TBUF is bound)");
         err(1, "cannot bind VIRQ_TBUF");
     }
+    if ( opt.control )
+        cap.control = host.control = control_open(opt.control);
     fd = open_output(&opt);
     /*
      * Xen's own calibration: in a loaded dom0, the vCPU descheduled
@@ -1104,7 +1236,8 @@ int main(int argc, char *argv[])
         tsc_hz = measure_tsc_hz();
     /* The metadata goes out now: -r refuses it before the host changes. */
     cap.naming = naming_open();
-    w = open_writer(fd, h, tsc_hz, cap.naming, &opt);
+    start_masks(&cap, h, cpu_bitmap);
+    w = open_writer(fd, h, tsc_hz, &cap);
 
     set_masks(h, &opt, cpu_bitmap);
     free(cpu_bitmap);
@@ -1148,6 +1281,9 @@ int main(int argc, char *argv[])
     output_free(cap.take.out);
     take_free(&cap.take);
     naming_close(cap.naming);
+    control_close(host.control);
+    host.control = cap.control = NULL;
+    free(cap.cpu_mask);
     xt_close(h);
     return failed;
 }

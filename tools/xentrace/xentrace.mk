@@ -1,13 +1,14 @@
 # xentrace: the capture daemon, on libxentrace (capture), libxtfile (the
-# writer) and Xen's libxenstore (the domains' names).
+# writer) and Xen's libxenstore (the domains' names); and xentrace-ctl,
+# which steers a running capture through its --control socket.
 
 XENTRACE      := $(BUILD)/tools/xentrace/xentrace
 XENTRACE_SRCS := tools/xentrace/xentrace.c tools/xentrace/options.c \
                  tools/xentrace/output.c tools/xentrace/pace.c \
                  tools/xentrace/take.c tools/xentrace/window.c \
-                 tools/xentrace/naming.c
+                 tools/xentrace/naming.c tools/xentrace/control.c
 XENTRACE_HDRS := tools/xentrace/options.h tools/xentrace/output.h \
-                 tools/xentrace/naming.h \
+                 tools/xentrace/naming.h tools/xentrace/control.h \
                  tools/xentrace/pace.h tools/xentrace/take.h \
                  tools/xentrace/window.h $(COMMON_SRC)/numbers.h \
                  $(LIBXT_HDRS) $(XTFILE_HDRS)
@@ -18,3 +19,9 @@ $(XENTRACE): $(XENTRACE_SRCS) $(XENTRACE_HDRS) $(XT_CLASSES_H) $(LIBXT) \
 	$(CC) $(TOOL_CFLAGS) $(LIBXT_CFLAGS) $(XTFILE_CFLAGS) $(EVENTS_CFLAGS) \
 	    $(COMMON_CFLAGS) -Ixen/include $(LDFLAGS) -o $@ $(XENTRACE_SRCS) $(LIBXT) $(XTFILE) \
 	    $(LIBXT_LIBS) $(XTFILE_LIBS) -lxenstore -lpthread
+
+XENTRACE_CTL  := $(BUILD)/tools/xentrace/xentrace-ctl
+
+$(XENTRACE_CTL): tools/xentrace/ctl.c tools/xentrace/control.h
+	@mkdir -p $(@D)
+	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ tools/xentrace/ctl.c

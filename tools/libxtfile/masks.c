@@ -1,0 +1,150 @@
+/*
+ * libxtfile: the masks in force (xtfile.h, "Masks"): their records for
+ * the writer, and the reader's periods of them.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "array.h"
+#include "masks.h"
+#include "xtfile.h"
+
+size_t xt_masks_put(uint32_t evt_mask, const uint8_t *cpus,
+                    unsigned int nr_cpus, const uint64_t *tsc,
+                    uint32_t *words)
+{
+    uint32_t *p = words;
+    unsigned int first, cpu;
+
+    for ( first = 0; first < nr_cpus; first += XT_MASK_CPUS )
+    {
+        uint32_t rec[7] = { evt_mask, first };
+
+        for ( cpu = first; cpu < nr_cpus && cpu < first + XT_MASK_CPUS; cpu++ )
+            if ( cpus[cpu / 8] & 1u << cpu % 8 )
+                rec[2 + (cpu - first) / 32] |= 1u << (cpu - first) % 32;
+        *p++ = TRC_XT_MASKS | 7u << TRACE_EXTRA_SHIFT |
+               (tsc ? TRC_HD_CYCLE_FLAG : 0);
+        if ( tsc )
+        {
+            *p++ = (uint32_t)*tsc;
+            *p++ = (uint32_t)(*tsc >> 32);
+        }
+        memcpy(p, rec, sizeof(rec));
+        p += 7;
+    }
+    return p - words;
+}
+
+/*
+ * The reader's periods
+ * ====================
+ */
+
+void masks_free(struct masks *m)
+{
+    free(m->periods);
+    *m = (struct masks){ 0 };
+}
+
+static bool has_cpu(const uint8_t *cpus, unsigned int cpu)
+{
+    return cpus[cpu / 8] & 1u << cpu % 8;
+}
+
+/* @cpus of @nr_cpus as "0-3,7", "all", or cut with "..." to fit @size. */
+static void cpus_text(char *text, size_t size, const uint8_t *cpus,
+                      unsigned int nr_cpus)
+{
+    unsigned int cpu, last, len = 0, all = 1;
+
+    for ( cpu = 0; cpu < nr_cpus; cpu++ )
+        all &= has_cpu(cpus, cpu);
+    if ( all && nr_cpus )
+    {
+        snprintf(text, size, "all");
+        return;
+    }
+    text[0] = '\0';
+    for ( cpu = 0; cpu < nr_cpus; cpu = last + 1 )
+    {
+        char range[32];
+        int n;
+
+        if ( !has_cpu(cpus, cpu) )
+        {
+            last = cpu;
+            continue;
+        }
+        for ( last = cpu; last + 1 < nr_cpus && has_cpu(cpus, last + 1); )
+            last++;
+        n = last == cpu ? snprintf(range, sizeof(range), "%s%u",
+                                   len ? "," : "", cpu)
+                        : snprintf(range, sizeof(range), "%s%u-%u",
+                                   len ? "," : "", cpu, last);
+        if ( len + n + 4 > size )
+        {
+            snprintf(text + len, size - len, ",...");
+            return;
+        }
+        memcpy(text + len, range, n + 1);
+        len += n;
+    }
+    if ( !len )
+        snprintf(text, size, "none");
+}
+
+/* A new period at @tsc (0: the start's), in TSC order: its index + 1, or
+   0 if there is no room. */
+static unsigned int new_period(struct masks *m, uint64_t tsc,
+                               uint32_t evt_mask)
+{
+    unsigned int i;
+
+    if ( m->nr == XT_MASK_PERIODS_MAX ||
+         array_fit(&m->periods, &m->cap, m->nr + 1, sizeof(*m->periods)) )
+    {
+        m->dropped++;
+        return 0;
+    }
+    for ( i = m->nr; i > 0 && m->periods[i - 1].tsc > tsc; i-- )
+        m->periods[i] = m->periods[i - 1];
+    m->periods[i] = (struct xt_mask_period){ .tsc = tsc,
+                                             .evt_mask = evt_mask };
+    m->nr++;
+    memset(m->cpus, 0, sizeof(m->cpus));
+    return i + 1;
+}
+
+bool masks_take(struct masks *m, const struct xt_record *rec,
+                unsigned int nr_cpus)
+{
+    uint32_t first;
+    uint64_t tsc = rec->has_tsc ? rec->tsc : 0;
+    struct xt_mask_period *p;
+    unsigned int bit;
+
+    if ( rec->event != TRC_XT_MASKS )
+        return false;
+    first = rec->extra[1];
+    if ( rec->nr_extra < 7 || first % XT_MASK_CPUS || first >= XT_CPUS_MAX ||
+         (nr_cpus && first >= nr_cpus) )
+        return true;                    /* not a chunk of a mask */
+    if ( !first )
+    {
+        /* The start's masks are told once: a second telling is none. */
+        m->telling = 0;
+        if ( !tsc && m->nr && !m->periods[0].tsc )
+            return true;
+        m->telling = new_period(m, tsc, rec->extra[0]);
+    }
+    p = m->telling ? &m->periods[m->telling - 1] : NULL;
+    if ( !p || p->tsc != tsc || p->evt_mask != rec->extra[0] )
+        return true;                    /* no first chunk before it */
+    for ( bit = 0; bit < XT_MASK_CPUS && first + bit < XT_CPUS_MAX; bit++ )
+        if ( rec->extra[2 + bit / 32] & 1u << bit % 32 )
+            m->cpus[(first + bit) / 8] |= 1u << (first + bit) % 8;
+    cpus_text(p->cpus, sizeof(p->cpus), m->cpus,
+              nr_cpus ? nr_cpus : first + XT_MASK_CPUS);
+    return true;
+}
