@@ -49,11 +49,13 @@ $(TBUF_MASK): tests/sim/tbuf_mask.c
 $(BUILD)/tests/test_sim_xentrace: tests/sim/test_sim_xentrace.c $(SIM_UTIL) \
                                   $(SIM_UTIL_HDRS) | $(XEN_SIM) \
                                   $(XEN_SIM_LIBS) $(XENTRACE) $(TBUF_MASK) \
-                                  $(XT_SUMMARY) $(XT_DUMP) $(XENTRACE_CTL)
+                                  $(XT_SUMMARY) $(XT_DUMP) $(XT_EXPORT) \
+                                  $(XENTRACE_CTL)
 	@mkdir -p $(@D)
 	$(CC) $(SIM_TEST_CFLAGS) -DXENTRACE='"$(XENTRACE)"' \
 	    -DTBUF_MASK='"$(TBUF_MASK)"' -DXT_SUMMARY='"$(XT_SUMMARY)"' \
-	    -DXT_DUMP='"$(XT_DUMP)"' -DXENTRACE_CTL='"$(XENTRACE_CTL)"' \
+	    -DXT_DUMP='"$(XT_DUMP)"' -DXT_EXPORT='"$(XT_EXPORT)"' \
+	    -DXENTRACE_CTL='"$(XENTRACE_CTL)"' \
 	    $(LDFLAGS) -o $@ $< $(SIM_UTIL) \
 	    -lcmocka
 

@@ -25,6 +25,8 @@
 
 #include "sim_util.h"
 
+#define TRACE_PROCESSOR "../shared/oracles/perfetto-tp/trace_processor_shell"
+
 /* The sanitizers make mlockall() do nothing, successfully. */
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define MLOCK_WORKS 0
@@ -756,9 +758,10 @@ static void test_domains_named(void **state)
 /*
  * A capture steered through its control socket (xentrace --control,
  * xentrace-ctl): the event mask widened a second in, told in the stream,
- * HVM records only after that; another user refused by the socket's mode
- * and, with the mode opened, by its credentials; --status; --stop ends
- * the capture long before -T, and the socket goes with it.
+ * HVM records only after that, and a slice for each mask in Perfetto;
+ * another user refused by the socket's mode and, with the mode opened, by
+ * its credentials; --status; --stop ends the capture long before -T, and
+ * the socket goes with it.
  */
 static void test_steered_capture(void **state)
 {
@@ -830,8 +833,26 @@ static void test_steered_capture(void **state)
     assert_int_equal(sscanf(text, "%lf", &first_hvm), 1);
     free(text);
     assert_true(first_hvm >= changed);
-    run_sh(sim_log, "rm -f %s/ctl.out %s/mode.out %s/cred.out %s/xt.err",
-           dir, dir, dir, dir);
+
+    /* Perfetto: a slice per period on a track of the masks' own. */
+    if ( !access(TRACE_PROCESSOR, X_OK) )
+    {
+        assert_int_equal(run_sh(sim_log, "%s --perfetto %s/m.pftrace %s && "
+            "printf '%%s\\n' \"select s.name from slice s join track t on "
+            "s.track_id = t.id where t.name = 'xentrace masks' order by "
+            "s.ts; select 'error', name from stats where value > 0 and "
+            "severity in ('error', 'data_loss');\" > %s/m.sql && %s -q "
+            "%s/m.sql %s/m.pftrace > %s 2>/dev/null", XT_EXPORT, dir,
+            sim_trace, dir, TRACE_PROCESSOR, dir, dir, sim_summary), 0);
+        text = sim_read_text(sim_summary);
+        if ( !strstr(text, "\"events sched, CPUs all\"\n"
+                           "\"events sched,hvm, CPUs all\"\n") ||
+             strstr(text, "\"error\",") )
+            fail_msg("Perfetto's masks track:\n%s", text);
+        free(text);
+    }
+    run_sh(sim_log, "rm -f %s/ctl.out %s/mode.out %s/cred.out %s/xt.err "
+           "%s/m.pftrace %s/m.sql", dir, dir, dir, dir, dir, dir);
 }
 
 int main(void)

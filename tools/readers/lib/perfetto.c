@@ -1080,6 +1080,62 @@ static void clock_snapshot(struct pf *pf, const struct xt_reader_info *info)
 }
 
 /* What is still held per pCPU: its bundle, its last rate window. */
+/* The TSCs of the trace's first and last records: false if none. */
+static bool trace_span(const struct xt_reader *r, uint64_t *first,
+                       uint64_t *last)
+{
+    unsigned int i;
+
+    *first = UINT64_MAX;
+    *last = 0;
+    for ( i = 0; i < xt_reader_info(r)->nr_cpus; i++ )
+    {
+        const struct xt_cpu_info *c = xt_reader_cpu(r, i);
+
+        if ( !c->has_tsc )
+            continue;
+        *first = c->first_tsc < *first ? c->first_tsc : *first;
+        *last = c->last_tsc > *last ? c->last_tsc : *last;
+    }
+    return *first < *last;
+}
+
+/*
+ * The masks in force (xtfile.h, "Masks"): a slice per period on a track
+ * of its own, named by its classes and CPUs, within the window, so that
+ * a rate that drops at a slice's edge is seen to be a mask's doing.
+ */
+static void mask_slices(struct pf *pf)
+{
+    unsigned int i, n = xt_reader_nr_mask_periods(pf->reader);
+    uint64_t first, last, from, to, uuid;
+    char classes[128], name[256];
+
+    if ( !n || !trace_span(pf->reader, &first, &last) )
+        return;
+    if ( pf->filter->from > first )
+        first = pf->filter->from;
+    if ( pf->filter->to && pf->filter->to < last )
+        last = pf->filter->to;
+    uuid = pf->next_uuid++;
+    track_descriptor(pf, uuid, "xentrace masks", false);
+    for ( i = 0; i < n; i++ )
+    {
+        const struct xt_mask_period *p = xt_reader_mask_period(pf->reader, i);
+
+        from = p->tsc > first ? p->tsc : first;
+        to = i + 1 < n ? xt_reader_mask_period(pf->reader, i + 1)->tsc : last;
+        to = to < last ? to : last;
+        if ( to <= from )
+            continue;
+        snprintf(name, sizeof(name), "events %s, CPUs %s",
+                 xt_mask_classes(p->evt_mask, classes, sizeof(classes)),
+                 p->cpus);
+        named(pf, from, TYPE_SLICE_BEGIN, uuid, name);
+        slice_end(pf, to, uuid);
+    }
+}
+
 static void finish(struct pf *pf)
 {
     uint64_t window = pf->hz / RATE_WINDOWS_PER_S ? pf->hz / RATE_WINDOWS_PER_S
@@ -1091,6 +1147,7 @@ static void finish(struct pf *pf)
         bundle_flush(pf, cpu);
         rate_flush(pf, cpu, pf->pcpus[cpu].rate_start + window);
     }
+    mask_slices(pf);
 }
 
 int perfetto_export(struct xt_reader *r, FILE *out,
