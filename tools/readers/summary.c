@@ -155,24 +155,38 @@ static void text_masks(FILE *f, struct xt_reader *r, uint64_t hz)
                 xt_reader_masks_dropped(r));
 }
 
-static void json_masks(FILE *f, struct xt_reader *r, uint64_t hz)
+/* Period @i of @r's masks, a JSON object, after @sep. */
+static void json_mask(FILE *f, struct xt_reader *r, unsigned int i,
+                      uint64_t hz, const char *sep)
 {
-    unsigned int i, n = xt_reader_nr_mask_periods(r);
-    uint64_t origin = cli_origin(r);
+    const struct xt_mask_period *p = xt_reader_mask_period(r, i);
     char classes[128];
 
-    fprintf(f, ",\"masks\":[");
-    for ( i = 0; i < n; i++ )
-    {
-        const struct xt_mask_period *p = xt_reader_mask_period(r, i);
+    fprintf(f, "%s{\"from_seconds\":%.9f,\"evt_mask\":\"0x%08" PRIx32
+            "\",\"classes\":\"%s\",\"cpus\":\"%s\"}", sep,
+            p->tsc ? tsc_seconds_from(p->tsc, cli_origin(r), hz) : 0.0,
+            p->evt_mask, xt_mask_classes(p->evt_mask, classes,
+                                         sizeof(classes)), p->cpus);
+}
 
-        fprintf(f, "%s{\"from_seconds\":%.9f,\"evt_mask\":\"0x%08" PRIx32
-                "\",\"classes\":\"%s\",\"cpus\":\"%s\"}", i ? "," : "",
-                p->tsc ? tsc_seconds_from(p->tsc, origin, hz) : 0.0,
-                p->evt_mask, xt_mask_classes(p->evt_mask, classes,
-                                             sizeof(classes)), p->cpus);
-    }
+static void json_masks(FILE *f, struct xt_reader *r, uint64_t hz)
+{
+    unsigned int i;
+
+    fprintf(f, ",\"masks\":[");
+    for ( i = 0; i < xt_reader_nr_mask_periods(r); i++ )
+        json_mask(f, r, i, hz, i ? "," : "");
     fprintf(f, "],\"masks_dropped\":%" PRIu64, xt_reader_masks_dropped(r));
+}
+
+/* Whether period @i of @r's masks was in force over [@first, @last]. */
+static bool mask_in(struct xt_reader *r, unsigned int i, uint64_t first,
+                    uint64_t last)
+{
+    const struct xt_mask_period *next = xt_reader_mask_period(r, i + 1);
+
+    return xt_reader_mask_period(r, i)->tsc <= last &&
+           (!next || next->tsc > first);
 }
 
 static void json_domains(FILE *f, const struct xt_reader *r)
@@ -424,7 +438,46 @@ struct intervals {
     enum format format;
     uint64_t hz;
     struct cli_cuts cut;        /* in TSC */
+    struct xt_reader *r;        /* the masks in force */
 };
+
+/* The masks in force over @a's interval: a line, "" if none is told. */
+static void text_interval_masks(const struct intervals *iv,
+                                const struct analysis *a)
+{
+    uint64_t first = analysis_first_tsc(a), last = analysis_last_tsc(a);
+    unsigned int i, n = 0;
+    char classes[128];
+
+    for ( i = 0; i < xt_reader_nr_mask_periods(iv->r); i++ )
+    {
+        const struct xt_mask_period *p = xt_reader_mask_period(iv->r, i);
+
+        if ( !mask_in(iv->r, i, first, last) )
+            continue;
+        fprintf(iv->f, "%s events %s, CPUs %s", n++ ? ";" : "masks:",
+                xt_mask_classes(p->evt_mask, classes, sizeof(classes)),
+                p->cpus);
+        if ( p->tsc > first )
+            fprintf(iv->f, " from %.6f s",
+                    tsc_seconds_from(p->tsc, cli_origin(iv->r), iv->hz));
+    }
+    if ( n )
+        fputc('\n', iv->f);
+}
+
+static void json_interval_masks(const struct intervals *iv,
+                                const struct analysis *a)
+{
+    uint64_t first = analysis_first_tsc(a), last = analysis_last_tsc(a);
+    unsigned int i, n = 0;
+
+    fprintf(iv->f, "\"masks\":[");
+    for ( i = 0; i < xt_reader_nr_mask_periods(iv->r); i++ )
+        if ( mask_in(iv->r, i, first, last) )
+            json_mask(iv->f, iv->r, i, iv->hz, n++ ? "," : "");
+    fprintf(iv->f, "],");
+}
 
 /* --interval's seconds, or one line and exit 1. */
 static double interval_seconds(const char *arg)
@@ -468,6 +521,7 @@ static void interval_print(const struct intervals *iv,
     case TEXT:
         fprintf(iv->f, "interval %" PRId64 ": %.6f s to %.6f s, %" PRIu64
                 " records\n", iv->cut.k, from, to, analysis_records(a));
+        text_interval_masks(iv, a);
         analysis_text(iv->f, a);
         fprintf(iv->f, "\n");
         break;
@@ -477,6 +531,7 @@ static void interval_print(const struct intervals *iv,
                 ",\"to_tsc\":%" PRIu64 ",\"records\":%" PRIu64 "},", iv->cut.k,
                 from, to, analysis_first_tsc(a), analysis_last_tsc(a),
                 analysis_records(a));
+        json_interval_masks(iv, a);
         analysis_json(iv->f, a);
         fprintf(iv->f, "}\n");
         break;
@@ -635,6 +690,7 @@ int main(int argc, char **argv)
     mo.each_arg = &t;
     cli_window(&cli, r, t.hz, &mo.from, &mo.to);
     iv.hz = t.hz;
+    iv.r = r;
     if ( iv.format == CSV )
     {
         printf("interval,from_seconds,to_seconds,");
