@@ -826,6 +826,16 @@ static void test_steered_capture(void **state)
                   changed, span);
     assert_true(changed >= 0.5 && changed < span && span < 6);
 
+    /* The interval the change falls in says so; the first does not. */
+    assert_int_equal(run_sh(sim_summary, "%s --interval 0.5 %s | grep "
+                            "'^masks: '", XT_SUMMARY, sim_trace), 0);
+    text = sim_read_text(sim_summary);
+    assert_has(text, "masks: events sched, CPUs all\n");
+    assert_has(text, "masks: events sched, CPUs all; events sched,hvm, "
+               "CPUs all from ");
+    assert_has(text, "masks: events sched,hvm, CPUs all\n");
+    free(text);
+
     /* No HVM record before the change. */
     assert_int_equal(run_sh(sim_summary, "%s -s %s | grep -m1 ' TRC_HVM_' | "
                             "cut -c1-14", XT_DUMP, sim_trace), 0);
