@@ -11,7 +11,8 @@ forms differ by design: a dv field is "vcpu=d1v0" in the dump and
 "vcpu = { vcpu = 0, dom = 1 }" in CTF (Xen's idle domain, 32767, is
 "idle-vN" in the dump); hex digits are upper case in
 babeltrace2; runstate changes carry their states in the event id, which
-CTF gives as xen_event.
+CTF gives as xen_event; a text field (a domain's name) is quoted in
+both, text="db-01" and text = "db-01".
 
 Prints the number of records compared and exits 0 if all agree, or
 prints the first difference and exits 1.
@@ -26,6 +27,8 @@ DUMP_LINE = re.compile(r'^\s*\d+ cpu(\d+)\*? (.*)$')
 BT_DV = re.compile(r'(\w+) = \{ (vcpu|dom) = (\d+), (vcpu|dom) = (\d+) \}')
 BT_DATA = re.compile(r'data = \[ (.*?) \]')
 BT_FIELD = re.compile(r'(\w+) = (-?\w+)')
+BT_TEXT = re.compile(r'(\w+) = "([^"]*)"')
+DUMP_TEXT = re.compile(r' (\w+)="([^"]*)"')
 
 
 def fail(msg):
@@ -39,7 +42,8 @@ def number(text):
 
 def parse_bt(text):
     """(name, {field: value}, [words]) of babeltrace2's payload text."""
-    fields = {}
+    fields = {m.group(1): m.group(2) for m in BT_TEXT.finditer(text)}
+    text = BT_TEXT.sub('', text)
     for m in BT_DV.finditer(text):
         parts = {m.group(2): m.group(3), m.group(4): m.group(5)}
         # The dump names Xen's idle vCPUs as every reader does.
@@ -65,8 +69,9 @@ def parse_dump(text):
     if m:
         words = [number(w) for w in m.group(1).split()]
         text = text[:m.start()]
-    tokens = text.split()
-    name, fields = tokens[0], {}
+    texts = {m.group(1): m.group(2) for m in DUMP_TEXT.finditer(text)}
+    tokens = DUMP_TEXT.sub('', text).split()
+    name, fields = tokens[0], texts
     if name == 'event':
         name = 'event_0x%08x' % number(tokens[1])
         tokens = tokens[1:]

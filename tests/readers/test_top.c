@@ -253,6 +253,21 @@ static unsigned int interval_on(const char *name)
     return n;
 }
 
+/*
+ * f, then @domain: the screen shows the row @shows and, once settled, not
+ * @gone.
+ */
+static void filter_to(const char *domain, const char *shows, const char *gone)
+{
+    keys("f");
+    assert_true(screen_has("s5", "domain to show, id or name (empty: all):"));
+    assert_int_equal(sh("%s send-keys -t top %s Enter", tmux, domain), 0);
+    assert_true(screen_has("s6", shows));
+    usleep(300000);
+    assert_int_equal(sh("%s capture-pane -p -t top > %s/s6", tmux, dir), 0);
+    assert_false(file_has("s6", gone));
+}
+
 static void test_screen(void **state)
 {
     char next[32];
@@ -294,25 +309,10 @@ static void test_screen(void **state)
     assert_true(screen_has("s4", next));
     assert_false(file_has("s4", "[paused]"));
     /* f 3: domain 3 alone; f web-01: domain 1, by the name it shows. */
-    keys("f");
-    assert_true(screen_has("s5", "domain to show, id or name (empty: all):"));
-    keys("3 Enter");
-    assert_true(screen_has("s6", "\nd3 (db-01) "));
-    usleep(300000);
-    assert_int_equal(sh("%s capture-pane -p -t top > %s/s6", tmux, dir), 0);
-    assert_false(file_has("s6", "\nd1 "));
+    filter_to("3", "\nd3 (db-01) ", "\nd1 ");
     assert_false(file_has("s6", "\nd0 "));
-    keys("f");
-    assert_true(screen_has("s5", "domain to show, id or name (empty: all):"));
-    keys("web-01 Enter");
-    assert_true(screen_has("s6", "\nd1 (web-01) "));
-    usleep(300000);
-    assert_int_equal(sh("%s capture-pane -p -t top > %s/s6", tmux, dir), 0);
-    assert_false(file_has("s6", "\nd3 "));
-    keys("f");
-    assert_true(screen_has("s5", "domain to show, id or name (empty: all):"));
-    keys("3 Enter");
-    assert_true(screen_has("s6", "\nd3 (db-01) "));
+    filter_to("web-01", "\nd1 (web-01) ", "\nd3 ");
+    filter_to("3", "\nd3 (db-01) ", "\nd1 ");
     /* A smaller terminal: the same screen, cut to it, keys on the last line. */
     assert_int_equal(sh("%s resize-window -t top -x 70 -y 15", tmux), 0);
     assert_true(screen_has("s7", "\nq quit  < > sort"));
