@@ -108,7 +108,7 @@ static void check_intervals(struct xt_reader *r, const struct tally *t,
     struct analysis_options ao = { .hz = t->hz };
     struct intervals iv = {
         .f = fuzz_out.f, .format = format, .hz = t->hz,
-        .cut.step = (t->last_tsc - t->first_tsc) / 3 + 1,
+        .cut.step = (t->last_tsc - t->first_tsc) / 3 + 1, .r = r,
     };
     struct analysis *a = run_intervals(r, &mo, &ao, &iv);
     const char *line, *end;
