@@ -121,7 +121,8 @@ static void text_domains(FILE *f, const struct xt_reader *r)
         fprintf(f, "d%-6u %-24s %s", d->domain.domid, d->domain.name,
                 xt_uuid_text(d->domain.uuid, uuid));
         if ( d->renames )
-            fprintf(f, " %u times, first %s", d->renames, d->first_name);
+            fprintf(f, " %u time%s, first %s", d->renames,
+                    d->renames == 1 ? "" : "s", d->first_name);
         fputc('\n', f);
     }
 }
