@@ -2,7 +2,8 @@
  * libxtfile's domain records (xtfile.h, "Domains"): what the writer puts
  * in the first batch and what xt_domain_put() puts in a stream come back
  * from the reader, from a file and from a pipe; names are cut and made
- * printable; records that are not a whole telling name nothing.
+ * printable; records that are not a whole telling name nothing.  The
+ * masks' records ("Masks") come back as periods, their CPUs as text.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -211,12 +212,71 @@ static void test_broken_tellings_name_nothing(void **state)
     unlink(path);
 }
 
+/*
+ * The masks of the start, then two changes, the second telling a host of
+ * 200 CPUs in two records, and the third period's CPUs cut to 64 bytes
+ * of text.
+ */
+static void test_masks_come_back_as_periods(void **state)
+{
+    static const struct xt_metadata many = {
+        .tsc_hz = 1000000000, .nr_cpus = 200, .start_tsc = TSC0,
+        .start_sec = 1700000000,
+    };
+    char path[] = "/tmp/xt-masks.XXXXXX";
+    uint8_t cpus[25];
+    struct xt_writer_opts wo = { .cpu_mask = cpus, .evt_mask = 0x0002f000 };
+    const struct xt_mask_period *p;
+    uint32_t words[256];
+    uint64_t tsc = TSC0 + 100;
+    struct xt_reader *r;
+    struct xt_writer *w;
+    unsigned int cpu;
+    size_t n;
+    int fd = mkstemp(path);
+
+    (void)state;
+    assert_true(fd >= 0);
+    memset(cpus, 0xff, sizeof(cpus));
+    assert_non_null(w = xt_writer_open(fd, &many, &wo));
+    memset(cpus, 0, sizeof(cpus));
+    cpus[0] = 0x0f;                                 /* 0-3 */
+    cpus[199 / 8] = 1u << 199 % 8;                  /* 199 */
+    n = xt_masks_put(0x000af000, cpus, 200, &tsc, words);
+    tsc += 50;
+    for ( cpu = 0; cpu < 200; cpu += 2 )            /* every other */
+        cpus[cpu / 8] |= 1u << cpu % 8;
+    n += xt_masks_put(0x000af000, cpus, 200, &tsc, words + n);
+    put_batch(w, words, n * 4);
+    assert_int_equal(xt_writer_close(w), 0);
+    close(fd);
+    assert_non_null(r = xt_reader_open(path, 0));
+    assert_int_equal(xt_reader_nr_mask_periods(r), 3);
+    assert_non_null(p = xt_reader_mask_period(r, 0));
+    assert_int_equal(p->tsc, 0);
+    assert_int_equal(p->evt_mask, 0x0002f000);
+    assert_string_equal(p->cpus, "all");
+    assert_non_null(p = xt_reader_mask_period(r, 1));
+    assert_int_equal(p->tsc, TSC0 + 100);
+    assert_int_equal(p->evt_mask, 0x000af000);
+    assert_string_equal(p->cpus, "0-3,199");
+    assert_non_null(p = xt_reader_mask_period(r, 2));
+    assert_true(strlen(p->cpus) < sizeof(p->cpus));
+    assert_int_equal(strncmp(p->cpus, "0-4,6,8,10,", 11), 0);
+    assert_string_equal(p->cpus + strlen(p->cpus) - 4, ",...");
+    assert_null(xt_reader_mask_period(r, 3));
+    assert_int_equal(xt_reader_masks_dropped(r), 0);
+    xt_reader_close(r);
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_file_names_its_domains),
         cmocka_unit_test(test_stream_names_its_domains),
         cmocka_unit_test(test_broken_tellings_name_nothing),
+        cmocka_unit_test(test_masks_come_back_as_periods),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

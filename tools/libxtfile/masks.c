@@ -43,6 +43,10 @@ size_t xt_masks_put(uint32_t evt_mask, const uint8_t *cpus,
 
 void masks_free(struct masks *m)
 {
+    unsigned int i;
+
+    for ( i = 0; i < m->nr; i++ )
+        free(m->periods[i].bits);
     free(m->periods);
     *m = (struct masks){ 0 };
 }
@@ -52,7 +56,7 @@ static bool has_cpu(const uint8_t *cpus, unsigned int cpu)
     return cpus[cpu / 8] & 1u << cpu % 8;
 }
 
-/* @cpus of @nr_cpus as "0-3,7", "all", or cut with "..." to fit @size. */
+/* @cpus of @nr_cpus as "0-3,7", "all", or cut with ",..." to fit @size. */
 static void cpus_text(char *text, size_t size, const uint8_t *cpus,
                       unsigned int nr_cpus)
 {
@@ -107,44 +111,74 @@ static unsigned int new_period(struct masks *m, uint64_t tsc,
         m->dropped++;
         return 0;
     }
-    for ( i = m->nr; i > 0 && m->periods[i - 1].tsc > tsc; i-- )
+    for ( i = m->nr; i > 0 && m->periods[i - 1].given.tsc > tsc; i-- )
         m->periods[i] = m->periods[i - 1];
-    m->periods[i] = (struct xt_mask_period){ .tsc = tsc,
-                                             .evt_mask = evt_mask };
+    m->periods[i] = (struct mask_period){
+        .given = { .tsc = tsc, .evt_mask = evt_mask },
+    };
     m->nr++;
-    memset(m->cpus, 0, sizeof(m->cpus));
     return i + 1;
 }
 
-bool masks_take(struct masks *m, const struct xt_record *rec,
-                unsigned int nr_cpus)
+/* Chunk @rec of @p's mask: its CPUs' bits.  False without memory. */
+static bool take_chunk(struct mask_period *p, const struct xt_record *rec)
 {
-    uint32_t first;
+    uint32_t first = rec->extra[1];
+    unsigned int bit, nr_bits = first + XT_MASK_CPUS;
+
+    if ( nr_bits > p->nr_bits )
+    {
+        uint8_t *bits = realloc(p->bits, (nr_bits + 7) / 8);
+
+        if ( !bits )
+            return false;
+        memset(bits + (p->nr_bits + 7) / 8, 0,
+               (nr_bits + 7) / 8 - (p->nr_bits + 7) / 8);
+        p->bits = bits;
+        p->nr_bits = nr_bits;
+    }
+    for ( bit = 0; bit < XT_MASK_CPUS; bit++ )
+        if ( rec->extra[2 + bit / 32] & 1u << bit % 32 )
+            p->bits[(first + bit) / 8] |= 1u << (first + bit) % 8;
+    return true;
+}
+
+bool masks_take(struct masks *m, const struct xt_record *rec)
+{
     uint64_t tsc = rec->has_tsc ? rec->tsc : 0;
-    struct xt_mask_period *p;
-    unsigned int bit;
+    struct mask_period *p;
+    uint32_t first;
 
     if ( rec->event != TRC_XT_MASKS )
         return false;
     first = rec->extra[1];
-    if ( rec->nr_extra < 7 || first % XT_MASK_CPUS || first >= XT_CPUS_MAX ||
-         (nr_cpus && first >= nr_cpus) )
+    if ( rec->nr_extra < 7 || first % XT_MASK_CPUS || first >= XT_CPUS_MAX )
         return true;                    /* not a chunk of a mask */
     if ( !first )
     {
         /* The start's masks are told once: a second telling is none. */
         m->telling = 0;
-        if ( !tsc && m->nr && !m->periods[0].tsc )
+        if ( !tsc && m->nr && !m->periods[0].given.tsc )
             return true;
         m->telling = new_period(m, tsc, rec->extra[0]);
     }
     p = m->telling ? &m->periods[m->telling - 1] : NULL;
-    if ( !p || p->tsc != tsc || p->evt_mask != rec->extra[0] )
+    if ( !p || p->given.tsc != tsc || p->given.evt_mask != rec->extra[0] )
         return true;                    /* no first chunk before it */
-    for ( bit = 0; bit < XT_MASK_CPUS && first + bit < XT_CPUS_MAX; bit++ )
-        if ( rec->extra[2 + bit / 32] & 1u << bit % 32 )
-            m->cpus[(first + bit) / 8] |= 1u << (first + bit) % 8;
-    cpus_text(p->cpus, sizeof(p->cpus), m->cpus,
-              nr_cpus ? nr_cpus : first + XT_MASK_CPUS);
+    if ( !take_chunk(p, rec) )
+        m->dropped++;
     return true;
+}
+
+const struct xt_mask_period *masks_at(const struct masks *m, unsigned int i,
+                                      unsigned int nr_cpus)
+{
+    struct mask_period *p = i < m->nr ? &m->periods[i] : NULL;
+
+    if ( !p )
+        return NULL;
+    if ( !nr_cpus || nr_cpus > p->nr_bits )
+        nr_cpus = p->nr_bits;
+    cpus_text(p->given.cpus, sizeof(p->given.cpus), p->bits, nr_cpus);
+    return &p->given;
 }

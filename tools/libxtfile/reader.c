@@ -542,7 +542,7 @@ lane_slow(struct xt_reader *r, struct lane *l)
     {
         /* Periods are added: once, by the pass that counts. */
         if ( !r->counted )
-            masks_take(&r->masks, &rec, r->info.meta.nr_cpus);
+            masks_take(&r->masks, &rec);
     }
     else if ( l->meta )
         take_metadata(r, &rec);
@@ -1560,7 +1560,7 @@ unsigned int xt_reader_nr_mask_periods(const struct xt_reader *r)
 const struct xt_mask_period *xt_reader_mask_period(const struct xt_reader *r,
                                                    unsigned int i)
 {
-    return i < r->masks.nr ? &r->masks.periods[i] : NULL;
+    return masks_at(&r->masks, i, r->info.meta.nr_cpus);
 }
 
 uint64_t xt_reader_masks_dropped(const struct xt_reader *r)
