@@ -775,7 +775,9 @@ static void test_steered_capture(void **state)
                                              sim_trace), sim_trace);
     if ( geteuid() )
         skip();                         /* another user: setpriv */
-    if ( run_sh(sim_log, "d=%s; c=$d/ctl; nobody='setpriv --reuid=65534 "
+    /* The sanitizers' options name files that nobody may not read. */
+    if ( run_sh(sim_log, "d=%s; c=$d/ctl; nobody='env -u TSAN_OPTIONS "
+        "-u ASAN_OPTIONS -u UBSAN_OPTIONS setpriv --reuid=65534 "
         "--regid=65534 --clear-groups'; %s --pcpus 2 -- sh -c \""
         "%s --control $c -e sched -T 8 %s 2> $d/xt.err & x=\\$!; "
         "i=0; while [ ! -S $c ] && [ \\$i -lt 50 ]; do sleep 0.1; "
