@@ -7,22 +7,8 @@
 
 #include "array.h"
 #include "domains.h"
+#include "put.h"
 #include "xtfile.h"
-
-/* A record's header, its TSC if any, and @nr words at @p. */
-static uint32_t *put(uint32_t *p, uint32_t event, const uint64_t *tsc,
-                     const uint32_t *words, unsigned int nr)
-{
-    *p++ = event | nr << TRACE_EXTRA_SHIFT |
-           (tsc ? TRC_HD_CYCLE_FLAG : 0);
-    if ( tsc )
-    {
-        *p++ = (uint32_t)*tsc;
-        *p++ = (uint32_t)(*tsc >> 32);
-    }
-    memcpy(p, words, nr * 4);
-    return p + nr;
-}
 
 size_t xt_domain_put(const struct xt_domain *d, const uint64_t *tsc,
                      uint32_t *words)
@@ -36,14 +22,14 @@ size_t xt_domain_put(const struct xt_domain *d, const uint64_t *tsc,
     for ( i = 0; i < 16; i++ )
         head[1 + i / 4] |= (uint32_t)d->uuid[i] << (24 - 8 * (i % 4));
     head[5] = len;
-    p = put(p, TRC_XT_DOMAIN, tsc, head, 6);
+    p = put_record(p, TRC_XT_DOMAIN, tsc, head, 6);
     for ( off = 0; off < len; off += XT_DOMAIN_PIECE )
     {
         uint32_t piece[7] = { d->domid, off };
         size_t n = len - off < XT_DOMAIN_PIECE ? len - off : XT_DOMAIN_PIECE;
 
         memcpy(&piece[2], d->name + off, n);
-        p = put(p, TRC_XT_DOMAIN_NAME, tsc, piece, 7);
+        p = put_record(p, TRC_XT_DOMAIN_NAME, tsc, piece, 7);
     }
     return p - words;
 }

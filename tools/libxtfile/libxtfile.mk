@@ -11,7 +11,8 @@ XTFILE_SO      := $(XTFILE_DIR)/libxtfile.so.1
 XTFILE_PC      := $(XTFILE_DIR)/libxtfile.pc
 XTFILE_HDRS    := $(addprefix $(XTFILE_SRC)/,xtfile.h xtread.h xtevents.h) \
                   $(XT_EVENTS_H)
-XTFILE_PRIV    := $(addprefix $(XTFILE_SRC)/,catalogue.h domains.h masks.h) \
+XTFILE_PRIV    := $(addprefix $(XTFILE_SRC)/,catalogue.h domains.h masks.h \
+                                  put.h) \
                   $(COMMON_HDRS)
 XTFILE_SRCS    := $(addprefix $(XTFILE_SRC)/,writer.c reader.c events.c \
                                 domains.c masks.c)

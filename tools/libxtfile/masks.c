@@ -7,6 +7,7 @@
 
 #include "array.h"
 #include "masks.h"
+#include "put.h"
 #include "xtfile.h"
 
 size_t xt_masks_put(uint32_t evt_mask, const uint8_t *cpus,
@@ -23,15 +24,7 @@ size_t xt_masks_put(uint32_t evt_mask, const uint8_t *cpus,
         for ( cpu = first; cpu < nr_cpus && cpu < first + XT_MASK_CPUS; cpu++ )
             if ( cpus[cpu / 8] & 1u << cpu % 8 )
                 rec[2 + (cpu - first) / 32] |= 1u << (cpu - first) % 32;
-        *p++ = TRC_XT_MASKS | 7u << TRACE_EXTRA_SHIFT |
-               (tsc ? TRC_HD_CYCLE_FLAG : 0);
-        if ( tsc )
-        {
-            *p++ = (uint32_t)*tsc;
-            *p++ = (uint32_t)(*tsc >> 32);
-        }
-        memcpy(p, rec, sizeof(rec));
-        p += 7;
+        p = put_record(p, TRC_XT_MASKS, tsc, rec, 7);
     }
     return p - words;
 }

@@ -38,6 +38,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "put.h"
 #include "xtfile.h"
 
 /* Linux's largest write(2): a bigger batch could not go out in one. */
@@ -63,14 +64,6 @@ size_t xt_batch_size(size_t records)
     return page_up(XT_BATCH_HEAD + records);
 }
 
-static uint32_t *put_record(uint32_t *p, uint32_t event, unsigned int nr,
-                            const uint32_t *words)
-{
-    *p++ = event | (nr << TRACE_EXTRA_SHIFT);
-    memcpy(p, words, nr * 4);
-    return p + nr;
-}
-
 /* The metadata records, no TSC: XT_META_WORDS words at @m. */
 static void make_metadata(uint32_t *m, const struct xt_metadata *md)
 {
@@ -87,12 +80,12 @@ static void make_metadata(uint32_t *m, const struct xt_metadata *md)
         md->start_nsec,
     };
 
-    m = put_record(m, TRC_XT_FORMAT, 1, format);
-    m = put_record(m, TRC_XT_TOOL, 3, tool);
-    m = put_record(m, TRC_XT_TSC_HZ, 2, hz);
-    m = put_record(m, TRC_XT_CPUS, 1, cpus);
-    m = put_record(m, TRC_XT_START, 5, start);
-    put_record(m, TRC_XT_XEN_VERSION, 1, xen);
+    m = put_record(m, TRC_XT_FORMAT, NULL, format, 1);
+    m = put_record(m, TRC_XT_TOOL, NULL, tool, 3);
+    m = put_record(m, TRC_XT_TSC_HZ, NULL, hz, 2);
+    m = put_record(m, TRC_XT_CPUS, NULL, cpus, 1);
+    m = put_record(m, TRC_XT_START, NULL, start, 5);
+    put_record(m, TRC_XT_XEN_VERSION, NULL, xen, 1);
 }
 
 /* Fill @n bytes (a multiple of 4) with TRC_TRACE_WRAP_BUFFER pads. */
