@@ -53,14 +53,34 @@ struct boot_facts {
     char xen[16];               /* its release, major.minor */
 };
 
+/* The last @lines lines of @boot's console, for a log that has no more. */
+static void print_console_tail(const char *boot, unsigned int lines)
+{
+    char path[PATH_BYTES], *log, *from;
+
+    snprintf(path, sizeof(path), "%s/%s/serial.log", results, boot);
+    if ( !(log = read_file(path)) )
+        return;
+    from = log + strlen(log);
+    while ( from > log && lines )
+        if ( *--from == '\n' && from[1] )
+            lines--;
+    print_message("%s: the console's end:\n%s", boot,
+                  from + (*from == '\n'));
+    free(log);
+}
+
 static char *read_boot_file(const char *boot, const char *file)
 {
     char path[PATH_BYTES], *text;
 
     snprintf(path, sizeof(path), "%s/%s/%s", results, boot, file);
     if ( !(text = read_file(path)) )
+    {
+        print_console_tail(boot, 12);
         fail_msg("%s: missing (did the boot finish? see %s/%s/serial.log)",
                  path, results, boot);
+    }
     return text;
 }
 
