@@ -65,6 +65,98 @@
 
 #endif /* XT_TRACE_LAYOUTS */
 
+/*
+ * The domains a scheduler or domain-operation record names, for a
+ * domain filter: the catalogue's dv, vd and domid fields of the
+ * TRC_SCHED and TRC_DOM0OP events, into @dom; how many.  @words is
+ * the payload's length: a field past it names nothing.
+ */
+#ifndef XT_RECORD_DOMAINS
+#define XT_RECORD_DOMAINS
+#define XT_RECORD_DOMAINS_MAX 2
+
+static inline unsigned int xt_record_domains(
+    uint32_t event, const uint32_t *d, unsigned int words,
+    uint32_t dom[XT_RECORD_DOMAINS_MAX])
+{
+    unsigned int n = 0;
+
+    event &= 0x0fffffffu;
+    /* TRC_SCHED_RUNSTATE_CHANGE: its runstates are in the event. */
+    if ( (event & 0x0ffff00fu) == 0x00021001u )
+        event = 0x00021001u;
+    switch ( event )
+    {
+    case 0x00021001u:   /* TRC_SCHED_RUNSTATE_CHANGE */
+    case 0x00021002u:   /* TRC_SCHED_CONTINUE_RUNNING */
+    case 0x0002200au:   /* TRC_CSCHED_RATELIMIT */
+    case 0x00022202u:   /* TRC_CSCHED2_RUNQ_POS */
+    case 0x00022203u:   /* TRC_CSCHED2_CREDIT_BURN */
+    case 0x00022205u:   /* TRC_CSCHED2_TICKLE_CHECK */
+    case 0x00022207u:   /* TRC_CSCHED2_CREDIT_RESET */
+    case 0x0002220au:   /* TRC_CSCHED2_RUNQ_ASSIGN */
+    case 0x0002220du:   /* TRC_CSCHED2_TICKLE_NEW */
+    case 0x0002220fu:   /* TRC_CSCHED2_MIGRATE */
+    case 0x00022214u:   /* TRC_CSCHED2_RUNQ_CANDIDATE */
+    case 0x00022216u:   /* TRC_CSCHED2_RATELIMIT */
+    case 0x00022217u:   /* TRC_CSCHED2_RUNQ_CAND_CHECK */
+    case 0x00022802u:   /* TRC_RTDS_RUNQ_PICK */
+    case 0x00022803u:   /* TRC_RTDS_BUDGET_BURN */
+    case 0x00022804u:   /* TRC_RTDS_BUDGET_REPLENISH */
+    case 0x00022a01u:   /* TRC_SNULL_PICKED_CPU */
+    case 0x00022a02u:   /* TRC_SNULL_VCPU_ASSIGN */
+    case 0x00022a03u:   /* TRC_SNULL_VCPU_DEASSIGN */
+    case 0x00022a04u:   /* TRC_SNULL_MIGRATE */
+        if ( words > 0 )
+            dom[n++] = d[0] >> 16;
+        break;
+    case 0x00022002u:   /* TRC_CSCHED_ACCOUNT_START */
+    case 0x00022003u:   /* TRC_CSCHED_ACCOUNT_STOP */
+    case 0x00022005u:   /* TRC_CSCHED_PICKED_CPU */
+    case 0x00022007u:   /* TRC_CSCHED_BOOST_START */
+    case 0x00022008u:   /* TRC_CSCHED_BOOST_END */
+    case 0x00028001u:   /* TRC_SCHED_DOM_ADD */
+    case 0x00028002u:   /* TRC_SCHED_DOM_REM */
+    case 0x00028003u:   /* TRC_SCHED_SLEEP */
+    case 0x00028004u:   /* TRC_SCHED_WAKE */
+    case 0x00028005u:   /* TRC_SCHED_YIELD */
+    case 0x00028006u:   /* TRC_SCHED_BLOCK */
+    case 0x00028007u:   /* TRC_SCHED_SHUTDOWN */
+    case 0x00028009u:   /* TRC_SCHED_ADJDOM */
+    case 0x0002800eu:   /* TRC_SCHED_SWITCH_INFPREV */
+    case 0x0002800fu:   /* TRC_SCHED_SWITCH_INFNEXT */
+    case 0x00028010u:   /* TRC_SCHED_SHUTDOWN_CODE */
+    case 0x00028011u:   /* TRC_SCHED_SWITCH_INFCONT */
+    case 0x00041001u:   /* TRC_DOM0_DOM_ADD */
+    case 0x00041002u:   /* TRC_DOM0_DOM_REM */
+        if ( words > 0 )
+            dom[n++] = d[0];
+        break;
+    case 0x00022004u:   /* TRC_CSCHED_STOLEN_VCPU */
+        if ( words > 1 )
+            dom[n++] = d[1];
+        break;
+    case 0x0002220bu:   /* TRC_CSCHED2_UPDATE_VCPU_LOAD */
+    case 0x00022213u:   /* TRC_CSCHED2_PICKED_CPU */
+        if ( words > 2 )
+            dom[n++] = d[2] >> 16;
+        break;
+    case 0x00022a05u:   /* TRC_SNULL_SCHEDULE */
+        if ( words > 1 )
+            dom[n++] = d[1] >> 16;
+        break;
+    case 0x0002800au:   /* TRC_SCHED_SWITCH */
+        if ( words > 0 )
+            dom[n++] = d[0];
+        if ( words > 2 )
+            dom[n++] = d[2];
+        break;
+    }
+
+    return n;
+}
+#endif /* XT_RECORD_DOMAINS */
+
 /* TRC_SCHED_RUNSTATE_CHANGE */
 static inline void trc_sched_runstate_change(unsigned int old,
                                              unsigned int new,
