@@ -69,6 +69,17 @@ int tu_set_size(unsigned int pages)
     return simple_op(XEN_SYSCTL_TBUFOP_set_size, 0, pages);
 }
 
+int tu_dom_filter_stage(unsigned int first, unsigned int last)
+{
+    return simple_op(XEN_SYSCTL_TBUFOP_dom_filter_stage, first << 16 | last,
+                     1);
+}
+
+int tu_dom_filter_commit(bool on)
+{
+    return simple_op(XEN_SYSCTL_TBUFOP_dom_filter_commit, 0, on);
+}
+
 int tu_set_evt_mask(uint32_t mask)
 {
     return simple_op(XEN_SYSCTL_TBUFOP_set_evt_mask, mask, 0);

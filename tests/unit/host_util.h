@@ -31,6 +31,9 @@ int tu_set_size(unsigned int pages);
 int tu_set_evt_mask(uint32_t mask);
 int tu_set_cpu_mask(const uint8_t *bitmap, unsigned int nr_bits);
 int tu_enable(void);
+/* The domain filter: stage the ids @first to @last; put the staged in force. */
+int tu_dom_filter_stage(unsigned int first, unsigned int last);
+int tu_dom_filter_commit(bool on);
 int tu_disable(void);
 
 /* The t_info area, mapped read-only from its frames. */

@@ -1,12 +1,13 @@
 /*
  * The record path of trace.c, seen from dom0: encoding, wrap padding, page
- * splits, lost records, high-water notification, masks, and a consumer
- * that writes nonsense into the shared page.
+ * splits, lost records, high-water notification, masks, the domain filter,
+ * and a consumer that writes nonsense into the shared page.
  *
  * One hypervisor for the whole file: 2 CPUs, 2 pages each (8184 bytes of
  * records).  Each test starts from empty buffers wherever prod happens to
  * be, and moves prod where it needs it with 4-byte records.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -47,6 +48,7 @@ static int reset(void **state)
     assert_int_equal(tu_set_evt_mask(TRC_ALL), 0);
     assert_int_equal(tu_set_cpu_mask(&all, 8), 0);
     assert_int_equal(tu_enable(), 0);
+    assert_int_equal(tu_dom_filter_commit(false), 0);
     tu_drain(&buf[0], NULL, 0);
     tu_drain(&buf[1], NULL, 0);
     host_process_softirqs();
@@ -662,6 +664,83 @@ static void test_disabled_records_nothing(void **state)
     assert_false(trace_will_trace_event(EV_TEST));
 }
 
+/*
+ * The domain filter keeps what a listed domain writes, and the scheduler's
+ * and domain operations' records that name it, whoever writes them; it
+ * drops the rest, which is then neither written nor lost.
+ */
+static void test_dom_filter(void **state)
+{
+    struct domain d3 = { .domain_id = 3 }, d5 = { .domain_id = 5 };
+    struct vcpu v3 = { .vcpu_id = 1, .domain = &d3 };
+    struct vcpu v5 = { .vcpu_id = 0, .domain = &d5 };
+    struct trace_cpu_stats before = stats_of(0);
+    uint32_t runstate_d3 = TRC_SCHED_RUNSTATE_CHANGE |
+                           1 << 8 | 0 << 4;   /* runnable -> running */
+    size_t n;
+
+    (void)state;
+    assert_int_equal(tu_dom_filter_stage(3, 3), 0);
+    assert_int_equal(tu_dom_filter_stage(10, 12), 0);
+    assert_int_equal(tu_dom_filter_commit(true), 0);
+
+    host_set_current(&v3);
+    TRACE_1D(EV_TEST, 1);                            /* d3's: kept */
+    host_set_current(&v5);
+    TRACE_1D(EV_TEST, 2);                            /* d5's: dropped */
+    TRACE_1D(runstate_d3, 3 << 16 | 1);              /* names d3v1: kept */
+    TRACE_2D(TRC_SCHED_WAKE, 3, 1);                  /* names d3: kept */
+    TRACE_2D(TRC_SCHED_WAKE, 5, 0);                  /* names d5: dropped */
+    TRACE_4D(TRC_SCHED_SWITCH, 5, 0, 11, 0);         /* next is d11: kept */
+    TRACE_1D(TRC_DOM0_DOM_ADD, 12);                  /* d12: kept */
+    TRACE_1D(TRC_MEM_PAGE_GRANT_MAP, 3);             /* not sched: dropped */
+    TRACE_1D(TRC_GEN + 4, 4);                        /* TRC_GEN: kept */
+    TRACE_0D(TRC_SCHED_WAKE);                        /* names none: dropped */
+
+    n = tu_drain(&buf[0], recs, MAX_RECS);
+    assert_int_equal(n, 6);
+    assert_int_equal(recs[0].event, EV_TEST);
+    assert_int_equal(recs[1].event, runstate_d3);
+    assert_int_equal(recs[2].data[0], 3);
+    assert_int_equal(recs[3].event, TRC_SCHED_SWITCH);
+    assert_int_equal(recs[4].event, TRC_DOM0_DOM_ADD);
+    assert_int_equal(recs[5].event, TRC_GEN + 4);
+    assert_int_equal(stats_of(0).records - before.records, 6);
+    assert_int_equal(stats_of(0).lost, before.lost);
+
+    /* Off: every domain again, and the staged list starts empty. */
+    assert_int_equal(tu_dom_filter_commit(false), 0);
+    TRACE_1D(EV_TEST, 2);
+    assert_int_equal(tu_drain(&buf[0], recs, MAX_RECS), 1);
+    assert_int_equal(tu_dom_filter_commit(true), 0);
+    host_set_current(&v3);
+    TRACE_1D(EV_TEST, 1);
+    assert_int_equal(tu_drain(&buf[0], recs, MAX_RECS), 0);
+}
+
+/* A commit replaces the whole list; ranges outside the ids are refused. */
+static void test_dom_filter_control(void **state)
+{
+    struct domain d3 = { .domain_id = 3 }, idle = { .domain_id = DOMID_IDLE };
+    struct vcpu v3 = { .vcpu_id = 0, .domain = &d3 };
+    struct vcpu vi = { .vcpu_id = 0, .domain = &idle };
+
+    (void)state;
+    assert_int_equal(tu_dom_filter_stage(4, 3), -EINVAL);
+    assert_int_equal(tu_dom_filter_stage(0, DOMID_IDLE + 1), -EINVAL);
+    assert_int_equal(tu_dom_filter_stage(3, 3), 0);
+    assert_int_equal(tu_dom_filter_commit(true), 0);
+    assert_int_equal(tu_dom_filter_stage(DOMID_IDLE, DOMID_IDLE), 0);
+    assert_int_equal(tu_dom_filter_commit(true), 0);  /* idle only now */
+
+    host_set_current(&v3);
+    TRACE_1D(EV_TEST, 3);
+    host_set_current(&vi);
+    TRACE_1D(EV_TEST, 0x7fff);
+    assert_int_equal(tu_drain(&buf[0], recs, MAX_RECS), 1);
+    assert_int_equal(recs[0].data[0], 0x7fff);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -687,6 +766,8 @@ int main(void)
         T(test_hostile_prod_is_ignored),
         T(test_hypercall_records),
         T(test_disabled_records_nothing),
+        T(test_dom_filter),
+        T(test_dom_filter_control),
 #undef T
     };
 

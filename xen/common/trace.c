@@ -59,6 +59,11 @@
  * room: every record that passed the masks is either in the buffer or
  * counted in a marker.
  *
+ * Filtering.  A record must pass the event mask and the CPU mask, checked
+ * before anything else, and, when the domain filter is on, the filter; see
+ * "Filtering" below.  A record that does not pass is not written and not
+ * lost: it was never wanted.
+ *
  * Disabling.  tb_control(disable) returns only once no CPU is writing, and
  * writes each CPU's pending lost count: a consumer that sweeps every buffer
  * afterwards has everything.
@@ -91,6 +96,7 @@
 #include <xen/percpu.h>
 #include <xen/pfn.h>
 #include <xen/cpu.h>
+#include <xen/bitops.h>
 #include <asm/atomic.h>
 #include <public/sysctl.h>
 
@@ -416,6 +422,141 @@ int trace_will_trace_event(uint32_t event)
 {
     return tb_init_done && event_wanted(event) &&
            cpumask_test_cpu(smp_processor_id(), &tb_cpu_mask);
+}
+
+/*
+ * Filtering
+ * =========
+ *
+ * The domain filter (public/trace.h) is a bitmap of every domain id up to
+ * DOMID_IDLE, one page, in force while dom_filter is not NULL.  Control
+ * fills a second page, the staged list, and a commit swaps the two.
+ *
+ * A record reads dom_filter once, under its CPU's t_lock, and only when it
+ * has passed the masks: unused, the filter costs the enabled path one load
+ * and one branch, and the disabled and masked paths nothing.  So once a
+ * commit has taken and released every CPU's t_lock, no CPU reads the page
+ * it replaced, which then becomes the staged list and is cleared.
+ */
+#define DOM_FILTER_IDS  (DOMID_IDLE + 1)      /* one bit each: a page */
+
+static const unsigned long *dom_filter;       /* NULL: every domain */
+static unsigned long *dom_filter_pages[2];    /* both, or none yet */
+static unsigned int dom_filter_staged;        /* the page not in force */
+
+static bool dom_listed(const unsigned long *filter, unsigned int domid)
+{
+    return domid < DOM_FILTER_IDS && test_bit(domid, filter);
+}
+
+/*
+ * Does the filter keep a record of @event with payload @d of @words words,
+ * written now on this CPU?  Called with the CPU's t_lock held.
+ */
+static bool noinline dom_wanted(const unsigned long *filter, uint32_t event,
+                                unsigned int words, const uint32_t *d)
+{
+    uint32_t dom[XT_RECORD_DOMAINS_MAX];
+    unsigned int i, n;
+
+    if ( (TRC_HD_TO_EVENT(event) >> TRC_CLS_SHIFT) ==
+         (TRC_GEN >> TRC_CLS_SHIFT) )
+        return true;
+    if ( dom_listed(filter, current->domain->domain_id) )
+        return true;
+
+    n = xt_record_domains(event, d, words, dom);
+    for ( i = 0; i < n; i++ )
+        if ( dom_listed(filter, dom[i]) )
+            return true;
+
+    return false;
+}
+
+/* Wait until no CPU is in a record path that began before now. */
+static void quiesce_record_paths(void)
+{
+    unsigned int cpu;
+    unsigned long flags;
+
+    for_each_online_cpu ( cpu )
+    {
+        spinlock_t *lock = &per_cpu(t_cpu, cpu).t_lock;
+
+        spin_lock_irqsave(lock, flags);
+        spin_unlock_irqrestore(lock, flags);
+    }
+}
+
+/* The two pages, allocated and cleared on first use; 0 or -ENOMEM. */
+static int dom_filter_alloc(void)
+{
+    unsigned int i;
+
+    if ( dom_filter_pages[0] )
+        return 0;
+    for ( i = 0; i < 2; i++ )
+    {
+        dom_filter_pages[i] = alloc_xenheap_pages(0, 0);
+        if ( !dom_filter_pages[i] )
+        {
+            if ( i )
+                free_xenheap_pages(dom_filter_pages[0], 0);
+            dom_filter_pages[0] = NULL;
+            return -ENOMEM;
+        }
+        clear_page(dom_filter_pages[i]);
+    }
+
+    return 0;
+}
+
+/* XEN_SYSCTL_TBUFOP_dom_filter_stage.  Caller holds tb_control_lock. */
+static int dom_filter_stage(uint32_t range, bool add)
+{
+    unsigned int first = range >> 16, last = range & 0xffff, id;
+    unsigned long *staged;
+    int rc = dom_filter_alloc();
+
+    if ( rc )
+        return rc;
+    staged = dom_filter_pages[dom_filter_staged];
+    if ( !add )
+    {
+        clear_page(staged);
+        return 0;
+    }
+    if ( first > last || last >= DOM_FILTER_IDS )
+        return -EINVAL;
+    for ( id = first; id <= last; id++ )
+        __set_bit(id, staged);
+
+    return 0;
+}
+
+/*
+ * XEN_SYSCTL_TBUFOP_dom_filter_commit: the staged page in force (@on) or
+ * none; then, with no CPU left reading it, the page replaced is cleared
+ * and staged next.  Caller holds tb_control_lock.
+ */
+static int dom_filter_commit(bool on)
+{
+    unsigned int replaced = !dom_filter_staged;
+    int rc = dom_filter_alloc();
+
+    if ( rc )
+        return rc;
+    write_atomic(&dom_filter, on ? (const unsigned long *)
+                                   dom_filter_pages[dom_filter_staged]
+                                 : NULL);
+    quiesce_record_paths();
+    clear_page(dom_filter_pages[replaced]);
+    if ( on )
+        dom_filter_staged = replaced;
+    else
+        clear_page(dom_filter_pages[dom_filter_staged]);
+
+    return 0;
 }
 
 /*
@@ -769,6 +910,7 @@ static always_inline void put_trace(uint32_t event, unsigned int extra,
     unsigned long flags;
     uint64_t tsc = 0;
     bool notify = false;
+    const unsigned long *filter;
 
     if ( !tb_init_done || !event_wanted(event) ||
          !cpumask_test_cpu(cpu, &tb_cpu_mask) )
@@ -789,6 +931,11 @@ static always_inline void put_trace(uint32_t event, unsigned int extra,
      * consumer's final sweep after disable complete.
      */
     if ( unlikely(!tb_init_done) )
+        goto unlock;
+
+    /* Under the lock: see "Filtering" above. */
+    filter = read_atomic(&dom_filter);
+    if ( unlikely(filter) && !dom_wanted(filter, event, words, extra_data) )
         goto unlock;
 
     if ( likely(size < tc->room) &&
@@ -945,6 +1092,14 @@ int tb_control(struct xen_sysctl_tbuf_op *tbc)
             break;
         }
         tb_init_done = true;
+        break;
+
+    case XEN_SYSCTL_TBUFOP_dom_filter_stage:
+        rc = dom_filter_stage(tbc->evt_mask, tbc->size);
+        break;
+
+    case XEN_SYSCTL_TBUFOP_dom_filter_commit:
+        rc = dom_filter_commit(tbc->size);
         break;
 
     case XEN_SYSCTL_TBUFOP_disable:

@@ -345,7 +345,41 @@ struct t_info {
     uint16_t mfn_offset[];  /* per CPU: first word of its MFN list, 0 = none */
 };
 
+/*
+ * xentrace-ng's commands of XEN_SYSCTL_tbuf_op, beside public/sysctl.h's
+ * XEN_SYSCTL_TBUFOP_*: additive, so a Xen without them answers -EINVAL,
+ * and Xen's own commands are unchanged.  They take scalars only, in the
+ * fields of struct xen_sysctl_tbuf_op named below.
+ *
+ * The domain filter.  Off, as at boot, it keeps every record that passes
+ * the event and CPU masks.  On, it keeps of those only
+ *  - the records written in the context of a listed domain (current's);
+ *  - the TRC_SCHED and TRC_DOM0OP records that name a listed domain in
+ *    their payload, wherever they are written (xen/trace-events.h's
+ *    xt_record_domains(), from the event catalogue);
+ *  - the TRC_GEN records.
+ * A record the filter drops is neither written nor counted as lost.  The
+ * buffers' own records (lost records, padding) are always written.
+ *
+ * XEN_SYSCTL_TBUFOP_dom_filter_stage
+ *   size = 1: add the domain ids evt_mask >> 16 to evt_mask & 0xffff to
+ *   the staged list; -EINVAL unless first <= last <= DOMID_IDLE.
+ *   size = 0: empty the staged list.
+ * XEN_SYSCTL_TBUFOP_dom_filter_commit
+ *   size = 1: the staged list becomes the filter, which is then on;
+ *   size = 0: the filter is off.  Each record sees the filter before or
+ *   after the commit, never a mix.  The staged list is then empty.
+ */
 #endif /* __XEN_PUBLIC_TRACE_H__ */
+
+/*
+ * Outside the guard: a dom0 tool may have had Xen's own trace.h, which
+ * has the same guard, through xenctrl.h before this one.
+ */
+#ifndef XEN_SYSCTL_TBUFOP_dom_filter_stage
+#define XEN_SYSCTL_TBUFOP_dom_filter_stage   0x78740001  /* "xt" */
+#define XEN_SYSCTL_TBUFOP_dom_filter_commit  0x78740002
+#endif
 
 /*
  * Local variables:
