@@ -232,6 +232,12 @@ void host_set_current(struct vcpu *v)
     this_cpu->vcpu = v ? (uint32_t)v->vcpu_id : this_cpu->wl.cpu;
 }
 
+/* For xen-sim --repeatable's workloads only: gen-trace has its own clock. */
+void host_set_tsc(uint64_t tsc)
+{
+    errx(1, "host_set_tsc(%" PRIu64 "): not in gen-trace", tsc);
+}
+
 /*
  * Options and the main loop
  */

@@ -37,6 +37,7 @@
 
 static int listen_fd = -1;
 static unsigned long close_after;      /* --close-after: 0, or the request */
+static bool stock_tbuf_ops;            /* --stock-xen: Xen's commands only */
 static unsigned long requests;         /* atomic: read so far, all sockets */
 static int stop_fd = -1;               /* an eventfd: stop accepting */
 static pthread_t acceptor;
@@ -202,6 +203,11 @@ static bool do_tbuf_op(int sock, const void *payload, uint32_t len)
     if ( op.bitmap_bytes > len - sizeof(op) ||
          op.nr_bits > 8 * op.bitmap_bytes )
         return send_reply(sock, -EFAULT, NULL, 0, -1);
+
+    /* An unmodified Xen has none of public/trace.h's own commands. */
+    if ( stock_tbuf_ops && (op.cmd == XEN_SYSCTL_TBUFOP_dom_filter_stage ||
+                            op.cmd == XEN_SYSCTL_TBUFOP_dom_filter_commit) )
+        return send_reply(sock, -EINVAL, NULL, 0, -1);
 
     sysctl.cmd = op.cmd;
     sysctl.evt_mask = op.evt_mask;
@@ -451,6 +457,11 @@ int server_start(const char *path)
     errno = pthread_create(&acceptor, NULL, accept_connections,
                            (void *)(intptr_t)listen_fd);
     return errno ? -1 : 0;
+}
+
+void server_stock_tbuf_ops(void)
+{
+    stock_tbuf_ops = true;
 }
 
 void server_close_after(unsigned long n)

@@ -18,6 +18,9 @@ int server_start(const char *path);
  */
 void server_close_after(unsigned long n);
 
+/* Answer xentrace-ng's own TBUFOP commands -EINVAL, as Xen without them. */
+void server_stock_tbuf_ops(void);
+
 /* Stop listening and remove the socket. */
 void server_stop(void);
 

@@ -268,9 +268,23 @@ static unsigned int pick(struct wl_cpu *c, const struct wl_choice *mix,
  * Every trace call goes through one of these, which count it.
  */
 
+/* The payloads' TSC: simulated time at 2.4 GHz. */
+static uint64_t vtsc(const struct wl_cpu *c)
+{
+    return c->now * TSC_PER_US / US;
+}
+
+/* A repeatable run's records carry simulated time, not the host's TSC. */
+static void stamp(const struct wl_cpu *c)
+{
+    if ( c->repeatable )
+        host_set_tsc(vtsc(c));
+}
+
 /* One trc_*() call of xen/trace-events.h. */
 #define EMIT(c, call)       \
     do {                    \
+        stamp(c);           \
         call;               \
         (c)->calls++;       \
     } while ( 0 )
@@ -280,6 +294,7 @@ static void hypercall(struct wl_cpu *c, uint32_t event, unsigned long op,
 {
     const xen_ulong_t args[6] = { a0, a1, a2 };
 
+    stamp(c);
     __trace_hypercall(event, op, args);
     c->calls++;
 }
@@ -287,12 +302,6 @@ static void hypercall(struct wl_cpu *c, uint32_t event, unsigned long op,
 static uint32_t lo32(uint64_t x)
 {
     return x;
-}
-
-/* The payloads' TSC: simulated time at 2.4 GHz. */
-static uint64_t vtsc(const struct wl_cpu *c)
-{
-    return c->now * TSC_PER_US / US;
 }
 
 static uint16_t dom(const struct wl_vcpu *v)

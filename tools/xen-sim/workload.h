@@ -73,6 +73,7 @@ struct wl_cpu {
     uint8_t io_grants[WL_MAX_VCPUS];    /* pages each request maps */
     uint64_t io_irq_at;         /* the device interrupts; 0 if idle */
     uint64_t calls;             /* trace calls made so far */
+    bool repeatable;            /* records' TSCs: simulated time */
     struct wl_vcpu vcpu[WL_MAX_VCPUS];  /* vcpu[0] is dom0's */
 };
 

@@ -55,6 +55,8 @@ struct options {
     const char *socket;
     const char *stats;
     unsigned long close_after;   /* fault injection: 0, or a request */
+    bool repeatable;             /* --repeatable */
+    bool stock_xen;              /* --stock-xen */
     unsigned int skew_cpu;       /* --tsc-skew: this CPU's TSC is off */
     long long skew_cycles;       /*   by this many cycles; 0: none */
     unsigned int rename_domid;   /* --rename: this domain is renamed */
@@ -89,7 +91,8 @@ static void __attribute__((noreturn)) usage(FILE *to, int status)
             "[--socket PATH]\n"
             "               [--stats FILE] [--close-after N] "
             "[--tsc-skew CPU:CYCLES]\n"
-            "               [--rename DOMID=NAME@SECONDS]\n"
+            "               [--rename DOMID=NAME@SECONDS] [--repeatable] "
+            "[--stock-xen]\n"
             "               [-- COMMAND [ARG ...]]\n"
             "workloads:\n");
     for ( w = workloads; *w; w++ )
@@ -153,6 +156,8 @@ static void parse_options(int argc, char *argv[], struct options *o)
         { "pcpus",    required_argument, NULL, 'p' },
         { "rate",     required_argument, NULL, 'r' },
         { "rename",   required_argument, NULL, 'R' },
+        { "repeatable", no_argument,     NULL, 'P' },
+        { "stock-xen", no_argument,      NULL, 'X' },
         { "socket",   required_argument, NULL, 's' },
         { "stats",    required_argument, NULL, 'S' },
         { "tsc-skew", required_argument, NULL, 't' },
@@ -177,6 +182,8 @@ static void parse_options(int argc, char *argv[], struct options *o)
         case 'p': o->pcpus = number("--pcpus", optarg, 1, 256); break;
         case 'r': rate = optarg; break;
         case 'R': parse_rename(optarg, o); break;
+        case 'P': o->repeatable = true; break;
+        case 'X': o->stock_xen = true; break;
         case 's': o->socket = optarg; break;
         case 'S': o->stats = optarg; break;
         case 't': parse_skew(optarg, o); break;
@@ -232,10 +239,18 @@ static uint64_t now_ns(void)
 static void *run_pcpu(void *arg)
 {
     struct pcpu *p = arg;
-    uint64_t start = now_ns();
+    uint64_t start;
 
     host_cpu_enter(p->cpu);
     host_set_tsc_offset(p->tsc_offset);
+    /* Repeatable: from the first record on, whenever tracing starts. */
+    while ( p->wl.repeatable && !tb_init_done && !cpus_stopping() )
+    {
+        struct timespec slice = { .tv_nsec = PACE_NS };
+
+        nanosleep(&slice, NULL);
+    }
+    start = now_ns();
     while ( !cpus_stopping() )
     {
         uint64_t due = p->rate ? (now_ns() - start) * p->rate / 1000000000ULL
@@ -275,6 +290,7 @@ static struct pcpu *start_pcpus(const struct options *o)
         p->workload = o->workload;
         p->tsc_offset = cpu == o->skew_cpu ? o->skew_cycles : 0;
         o->workload->init(&p->wl, cpu, o->pcpus, 0x5eed0000 + cpu);
+        p->wl.repeatable = o->repeatable;
         errno = pthread_create(&p->thread, NULL, run_pcpu, p);
         if ( errno )
             err(1, "pthread_create");
@@ -502,6 +518,8 @@ int main(int argc, char *argv[])
     store_init();
     socket = o.socket ? strdup(o.socket) : private_socket();
     server_close_after(o.close_after);
+    if ( o.stock_xen )
+        server_stock_tbuf_ops();
     if ( server_start(socket) )
         err(1, "%s", socket);
 

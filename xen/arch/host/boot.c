@@ -34,6 +34,8 @@ __thread unsigned long host_this_cpu_offset = NOT_A_CPU_OFFSET;
 __thread bool host_irqs_enabled = true;
 __thread struct vcpu *host_current;
 __thread int64_t host_tsc_offset;
+__thread uint64_t host_tsc_value;
+__thread bool host_tsc_is_set;
 
 static void *percpu_area[NR_CPUS];     /* live as long as the process */
 static struct domain idle_domain = { .domain_id = DOMID_IDLE };
@@ -155,6 +157,12 @@ void host_cpu_enter(unsigned int cpu)
 void host_set_tsc_offset(int64_t cycles)
 {
     host_tsc_offset = cycles;
+}
+
+void host_set_tsc(uint64_t tsc)
+{
+    host_tsc_value = tsc;
+    host_tsc_is_set = true;
 }
 
 void host_set_current(struct vcpu *v)

@@ -46,6 +46,13 @@ void host_cpu_enter(unsigned int cpu);
  */
 void host_set_tsc_offset(int64_t cycles);
 
+/*
+ * The calling CPU's TSC reads @tsc (plus its offset) from now on, until
+ * set again: a simulated clock, for records that are the same run after
+ * run (xen-sim --repeatable).
+ */
+void host_set_tsc(uint64_t tsc);
+
 /* CPUs that exist (nr_cpu_ids), and those online now. */
 unsigned int host_possible_cpus(void);
 unsigned int host_online_cpus(void);
