@@ -214,8 +214,8 @@ static void test_broken_tellings_name_nothing(void **state)
 
 /*
  * The masks of the start, then two changes, the second telling a host of
- * 200 CPUs in two records, and the third period's CPUs cut to 64 bytes
- * of text.
+ * 200 CPUs in two records and a domain filter of five ranges in two, and
+ * the third period's CPUs cut to 64 bytes of text and its filter gone.
  */
 static void test_masks_come_back_as_periods(void **state)
 {
@@ -226,6 +226,10 @@ static void test_masks_come_back_as_periods(void **state)
     char path[] = "/tmp/xt-masks.XXXXXX";
     uint8_t cpus[25];
     struct xt_writer_opts wo = { .cpu_mask = cpus, .evt_mask = 0x0002f000 };
+    const struct xt_dom_filter doms = {
+        .nr = 5, .in_dom0 = true,
+        .range = { 0, 3 << 16 | 3, 7 << 16 | 9, 11 << 16 | 12, 13 << 16 | 14 },
+    };
     const struct xt_mask_period *p;
     uint32_t words[256];
     uint64_t tsc = TSC0 + 100;
@@ -242,11 +246,11 @@ static void test_masks_come_back_as_periods(void **state)
     memset(cpus, 0, sizeof(cpus));
     cpus[0] = 0x0f;                                 /* 0-3 */
     cpus[199 / 8] = 1u << 199 % 8;                  /* 199 */
-    n = xt_masks_put(0x000af000, cpus, 200, &tsc, words);
+    n = xt_masks_put(0x000af000, cpus, 200, &doms, &tsc, words);
     tsc += 50;
     for ( cpu = 0; cpu < 200; cpu += 2 )            /* every other */
         cpus[cpu / 8] |= 1u << cpu % 8;
-    n += xt_masks_put(0x000af000, cpus, 200, &tsc, words + n);
+    n += xt_masks_put(0x000af000, cpus, 200, NULL, &tsc, words + n);
     put_batch(w, words, n * 4);
     assert_int_equal(xt_writer_close(w), 0);
     close(fd);
@@ -260,10 +264,13 @@ static void test_masks_come_back_as_periods(void **state)
     assert_int_equal(p->tsc, TSC0 + 100);
     assert_int_equal(p->evt_mask, 0x000af000);
     assert_string_equal(p->cpus, "0-3,199");
+    assert_string_equal(p->domains, "0,3,7-9,11-12,13-14");
+    assert_true(p->dom_filter_in_dom0);
     assert_non_null(p = xt_reader_mask_period(r, 2));
     assert_true(strlen(p->cpus) < sizeof(p->cpus));
     assert_int_equal(strncmp(p->cpus, "0-4,6,8,10,", 11), 0);
     assert_string_equal(p->cpus + strlen(p->cpus) - 4, ",...");
+    assert_string_equal(p->domains, "all");
     assert_null(xt_reader_mask_period(r, 3));
     assert_int_equal(xt_reader_masks_dropped(r), 0);
     xt_reader_close(r);

@@ -212,3 +212,19 @@ void assert_table_counts(const struct table *t,
     assert_int_equal(t->resyncs, 0);
     assert_int_equal(t->skipped, 0);
 }
+
+char *sim_output_of(char *const argv[])
+{
+    if ( run_cmd(argv, sim_summary) )
+    {
+        sim_show_file(sim_summary, 20);
+        fail_msg("%s failed", argv[0]);
+    }
+    return sim_read_text(sim_summary);
+}
+
+void sim_assert_has(const char *text, const char *want)
+{
+    if ( !strstr(text, want) )
+        fail_msg("no \"%s\" in:\n%.3000s", want, text);
+}

@@ -70,4 +70,10 @@ void read_table(const char *log, const char *trace, struct table *t);
 void assert_table_counts(const struct table *t,
                          const struct tf_summary *file);
 
+/* What @argv prints (into sim_summary); fails the test if it fails. */
+char *sim_output_of(char *const argv[]);
+
+/* Fails the test, showing @text, unless @want is in it. */
+void sim_assert_has(const char *text, const char *want);
+
 #endif /* SIM_UTIL_H */

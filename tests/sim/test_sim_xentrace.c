@@ -671,22 +671,6 @@ static void test_sim_numbers_are_digits(void **state)
 }
 
 /* The text of command @argv, which must exit 0, via sim_summary. */
-static char *output_of(char *const argv[])
-{
-    if ( run_cmd(argv, sim_summary) )
-    {
-        sim_show_file(sim_summary, 20);
-        fail_msg("%s failed", argv[0]);
-    }
-    return sim_read_text(sim_summary);
-}
-
-static void assert_has(const char *text, const char *want)
-{
-    if ( !strstr(text, want) )
-        fail_msg("no \"%s\" in:\n%.3000s", want, text);
-}
-
 /*
  * The domains' names (xtfile.h, "Domains"): xen-sim's xenstore names its
  * five domains and renames d3 a second into the capture.  The file tells
@@ -718,27 +702,27 @@ static void test_domains_named(void **state)
     assert_int_equal(file.meta, 6);
     assert_int_equal(file.domains, 5 + 1);
 
-    text = output_of(json);
-    assert_has(text, "\"domains\":[{\"domain\":0,\"name\":\"Domain-0\","
+    text = sim_output_of(json);
+    sim_assert_has(text, "\"domain_names\":[{\"domain\":0,\"name\":\"Domain-0\","
                "\"uuid\":\"00000000-0000-0000-0000-000000000000\","
                "\"renames\":0,\"first_name\":\"Domain-0\"}");
-    assert_has(text, "{\"domain\":3,\"name\":\"db-02\",\"uuid\":"
+    sim_assert_has(text, "{\"domain\":3,\"name\":\"db-02\",\"uuid\":"
                "\"5ba1d000-0000-4000-8000-000000000003\",\"renames\":1,"
                "\"first_name\":\"db-01\"}");
     free(text);
 
-    id = output_of(by_id);
-    assert_has(id, "\nd3 (db-02) ");
-    text = output_of(by_first);
+    id = sim_output_of(by_id);
+    sim_assert_has(id, "\nd3 (db-02) ");
+    text = sim_output_of(by_first);
     assert_string_equal(text, id);
     free(text);
-    text = output_of(by_last);
+    text = sim_output_of(by_last);
     assert_string_equal(text, id);
     free(text);
     free(id);
 
     /* The renaming in the stream: a record with a TSC, after a second. */
-    text = output_of(dump);
+    text = sim_output_of(dump);
     for ( line = text; (line = strstr(line, "TRC_XT_DOMAIN domid=3 ")); line++ )
     {
         char *start = line, cpu[16];
@@ -795,31 +779,31 @@ static void test_steered_capture(void **state)
     }
     snprintf(path, sizeof(path), "%s/ctl.out", dir);
     text = sim_read_text(path);
-    assert_has(text, "event mask 0x000af000\n");
-    assert_has(text, "event mask 0x000af000, ");
-    assert_has(text, "stopping\n");
+    sim_assert_has(text, "event mask 0x000af000\n");
+    sim_assert_has(text, "event mask 0x000af000, ");
+    sim_assert_has(text, "stopping\n");
     free(text);
     snprintf(path, sizeof(path), "%s/mode.out", dir);
     text = sim_read_text(path);
-    assert_has(text, "Permission denied");
+    sim_assert_has(text, "Permission denied");
     free(text);
     snprintf(path, sizeof(path), "%s/cred.out", dir);
     text = sim_read_text(path);
-    assert_has(text, "xentrace-ctl: only root or the capture's user may "
+    sim_assert_has(text, "xentrace-ctl: only root or the capture's user may "
                "steer it\n");
     free(text);
     snprintf(path, sizeof(path), "%s/ctl", dir);
     assert_int_not_equal(access(path, F_OK), 0);
 
     /* The masks in force: the start's, and the change, a second in. */
-    text = output_of(json);
-    assert_has(text, "\"masks\":[{\"from_seconds\":0.000000000,"
+    text = sim_output_of(json);
+    sim_assert_has(text, "\"masks\":[{\"from_seconds\":0.000000000,"
                "\"evt_mask\":\"0x0002f000\",\"classes\":\"sched\","
                "\"cpus\":\"all\"},{\"from_seconds\":");
     at = strstr(text, "},{\"from_seconds\":");
     at += strlen("},{\"from_seconds\":");
     assert_int_equal(sscanf(at, "%lf", &changed), 1);
-    assert_has(at, "\"evt_mask\":\"0x000af000\",\"classes\":"
+    sim_assert_has(at, "\"evt_mask\":\"0x000af000\",\"classes\":"
                "\"sched,hvm\",\"cpus\":\"all\"}],\"masks_dropped\":0");
     at = strstr(text, "\"seconds\":");
     assert_int_equal(sscanf(at, "\"seconds\":%lf", &span), 1);
@@ -832,10 +816,10 @@ static void test_steered_capture(void **state)
     assert_int_equal(run_sh(sim_summary, "%s --interval 0.5 %s | grep "
                             "'^masks: '", XT_SUMMARY, sim_trace), 0);
     text = sim_read_text(sim_summary);
-    assert_has(text, "masks: events sched, CPUs all\n");
-    assert_has(text, "masks: events sched, CPUs all; events sched,hvm, "
+    sim_assert_has(text, "masks: events sched, CPUs all\n");
+    sim_assert_has(text, "masks: events sched, CPUs all; events sched,hvm, "
                "CPUs all from ");
-    assert_has(text, "masks: events sched,hvm, CPUs all\n");
+    sim_assert_has(text, "masks: events sched,hvm, CPUs all\n");
     free(text);
 
     /* No HVM record before the change. */

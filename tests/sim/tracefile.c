@@ -27,6 +27,7 @@ static uint32_t record_size(uint32_t hdr)
 #define TRC_XT_DOMAIN   0x0001f017
 #define TRC_XT_DOMAIN_NAME 0x0001f018
 #define TRC_XT_MASKS    0x0001f019
+#define TRC_XT_DOM_FILTER 0x0001f01a
 static bool is_metadata(uint32_t event)
 {
     return (event & ~0xfU) == TRC_GEN + 0x10;
@@ -60,6 +61,11 @@ static void count(struct tf_summary *s, struct tf_cpu *c, uint32_t event,
     if ( event == TRC_XT_MASKS )
     {
         s->masks++;
+        return;
+    }
+    if ( event == TRC_XT_DOM_FILTER )
+    {
+        s->dom_filters++;
         return;
     }
     if ( is_metadata(event) )

@@ -35,6 +35,7 @@ struct tf_summary {
                                domains' and the masks' */
     uint64_t domains;       /* TRC_XT_DOMAIN records: a domain told */
     uint64_t masks;         /* TRC_XT_MASKS records */
+    uint64_t dom_filters;   /* TRC_XT_DOM_FILTER records */
     uint64_t complete;      /* bytes up to the end of the last whole window */
     char error[160];        /* why the file is not well formed, or "" */
 };

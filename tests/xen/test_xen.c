@@ -511,7 +511,7 @@ static void test_domu_named(void **state)
     if ( !line || sscanf(line, "\ndomu %u %*u %*u %*s %*f %39s", &domid,
                          uuid) != 2 )
         fail_msg("%s: no domu with its UUID in xl list -v:\n%s", boot, list);
-    if ( !strstr(summary, "\"domains\":[{\"domain\":0,\"name\":"
+    if ( !strstr(summary, "\"domain_names\":[{\"domain\":0,\"name\":"
                           "\"Domain-0\"") )
         fail_msg("%s: dom0 is not named Domain-0:\n%.2000s", boot, summary);
     snprintf(want, sizeof(want), "{\"domain\":%u,\"name\":\"domu-renamed\","

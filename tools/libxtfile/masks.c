@@ -8,14 +8,15 @@
 #include "array.h"
 #include "masks.h"
 #include "put.h"
+#include "xtevents.h"
 #include "xtfile.h"
 
 size_t xt_masks_put(uint32_t evt_mask, const uint8_t *cpus,
-                    unsigned int nr_cpus, const uint64_t *tsc,
-                    uint32_t *words)
+                    unsigned int nr_cpus, const struct xt_dom_filter *doms,
+                    const uint64_t *tsc, uint32_t *words)
 {
     uint32_t *p = words;
-    unsigned int first, cpu;
+    unsigned int first, cpu, i;
 
     for ( first = 0; first < nr_cpus; first += XT_MASK_CPUS )
     {
@@ -25,6 +26,15 @@ size_t xt_masks_put(uint32_t evt_mask, const uint8_t *cpus,
             if ( cpus[cpu / 8] & 1u << cpu % 8 )
                 rec[2 + (cpu - first) / 32] |= 1u << (cpu - first) % 32;
         p = put_record(p, TRC_XT_MASKS, tsc, rec, 7);
+    }
+    for ( first = 0; doms && first < doms->nr && first < XT_DOM_RANGES_MAX;
+          first += XT_DOM_RANGES_RECORD )
+    {
+        uint32_t rec[7] = { doms->nr, first, doms->in_dom0 };
+
+        for ( i = 0; i < XT_DOM_RANGES_RECORD && first + i < doms->nr; i++ )
+            rec[3 + i] = doms->range[first + i];
+        p = put_record(p, TRC_XT_DOM_FILTER, tsc, rec, 7);
     }
     return p - words;
 }
@@ -107,7 +117,7 @@ static unsigned int new_period(struct masks *m, uint64_t tsc,
     for ( i = m->nr; i > 0 && m->periods[i - 1].given.tsc > tsc; i-- )
         m->periods[i] = m->periods[i - 1];
     m->periods[i] = (struct mask_period){
-        .given = { .tsc = tsc, .evt_mask = evt_mask },
+        .given = { .tsc = tsc, .evt_mask = evt_mask, .domains = "all" },
     };
     m->nr++;
     return i + 1;
@@ -136,12 +146,55 @@ static bool take_chunk(struct mask_period *p, const struct xt_record *rec)
     return true;
 }
 
+/* "first" or "first-last" of range word @range after @text's end. */
+static void append_range(char *text, size_t size, uint32_t range)
+{
+    size_t len = strlen(text);
+    char one[16];
+    int n = (range >> 16) == (range & 0xffff)
+            ? snprintf(one, sizeof(one), "%s%u", len ? "," : "", range >> 16)
+            : snprintf(one, sizeof(one), "%s%u-%u", len ? "," : "",
+                       range >> 16, range & 0xffff);
+
+    if ( len >= 4 && !strcmp(text + len - 4, ",...") )
+        return;
+    if ( len + n + 5 > size )
+        snprintf(text + len, size - len, ",...");
+    else
+        memcpy(text + len, one, n + 1);
+}
+
+/* A record of the domain filter of the period being told. */
+static void take_dom_filter(struct masks *m, const struct xt_record *rec)
+{
+    uint64_t tsc = rec->has_tsc ? rec->tsc : 0;
+    struct mask_period *p = m->telling ? &m->periods[m->telling - 1] : NULL;
+    uint32_t nr = rec->extra[0], first = rec->extra[1], i;
+
+    if ( !p || p->given.tsc != tsc || rec->nr_extra < 7 ||
+         first % XT_DOM_RANGES_RECORD || first >= nr ||
+         first != p->dom_ranges )
+        return;                         /* not the next of this period's */
+    if ( !first )
+        p->given.domains[0] = '\0';
+    p->given.dom_filter_in_dom0 = rec->extra[2];
+    for ( i = 0; i < XT_DOM_RANGES_RECORD && first + i < nr; i++ )
+        append_range(p->given.domains, sizeof(p->given.domains),
+                     rec->extra[3 + i]);
+    p->dom_ranges = first + i;
+}
+
 bool masks_take(struct masks *m, const struct xt_record *rec)
 {
     uint64_t tsc = rec->has_tsc ? rec->tsc : 0;
     struct mask_period *p;
     uint32_t first;
 
+    if ( rec->event == TRC_XT_DOM_FILTER )
+    {
+        take_dom_filter(m, rec);
+        return true;
+    }
     if ( rec->event != TRC_XT_MASKS )
         return false;
     first = rec->extra[1];
@@ -174,4 +227,18 @@ const struct xt_mask_period *masks_at(const struct masks *m, unsigned int i,
         nr_cpus = p->nr_bits;
     cpus_text(p->given.cpus, sizeof(p->given.cpus), p->bits, nr_cpus);
     return &p->given;
+}
+
+const char *xt_mask_period_text(const struct xt_mask_period *p, char *buf,
+                                size_t size)
+{
+    char classes[128];
+    int n = snprintf(buf, size, "events %s, CPUs %s",
+                     xt_mask_classes(p->evt_mask, classes, sizeof(classes)),
+                     p->cpus);
+
+    if ( n >= 0 && (size_t)n < size && strcmp(p->domains, "all") )
+        snprintf(buf + n, size - n, ", domains %s%s", p->domains,
+                 p->dom_filter_in_dom0 ? " (in dom0)" : "");
+    return buf;
 }

@@ -166,18 +166,38 @@ const char *xt_uuid_text(const uint8_t uuid[16], char buf[XT_UUID_TEXT]);
  * (xentrace-ctl) is told in a CPU's stream as a domain is (see Domains).
  */
 #define XT_MASK_CPUS        160u        /* CPUs a TRC_XT_MASKS record */
-#define XT_MASKS_WORDS_MAX \
-    (10u * ((XT_CPUS_MAX + XT_MASK_CPUS) / XT_MASK_CPUS))
 
 /*
- * Write the records of event mask @evt_mask and CPU mask @cpus (a bitmap
- * of @nr_cpus bits: bit n of byte n / 8 is CPU n) at @words, with @tsc
- * unless it is NULL; returns the words written, at most
- * XT_MASKS_WORDS_MAX.
+ * The domain filter in force (xentrace -d) is told with the masks: after
+ * their TRC_XT_MASKS records, with their TSC, TRC_XT_DOM_FILTER {ranges,
+ * first, in_dom0, four ranges}: ranges is how many ranges of domain ids
+ * the filter has, a word each, first_id << 16 | last_id, ascending; a
+ * record holds ranges first to first + 3, in records first 0, 4, ...;
+ * in_dom0 is 1 if xentrace filtered (Xen had no filter), 0 if Xen did.
+ * Without them, every domain was traced.
+ */
+#define XT_DOM_IDS            0x8000u   /* ids 0 to DOMID_IDLE */
+#define XT_DOM_RANGES_MAX     64u       /* ranges a filter has at most */
+#define XT_DOM_RANGES_RECORD  4u        /*   and a record holds */
+struct xt_dom_filter {
+    unsigned int nr;                    /* ranges; 0: every domain */
+    bool in_dom0;
+    uint32_t range[XT_DOM_RANGES_MAX];  /* first << 16 | last */
+};
+
+#define XT_MASKS_WORDS_MAX \
+    (10u * ((XT_CPUS_MAX + XT_MASK_CPUS) / XT_MASK_CPUS + \
+            XT_DOM_RANGES_MAX / XT_DOM_RANGES_RECORD))
+
+/*
+ * Write the records of event mask @evt_mask, CPU mask @cpus (a bitmap
+ * of @nr_cpus bits: bit n of byte n / 8 is CPU n) and domain filter
+ * @doms (NULL or none: every domain) at @words, with @tsc unless it is
+ * NULL; returns the words written, at most XT_MASKS_WORDS_MAX.
  */
 size_t xt_masks_put(uint32_t evt_mask, const uint8_t *cpus,
-                    unsigned int nr_cpus, const uint64_t *tsc,
-                    uint32_t *words);
+                    unsigned int nr_cpus, const struct xt_dom_filter *doms,
+                    const uint64_t *tsc, uint32_t *words);
 
 struct xt_metadata {
     uint64_t tsc_hz;            /* 0: unknown */
@@ -222,6 +242,7 @@ struct xt_writer_opts {
     /* The masks in force at the start (see Masks): no records if NULL. */
     const uint8_t *cpu_mask;    /* a bitmap of the metadata's nr_cpus */
     uint32_t evt_mask;
+    const struct xt_dom_filter *dom_filter;     /* NULL: none */
 };
 
 /*

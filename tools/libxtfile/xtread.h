@@ -230,7 +230,17 @@ struct xt_mask_period {
     uint64_t tsc;
     uint32_t evt_mask;
     char cpus[64];              /* "0-3,7", "all", "none"; cut: ",..." */
+    char domains[64];           /* the domain filter: "all", "3,10-12" */
+    bool dom_filter_in_dom0;    /*   applied by xentrace, not by Xen */
 };
+
+/*
+ * @p in a line, into @buf of @size bytes: "events sched,hvm, CPUs 0-3",
+ * then ", domains 1,3" if filtered (" (in dom0)" if xentrace did it).
+ * Returns @buf.
+ */
+const char *xt_mask_period_text(const struct xt_mask_period *p, char *buf,
+                                size_t size);
 
 unsigned int xt_reader_nr_mask_periods(const struct xt_reader *r);
 const struct xt_mask_period *xt_reader_mask_period(const struct xt_reader *r,

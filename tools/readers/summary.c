@@ -140,16 +140,17 @@ static void text_masks(FILE *f, struct xt_reader *r, uint64_t hz)
 
     if ( !n )
         return;
-    fprintf(f, "\nmasks in force\n%12s  %-10s  %-30s %s\n", "from-s",
-            "evt-mask", "classes", "cpus");
+    fprintf(f, "\nmasks in force\n%12s  %-10s  %-30s %-16s %s\n", "from-s",
+            "evt-mask", "classes", "cpus", "domains");
     for ( i = 0; i < n; i++ )
     {
         const struct xt_mask_period *p = xt_reader_mask_period(r, i);
 
-        fprintf(f, "%12.6f  0x%08" PRIx32 "  %-30s %s\n",
+        fprintf(f, "%12.6f  0x%08" PRIx32 "  %-30s %-16s %s%s\n",
                 p->tsc ? tsc_seconds_from(p->tsc, origin, hz) : 0.0,
                 p->evt_mask, xt_mask_classes(p->evt_mask, classes,
-                                             sizeof(classes)), p->cpus);
+                                             sizeof(classes)), p->cpus,
+                p->domains, p->dom_filter_in_dom0 ? " (in dom0)" : "");
     }
     if ( xt_reader_masks_dropped(r) )
         fprintf(f, "(and %" PRIu64 " more changes, not kept)\n",
@@ -164,10 +165,12 @@ static void json_mask(FILE *f, struct xt_reader *r, unsigned int i,
     char classes[128];
 
     fprintf(f, "%s{\"from_seconds\":%.9f,\"evt_mask\":\"0x%08" PRIx32
-            "\",\"classes\":\"%s\",\"cpus\":\"%s\"}", sep,
+            "\",\"classes\":\"%s\",\"cpus\":\"%s\",\"domains\":\"%s\","
+            "\"domains_in_dom0\":%s}", sep,
             p->tsc ? tsc_seconds_from(p->tsc, cli_origin(r), hz) : 0.0,
             p->evt_mask, xt_mask_classes(p->evt_mask, classes,
-                                         sizeof(classes)), p->cpus);
+                                         sizeof(classes)), p->cpus,
+            p->domains, p->dom_filter_in_dom0 ? "true" : "false");
 }
 
 static void json_masks(FILE *f, struct xt_reader *r, uint64_t hz)
@@ -197,7 +200,7 @@ static void json_domains(FILE *f, const struct xt_reader *r)
     const char *sep = "";
     char uuid[XT_UUID_TEXT];
 
-    fprintf(f, ",\"domains\":[");
+    fprintf(f, ",\"domain_names\":[");
     for ( i = 0; i < n; i++ )
     {
         if ( !(d = xt_reader_domain_at(r, i)) )
@@ -448,7 +451,7 @@ static void text_interval_masks(const struct intervals *iv,
 {
     uint64_t first = analysis_first_tsc(a), last = analysis_last_tsc(a);
     unsigned int i, n = 0;
-    char classes[128];
+    char text[256];
 
     for ( i = 0; i < xt_reader_nr_mask_periods(iv->r); i++ )
     {
@@ -456,9 +459,8 @@ static void text_interval_masks(const struct intervals *iv,
 
         if ( !mask_in(iv->r, i, first, last) )
             continue;
-        fprintf(iv->f, "%s events %s, CPUs %s", n++ ? ";" : "masks:",
-                xt_mask_classes(p->evt_mask, classes, sizeof(classes)),
-                p->cpus);
+        fprintf(iv->f, "%s %s", n++ ? ";" : "masks:",
+                xt_mask_period_text(p, text, sizeof(text)));
         if ( p->tsc > first )
             fprintf(iv->f, " from %.6f s",
                     tsc_seconds_from(p->tsc, cli_origin(iv->r), iv->hz));

@@ -1109,7 +1109,7 @@ static void mask_slices(struct pf *pf)
 {
     unsigned int i, n = xt_reader_nr_mask_periods(pf->reader);
     uint64_t first, last, from, to, uuid;
-    char classes[128], name[256];
+    char name[256];
 
     if ( !n || !trace_span(pf->reader, &first, &last) )
         return;
@@ -1128,10 +1128,8 @@ static void mask_slices(struct pf *pf)
         to = to < last ? to : last;
         if ( to <= from )
             continue;
-        snprintf(name, sizeof(name), "events %s, CPUs %s",
-                 xt_mask_classes(p->evt_mask, classes, sizeof(classes)),
-                 p->cpus);
-        named(pf, from, TYPE_SLICE_BEGIN, uuid, name);
+        named(pf, from, TYPE_SLICE_BEGIN, uuid,
+              xt_mask_period_text(p, name, sizeof(name)));
         slice_end(pf, to, uuid);
     }
 }
