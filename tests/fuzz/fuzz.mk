@@ -56,10 +56,12 @@ $(BUILD)/tests/fuzz_model: $(FUZZ_MODEL_SRCS) $(XTFILE_HDRS) $(XTFILE_PRIV) \
 
 $(BUILD)/tests/fuzz_options: tests/fuzz/fuzz_options.c \
                              tools/xentrace/options.c tools/xentrace/options.h \
-                             $(COMMON_SRC)/numbers.h $(XT_CLASSES_H)
+                             $(COMMON_SRC)/numbers.h $(XT_CLASSES_H) \
+                             $(XTFILE_HDRS)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -Wall -Wextra -Werror -Itools/xentrace \
-	    $(EVENTS_CFLAGS) $(COMMON_CFLAGS) -Ixen/include -o $@ tests/fuzz/fuzz_options.c \
+	    $(EVENTS_CFLAGS) $(COMMON_CFLAGS) $(XTFILE_CFLAGS) -Ixen/include \
+	    -o $@ tests/fuzz/fuzz_options.c \
 	    tools/xentrace/options.c
 
 # The readers' targets compile their reader in (tests/fuzz/fuzz_NAME.c

@@ -3,7 +3,8 @@
  * and the grammar of numbers, sizes and lists they share with the other
  * tools (tools/common/numbers.h).
  *
- * Input: byte 0 picks the parser, byte 1 its limits (for a CPU mask, a
+ * Input: byte 0 picks the parser (CPU mask, event mask, number, size,
+ * domain filter), byte 1 its limits (for a CPU mask, a
  * host of 1 + byte 1 CPUs); the rest is the argument, up to the first
  * NUL, in a buffer of exactly its size (so that ASan sees any read past
  * the terminator).  Each parser is compared with a model written here
@@ -23,6 +24,7 @@
 
 #include "numbers.h"
 #include "options.h"
+#include "xtfile.h"
 
 /* A reason is a short, non-empty line. */
 static void check_reason(const char *why)
@@ -285,6 +287,47 @@ static void fuzz_cpu_mask(const char *arg, unsigned int max_cpus)
     free(want);
 }
 
+/*
+ * A domain filter: its ranges ascending, apart, within the ids, no more
+ * than XT_DOM_RANGES_MAX, and together the ids of numbers.h's list.
+ */
+static void fuzz_domains(const char *arg)
+{
+    static uint8_t ids[XT_DOM_IDS / 8];
+    struct xt_dom_filter doms;
+    char why[NUM_WHY_SIZE];
+    const char *reason = parse_domains(arg, &doms);
+    unsigned int i, id, next = 0;
+
+    memset(ids, 0, sizeof(ids));
+    if ( reason )
+    {
+        check_reason(reason);
+        return;
+    }
+    if ( !doms.nr || doms.nr > XT_DOM_RANGES_MAX ||
+         num_parse_list(arg, XT_DOM_IDS, "domains", ids, why, sizeof(why)) )
+        abort();
+    for ( i = 0; i < doms.nr; i++ )
+    {
+        unsigned int first = doms.range[i] >> 16;
+        unsigned int last = doms.range[i] & 0xffff;
+
+        if ( first > last || last >= XT_DOM_IDS || (i && first <= next) )
+            abort();
+        for ( id = next; id < first; id++ )
+            if ( ids[id / 8] & 1u << id % 8 )
+                abort();
+        for ( id = first; id <= last; id++ )
+            if ( !(ids[id / 8] & 1u << id % 8) )
+                abort();
+        next = last + 1;
+    }
+    for ( id = next; id < XT_DOM_IDS; id++ )
+        if ( ids[id / 8] & 1u << id % 8 )
+            abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static const unsigned long long limits[][2] = {
@@ -306,12 +349,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memcpy(arg, data + 2, len);
     arg[len] = '\0';
 
-    switch ( data[0] % 4 )
+    switch ( data[0] % 5 )
     {
     case 0: fuzz_cpu_mask(arg, 1 + data[1]); break;
     case 1: fuzz_evt_mask(arg); break;
     case 2: fuzz_number(arg, lim[0], lim[1]); break;
     case 3: fuzz_size(arg, lim[0], lim[1]); break;
+    case 4: fuzz_domains(arg); break;
     }
     free(arg);
     return 0;

@@ -9,10 +9,11 @@ XENTRACE_TESTS := $(BUILD)/tests/test_xentrace_options \
 $(BUILD)/tests/test_xentrace_options: tests/xentrace/test_xentrace_options.c \
                                       tools/xentrace/options.c \
                                       tools/xentrace/options.h \
-                                      $(COMMON_SRC)/numbers.h $(XT_CLASSES_H)
+                                      $(COMMON_SRC)/numbers.h $(XT_CLASSES_H) \
+                                      $(XTFILE_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_CFLAGS) -Itools/xentrace $(EVENTS_CFLAGS) $(COMMON_CFLAGS) \
-	    -Ixen/include \
+	    $(XTFILE_CFLAGS) -Ixen/include \
 	    $(LDFLAGS) -o $@ \
 	    tests/xentrace/test_xentrace_options.c tools/xentrace/options.c \
 	    -lcmocka
@@ -42,9 +43,11 @@ $(BUILD)/tests/test_pace: tests/xentrace/test_pace.c tools/xentrace/pace.c \
 
 $(BUILD)/tests/test_take: tests/xentrace/test_take.c tools/xentrace/take.c \
                           tools/xentrace/take.h tools/xentrace/window.c \
+                          tools/xentrace/filter.c tools/xentrace/filter.h \
                           tools/xentrace/window.h tools/xentrace/output.h \
                           $(LIBXT_HDRS) $(XTFILE_HDRS) $(XTFILE)
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_CFLAGS) -Itools/xentrace $(LIBXT_CFLAGS) $(XTFILE_CFLAGS) \
 	    $(LDFLAGS) -o $@ tests/xentrace/test_take.c tools/xentrace/take.c \
-	    tools/xentrace/window.c $(XTFILE) $(XTFILE_LIBS) -lcmocka
+	    tools/xentrace/window.c tools/xentrace/filter.c $(XTFILE) \
+	    $(XTFILE_LIBS) -lcmocka

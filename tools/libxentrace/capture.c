@@ -271,6 +271,38 @@ int xt_set_cpu_mask(struct xt_host *h, const uint8_t *bitmap,
     return rc;
 }
 
+/*
+ * Our own commands (public/trace.h): the ranges staged on an empty list,
+ * then put in force together.  A Xen without them fails the first call,
+ * with EINVAL, before anything changed.
+ */
+bool xt_has_dom_filter(struct xt_host *h)
+{
+    struct xen_sysctl_tbuf_op op = { .size = 0 };
+
+    return !tbuf_op(h, XEN_SYSCTL_TBUFOP_dom_filter_stage, &op);
+}
+
+int xt_set_dom_filter(struct xt_host *h, const uint32_t *ranges,
+                      unsigned int nr)
+{
+    struct xen_sysctl_tbuf_op op = { .size = 0 };
+    unsigned int i;
+
+    if ( !ranges )
+        return tbuf_op(h, XEN_SYSCTL_TBUFOP_dom_filter_commit, &op);
+    if ( tbuf_op(h, XEN_SYSCTL_TBUFOP_dom_filter_stage, &op) )
+        return -1;
+    for ( i = 0; i < nr; i++ )
+    {
+        op = (struct xen_sysctl_tbuf_op){ .evt_mask = ranges[i], .size = 1 };
+        if ( tbuf_op(h, XEN_SYSCTL_TBUFOP_dom_filter_stage, &op) )
+            return -1;
+    }
+    op = (struct xen_sysctl_tbuf_op){ .size = 1 };
+    return tbuf_op(h, XEN_SYSCTL_TBUFOP_dom_filter_commit, &op);
+}
+
 int xt_set_size(struct xt_host *h, unsigned int pages)
 {
     struct xen_sysctl_tbuf_op op = { .size = pages };

@@ -46,6 +46,15 @@ int xt_set_evt_mask(struct xt_host *h, uint32_t mask);
 /* @bitmap: bit n of byte n / 8 is CPU n; @nr_bits may be any width. */
 int xt_set_cpu_mask(struct xt_host *h, const uint8_t *bitmap,
                     unsigned int nr_bits);
+/*
+ * The domain filter (public/trace.h): @nr ranges of domain ids, each
+ * first << 16 | last, in force together; NULL @ranges: off, every domain.
+ * EINVAL from a Xen without the filter.
+ */
+int xt_set_dom_filter(struct xt_host *h, const uint32_t *ranges,
+                      unsigned int nr);
+/* Whether Xen has the filter; asking empties its staged list, no more. */
+bool xt_has_dom_filter(struct xt_host *h);
 /* Pages per CPU; EBUSY if buffers of that size exist, EINVAL another. */
 int xt_set_size(struct xt_host *h, unsigned int pages);
 int xt_enable(struct xt_host *h);

@@ -13,6 +13,7 @@
 
 #include "numbers.h"
 #include "options.h"
+#include "xtfile.h"
 
 /* From the event catalogue's class lines (gen-trace-events --classes). */
 const struct evt_class evt_classes[] = {
@@ -169,4 +170,35 @@ const char *parse_cpu_mask(const char *arg, unsigned int max_cpus,
     if ( !why && bitmap_empty(bitmap, bytes) )
         why = "selects no CPU";
     return why;
+}
+
+static bool has_id(const uint8_t *bitmap, unsigned int id)
+{
+    return bitmap[id / 8] & 1u << id % 8;
+}
+
+const char *parse_domains(const char *arg, struct xt_dom_filter *doms)
+{
+    static char why[NUM_WHY_SIZE];
+    static uint8_t bitmap[XT_DOM_IDS / 8];
+    const char *reason;
+    unsigned int id, last;
+
+    memset(bitmap, 0, sizeof(bitmap));
+    if ( (reason = num_parse_list(arg, XT_DOM_IDS, "domains", bitmap, why,
+                                  sizeof(why))) )
+        return reason;
+    *doms = (struct xt_dom_filter){ 0 };
+    for ( id = 0; id < XT_DOM_IDS; id = last + 1 )
+    {
+        last = id;
+        if ( !has_id(bitmap, id) )
+            continue;
+        while ( last + 1 < XT_DOM_IDS && has_id(bitmap, last + 1) )
+            last++;
+        if ( doms->nr == XT_DOM_RANGES_MAX )
+            return "more than 64 ranges";
+        doms->range[doms->nr++] = id << 16 | last;
+    }
+    return doms->nr ? NULL : "selects no domain";
 }

@@ -60,4 +60,12 @@ const char *parse_evt_mask(const char *arg, uint32_t *mask);
 const char *parse_cpu_mask(const char *arg, unsigned int max_cpus,
                            uint8_t *bitmap);
 
+/*
+ * A domain filter: numbers.h's list of domain ids, 0 to DOMID_IDLE
+ * (0x7fff), such as 0,3-5; into @doms as at most XT_DOM_RANGES_MAX
+ * ranges, ascending.  An empty filter is an error.
+ */
+struct xt_dom_filter;
+const char *parse_domains(const char *arg, struct xt_dom_filter *doms);
+
 #endif /* XENTRACE_OPTIONS_H */

@@ -240,6 +240,8 @@ static void keep_piece(struct take *c, const struct taking *t,
     struct chunk *k = t->k;
     uint8_t *end = pc->at;
     uint32_t marks, unnamed;
+    struct chunk_count dropped = { 0 };
+    size_t len = pc->len;
 
     if ( pc->why )
     {
@@ -263,10 +265,14 @@ static void keep_piece(struct take *c, const struct taking *t,
         memmove(end + marks, pc->to, pc->len);
         k->len += marks;
     }
-    k->len += pc->len;
-    k->count.records += now->records - before->records;
-    k->count.bytes += now->bytes - before->bytes;
+    if ( c->filter )
+        len = dom_filter_records(c->filter, k->cpu, chunk_records(k) + k->len,
+                                 len, &dropped);
+    k->len += len;
+    k->count.records += now->records - before->records - dropped.records;
+    k->count.bytes += now->bytes - before->bytes - dropped.bytes;
     k->count.lost += now->lost - before->lost;
+    chunk_count_add(&c->filtered, &dropped);
 }
 
 /*
@@ -568,13 +574,13 @@ bool put_domain(struct take *c, const struct xt_domain *d, uint64_t now)
 }
 
 bool put_masks(struct take *c, uint32_t evt_mask, const uint8_t *cpus,
-               uint64_t now)
+               const struct xt_dom_filter *doms, uint64_t now)
 {
     uint64_t tsc;
     struct chunk *k = note_chunk(c, now, &tsc);
 
     if ( k )
-        noted(c, k, xt_masks_put(evt_mask, cpus, c->nr_cpus, &tsc,
+        noted(c, k, xt_masks_put(evt_mask, cpus, c->nr_cpus, doms, &tsc,
                                  (uint32_t *)chunk_end(k)));
     return k;
 }

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "libxentrace.h"
+#include "filter.h"
 #include "output.h"
 #include "window.h"
 
@@ -35,6 +36,10 @@ struct take {
     struct piece_copy *pieces;
     unsigned int *piece_of;     /* the taking of each piece */
     struct cpu_count *before;   /* its CPU's counts before it */
+    /* The domain filter in dom0 (filter.c), NULL if none; and what it
+       dropped, which the chunks' counts do not count. */
+    struct dom_filter *filter;
+    struct chunk_count filtered;
 };
 
 /*
@@ -74,7 +79,7 @@ void push_epoch(struct take *c, uint64_t now, bool ending);
  */
 bool put_domain(struct take *c, const struct xt_domain *d, uint64_t now);
 bool put_masks(struct take *c, uint32_t evt_mask, const uint8_t *cpus,
-               uint64_t now);
+               const struct xt_dom_filter *doms, uint64_t now);
 
 /* Queue every CPU's chunk (as push_epoch()) and write them now. */
 void take_flush(struct take *c, uint64_t now);

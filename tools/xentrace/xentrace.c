@@ -167,6 +167,7 @@
 
 struct options {
     const char *cpu_spec;               /* -c; parsed once CPUs are known */
+    struct xt_dom_filter doms;          /* -d; none: every domain */
     bool discard;                       /* -D */
     uint32_t evt_mask;                  /* -e; 0: keep Xen's */
     unsigned long long ring_bytes;      /* -M; 0: write as we go */
@@ -197,6 +198,7 @@ struct capture {
        to be told in the stream. */
     uint32_t evt_mask;
     uint8_t *cpu_mask;          /* a bitmap of the host's CPUs */
+    struct xt_dom_filter doms;  /* none: every domain */
     bool masks_due;
 };
 
@@ -207,6 +209,7 @@ static struct {
     bool evt_mask_set;
     uint32_t saved_evt_mask;    /* in force before -e */
     bool cpu_mask_set;          /* -c: set every CPU back */
+    bool dom_filter_set;        /* -d: turn Xen's filter off */
     struct capture *cap;        /* let the writer thread close the file */
     struct control *control;    /* --control's socket, to remove */
     bool gone;                  /* the connection to the host is lost */
@@ -220,8 +223,10 @@ static const int exit_signals[] = { SIGHUP, SIGINT, SIGTERM, SIGALRM };
 #define NR_EXIT_SIGNALS  (sizeof(exit_signals) / sizeof(exit_signals[0]))
 
 static const char synopsis[] =
-    "usage: xentrace [-DVXhx] [-c cpu-mask] [-e evt-mask] [-M size] [-r MB]\n"
-    "                [-S pages] [-s ms] [-T seconds] [--batch-size bytes]\n"
+    "usage: xentrace [-DVXhx] [-c cpu-mask] [-d domains] [-e evt-mask] "
+    "[-M size]\n"
+    "                [-r MB] [-S pages] [-s ms] [-T seconds] "
+    "[--batch-size bytes]\n"
     "                [--control path] [--direct] [--quiet] [--realtime] "
     "[file]\n";
 
@@ -295,6 +300,9 @@ static void print_options(FILE *to)
 
     option(to, "  -c, --cpu-mask cpu-mask",
            "trace only these CPUs: all, 0xHEX, or a list such as 0-3,8");
+    option(to, "  -d, --domains domains",
+           "trace only these domains: a list of ids such as 0,3-5 "
+           "(at most %u ranges)", XT_DOM_RANGES_MAX);
     option(to, "  -D, --discard-buffers",
            "drop what the buffers hold at the start");
     option(to, "  -e, --evt-mask evt-mask",
@@ -358,6 +366,7 @@ static void parse_options(int argc, char *argv[], struct options *o)
            OPT_REALTIME };
     static const struct option longopts[] = {
         { "cpu-mask",             required_argument, NULL, 'c' },
+        { "domains",              required_argument, NULL, 'd' },
         { "discard-buffers",      no_argument,       NULL, 'D' },
         { "evt-mask",             required_argument, NULL, 'e' },
         { "memory-buffer",        required_argument, NULL, 'M' },
@@ -385,12 +394,16 @@ static void parse_options(int argc, char *argv[], struct options *o)
         .poll_ms = DEFAULT_POLL_MS,
     };
 
-    while ( (ch = getopt_long(argc, argv, "c:De:hM:r:S:s:T:VXx", longopts,
+    while ( (ch = getopt_long(argc, argv, "c:d:De:hM:r:S:s:T:VXx", longopts,
                               NULL)) != -1 )
         switch ( ch )
         {
         case 'c':
             o->cpu_spec = optarg;
+            break;
+        case 'd':
+            if ( (why = parse_domains(optarg, &o->doms)) )
+                errx(1, "-d %s: %s", optarg, why);
             break;
         case 'D':
             o->discard = true;
@@ -577,6 +590,12 @@ static void take_exit_signal(const sigset_t *wait_mask)
         errx(1, "cannot change the signal mask");
 }
 
+/* The domain filter to tell in the file: NULL if every domain. */
+static const struct xt_dom_filter *dom_filter(const struct capture *c)
+{
+    return c->doms.nr ? &c->doms : NULL;
+}
+
 /*
  * A domain created or renamed since the last pass, told in the stream:
  * one a pass (put_domain()), the next at the next.
@@ -677,7 +696,8 @@ static void steer(struct capture *c, uint64_t now)
                           (unsigned long long)all.lost);
             break;
         }
-    if ( c->masks_due && put_masks(&c->take, c->evt_mask, c->cpu_mask, now) )
+    if ( c->masks_due && put_masks(&c->take, c->evt_mask, c->cpu_mask,
+                                   dom_filter(c), now) )
         c->masks_due = false;
 }
 
@@ -847,6 +867,16 @@ static bool restore_masks(void)
         }
     }
 
+    if ( host.dom_filter_set && !host.gone )
+    {
+        host.dom_filter_set = false;
+        if ( xt_set_dom_filter(host.h, NULL, 0) )
+        {
+            host_call_failed(errno, "cannot turn the domain filter off");
+            ok = false;
+        }
+    }
+
     if ( host.cpu_mask_set && !host.gone )
     {
         unsigned int max_cpus = xt_max_cpus(host.h);
@@ -997,11 +1027,19 @@ static void start_masks(struct capture *c, struct xt_host *h,
     c->cpu_mask = all_cpus(max_cpus);
     if ( cpu_bitmap )
         memcpy(c->cpu_mask, cpu_bitmap, (max_cpus + 7) / 8);
+    c->doms = c->opt->doms;
+    if ( c->doms.nr && !xt_has_dom_filter(h) )
+    {
+        c->doms.in_dom0 = true;
+        warnx("-d: Xen has no domain filter: filtering in dom0, so Xen's "
+              "buffers fill, and lose records, as if unfiltered");
+    }
 }
 
 /* Set -e and -c, remembering what restore_masks() must undo. */
 static void set_masks(struct xt_host *h, const struct options *o,
-                      const uint8_t *cpu_bitmap)
+                      const uint8_t *cpu_bitmap,
+                      const struct xt_dom_filter *doms)
 {
     if ( o->evt_mask )
     {
@@ -1016,6 +1054,12 @@ static void set_masks(struct xt_host *h, const struct options *o,
         host.cpu_mask_set = true;
         if ( xt_set_cpu_mask(h, cpu_bitmap, xt_max_cpus(h)) )
             err(1, "cannot set the CPU mask");
+    }
+    if ( doms->nr && !doms->in_dom0 )
+    {
+        host.dom_filter_set = true;
+        if ( xt_set_dom_filter(h, doms->range, doms->nr) )
+            err(1, "cannot set the domain filter");
     }
 }
 
@@ -1065,6 +1109,7 @@ static struct xt_writer *open_writer(int fd, struct xt_host *h,
         .reserve_bytes = o->reserve_mb << 20,
         .evt_mask = c->evt_mask,
         .cpu_mask = c->evt_mask ? c->cpu_mask : NULL,
+        .dom_filter = dom_filter(c),
     };
     /* The readers decode the file in this version's layouts. */
     struct xt_metadata meta = {
@@ -1173,6 +1218,10 @@ static struct chunk_count print_counts(const struct capture *c)
         fprintf(stderr, " (-M: the newest of %llu bytes of batches)",
                 (unsigned long long)output_passed_bytes(c->take.out));
     fputc('\n', stderr);
+    if ( c->take.filter )
+        fprintf(stderr, "filtered out in dom0 (-d): %llu records, %llu "
+                "bytes\n", (unsigned long long)c->take.filtered.records,
+                (unsigned long long)c->take.filtered.bytes);
     return all;
 }
 
@@ -1239,11 +1288,13 @@ int main(int argc, char *argv[])
     start_masks(&cap, h, cpu_bitmap);
     w = open_writer(fd, h, tsc_hz, &cap);
 
-    set_masks(h, &opt, cpu_bitmap);
+    set_masks(h, &opt, cpu_bitmap, &cap.doms);
     free(cpu_bitmap);
     start_tracing(h, &opt);
 
     take_start(&cap.take, h, opt.batch_bytes);
+    if ( cap.doms.in_dom0 )
+        cap.take.filter = dom_filter_new(&cap.doms, cap.take.nr_cpus);
     pace_start(&cap.pace, xt_data_size(h), opt.poll_ms);
     start_output(&cap, w);
     host.cap = &cap;

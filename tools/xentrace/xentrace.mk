@@ -6,11 +6,13 @@ XENTRACE      := $(BUILD)/tools/xentrace/xentrace
 XENTRACE_SRCS := tools/xentrace/xentrace.c tools/xentrace/options.c \
                  tools/xentrace/output.c tools/xentrace/pace.c \
                  tools/xentrace/take.c tools/xentrace/window.c \
-                 tools/xentrace/naming.c tools/xentrace/control.c
+                 tools/xentrace/naming.c tools/xentrace/control.c \
+                 tools/xentrace/filter.c
 XENTRACE_HDRS := tools/xentrace/options.h tools/xentrace/output.h \
                  tools/xentrace/naming.h tools/xentrace/control.h \
                  tools/xentrace/pace.h tools/xentrace/take.h \
-                 tools/xentrace/window.h $(COMMON_SRC)/numbers.h \
+                 tools/xentrace/window.h tools/xentrace/filter.h \
+                 $(COMMON_SRC)/numbers.h \
                  $(LIBXT_HDRS) $(XTFILE_HDRS)
 
 $(XENTRACE): $(XENTRACE_SRCS) $(XENTRACE_HDRS) $(XT_CLASSES_H) $(LIBXT) \
