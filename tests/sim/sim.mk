@@ -16,6 +16,7 @@ SIM_CAPTURE     := $(BUILD)/tests/test_sim_capture_debian \
                    $(BUILD)/tests/test_sim_capture_ours
 SIM_TESTS       := $(SIM_CAPTURE) $(BUILD)/tests/test_sim_control \
                    $(BUILD)/tests/test_sim_xentrace \
+                   $(BUILD)/tests/test_sim_filter \
                    $(BUILD)/tests/test_sim_libxentrace \
                    $(BUILD)/tests/test_sim_faults
 THREADED_TESTS  += $(SIM_CAPTURE) $(BUILD)/tests/test_sim_control \
@@ -57,6 +58,15 @@ $(BUILD)/tests/test_sim_xentrace: tests/sim/test_sim_xentrace.c $(SIM_UTIL) \
 	    -DXT_DUMP='"$(XT_DUMP)"' -DXT_EXPORT='"$(XT_EXPORT)"' \
 	    -DXENTRACE_CTL='"$(XENTRACE_CTL)"' \
 	    $(LDFLAGS) -o $@ $< $(SIM_UTIL) \
+	    -lcmocka
+
+# The domain filter, in Xen and in dom0 (xentrace -d).
+$(BUILD)/tests/test_sim_filter: tests/sim/test_sim_filter.c $(SIM_UTIL) \
+                                $(SIM_UTIL_HDRS) | $(XEN_SIM) \
+                                $(XEN_SIM_LIBS) $(XENTRACE) $(XT_SUMMARY)
+	@mkdir -p $(@D)
+	$(CC) $(SIM_TEST_CFLAGS) -DXENTRACE='"$(XENTRACE)"' \
+	    -DXT_SUMMARY='"$(XT_SUMMARY)"' $(LDFLAGS) -o $@ $< $(SIM_UTIL) \
 	    -lcmocka
 
 # libxentrace (capture) against xen-sim.

@@ -1,0 +1,290 @@
+/*
+ * The domain filter (xentrace -d) against xen-sim, in Xen (our trace.c's
+ * TBUFOP commands) and, for a Xen without them (xen-sim --stock-xen), in
+ * dom0.
+ *
+ * What a filter keeps is defined so that a filtered capture tells the
+ * same of the listed domains as an unfiltered one does: the summary's
+ * figures of each listed domain and of its vCPUs are the same with the
+ * filter as without it, given the same records.  xen-sim --repeatable
+ * gives them: the same records whatever the pace, stamped with simulated
+ * time.  The figures are compared over a window inside every capture,
+ * whose ends are then the same: the ends of a capture are by design not,
+ * as a filter may drop the first and the last records.
+ *
+ * Also: nothing lost silently (the file holds what Xen wrote, and with
+ * dom0's filter what it dropped is counted), the filter in the file and
+ * the summary, Xen's filter turned off at exit, and bad lists refused.
+ */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include <stdint.h>
+#include <public/trace.h>
+
+#include "sim_util.h"
+
+#define LISTED          "1,3"           /* an HVM domain and a PV one */
+#define WINDOW_FROM     "tsc:240000000" /* 0.1 s to 2 s of simulated time */
+#define WINDOW_TO       "tsc:4800000000"
+
+/* The three captures of the same records, made once for the tests. */
+enum { UNFILTERED, IN_XEN, IN_DOM0, NR_CAPTURES };
+static const char *const capture_name[] = { "unfiltered", "in-xen",
+                                            "in-dom0" };
+static char path[NR_CAPTURES][64], log_path[NR_CAPTURES][64];
+static struct tf_summary file[NR_CAPTURES];
+static struct sim_cpu cpus[NR_CAPTURES][NR_PCPUS];
+
+/* Capture @which: 3 s of the mixed workload's records, the same each time. */
+static void capture(unsigned int which)
+{
+    char *argv[32] = {
+        XEN_SIM, "--pcpus", "2", "--workload", "mixed", "--repeatable",
+        "--cmdline", "tbuf_size=256", "--stats", sim_stats,
+    };
+    unsigned int n = 10;
+
+    if ( which == IN_DOM0 )
+        argv[n++] = "--stock-xen";
+    argv[n++] = "--";
+    argv[n++] = XENTRACE;
+    argv[n++] = "-e";
+    argv[n++] = "all";
+    argv[n++] = "-T";
+    argv[n++] = "3";
+    if ( which != UNFILTERED )
+    {
+        argv[n++] = "-d";
+        argv[n++] = LISTED;
+    }
+    argv[n++] = path[which];
+    argv[n] = NULL;
+    snprintf(path[which], sizeof(path[which]), "%s.%s", sim_trace,
+             capture_name[which]);
+    snprintf(log_path[which], sizeof(log_path[which]), "%s.%s", sim_log,
+             capture_name[which]);
+    if ( run_cmd(argv, log_path[which]) )
+    {
+        sim_show_file(log_path[which], 60);
+        fail_msg("the %s capture failed", capture_name[which]);
+    }
+    sim_read_stats(sim_stats, cpus[which]);
+    if ( !tf_read(path[which], &file[which]) )
+        fail_msg("%s: %s", path[which], file[which].error);
+}
+
+static int setup(void **state)
+{
+    unsigned int i;
+
+    sim_setup(state);
+    for ( i = 0; i < NR_CAPTURES; i++ )
+        capture(i);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    unsigned int i;
+
+    for ( i = 0; i < NR_CAPTURES; i++ )
+    {
+        unlink(path[i]);
+        unlink(log_path[i]);
+    }
+    return sim_teardown(state);
+}
+
+static uint64_t file_records(const struct tf_summary *f)
+{
+    uint64_t n = 0;
+    unsigned int cpu;
+
+    for ( cpu = 0; cpu < NR_PCPUS; cpu++ )
+        n += f->cpu[cpu].records;
+    return n;
+}
+
+/*
+ * The summary's figures of domain @domid in capture @which over the
+ * window: its row and its vCPUs' rows of the JSON, from "domains" to
+ * "pcpus", the per-pCPU figures after them being of every domain.
+ */
+static char *domain_figures(unsigned int which, const char *domid)
+{
+    char *argv[] = { XT_SUMMARY, "--json", "-H", "2.4G", "--domain",
+                     (char *)domid, "--from", WINDOW_FROM, "--to", WINDOW_TO,
+                     path[which], NULL };
+    char *json = sim_output_of(argv), *from, *to;
+
+    if ( !(from = strstr(json, "\"span_cycles\":")) ||
+         !(from = strstr(from, ",\"domains\":[")) ||
+         !(to = strstr(from, ",\"pcpus\":[")) )
+        fail_msg("%s: no domains and vcpus in:\n%.2000s", path[which], json);
+    *to = '\0';
+    memmove(json, from, to - from + 1);
+    return json;
+}
+
+/* Each listed domain's figures, filtered in @which, as unfiltered. */
+static void assert_same_figures(unsigned int which)
+{
+    static const char *const listed[] = { "1", "3" };
+    unsigned int i;
+
+    for ( i = 0; i < 2; i++ )
+    {
+        char *want = domain_figures(UNFILTERED, listed[i]);
+        char *got = domain_figures(which, listed[i]);
+
+        if ( strcmp(want, got) )
+            fail_msg("d%s, %s: the figures differ\nunfiltered: %.1500s\n"
+                     "%s: %.1500s", listed[i], capture_name[which], want,
+                     capture_name[which], got);
+        assert_true(strstr(got, "\"running\":{\"count\":") != NULL);
+        free(want);
+        free(got);
+    }
+}
+
+/* The filter keeps a part, and the file holds what Xen wrote. */
+static void test_xen_filter(void **state)
+{
+    uint64_t all = file_records(&file[UNFILTERED]);
+    uint64_t kept = file_records(&file[IN_XEN]);
+
+    (void)state;
+    print_message("unfiltered %llu records, -d " LISTED " in Xen %llu\n",
+                  (unsigned long long)all, (unsigned long long)kept);
+    assert_true(kept > all / 10 && kept < all * 2 / 3);
+    sim_assert_accounted(&file[IN_XEN], cpus[IN_XEN]);
+    assert_true(file[IN_XEN].dom_filters > 0);
+    assert_same_figures(IN_XEN);
+}
+
+/* The exit table's "filtered out in dom0" line: its records. */
+static uint64_t filtered_in_dom0(const char *log)
+{
+    char *text = sim_read_text(log), *at;
+    unsigned long long n;
+
+    if ( !(at = strstr(text, "filtered out in dom0 (-d): ")) ||
+         sscanf(at, "filtered out in dom0 (-d): %llu records", &n) != 1 )
+        fail_msg("%s: no line of what dom0 filtered out:\n%.2000s", log,
+                 text);
+    free(text);
+    return n;
+}
+
+/*
+ * With Xen's refusal, one line says dom0 filters; every record Xen wrote
+ * is in the file or counted as filtered out; the figures are the same.
+ */
+static void test_dom0_filter(void **state)
+{
+    char *text = sim_read_text(log_path[IN_DOM0]), *first;
+    uint64_t written = cpus[IN_DOM0][0].records + cpus[IN_DOM0][1].records;
+    uint64_t kept = file_records(&file[IN_DOM0]);
+    uint64_t dropped = filtered_in_dom0(log_path[IN_DOM0]);
+
+    (void)state;
+    first = strstr(text, "xentrace: -d: Xen has no domain filter");
+    assert_non_null(first);
+    assert_null(strstr(first + 1, "xentrace: -d: Xen has no domain filter"));
+    free(text);
+    print_message("Xen wrote %llu: %llu in the file, %llu filtered out\n",
+                  (unsigned long long)written, (unsigned long long)kept,
+                  (unsigned long long)dropped);
+    assert_int_equal(kept + dropped, written);
+    assert_true(kept > written / 10 && kept < written * 2 / 3);
+    assert_same_figures(IN_DOM0);
+}
+
+/* The summary's masks table says which domains, and who filtered. */
+static void test_filter_in_summary(void **state)
+{
+    char *xen[] = { XT_SUMMARY, path[IN_XEN], NULL };
+    char *dom0[] = { XT_SUMMARY, "--json", path[IN_DOM0], NULL };
+    char *text;
+
+    (void)state;
+    text = sim_output_of(xen);
+    sim_assert_has(text, " all              " LISTED "\n");
+    free(text);
+    text = sim_output_of(dom0);
+    sim_assert_has(text, "\"domains\":\"" LISTED "\","
+                   "\"domains_in_dom0\":true}");
+    free(text);
+}
+
+/* Xen's filter is off once xentrace -d exits: the next capture has all. */
+static void test_filter_off_at_exit(void **state)
+{
+    char first[80], second[80];
+    struct tf_summary a, b;
+
+    (void)state;
+    snprintf(first, sizeof(first), "%s.first", sim_trace);
+    snprintf(second, sizeof(second), "%s.second", sim_trace);
+    if ( run_sh(sim_log, "%s --pcpus 2 --workload mixed -- sh -c "
+                "'%s -e all -d 3 -T 1 %s && %s -e all -T 1 %s'", XEN_SIM,
+                XENTRACE, first, XENTRACE, second) )
+    {
+        sim_show_file(sim_log, 60);
+        fail_msg("the two captures failed");
+    }
+    assert_true(tf_read(first, &a) && tf_read(second, &b));
+    print_message("-d 3: %llu records; then unfiltered: %llu\n",
+                  (unsigned long long)file_records(&a),
+                  (unsigned long long)file_records(&b));
+    assert_true(file_records(&b) > 2 * file_records(&a));
+    assert_int_equal(b.dom_filters, 0);
+    unlink(first);
+    unlink(second);
+}
+
+/* A bad list: one line, status 1, before the host is touched. */
+static void test_bad_domain_lists(void **state)
+{
+    static const char *const bad[][2] = {
+        { "32768", "-d 32768: 32768: too large (domains 0 to 32767)" },
+        { "3,x", "-d 3,x: x: invalid (domains 0 to 32767)" },
+        { "", "-d : empty item (domains 0 to 32767)" },
+    };
+    unsigned int i;
+
+    (void)state;
+    for ( i = 0; i < sizeof(bad) / sizeof(bad[0]); i++ )
+    {
+        char *argv[] = { XENTRACE, "-d", (char *)bad[i][0], sim_trace,
+                         NULL };
+        char *text, want[128];
+
+        assert_int_equal(run_cmd(argv, sim_log), 1);
+        text = sim_read_text(sim_log);
+        snprintf(want, sizeof(want), "xentrace: %s\n", bad[i][1]);
+        assert_string_equal(text, want);
+        free(text);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_xen_filter),
+        cmocka_unit_test(test_dom0_filter),
+        cmocka_unit_test(test_filter_in_summary),
+        cmocka_unit_test(test_filter_off_at_exit),
+        cmocka_unit_test(test_bad_domain_lists),
+    };
+
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
