@@ -63,10 +63,12 @@ $(BUILD)/tests/test_sim_xentrace: tests/sim/test_sim_xentrace.c $(SIM_UTIL) \
 # The domain filter, in Xen and in dom0 (xentrace -d).
 $(BUILD)/tests/test_sim_filter: tests/sim/test_sim_filter.c $(SIM_UTIL) \
                                 $(SIM_UTIL_HDRS) | $(XEN_SIM) \
-                                $(XEN_SIM_LIBS) $(XENTRACE) $(XT_SUMMARY)
+                                $(XEN_SIM_LIBS) $(XENTRACE) $(XT_SUMMARY) \
+                                $(XT_DUMP) $(XENTRACE_CTL)
 	@mkdir -p $(@D)
 	$(CC) $(SIM_TEST_CFLAGS) -DXENTRACE='"$(XENTRACE)"' \
-	    -DXT_SUMMARY='"$(XT_SUMMARY)"' $(LDFLAGS) -o $@ $< $(SIM_UTIL) \
+	    -DXT_SUMMARY='"$(XT_SUMMARY)"' -DXT_DUMP='"$(XT_DUMP)"' \
+	    -DXENTRACE_CTL='"$(XENTRACE_CTL)"' $(LDFLAGS) -o $@ $< $(SIM_UTIL) \
 	    -lcmocka
 
 # libxentrace (capture) against xen-sim.

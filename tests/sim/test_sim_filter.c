@@ -14,7 +14,8 @@
  *
  * Also: nothing lost silently (the file holds what Xen wrote, and with
  * dom0's filter what it dropped is counted), the filter in the file and
- * the summary, Xen's filter turned off at exit, and bad lists refused.
+ * the summary, Xen's filter turned off at exit, steered by xentrace-ctl,
+ * and bad lists refused.
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -251,6 +252,73 @@ static void test_filter_off_at_exit(void **state)
     unlink(second);
 }
 
+/*
+ * A change is stamped with the newest record taken before it was made:
+ * records written between that pass and the change come after the stamp,
+ * up to a pass later (-s, 100 ms by default).
+ */
+#define LATE_S  0.25
+
+/*
+ * A capture steered to one domain a second in (xentrace-ctl -d 3): the
+ * change told as a mask period, --status saying so, and no HVM record
+ * (d1's and d2's, both HVM) once the change has been made.
+ */
+static void test_filter_steered(void **state)
+{
+    char ctl[80], out[80];
+    char *json[] = { XT_SUMMARY, "--json", sim_trace, NULL };
+    char *dump[] = { XT_DUMP, "-s", sim_trace, NULL };
+    char *text, *at, *line;
+    double changed, t, last = 0;
+    unsigned int before = 0, after = 0;
+
+    (void)state;
+    snprintf(ctl, sizeof(ctl), "%s.ctl", sim_trace);
+    snprintf(out, sizeof(out), "%s.ctl-out", sim_trace);
+    if ( run_sh(sim_log, "%s --pcpus 2 -- sh -c \"%s --control %s -e all "
+                "-T 3 %s & x=\\$!; i=0; while [ ! -S %s ] && "
+                "[ \\$i -lt 50 ]; do sleep 0.1; i=\\$((i + 1)); done; "
+                "sleep 1; %s -s %s -d 3 > %s && %s -s %s --status >> %s; "
+                "wait \\$x\"", XEN_SIM, XENTRACE, ctl, sim_trace, ctl,
+                XENTRACE_CTL, ctl, out, XENTRACE_CTL, ctl, out) )
+    {
+        sim_show_file(sim_log, 40);
+        fail_msg("the steered capture failed");
+    }
+    text = sim_read_text(out);
+    sim_assert_has(text, "domains 3\n");
+    sim_assert_has(text, "event mask 0x0ffff000, domains 3, ");
+    free(text);
+    unlink(out);
+
+    text = sim_output_of(json);
+    at = strstr(text, "\"domains\":\"all\",\"domains_in_dom0\":false},"
+                      "{\"from_seconds\":");
+    if ( !at || sscanf(strchr(at, '{') + strlen("{\"from_seconds\":"), "%lf",
+                       &changed) != 1 )
+        fail_msg("no second mask period in:\n%.2000s", text);
+    sim_assert_has(at, "\"domains\":\"3\",\"domains_in_dom0\":false}]");
+    free(text);
+
+    /* With -s, the dump's lines start with their seconds. */
+    text = sim_output_of(dump);
+    for ( line = text; line && *line; line = strchr(line, '\n'),
+          line = line ? line + 1 : NULL )
+        if ( sscanf(line, "%lf", &t) == 1 && strstr(line, " TRC_HVM_") &&
+             strstr(line, " TRC_HVM_") < strchr(line, '\n') )
+        {
+            before += t < changed;
+            after += t >= changed;
+            last = t > last ? t : last;
+        }
+    free(text);
+    print_message("domains 3 from %.3f s: %u HVM records before, %u after, "
+                  "the last at %.3f s\n", changed, before, after, last);
+    assert_true(changed > 0.5 && before > 1000);
+    assert_true(last < changed + LATE_S);
+}
+
 /* A bad list: one line, status 1, before the host is touched. */
 static void test_bad_domain_lists(void **state)
 {
@@ -283,6 +351,7 @@ int main(void)
         cmocka_unit_test(test_dom0_filter),
         cmocka_unit_test(test_filter_in_summary),
         cmocka_unit_test(test_filter_off_at_exit),
+        cmocka_unit_test(test_filter_steered),
         cmocka_unit_test(test_bad_domain_lists),
     };
 

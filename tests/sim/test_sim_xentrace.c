@@ -799,12 +799,14 @@ static void test_steered_capture(void **state)
     text = sim_output_of(json);
     sim_assert_has(text, "\"masks\":[{\"from_seconds\":0.000000000,"
                "\"evt_mask\":\"0x0002f000\",\"classes\":\"sched\","
-               "\"cpus\":\"all\"},{\"from_seconds\":");
+               "\"cpus\":\"all\",\"domains\":\"all\",\"domains_in_dom0\":"
+               "false},{\"from_seconds\":");
     at = strstr(text, "},{\"from_seconds\":");
     at += strlen("},{\"from_seconds\":");
     assert_int_equal(sscanf(at, "%lf", &changed), 1);
     sim_assert_has(at, "\"evt_mask\":\"0x000af000\",\"classes\":"
-               "\"sched,hvm\",\"cpus\":\"all\"}],\"masks_dropped\":0");
+               "\"sched,hvm\",\"cpus\":\"all\",\"domains\":\"all\","
+               "\"domains_in_dom0\":false}],\"masks_dropped\":0");
     at = strstr(text, "\"seconds\":");
     assert_int_equal(sscanf(at, "\"seconds\":%lf", &span), 1);
     free(text);

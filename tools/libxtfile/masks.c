@@ -117,7 +117,7 @@ static unsigned int new_period(struct masks *m, uint64_t tsc,
     for ( i = m->nr; i > 0 && m->periods[i - 1].given.tsc > tsc; i-- )
         m->periods[i] = m->periods[i - 1];
     m->periods[i] = (struct mask_period){
-        .given = { .tsc = tsc, .evt_mask = evt_mask, .domains = "all" },
+        .given = { .tsc = tsc, .evt_mask = evt_mask },
     };
     m->nr++;
     return i + 1;
@@ -146,22 +146,31 @@ static bool take_chunk(struct mask_period *p, const struct xt_record *rec)
     return true;
 }
 
-/* "first" or "first-last" of range word @range after @text's end. */
-static void append_range(char *text, size_t size, uint32_t range)
+const char *xt_dom_filter_text(const struct xt_dom_filter *doms, char *buf,
+                               size_t size)
 {
-    size_t len = strlen(text);
-    char one[16];
-    int n = (range >> 16) == (range & 0xffff)
-            ? snprintf(one, sizeof(one), "%s%u", len ? "," : "", range >> 16)
-            : snprintf(one, sizeof(one), "%s%u-%u", len ? "," : "",
-                       range >> 16, range & 0xffff);
+    size_t len = 0;
+    unsigned int i;
 
-    if ( len >= 4 && !strcmp(text + len - 4, ",...") )
-        return;
-    if ( len + n + 5 > size )
-        snprintf(text + len, size - len, ",...");
-    else
-        memcpy(text + len, one, n + 1);
+    snprintf(buf, size, "all");
+    for ( i = 0; doms && i < doms->nr; i++ )
+    {
+        uint32_t first = doms->range[i] >> 16, last = doms->range[i] & 0xffff;
+        char one[16];
+        int n = first == last
+                ? snprintf(one, sizeof(one), "%s%u", i ? "," : "", first)
+                : snprintf(one, sizeof(one), "%s%u-%u", i ? "," : "", first,
+                           last);
+
+        if ( len + n + 5 > size )
+        {
+            snprintf(buf + len, size - len, ",...");
+            break;
+        }
+        memcpy(buf + len, one, n + 1);
+        len += n;
+    }
+    return buf;
 }
 
 /* A record of the domain filter of the period being told. */
@@ -172,16 +181,12 @@ static void take_dom_filter(struct masks *m, const struct xt_record *rec)
     uint32_t nr = rec->extra[0], first = rec->extra[1], i;
 
     if ( !p || p->given.tsc != tsc || rec->nr_extra < 7 ||
-         first % XT_DOM_RANGES_RECORD || first >= nr ||
-         first != p->dom_ranges )
+         nr > XT_DOM_RANGES_MAX || first % XT_DOM_RANGES_RECORD ||
+         first >= nr || first != p->doms.nr )
         return;                         /* not the next of this period's */
-    if ( !first )
-        p->given.domains[0] = '\0';
-    p->given.dom_filter_in_dom0 = rec->extra[2];
+    p->doms.in_dom0 = rec->extra[2];
     for ( i = 0; i < XT_DOM_RANGES_RECORD && first + i < nr; i++ )
-        append_range(p->given.domains, sizeof(p->given.domains),
-                     rec->extra[3 + i]);
-    p->dom_ranges = first + i;
+        p->doms.range[p->doms.nr++] = rec->extra[3 + i];
 }
 
 bool masks_take(struct masks *m, const struct xt_record *rec)
@@ -226,6 +231,8 @@ const struct xt_mask_period *masks_at(const struct masks *m, unsigned int i,
     if ( !nr_cpus || nr_cpus > p->nr_bits )
         nr_cpus = p->nr_bits;
     cpus_text(p->given.cpus, sizeof(p->given.cpus), p->bits, nr_cpus);
+    xt_dom_filter_text(&p->doms, p->given.domains, sizeof(p->given.domains));
+    p->given.dom_filter_in_dom0 = p->doms.nr && p->doms.in_dom0;
     return &p->given;
 }
 

@@ -19,7 +19,7 @@ struct mask_period {
     struct xt_mask_period given;
     uint8_t *bits;              /* bit n of byte n / 8: CPU n */
     unsigned int nr_bits;       /* the CPUs its records covered */
-    unsigned int dom_ranges;    /* of its domain filter, taken so far */
+    struct xt_dom_filter doms;  /* its domain filter's ranges so far */
 };
 
 struct masks {

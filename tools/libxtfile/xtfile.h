@@ -185,6 +185,10 @@ struct xt_dom_filter {
     uint32_t range[XT_DOM_RANGES_MAX];  /* first << 16 | last */
 };
 
+/* @doms as "0,3-5", "all" if none or NULL, cut with ",..."; @buf. */
+const char *xt_dom_filter_text(const struct xt_dom_filter *doms, char *buf,
+                               size_t size);
+
 #define XT_MASKS_WORDS_MAX \
     (10u * ((XT_CPUS_MAX + XT_MASK_CPUS) / XT_MASK_CPUS + \
             XT_DOM_RANGES_MAX / XT_DOM_RANGES_RECORD))

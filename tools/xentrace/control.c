@@ -31,6 +31,7 @@ static const struct {
 } commands[] = {
     { "evt-mask", CONTROL_EVT_MASK, true },
     { "cpu-mask", CONTROL_CPU_MASK, true },
+    { "domains",  CONTROL_DOMAINS,  true },
     { "flush",    CONTROL_FLUSH,    false },
     { "stop",     CONTROL_STOP,     false },
     { "status",   CONTROL_STATUS,   false },
@@ -132,7 +133,7 @@ static bool parse(char *text, struct control_request *req)
         return true;
     }
     control_reply(req, "error: %s: no such command (evt-mask, cpu-mask, "
-                  "flush, stop, status)", text);
+                  "domains, flush, stop, status)", text);
     return false;
 }
 

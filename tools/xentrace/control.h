@@ -8,6 +8,8 @@
  *
  *   evt-mask MASK    the event mask, as -e takes it ("sched,hvm", 0x...)
  *   cpu-mask CPUS    the CPU mask, as -c takes it ("0-3", "all")
+ *   domains DOMS     the domain filter, as -d takes it ("0,3-5"), or
+ *                    "all" for none
  *   flush            write what is held now
  *   stop             end the capture, as a signal does
  *   status           the masks in force, and the records so far
@@ -29,6 +31,7 @@
 enum control_op {
     CONTROL_EVT_MASK,
     CONTROL_CPU_MASK,
+    CONTROL_DOMAINS,
     CONTROL_FLUSH,
     CONTROL_STOP,
     CONTROL_STATUS,

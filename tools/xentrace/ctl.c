@@ -18,8 +18,8 @@
 #include "control.h"
 
 static const char synopsis[] =
-    "usage: xentrace-ctl [-h] [-s socket] -e evt-mask | -c cpu-mask | "
-    "--flush | --stop | --status\n";
+    "usage: xentrace-ctl [-h] [-s socket] -e evt-mask | -c cpu-mask |\n"
+    "                    -d domains | --flush | --stop | --status\n";
 
 static void __attribute__((noreturn)) usage(FILE *to, int status)
 {
@@ -31,6 +31,9 @@ static void __attribute__((noreturn)) usage(FILE *to, int status)
               "xentrace -e\n"
               "  -c, --cpu-mask cpu-mask trace these CPUs from now, as "
               "xentrace -c\n"
+              "  -d, --domains domains   trace these domains from now, as "
+              "xentrace -d;\n"
+              "                          all: every domain\n"
               "      --flush             write what the capture holds now\n"
               "      --stop              end the capture, as a signal does\n"
               "      --status            the event mask, records and losses "
@@ -57,6 +60,7 @@ static void parse_options(int argc, char *argv[], const char **path,
         { "socket",   required_argument, NULL, 's' },
         { "evt-mask", required_argument, NULL, 'e' },
         { "cpu-mask", required_argument, NULL, 'c' },
+        { "domains",  required_argument, NULL, 'd' },
         { "flush",    no_argument,       NULL, OPT_FLUSH },
         { "stop",     no_argument,       NULL, OPT_STOP },
         { "status",   no_argument,       NULL, OPT_STATUS },
@@ -65,12 +69,13 @@ static void parse_options(int argc, char *argv[], const char **path,
     };
     int ch;
 
-    while ( (ch = getopt_long(argc, argv, "c:e:hs:", longopts, NULL)) != -1 )
+    while ( (ch = getopt_long(argc, argv, "c:d:e:hs:", longopts, NULL)) != -1 )
         switch ( ch )
         {
         case 's': *path = optarg; break;
         case 'e': take_command(request, size, "evt-mask", optarg); break;
         case 'c': take_command(request, size, "cpu-mask", optarg); break;
+        case 'd': take_command(request, size, "domains", optarg); break;
         case OPT_FLUSH: take_command(request, size, "flush", NULL); break;
         case OPT_STOP: take_command(request, size, "stop", NULL); break;
         case OPT_STATUS: take_command(request, size, "status", NULL); break;

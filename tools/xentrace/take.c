@@ -615,4 +615,5 @@ void take_free(struct take *c)
     free(c->piece_of);
     free(c->before);
     free(c->unnamed);
+    dom_filter_free(c->filter);
 }

@@ -660,6 +660,41 @@ static void set_evt_mask(struct capture *c, struct control_request *req)
 }
 
 /*
+ * @req's domain filter ("all": none), in force from now: Xen's, or if it
+ * has none the same filter applied in dom0, as -d does.
+ */
+static void set_domains(struct capture *c, struct control_request *req)
+{
+    struct xt_dom_filter doms = { 0 };
+    const char *why;
+    char text[64];
+
+    if ( strcmp(req->arg, "all") && (why = parse_domains(req->arg, &doms)) )
+    {
+        control_reply(req, "error: domains %s: %s", req->arg, why);
+        return;
+    }
+    doms.in_dom0 = !xt_has_dom_filter(c->take.h);
+    if ( !doms.in_dom0 &&
+         (host.dom_filter_set = true,
+          xt_set_dom_filter(c->take.h, doms.nr ? doms.range : NULL, doms.nr)) )
+    {
+        control_reply(req, "error: cannot set the domain filter: %s",
+                      strerror(errno));
+        return;
+    }
+    dom_filter_free(c->take.filter);
+    c->take.filter = doms.in_dom0 && doms.nr
+                     ? dom_filter_new(&doms, c->take.nr_cpus) : NULL;
+    c->doms = doms;
+    c->masks_due = true;
+    control_reply(req, "ok: domains %s%s",
+                  xt_dom_filter_text(&doms, text, sizeof(text)),
+                  doms.in_dom0 && doms.nr ? " (in dom0: Xen has no filter)"
+                                          : "");
+}
+
+/*
  * xentrace-ctl's requests that came (control.h), carried out between
  * passes.  A change of mask is told in the stream (put_masks()) at once,
  * with the TSC of a record taken before it; two changes between two
@@ -670,6 +705,7 @@ static void steer(struct capture *c, uint64_t now)
 {
     struct control_request req;
     struct cpu_count all;
+    char text[64];
 
     while ( c->control && control_next(c->control, &req) )
         switch ( req.op )
@@ -679,6 +715,9 @@ static void steer(struct capture *c, uint64_t now)
             break;
         case CONTROL_CPU_MASK:
             set_cpu_mask(c, &req);
+            break;
+        case CONTROL_DOMAINS:
+            set_domains(c, &req);
             break;
         case CONTROL_FLUSH:
             take_flush(&c->take, now);
@@ -690,8 +729,10 @@ static void steer(struct capture *c, uint64_t now)
             break;
         case CONTROL_STATUS:
             all = count_all(c);
-            control_reply(&req, "ok: event mask 0x%08x, %llu records, "
-                          "%llu lost", c->evt_mask,
+            control_reply(&req, "ok: event mask 0x%08x, domains %s, %llu "
+                          "records, %llu lost", c->evt_mask,
+                          xt_dom_filter_text(dom_filter(c), text,
+                                             sizeof(text)),
                           (unsigned long long)all.records,
                           (unsigned long long)all.lost);
             break;
@@ -1218,7 +1259,7 @@ static struct chunk_count print_counts(const struct capture *c)
         fprintf(stderr, " (-M: the newest of %llu bytes of batches)",
                 (unsigned long long)output_passed_bytes(c->take.out));
     fputc('\n', stderr);
-    if ( c->take.filter )
+    if ( c->take.filter || c->take.filtered.records )
         fprintf(stderr, "filtered out in dom0 (-d): %llu records, %llu "
                 "bytes\n", (unsigned long long)c->take.filtered.records,
                 (unsigned long long)c->take.filtered.bytes);
