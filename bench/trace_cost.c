@@ -55,8 +55,18 @@
 #define EV_7W		TRC_SCHED_SWITCH_INFNEXT
 #define MASK_OTHER	TRC_HVM
 
-enum site { SITE_RDTSC, SITE_0D, SITE_3D, SITE_GEN3, SITE_7W };
-enum tracing { TRACING_OFF, TRACING_ON, TRACING_MASKED };
+/*
+ * The domain filter's cases: EV_3W names domain DOM_NAMED or DOM_OTHER in
+ * its first word, and the benchmark runs in CPU 0's idle vCPU.
+ */
+#define DOM_NAMED	7
+#define DOM_OTHER	8
+
+enum site { SITE_RDTSC, SITE_0D, SITE_3D, SITE_3D_NAMED, SITE_3D_OTHER,
+	SITE_GEN3, SITE_7W };
+enum tracing { TRACING_OFF, TRACING_ON, TRACING_MASKED,
+	TRACING_FILTER_IDLE,	/* the domain filter keeps the idle domain */
+	TRACING_FILTER_NAMED };	/*   keeps DOM_NAMED */
 
 struct bench_case {
 	const char *name;	/* for -c, -I and the JSON */
@@ -81,6 +91,12 @@ static const struct bench_case cases[] = {
 	{ "gen-3w", "trc_sched_switch_infprev(), TSC", SITE_GEN3, TRACING_ON,
 	    0, 1 },
 	{ "7w", "7 words, TSC", SITE_7W, TRACING_ON, 0, 1 },
+	{ "3w-filter-current", "TRACE_3D, domain filter: kept as current's",
+	    SITE_3D, TRACING_FILTER_IDLE, 0, 1 },
+	{ "3w-filter-named", "TRACE_3D, domain filter: kept as it names one",
+	    SITE_3D_NAMED, TRACING_FILTER_NAMED, 0, 1 },
+	{ "3w-filter-out", "TRACE_3D, domain filter: dropped",
+	    SITE_3D_OTHER, TRACING_FILTER_NAMED, 0, 0 },
 	{ "3w-1thread", "TRACE_3D, 1 producer thread", SITE_3D, TRACING_ON,
 	    1, 1 },
 	{ "3w-2threads", "TRACE_3D, 2 producer threads, per thread", SITE_3D,
@@ -163,6 +179,12 @@ emit(enum site site, uint32_t n)
 		for (i = 0; i < n; i++)
 			site_3d(i, i + 1, i + 2);
 		break;
+	case SITE_3D_NAMED:
+	case SITE_3D_OTHER:
+		for (i = 0; i < n; i++)
+			site_3d(site == SITE_3D_NAMED ? DOM_NAMED : DOM_OTHER, i,
+			    i + 1);
+		break;
 	case SITE_GEN3:
 		for (i = 0; i < n; i++)
 			site_gen3(i, i + 1, i + 2);
@@ -181,9 +203,10 @@ drop_console_line(const char *line)
 }
 
 static void
-tbuf_op(uint32_t cmd, uint32_t evt_mask)
+tbuf_op(uint32_t cmd, uint32_t evt_mask, uint32_t size)
 {
-	struct xen_sysctl_tbuf_op op = { .cmd = cmd, .evt_mask = evt_mask };
+	struct xen_sysctl_tbuf_op op = { .cmd = cmd, .evt_mask = evt_mask,
+	    .size = size };
 	int rc;
 
 	if ((rc = tb_control(&op)) != 0)
@@ -193,13 +216,22 @@ tbuf_op(uint32_t cmd, uint32_t evt_mask)
 static void
 set_tracing(enum tracing tracing)
 {
+	uint32_t listed = tracing == TRACING_FILTER_IDLE ? DOMID_IDLE :
+	    DOM_NAMED;
+
+	tbuf_op(XEN_SYSCTL_TBUFOP_dom_filter_commit, 0, 0);
 	if (tracing == TRACING_OFF) {
-		tbuf_op(XEN_SYSCTL_TBUFOP_disable, 0);
+		tbuf_op(XEN_SYSCTL_TBUFOP_disable, 0, 0);
 		return;
 	}
+	if (tracing == TRACING_FILTER_IDLE || tracing == TRACING_FILTER_NAMED) {
+		tbuf_op(XEN_SYSCTL_TBUFOP_dom_filter_stage, listed << 16 | listed,
+		    1);
+		tbuf_op(XEN_SYSCTL_TBUFOP_dom_filter_commit, 0, 1);
+	}
 	tbuf_op(XEN_SYSCTL_TBUFOP_set_evt_mask,
-	    tracing == TRACING_MASKED ? MASK_OTHER : TRC_ALL);
-	tbuf_op(XEN_SYSCTL_TBUFOP_enable, 0);
+	    tracing == TRACING_MASKED ? MASK_OTHER : TRC_ALL, 0);
+	tbuf_op(XEN_SYSCTL_TBUFOP_enable, 0, 0);
 }
 
 static void *

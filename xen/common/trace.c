@@ -432,11 +432,13 @@ int trace_will_trace_event(uint32_t event)
  * DOMID_IDLE, one page, in force while dom_filter is not NULL.  Control
  * fills a second page, the staged list, and a commit swaps the two.
  *
- * A record reads dom_filter once, under its CPU's t_lock, and only when it
- * has passed the masks: unused, the filter costs the enabled path one load
- * and one branch, and the disabled and masked paths nothing.  So once a
- * commit has taken and released every CPU's t_lock, no CPU reads the page
- * it replaced, which then becomes the staged list and is cleared.
+ * The filter costs nothing unless it is on, as the record path looks at it
+ * only in the slow path (see "Writing records"): a filter in force keeps
+ * every CPU's room at 0, so each record that passed the masks goes there,
+ * and reads dom_filter once, under its CPU's t_lock.  A commit then takes
+ * and releases every CPU's t_lock, setting its room to 0: after that no
+ * CPU reads the page it replaced, which becomes the staged list and is
+ * cleared, and every CPU's next record sees the new filter.
  */
 #define DOM_FILTER_IDS  (DOMID_IDLE + 1)      /* one bit each: a page */
 
@@ -473,7 +475,11 @@ static bool noinline dom_wanted(const unsigned long *filter, uint32_t event,
     return false;
 }
 
-/* Wait until no CPU is in a record path that began before now. */
+/*
+ * Wait until no CPU is in a record path that began before now, and send
+ * each CPU's next record to the slow path, which sees the filter now in
+ * force and works out the room again.
+ */
 static void quiesce_record_paths(void)
 {
     unsigned int cpu;
@@ -481,10 +487,11 @@ static void quiesce_record_paths(void)
 
     for_each_online_cpu ( cpu )
     {
-        spinlock_t *lock = &per_cpu(t_cpu, cpu).t_lock;
+        struct t_cpu *tc = &per_cpu(t_cpu, cpu);
 
-        spin_lock_irqsave(lock, flags);
-        spin_unlock_irqrestore(lock, flags);
+        spin_lock_irqsave(&tc->t_lock, flags);
+        tc->room = 0;
+        spin_unlock_irqrestore(&tc->t_lock, flags);
     }
 }
 
@@ -579,8 +586,9 @@ static int dom_filter_commit(bool on)
  *  - at or above the mark, LOST_RESERVE short of the end of the free space:
  *    the record fits.
  *
- * It is 0 while a lost count is pending (a marker must go first) and on a
- * CPU without a buffer.  Since cons is compared with the value the room was
+ * It is 0 while a lost count is pending (a marker must go first), while
+ * the domain filter is on (the slow path applies it), and on a CPU
+ * without a buffer.  Since cons is compared with the value the room was
  * based on, the fast path writes exactly what the full checks would: same
  * bytes, same losses, same virqs, and a bad cons is caught by the very next
  * record.  So the page lookup, the check of cons, the loss and pad checks
@@ -727,8 +735,8 @@ static void set_room(struct t_cpu *tc, uint32_t used)
         limit = data_size - min(data_size, used + LOST_RESERVE);
 
     tc->next = mfn_to_virt(tc->mfns[pos >> PAGE_SHIFT]) + in_page;
-    tc->room = tc->lost_records ? 0
-                                : min_t(uint32_t, PAGE_SIZE - in_page, limit);
+    tc->room = tc->lost_records || read_atomic(&dom_filter)
+               ? 0 : min_t(uint32_t, PAGE_SIZE - in_page, limit);
 }
 
 /*
@@ -859,7 +867,10 @@ static bool noinline put_trace_slow(struct t_cpu *tc, unsigned int cpu,
     unsigned int words = extra / sizeof(uint32_t);
     unsigned int size = sizeof(uint32_t) * (1 + (cycles ? 2 : 0) + words);
     uint32_t used, needed, *rec;
+    const unsigned long *filter = read_atomic(&dom_filter);
 
+    if ( filter && !dom_wanted(filter, event, words, extra_data) )
+        return false;               /* see "Filtering" */
     if ( !tc->buf )
     {
         note_unbuffered_record(tc, cpu);
@@ -910,7 +921,6 @@ static always_inline void put_trace(uint32_t event, unsigned int extra,
     unsigned long flags;
     uint64_t tsc = 0;
     bool notify = false;
-    const unsigned long *filter;
 
     if ( !tb_init_done || !event_wanted(event) ||
          !cpumask_test_cpu(cpu, &tb_cpu_mask) )
@@ -931,11 +941,6 @@ static always_inline void put_trace(uint32_t event, unsigned int extra,
      * consumer's final sweep after disable complete.
      */
     if ( unlikely(!tb_init_done) )
-        goto unlock;
-
-    /* Under the lock: see "Filtering" above. */
-    filter = read_atomic(&dom_filter);
-    if ( unlikely(filter) && !dom_wanted(filter, event, words, extra_data) )
         goto unlock;
 
     if ( likely(size < tc->room) &&

@@ -34,8 +34,10 @@ __thread unsigned long host_this_cpu_offset = NOT_A_CPU_OFFSET;
 __thread bool host_irqs_enabled = true;
 __thread struct vcpu *host_current;
 __thread int64_t host_tsc_offset;
+#ifdef HOST_SETTABLE_TSC
 __thread uint64_t host_tsc_value;
 __thread bool host_tsc_is_set;
+#endif
 
 static void *percpu_area[NR_CPUS];     /* live as long as the process */
 static struct domain idle_domain = { .domain_id = DOMID_IDLE };
@@ -159,11 +161,13 @@ void host_set_tsc_offset(int64_t cycles)
     host_tsc_offset = cycles;
 }
 
+#ifdef HOST_SETTABLE_TSC
 void host_set_tsc(uint64_t tsc)
 {
     host_tsc_value = tsc;
     host_tsc_is_set = true;
 }
+#endif
 
 void host_set_current(struct vcpu *v)
 {

@@ -49,7 +49,8 @@ void host_set_tsc_offset(int64_t cycles);
 /*
  * The calling CPU's TSC reads @tsc (plus its offset) from now on, until
  * set again: a simulated clock, for records that are the same run after
- * run (xen-sim --repeatable).
+ * run (xen-sim --repeatable).  Only in a build with HOST_SETTABLE_TSC
+ * (xen-sim's), so that no other reads the TSC through a test.
  */
 void host_set_tsc(uint64_t tsc);
 

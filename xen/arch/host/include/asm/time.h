@@ -33,7 +33,9 @@ static inline uint64_t host_cycle_counter(void)
 
 /* How far this CPU's counter is off the machine's: host_set_tsc_offset(). */
 extern __thread int64_t host_tsc_offset;
-/* A simulated clock this CPU reads instead, if set: host_set_tsc(). */
+
+#ifdef HOST_SETTABLE_TSC
+/* xen-sim's: a simulated clock this CPU reads instead, if set. */
 extern __thread uint64_t host_tsc_value;
 extern __thread bool host_tsc_is_set;
 
@@ -42,5 +44,11 @@ static inline cycles_t get_cycles(void)
     return (host_tsc_is_set ? host_tsc_value : host_cycle_counter()) +
            host_tsc_offset;
 }
+#else
+static inline cycles_t get_cycles(void)
+{
+    return host_cycle_counter() + host_tsc_offset;
+}
+#endif
 
 #endif /* __HOST_ASM_TIME_H__ */
