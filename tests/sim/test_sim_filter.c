@@ -209,6 +209,29 @@ static void test_dom0_filter(void **state)
     assert_same_figures(IN_DOM0);
 }
 
+/*
+ * dom0 tells whose context a record is from the scheduler's runstate
+ * changes: without them in the mask, xentrace refuses in one line, and
+ * leaves no file.
+ */
+static void test_dom0_filter_needs_sched(void **state)
+{
+    char *argv[] = { XEN_SIM, "--pcpus", "2", "--stock-xen", "--",
+                     XENTRACE, "-e", "pv", "-d", "3", "-T", "1", sim_trace,
+                     NULL };
+    char *text;
+
+    (void)state;
+    unlink(sim_trace);
+    assert_int_equal(run_cmd(argv, sim_log), 1);
+    text = sim_read_text(sim_log);
+    sim_assert_has(text, "\nxentrace: -d: Xen has no domain filter, and "
+                   "xentrace needs the scheduler's records to filter in "
+                   "dom0: add sched to -e\nxen-sim: ");
+    free(text);
+    assert_int_not_equal(access(sim_trace, F_OK), 0);
+}
+
 /* The summary's masks table says which domains, and who filtered. */
 static void test_filter_in_summary(void **state)
 {
@@ -349,6 +372,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_xen_filter),
         cmocka_unit_test(test_dom0_filter),
+        cmocka_unit_test(test_dom0_filter_needs_sched),
         cmocka_unit_test(test_filter_in_summary),
         cmocka_unit_test(test_filter_off_at_exit),
         cmocka_unit_test(test_filter_steered),

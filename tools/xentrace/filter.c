@@ -30,6 +30,13 @@ struct dom_filter {
     uint32_t *running;          /* [nr_cpus]: its domain, or NOT_KNOWN */
 };
 
+bool dom_filter_sees_context(uint32_t evt_mask)
+{
+    uint32_t both = evt_mask & TRC_SCHED_MIN;
+
+    return (both >> TRC_CLS_SHIFT) && (both >> TRC_SUBCLS_SHIFT & 0xf);
+}
+
 struct dom_filter *dom_filter_new(const struct xt_dom_filter *doms,
                                   unsigned int nr_cpus)
 {

@@ -5,6 +5,7 @@
 #ifndef FILTER_H
 #define FILTER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -12,6 +13,13 @@
 #include "xtfile.h"
 
 struct dom_filter;
+
+/*
+ * Whether records of event mask @evt_mask tell whose context each record
+ * is in: the scheduler's runstate changes (TRC_SCHED_MIN) pass it.
+ * Without them dom0 cannot filter.
+ */
+bool dom_filter_sees_context(uint32_t evt_mask);
 
 /* The filter of @doms for a host of @nr_cpus CPUs; exits without memory. */
 struct dom_filter *dom_filter_new(const struct xt_dom_filter *doms,

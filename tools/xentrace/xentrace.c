@@ -643,6 +643,9 @@ static void set_evt_mask(struct capture *c, struct control_request *req)
 
     if ( (why = parse_evt_mask(req->arg, &mask)) )
         control_reply(req, "error: evt-mask %s: %s", req->arg, why);
+    else if ( c->take.filter && !dom_filter_sees_context(mask) )
+        control_reply(req, "error: evt-mask %s: the domain filter in dom0 "
+                      "needs the scheduler's records", req->arg);
     /* Put back at exit, as -e's is. */
     else if ( !host.evt_mask_set &&
               xt_get_evt_mask(c->take.h, &host.saved_evt_mask) )
@@ -675,6 +678,13 @@ static void set_domains(struct capture *c, struct control_request *req)
         return;
     }
     doms.in_dom0 = !xt_has_dom_filter(c->take.h);
+    if ( doms.in_dom0 && doms.nr && !dom_filter_sees_context(c->evt_mask) )
+    {
+        control_reply(req, "error: domains %s: Xen has no domain filter, "
+                      "and filtering in dom0 needs the scheduler's records: "
+                      "add sched to the event mask", req->arg);
+        return;
+    }
     if ( !doms.in_dom0 &&
          (host.dom_filter_set = true,
           xt_set_dom_filter(c->take.h, doms.nr ? doms.range : NULL, doms.nr)) )
@@ -1072,6 +1082,9 @@ static void start_masks(struct capture *c, struct xt_host *h,
     if ( c->doms.nr && !xt_has_dom_filter(h) )
     {
         c->doms.in_dom0 = true;
+        if ( !dom_filter_sees_context(c->evt_mask) )
+            errx(1, "-d: Xen has no domain filter, and xentrace needs the "
+                 "scheduler's records to filter in dom0: add sched to -e");
         warnx("-d: Xen has no domain filter: filtering in dom0, so Xen's "
               "buffers fill, and lose records, as if unfiltered");
     }
@@ -1316,6 +1329,8 @@ int main(int argc, char *argv[])
     }
     if ( opt.control )
         cap.control = host.control = control_open(opt.control);
+    /* Before the file: -d may refuse the masks. */
+    start_masks(&cap, h, cpu_bitmap);
     fd = open_output(&opt);
     /*
      * Xen's own calibration: in a loaded dom0, the vCPU descheduled
@@ -1326,7 +1341,6 @@ int main(int argc, char *argv[])
         tsc_hz = measure_tsc_hz();
     /* The metadata goes out now: -r refuses it before the host changes. */
     cap.naming = naming_open();
-    start_masks(&cap, h, cpu_bitmap);
     w = open_writer(fd, h, tsc_hz, &cap);
 
     set_masks(h, &opt, cpu_bitmap, &cap.doms);
