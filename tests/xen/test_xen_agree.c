@@ -675,6 +675,62 @@ static void test_host_view(void **state)
     free(before);
 }
 
+/*
+ * The domain filter on a real host (dom0-tests.sh's "filter"): around
+ * hypercall-loop's 10,000 xen_version hypercalls, all in dom0's context,
+ * -d 0 keeps a record of each (and a few of dom0's other calls) and -d 7
+ * none.  The file tells the filter: Xen's with ours, dom0's on a stock
+ * Xen, which xentrace says in one line.  Two captures of a real host
+ * never hold the same records, so the figures' equality with an
+ * unfiltered capture is test_sim_filter's (xen-sim --repeatable); here a
+ * workload whose records are known is counted instead.
+ */
+static void test_domain_filter(void **state)
+{
+    const char *boot = *state;
+    bool stock = strstr(boot, "debian-xen") || strstr(boot, "stock");
+    unsigned int d;
+
+    for ( d = 0; d <= 7; d += 7 )
+    {
+        char name[32], json[PATH_BYTES], want[96], *text;
+        unsigned long calls;
+
+        snprintf(name, sizeof(name), "filter.d%u.rc", d);
+        text = read_boot_file(boot, name);
+        if ( strcmp(text, "0\n") )
+            fail_msg("%s: %s says %s", boot, name, text);
+        free(text);
+        snprintf(name, sizeof(name), "filter.d%u.err", d);
+        text = read_boot_file(boot, name);
+        if ( !strstr(text, "-d: Xen has no domain filter: filtering in "
+                           "dom0") != !stock )
+            fail_msg("%s: %s %s the line of dom0's filter:\n%s", boot,
+                     name, stock ? "lacks" : "has", text);
+        free(text);
+
+        snprintf(name, sizeof(name), "filter.d%u", d);
+        text = dump_of(boot, name);
+        calls = count_ending(text, "xen_version");
+        free(text);
+        print_message("%s: -d %u: %lu xen_version records\n", boot, d,
+                      calls);
+        if ( d ? calls != 0 : calls < 10000 || calls > 10100 )
+            fail_msg("%s: -d %u kept %lu xen_version records", boot, d,
+                     calls);
+
+        snprintf(json, sizeof(json), "%s/%s/%s.json", results, boot, name);
+        assert_int_equal(run_sh(json, "%s --json %s/%s/%s.bin", SUMMARY,
+                                results, boot, name), 0);
+        text = read_file(json);
+        snprintf(want, sizeof(want), "\"domains\":\"%u\",\"domains_in_dom0\""
+                 ":%s}", d, stock ? "true" : "false");
+        if ( !text || !strstr(text, want) )
+            fail_msg("%s: no %s in %s", boot, want, json);
+        free(text);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -704,6 +760,11 @@ int main(void)
         ON_DOMU(test_debian_agrees_with_xenalyze),
         ON(test_arm_trace_points, "arm64-our-xen-4.20"),
         ON(test_arm_mmio, "arm64-our-xen-4.20"),
+        ON(test_domain_filter, "debian-xen"),
+        ON(test_domain_filter, "stock-4.20"),
+        ON(test_domain_filter, "our-xen"),
+        ON(test_domain_filter, "our-xen-4.20"),
+        ON(test_domain_filter, "arm64-our-xen-4.20"),
         ON(test_trace_point_cost, "cost"),
         ON(test_trace_point_cost, "arm64-cost"),
     };
