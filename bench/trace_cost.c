@@ -66,7 +66,9 @@ enum site { SITE_RDTSC, SITE_0D, SITE_3D, SITE_3D_NAMED, SITE_3D_OTHER,
 	SITE_GEN3, SITE_7W };
 enum tracing { TRACING_OFF, TRACING_ON, TRACING_MASKED,
 	TRACING_FILTER_IDLE,	/* the domain filter keeps the idle domain */
-	TRACING_FILTER_NAMED };	/*   keeps DOM_NAMED */
+	TRACING_FILTER_NAMED,	/*   keeps DOM_NAMED */
+	TRACING_SWITCH_OFF,	/* every class, EV_3W switched off */
+	TRACING_SWITCH_ON };	/* only MASK_OTHER, EV_3W switched on */
 
 struct bench_case {
 	const char *name;	/* for -c, -I and the JSON */
@@ -97,6 +99,10 @@ static const struct bench_case cases[] = {
 	    SITE_3D_NAMED, TRACING_FILTER_NAMED, 0, 1 },
 	{ "3w-filter-out", "TRACE_3D, domain filter: dropped",
 	    SITE_3D_OTHER, TRACING_FILTER_NAMED, 0, 0 },
+	{ "3w-switched-on", "TRACE_3D, class masked out, event switched on",
+	    SITE_3D, TRACING_SWITCH_ON, 0, 1 },
+	{ "3w-switched-off", "TRACE_3D, event switched off", SITE_3D,
+	    TRACING_SWITCH_OFF, 0, 0 },
 	{ "3w-1thread", "TRACE_3D, 1 producer thread", SITE_3D, TRACING_ON,
 	    1, 1 },
 	{ "3w-2threads", "TRACE_3D, 2 producer threads, per thread", SITE_3D,
@@ -220,6 +226,10 @@ set_tracing(enum tracing tracing)
 	    DOM_NAMED;
 
 	tbuf_op(XEN_SYSCTL_TBUFOP_dom_filter_commit, 0, 0);
+	tbuf_op(XEN_SYSCTL_TBUFOP_event_switch, EV_3W,
+	    tracing == TRACING_SWITCH_ON ? XEN_TBUF_EVENT_ON :
+	    tracing == TRACING_SWITCH_OFF ? XEN_TBUF_EVENT_OFF :
+	    XEN_TBUF_EVENT_MASKS);
 	if (tracing == TRACING_OFF) {
 		tbuf_op(XEN_SYSCTL_TBUFOP_disable, 0, 0);
 		return;
@@ -230,7 +240,8 @@ set_tracing(enum tracing tracing)
 		tbuf_op(XEN_SYSCTL_TBUFOP_dom_filter_commit, 0, 1);
 	}
 	tbuf_op(XEN_SYSCTL_TBUFOP_set_evt_mask,
-	    tracing == TRACING_MASKED ? MASK_OTHER : TRC_ALL, 0);
+	    tracing == TRACING_MASKED || tracing == TRACING_SWITCH_ON ?
+	    MASK_OTHER : TRC_ALL, 0);
 	tbuf_op(XEN_SYSCTL_TBUFOP_enable, 0, 0);
 }
 

@@ -75,6 +75,11 @@ int tu_dom_filter_stage(unsigned int first, unsigned int last)
                      1);
 }
 
+int tu_event_switch(uint32_t event, unsigned int state)
+{
+    return simple_op(XEN_SYSCTL_TBUFOP_event_switch, event, state);
+}
+
 int tu_dom_filter_commit(bool on)
 {
     return simple_op(XEN_SYSCTL_TBUFOP_dom_filter_commit, 0, on);

@@ -34,6 +34,8 @@ int tu_enable(void);
 /* The domain filter: stage the ids @first to @last; put the staged in force. */
 int tu_dom_filter_stage(unsigned int first, unsigned int last);
 int tu_dom_filter_commit(bool on);
+/* Switch @event XEN_TBUF_EVENT_OFF, _ON or back to the masks (_MASKS). */
+int tu_event_switch(uint32_t event, unsigned int state);
 int tu_disable(void);
 
 /* The t_info area, mapped read-only from its frames. */

@@ -168,6 +168,10 @@ test_trace_names_cover_every_release(void **state)
 static const char *const extensions[] = {
 	"XEN_SYSCTL_TBUFOP_dom_filter_stage",
 	"XEN_SYSCTL_TBUFOP_dom_filter_commit",
+	"XEN_SYSCTL_TBUFOP_event_switch",
+	"XEN_TBUF_EVENT_OFF",
+	"XEN_TBUF_EVENT_ON",
+	"XEN_TBUF_EVENT_MASKS",
 };
 
 static bool

@@ -49,6 +49,10 @@ static int reset(void **state)
     assert_int_equal(tu_set_cpu_mask(&all, 8), 0);
     assert_int_equal(tu_enable(), 0);
     assert_int_equal(tu_dom_filter_commit(false), 0);
+    assert_int_equal(tu_event_switch(EV_TEST, XEN_TBUF_EVENT_MASKS), 0);
+    assert_int_equal(tu_event_switch(EV_FILL, XEN_TBUF_EVENT_MASKS), 0);
+    assert_int_equal(tu_event_switch(TRC_SCHED_RUNSTATE_CHANGE,
+                                     XEN_TBUF_EVENT_MASKS), 0);
     tu_drain(&buf[0], NULL, 0);
     tu_drain(&buf[1], NULL, 0);
     host_process_softirqs();
@@ -741,6 +745,70 @@ static void test_dom_filter_control(void **state)
     assert_int_equal(recs[0].data[0], 0x7fff);
 }
 
+/*
+ * Per-event switches: off beats the event mask, on passes what it masks
+ * out, and back to the masks undoes either; a runstate change is one
+ * event whatever its states.  Nothing switched off is counted as lost.
+ */
+static void test_event_switches(void **state)
+{
+    uint32_t runnable_to_running = TRC_SCHED_RUNSTATE_CHANGE | 1 << 8;
+    struct trace_cpu_stats before = stats_of(0);
+    size_t n;
+
+    (void)state;
+    assert_int_equal(tu_event_switch(EV_TEST, XEN_TBUF_EVENT_OFF), 0);
+    TRACE_1D(EV_TEST, 1);                            /* off: dropped */
+    TRACE_1D(EV_TEST + 1, 2);                        /* the mask's */
+    assert_int_equal(tu_drain(&buf[0], recs, MAX_RECS), 1);
+    assert_int_equal(recs[0].event, EV_TEST + 1);
+
+    assert_int_equal(tu_set_evt_mask(TRC_HVM), 0);   /* no sched class */
+    assert_int_equal(tu_event_switch(TRC_SCHED_RUNSTATE_CHANGE,
+                                     XEN_TBUF_EVENT_ON), 0);
+    TRACE_1D(runnable_to_running, 3 << 16);          /* on: traced */
+    TRACE_2D(TRC_SCHED_WAKE, 3, 0);                  /* masked out */
+    TRACE_1D(EV_TEST, 4);                            /* still off */
+    n = tu_drain(&buf[0], recs, MAX_RECS);
+    assert_int_equal(n, 1);
+    assert_int_equal(recs[0].event, runnable_to_running);
+
+    assert_int_equal(tu_event_switch(EV_TEST, XEN_TBUF_EVENT_MASKS), 0);
+    assert_int_equal(tu_event_switch(TRC_SCHED_RUNSTATE_CHANGE,
+                                     XEN_TBUF_EVENT_MASKS), 0);
+    TRACE_1D(EV_TEST, 5);
+    TRACE_1D(runnable_to_running, 3 << 16);
+    assert_int_equal(tu_drain(&buf[0], recs, MAX_RECS), 1);
+    assert_int_equal(recs[0].event, EV_TEST);
+    assert_int_equal(stats_of(0).lost, before.lost);
+}
+
+/* 64 events at most; a bad event or state is refused. */
+static void test_event_switch_limits(void **state)
+{
+    unsigned int i;
+
+    (void)state;
+    assert_int_equal(tu_event_switch(0, XEN_TBUF_EVENT_OFF), -EINVAL);
+    assert_int_equal(tu_event_switch(EV_TEST | 1u << 28, XEN_TBUF_EVENT_OFF),
+                     -EINVAL);
+    assert_int_equal(tu_event_switch(EV_TEST, 3), -EINVAL);
+    for ( i = 0; i < 64; i++ )
+        assert_int_equal(tu_event_switch(TRC_MEM + 0x100 + i,
+                                         XEN_TBUF_EVENT_OFF), 0);
+    assert_int_equal(tu_event_switch(TRC_MEM + 0x200, XEN_TBUF_EVENT_OFF),
+                     -ENOSPC);
+    /* Switching one of them again, or on, needs no new slot of its own. */
+    assert_int_equal(tu_event_switch(TRC_MEM + 0x100, XEN_TBUF_EVENT_OFF), 0);
+    assert_int_equal(tu_event_switch(TRC_MEM + 0x101, XEN_TBUF_EVENT_ON), 0);
+    for ( i = 0; i < 64; i++ )
+        assert_int_equal(tu_event_switch(TRC_MEM + 0x100 + i,
+                                         XEN_TBUF_EVENT_MASKS), 0);
+    assert_int_equal(tu_event_switch(TRC_MEM + 0x200, XEN_TBUF_EVENT_OFF), 0);
+    assert_int_equal(tu_event_switch(TRC_MEM + 0x200, XEN_TBUF_EVENT_MASKS),
+                     0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -768,6 +836,8 @@ int main(void)
         T(test_disabled_records_nothing),
         T(test_dom_filter),
         T(test_dom_filter_control),
+        T(test_event_switches),
+        T(test_event_switch_limits),
 #undef T
     };
 

@@ -59,9 +59,9 @@
  * room: every record that passed the masks is either in the buffer or
  * counted in a marker.
  *
- * Filtering.  A record must pass the event mask and the CPU mask, checked
- * before anything else, and, when the domain filter is on, the filter; see
- * "Filtering" below.  A record that does not pass is not written and not
+ * Filtering.  A record must pass the event mask (or be switched on) and the
+ * CPU mask, checked before anything else, and not be switched off, and
+ * pass the domain filter when it is on; see "Filtering" below.  A record that does not pass is not written and not
  * lost: it was never wanted.
  *
  * Disabling.  tb_control(disable) returns only once no CPU is writing, and
@@ -148,6 +148,7 @@ bool tb_init_done __read_mostly;
 
 static cpumask_t tb_cpu_mask;            /* CPUs that may trace */
 static uint32_t tb_event_mask = TRC_ALL; /* classes that may trace */
+static uint32_t tb_pass_mask = TRC_ALL;  /* those, and switched-on events' */
 
 /* Serialises tb_control() and buffer allocation; taken before t_lock. */
 static DEFINE_SPINLOCK(tb_control_lock);
@@ -391,11 +392,11 @@ void __init __constructor init_trace_bufs(void)
     /* The mask first: allocation turns tracing on at once. */
     spin_lock(&tb_control_lock);
     if ( opt_tevt_mask )
-        tb_event_mask = opt_tevt_mask;
+        tb_event_mask = tb_pass_mask = opt_tevt_mask;
     if ( alloc_trace_bufs(opt_tbuf_size) )
     {
         opt_tbuf_size = 0;
-        tb_event_mask = TRC_ALL;
+        tb_event_mask = tb_pass_mask = TRC_ALL;
     }
     spin_unlock(&tb_control_lock);
 }
@@ -406,16 +407,80 @@ void __init __constructor init_trace_bufs(void)
  */
 
 /*
- * @event passes the event mask if it shares a class bit and a subclass bit
- * with it.  Only the 28 event bits count: a mask's bits 31-28 match nothing
- * (upstream let a mask with bit 31 set pass every timed event).
+ * @event passes event mask @mask if it shares a class bit and a subclass
+ * bit with it.  Only the 28 event bits count: a mask's bits 31-28 match
+ * nothing (upstream let a mask with bit 31 set pass every timed event).
+ */
+static bool mask_wants(uint32_t mask, uint32_t event)
+{
+    uint32_t both = TRC_HD_TO_EVENT(event) & mask;
+
+    return (both >> TRC_CLS_SHIFT) && ((both >> TRC_SUBCLS_SHIFT) & 0xf);
+}
+
+/*
+ * The masks' first look: the event mask, widened by the classes of the
+ * events switched on (see "Per-event switches").  Racing set_evt_mask is
+ * fine: this record sees the old or the new.
  */
 static bool event_wanted(uint32_t event)
 {
-    /* Racing set_evt_mask is fine: this record sees the old or the new. */
-    uint32_t both = TRC_HD_TO_EVENT(event) & read_atomic(&tb_event_mask);
+    return mask_wants(read_atomic(&tb_pass_mask), event);
+}
 
-    return (both >> TRC_CLS_SHIFT) && ((both >> TRC_SUBCLS_SHIFT) & 0xf);
+/*
+ * Per-event switches (public/trace.h): events switched on are traced
+ * whatever the event mask says, events switched off never.  An event is
+ * its 28 bits, a runstate change's states cleared.
+ *
+ * They cost nothing unused.  The masks' first look is at tb_pass_mask,
+ * the event mask with the class and subclass bits of each event switched
+ * on, so that the masked path is the same few instructions; while any
+ * event is switched, every record that passed goes to the slow path (its
+ * room is 0, as for the domain filter), which looks at the switches and
+ * at the event mask itself.  A slot is one word, 0 when empty, written
+ * whole under tb_control_lock; a change then takes every CPU's t_lock
+ * (quiesce_record_paths()), after which every record sees it.
+ */
+#define EVENT_SWITCHES  64
+
+struct switches {
+    uint32_t slot[EVENT_SWITCHES];
+    unsigned int top;           /* slots from top on have never been used */
+};
+static struct switches events_on, events_off;
+static unsigned int nr_switched;                /* in both */
+
+static uint32_t event_key(uint32_t event)
+{
+    event = TRC_HD_TO_EVENT(event);
+    return (event & XT_RUNSTATE_CHANGE_MASK) == XT_RUNSTATE_CHANGE
+           ? XT_RUNSTATE_CHANGE : event;
+}
+
+/*
+ * The slot of @event's key in @t, or EVENT_SWITCHES if none.  A slot is
+ * filled before top grows past it: a look at an older top misses only
+ * what was not switched yet.
+ */
+static unsigned int event_slot(const struct switches *t, uint32_t event)
+{
+    uint32_t key = event_key(event);
+    unsigned int i, top = read_atomic(&t->top);
+
+    for ( i = 0; i < top; i++ )
+        if ( read_atomic(&t->slot[i]) == key )
+            return i;
+    return EVENT_SWITCHES;
+}
+
+/* In the slow path, with some event switched: does @event go on? */
+static bool noinline switches_let(uint32_t event)
+{
+    if ( event_slot(&events_off, event) < EVENT_SWITCHES )
+        return false;
+    return event_slot(&events_on, event) < EVENT_SWITCHES ||
+           mask_wants(read_atomic(&tb_event_mask), event);
 }
 
 int trace_will_trace_event(uint32_t event)
@@ -537,6 +602,75 @@ static int dom_filter_stage(uint32_t range, bool add)
         return -EINVAL;
     for ( id = first; id <= last; id++ )
         __set_bit(id, staged);
+
+    return 0;
+}
+
+/* The event mask with the classes of the events switched on. */
+static void set_pass_mask(void)
+{
+    uint32_t mask = tb_event_mask;
+    unsigned int i;
+
+    for ( i = 0; i < events_on.top; i++ )
+        mask |= events_on.slot[i] & TRC_ALL;
+    write_atomic(&tb_pass_mask, mask);
+}
+
+/* Drop @event's switch from @t, if it has one. */
+static void unswitch(struct switches *t, uint32_t event)
+{
+    unsigned int i = event_slot(t, event);
+
+    if ( i == EVENT_SWITCHES )
+        return;
+    write_atomic(&t->slot[i], 0);
+    write_atomic(&nr_switched, nr_switched - 1);
+}
+
+/* Switch @event in @t, which has room.  Caller holds tb_control_lock. */
+static void switch_event(struct switches *t, uint32_t event)
+{
+    unsigned int i = event_slot(t, 0);
+
+    if ( i == EVENT_SWITCHES )
+        i = t->top;
+    write_atomic(&t->slot[i], event_key(event));
+    smp_wmb();                          /* the slot, then the top */
+    if ( i == t->top )
+        write_atomic(&t->top, i + 1);
+    write_atomic(&nr_switched, nr_switched + 1);
+}
+
+/*
+ * XEN_SYSCTL_TBUFOP_event_switch.  While it changes the tables and the
+ * pass mask, one more switch is counted, so that every record goes to
+ * the slow path, which decides by the tables and the event mask: each
+ * record sees the switch before or after, whatever it reads of the pass
+ * mask.  Caller holds tb_control_lock.
+ */
+static int event_switch(uint32_t event, uint32_t state)
+{
+    struct switches *t = state == XEN_TBUF_EVENT_ON ? &events_on
+                                                    : &events_off;
+
+    if ( !event || event != TRC_HD_TO_EVENT(event) ||
+         state > XEN_TBUF_EVENT_MASKS )
+        return -EINVAL;
+    if ( state != XEN_TBUF_EVENT_MASKS &&
+         event_slot(t, event) == EVENT_SWITCHES &&
+         event_slot(t, 0) == EVENT_SWITCHES && t->top == EVENT_SWITCHES )
+        return -ENOSPC;                 /* new, and no slot free */
+
+    write_atomic(&nr_switched, nr_switched + 1);
+    quiesce_record_paths();
+    unswitch(&events_on, event);
+    unswitch(&events_off, event);
+    if ( state != XEN_TBUF_EVENT_MASKS )
+        switch_event(t, event);
+    set_pass_mask();
+    write_atomic(&nr_switched, nr_switched - 1);
+    quiesce_record_paths();
 
     return 0;
 }
@@ -735,7 +869,8 @@ static void set_room(struct t_cpu *tc, uint32_t used)
         limit = data_size - min(data_size, used + LOST_RESERVE);
 
     tc->next = mfn_to_virt(tc->mfns[pos >> PAGE_SHIFT]) + in_page;
-    tc->room = tc->lost_records || read_atomic(&dom_filter)
+    tc->room = tc->lost_records || read_atomic(&dom_filter) ||
+               read_atomic(&nr_switched)
                ? 0 : min_t(uint32_t, PAGE_SIZE - in_page, limit);
 }
 
@@ -869,7 +1004,8 @@ static bool noinline put_trace_slow(struct t_cpu *tc, unsigned int cpu,
     uint32_t used, needed, *rec;
     const unsigned long *filter = read_atomic(&dom_filter);
 
-    if ( filter && !dom_wanted(filter, event, words, extra_data) )
+    if ( (read_atomic(&nr_switched) && !switches_let(event)) ||
+         (filter && !dom_wanted(filter, event, words, extra_data)) )
         return false;               /* see "Filtering" */
     if ( !tc->buf )
     {
@@ -1083,7 +1219,9 @@ int tb_control(struct xen_sysctl_tbuf_op *tbc)
         break;
 
     case XEN_SYSCTL_TBUFOP_set_evt_mask:
+        /* A record sees the old pass mask or the new: see event_wanted(). */
         write_atomic(&tb_event_mask, tbc->evt_mask);
+        set_pass_mask();
         break;
 
     case XEN_SYSCTL_TBUFOP_set_size:
@@ -1105,6 +1243,10 @@ int tb_control(struct xen_sysctl_tbuf_op *tbc)
 
     case XEN_SYSCTL_TBUFOP_dom_filter_commit:
         rc = dom_filter_commit(tbc->size);
+        break;
+
+    case XEN_SYSCTL_TBUFOP_event_switch:
+        rc = event_switch(tbc->evt_mask, tbc->size);
         break;
 
     case XEN_SYSCTL_TBUFOP_disable:

@@ -369,6 +369,16 @@ struct t_info {
  *   size = 1: the staged list becomes the filter, which is then on;
  *   size = 0: the filter is off.  Each record sees the filter before or
  *   after the commit, never a mix.  The staged list is then empty.
+ *
+ * Per-event switches, beside the event mask.  An event switched on is
+ * traced whatever the event mask says; one switched off never is; the
+ * others as the mask says.  An event is its 28 bits (a runstate change's
+ * old and new states ignored).  At most 64 events are switched at once.
+ *
+ * XEN_SYSCTL_TBUFOP_event_switch
+ *   evt_mask = the event; size = XEN_TBUF_EVENT_OFF, _ON, or _MASKS (the
+ *   event mask decides again).  -EINVAL for an event of 0 or with bits
+ *   above 27, or another size; -ENOSPC if 64 events are switched already.
  */
 #endif /* __XEN_PUBLIC_TRACE_H__ */
 
@@ -379,6 +389,10 @@ struct t_info {
 #ifndef XEN_SYSCTL_TBUFOP_dom_filter_stage
 #define XEN_SYSCTL_TBUFOP_dom_filter_stage   0x78740001  /* "xt" */
 #define XEN_SYSCTL_TBUFOP_dom_filter_commit  0x78740002
+#define XEN_SYSCTL_TBUFOP_event_switch       0x78740003
+#define XEN_TBUF_EVENT_OFF    0
+#define XEN_TBUF_EVENT_ON     1
+#define XEN_TBUF_EVENT_MASKS  2
 #endif
 
 /*
