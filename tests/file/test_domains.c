@@ -214,8 +214,9 @@ static void test_broken_tellings_name_nothing(void **state)
 
 /*
  * The masks of the start, then two changes, the second telling a host of
- * 200 CPUs in two records and a domain filter of five ranges in two, and
- * the third period's CPUs cut to 64 bytes of text and its filter gone.
+ * 200 CPUs in two records, a domain filter of five ranges in two and six
+ * events switched in two, and the third period's CPUs cut to 64 bytes of
+ * text, its filter and switches gone.
  */
 static void test_masks_come_back_as_periods(void **state)
 {
@@ -230,6 +231,12 @@ static void test_masks_come_back_as_periods(void **state)
         .nr = 5, .in_dom0 = true,
         .range = { 0, 3 << 16 | 3, 7 << 16 | 9, 11 << 16 | 12, 13 << 16 | 14 },
     };
+    const struct xt_event_switches sw = {
+        .nr = 6,
+        .sw = { TRC_HVM_VMEXIT64 | XT_EVENT_ON, TRC_SCHED_SWITCH, 0x0008f0f0,
+                0x0008f0f1, 0x0008f0f2, 0x0008f0f3 | XT_EVENT_ON },
+    };
+    const struct xt_masks_more more = { .doms = &doms, .switches = &sw };
     const struct xt_mask_period *p;
     uint32_t words[256];
     uint64_t tsc = TSC0 + 100;
@@ -246,7 +253,7 @@ static void test_masks_come_back_as_periods(void **state)
     memset(cpus, 0, sizeof(cpus));
     cpus[0] = 0x0f;                                 /* 0-3 */
     cpus[199 / 8] = 1u << 199 % 8;                  /* 199 */
-    n = xt_masks_put(0x000af000, cpus, 200, &doms, &tsc, words);
+    n = xt_masks_put(0x000af000, cpus, 200, &more, &tsc, words);
     tsc += 50;
     for ( cpu = 0; cpu < 200; cpu += 2 )            /* every other */
         cpus[cpu / 8] |= 1u << cpu % 8;
@@ -266,11 +273,14 @@ static void test_masks_come_back_as_periods(void **state)
     assert_string_equal(p->cpus, "0-3,199");
     assert_string_equal(p->domains, "0,3,7-9,11-12,13-14");
     assert_true(p->dom_filter_in_dom0);
+    assert_string_equal(p->switches, "+TRC_HVM_VMEXIT64,-TRC_SCHED_SWITCH,"
+                        "-0x0008f0f0,-0x0008f0f1,-0x0008f0f2,+0x0008f0f3");
     assert_non_null(p = xt_reader_mask_period(r, 2));
     assert_true(strlen(p->cpus) < sizeof(p->cpus));
     assert_int_equal(strncmp(p->cpus, "0-4,6,8,10,", 11), 0);
     assert_string_equal(p->cpus + strlen(p->cpus) - 4, ",...");
     assert_string_equal(p->domains, "all");
+    assert_string_equal(p->switches, "none");
     assert_null(xt_reader_mask_period(r, 3));
     assert_int_equal(xt_reader_masks_dropped(r), 0);
     xt_reader_close(r);

@@ -72,6 +72,16 @@ const struct xt_event_desc *xt_event_find(uint32_t event)
     return xt_event_find_xen(event, XT_XEN_DEFAULT);
 }
 
+const struct xt_event_desc *xt_event_named(const char *name)
+{
+    size_t i;
+
+    for ( i = 0; i < xt_nr_event_descs; i++ )
+        if ( !strcmp(xt_event_descs[i].name, name) )
+            return &xt_event_descs[i];
+    return NULL;
+}
+
 /* The number at @s, up to @max, and where it ends; NULL if there is none. */
 static const char *version_part(const char *s, unsigned long long max,
                                 unsigned long long *n)

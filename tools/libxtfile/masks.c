@@ -11,12 +11,46 @@
 #include "xtevents.h"
 #include "xtfile.h"
 
+static uint32_t *put_dom_filter(uint32_t *p, const struct xt_dom_filter *d,
+                                const uint64_t *tsc)
+{
+    unsigned int first, i;
+
+    for ( first = 0; d && first < d->nr && first < XT_DOM_RANGES_MAX;
+          first += XT_DOM_RANGES_RECORD )
+    {
+        uint32_t rec[7] = { d->nr, first, d->in_dom0 };
+
+        for ( i = 0; i < XT_DOM_RANGES_RECORD && first + i < d->nr; i++ )
+            rec[3 + i] = d->range[first + i];
+        p = put_record(p, TRC_XT_DOM_FILTER, tsc, rec, 7);
+    }
+    return p;
+}
+
+static uint32_t *put_switches(uint32_t *p, const struct xt_event_switches *s,
+                              const uint64_t *tsc)
+{
+    unsigned int first, i;
+
+    for ( first = 0; s && first < s->nr && first < XT_EVENT_SWITCHES_MAX;
+          first += XT_EVENT_SWITCHES_RECORD )
+    {
+        uint32_t rec[7] = { s->nr, first };
+
+        for ( i = 0; i < XT_EVENT_SWITCHES_RECORD && first + i < s->nr; i++ )
+            rec[2 + i] = s->sw[first + i];
+        p = put_record(p, TRC_XT_EVENT_SWITCHES, tsc, rec, 7);
+    }
+    return p;
+}
+
 size_t xt_masks_put(uint32_t evt_mask, const uint8_t *cpus,
-                    unsigned int nr_cpus, const struct xt_dom_filter *doms,
+                    unsigned int nr_cpus, const struct xt_masks_more *more,
                     const uint64_t *tsc, uint32_t *words)
 {
     uint32_t *p = words;
-    unsigned int first, cpu, i;
+    unsigned int first, cpu;
 
     for ( first = 0; first < nr_cpus; first += XT_MASK_CPUS )
     {
@@ -27,15 +61,9 @@ size_t xt_masks_put(uint32_t evt_mask, const uint8_t *cpus,
                 rec[2 + (cpu - first) / 32] |= 1u << (cpu - first) % 32;
         p = put_record(p, TRC_XT_MASKS, tsc, rec, 7);
     }
-    for ( first = 0; doms && first < doms->nr && first < XT_DOM_RANGES_MAX;
-          first += XT_DOM_RANGES_RECORD )
-    {
-        uint32_t rec[7] = { doms->nr, first, doms->in_dom0 };
-
-        for ( i = 0; i < XT_DOM_RANGES_RECORD && first + i < doms->nr; i++ )
-            rec[3 + i] = doms->range[first + i];
-        p = put_record(p, TRC_XT_DOM_FILTER, tsc, rec, 7);
-    }
+    if ( more )
+        p = put_switches(put_dom_filter(p, more->doms, tsc), more->switches,
+                         tsc);
     return p - words;
 }
 
@@ -173,6 +201,49 @@ const char *xt_dom_filter_text(const struct xt_dom_filter *doms, char *buf,
     return buf;
 }
 
+const char *xt_event_switches_text(const struct xt_event_switches *s,
+                                   char *buf, size_t size)
+{
+    size_t len = 0;
+    unsigned int i;
+
+    snprintf(buf, size, "none");
+    for ( i = 0; s && i < s->nr; i++ )
+    {
+        uint32_t event = s->sw[i] & ~XT_EVENT_ON;
+        const struct xt_event_desc *d = xt_event_find(event);
+        char one[64];
+        int n = d ? snprintf(one, sizeof(one), "%s%c%s", i ? "," : "",
+                             s->sw[i] & XT_EVENT_ON ? '+' : '-', d->name)
+                  : snprintf(one, sizeof(one), "%s%c0x%08x", i ? "," : "",
+                             s->sw[i] & XT_EVENT_ON ? '+' : '-', event);
+
+        if ( len + n + 5 > size )
+        {
+            snprintf(buf + len, size - len, ",...");
+            break;
+        }
+        memcpy(buf + len, one, n + 1);
+        len += n;
+    }
+    return buf;
+}
+
+/* A record of the switches of the period being told. */
+static void take_switches(struct masks *m, const struct xt_record *rec)
+{
+    uint64_t tsc = rec->has_tsc ? rec->tsc : 0;
+    struct mask_period *p = m->telling ? &m->periods[m->telling - 1] : NULL;
+    uint32_t nr = rec->extra[0], first = rec->extra[1], i;
+
+    if ( !p || p->given.tsc != tsc || rec->nr_extra < 7 ||
+         nr > XT_EVENT_SWITCHES_MAX || first % XT_EVENT_SWITCHES_RECORD ||
+         first >= nr || first != p->switches.nr )
+        return;                         /* not the next of this period's */
+    for ( i = 0; i < XT_EVENT_SWITCHES_RECORD && first + i < nr; i++ )
+        p->switches.sw[p->switches.nr++] = rec->extra[2 + i];
+}
+
 /* A record of the domain filter of the period being told. */
 static void take_dom_filter(struct masks *m, const struct xt_record *rec)
 {
@@ -198,6 +269,11 @@ bool masks_take(struct masks *m, const struct xt_record *rec)
     if ( rec->event == TRC_XT_DOM_FILTER )
     {
         take_dom_filter(m, rec);
+        return true;
+    }
+    if ( rec->event == TRC_XT_EVENT_SWITCHES )
+    {
+        take_switches(m, rec);
         return true;
     }
     if ( rec->event != TRC_XT_MASKS )
@@ -232,6 +308,8 @@ const struct xt_mask_period *masks_at(const struct masks *m, unsigned int i,
         nr_cpus = p->nr_bits;
     cpus_text(p->given.cpus, sizeof(p->given.cpus), p->bits, nr_cpus);
     xt_dom_filter_text(&p->doms, p->given.domains, sizeof(p->given.domains));
+    xt_event_switches_text(&p->switches, p->given.switches,
+                           sizeof(p->given.switches));
     p->given.dom_filter_in_dom0 = p->doms.nr && p->doms.in_dom0;
     return &p->given;
 }
@@ -245,7 +323,9 @@ const char *xt_mask_period_text(const struct xt_mask_period *p, char *buf,
                      p->cpus);
 
     if ( n >= 0 && (size_t)n < size && strcmp(p->domains, "all") )
-        snprintf(buf + n, size - n, ", domains %s%s", p->domains,
-                 p->dom_filter_in_dom0 ? " (in dom0)" : "");
+        n += snprintf(buf + n, size - n, ", domains %s%s", p->domains,
+                      p->dom_filter_in_dom0 ? " (in dom0)" : "");
+    if ( n >= 0 && (size_t)n < size && strcmp(p->switches, "none") )
+        snprintf(buf + n, size - n, ", switched %s", p->switches);
     return buf;
 }

@@ -20,6 +20,7 @@ struct mask_period {
     uint8_t *bits;              /* bit n of byte n / 8: CPU n */
     unsigned int nr_bits;       /* the CPUs its records covered */
     struct xt_dom_filter doms;  /* its domain filter's ranges so far */
+    struct xt_event_switches switches;  /* and its switches */
 };
 
 struct masks {

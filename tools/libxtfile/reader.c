@@ -538,7 +538,8 @@ lane_slow(struct xt_reader *r, struct lane *l)
     }
     else if ( domains_take(&r->domains, &rec) )
         ;
-    else if ( rec.event == TRC_XT_MASKS || rec.event == TRC_XT_DOM_FILTER )
+    else if ( rec.event == TRC_XT_MASKS || rec.event == TRC_XT_DOM_FILTER ||
+              rec.event == TRC_XT_EVENT_SWITCHES )
     {
         /* Periods are added: once, by the pass that counts. */
         if ( !r->counted )

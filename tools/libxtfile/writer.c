@@ -289,7 +289,7 @@ static int write_metadata(struct xt_writer *w, const struct xt_metadata *md,
     words = XT_META_WORDS;
     if ( opts->cpu_mask )
         words += xt_masks_put(opts->evt_mask, opts->cpu_mask, md->nr_cpus,
-                              opts->dom_filter, NULL, m + words);
+                              opts->more, NULL, m + words);
     for ( i = 0; i < opts->nr_domains; i++ )
         words += xt_domain_put(&opts->domains[i], NULL, m + words);
     rc = xt_writer_put(w, 0, buf, words * 4);

@@ -86,6 +86,9 @@ const struct xt_event_desc *xt_event_find_xen(uint32_t event,
 /* The same for XT_XEN_DEFAULT. */
 const struct xt_event_desc *xt_event_find(uint32_t event);
 
+/* The event the catalogue names @name ("TRC_SCHED_SWITCH"), or NULL. */
+const struct xt_event_desc *xt_event_named(const char *name);
+
 /* The class of @event as a short word: "gen", "sched", "hvm"... or "?". */
 const char *xt_event_class(uint32_t event);
 

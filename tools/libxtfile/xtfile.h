@@ -185,22 +185,53 @@ struct xt_dom_filter {
     uint32_t range[XT_DOM_RANGES_MAX];  /* first << 16 | last */
 };
 
+/*
+ * The per-event switches in force (xentrace --event), after the domain
+ * filter's records: TRC_XT_EVENT_SWITCHES {switches, first, five
+ * switches}: how many events are switched (at most 64), the index of
+ * switch0 among them, and each switch, the event's 28 bits with bit 31
+ * set if it is switched on (traced whatever the event mask says), clear
+ * if off (never traced); one record per five, first 0, 5, ...  Without
+ * them no event was switched.
+ */
+#define XT_EVENT_SWITCHES_MAX     64u
+#define XT_EVENT_SWITCHES_RECORD  5u
+#define XT_EVENT_ON               0x80000000u
+struct xt_event_switches {
+    unsigned int nr;
+    uint32_t sw[XT_EVENT_SWITCHES_MAX];
+};
+
 /* @doms as "0,3-5", "all" if none or NULL, cut with ",..."; @buf. */
 const char *xt_dom_filter_text(const struct xt_dom_filter *doms, char *buf,
                                size_t size);
 
+/*
+ * @s as "+TRC_HVM_VMEXIT64,-0x0002800a": on +, off -, by the catalogue's
+ * name if it has one; "none" if none or NULL, cut with ",..."; @buf.
+ */
+const char *xt_event_switches_text(const struct xt_event_switches *s,
+                                   char *buf, size_t size);
+
 #define XT_MASKS_WORDS_MAX \
     (10u * ((XT_CPUS_MAX + XT_MASK_CPUS) / XT_MASK_CPUS + \
-            XT_DOM_RANGES_MAX / XT_DOM_RANGES_RECORD))
+            XT_DOM_RANGES_MAX / XT_DOM_RANGES_RECORD + \
+            XT_EVENT_SWITCHES_MAX / XT_EVENT_SWITCHES_RECORD + 1))
+
+/* What is told with the masks: each NULL or empty if there is none. */
+struct xt_masks_more {
+    const struct xt_dom_filter *doms;
+    const struct xt_event_switches *switches;
+};
 
 /*
  * Write the records of event mask @evt_mask, CPU mask @cpus (a bitmap
- * of @nr_cpus bits: bit n of byte n / 8 is CPU n) and domain filter
- * @doms (NULL or none: every domain) at @words, with @tsc unless it is
+ * of @nr_cpus bits: bit n of byte n / 8 is CPU n), the domain filter and
+ * the switches of @more (NULL: neither) at @words, with @tsc unless it is
  * NULL; returns the words written, at most XT_MASKS_WORDS_MAX.
  */
 size_t xt_masks_put(uint32_t evt_mask, const uint8_t *cpus,
-                    unsigned int nr_cpus, const struct xt_dom_filter *doms,
+                    unsigned int nr_cpus, const struct xt_masks_more *more,
                     const uint64_t *tsc, uint32_t *words);
 
 struct xt_metadata {
@@ -246,7 +277,7 @@ struct xt_writer_opts {
     /* The masks in force at the start (see Masks): no records if NULL. */
     const uint8_t *cpu_mask;    /* a bitmap of the metadata's nr_cpus */
     uint32_t evt_mask;
-    const struct xt_dom_filter *dom_filter;     /* NULL: none */
+    const struct xt_masks_more *more;           /* NULL: none */
 };
 
 /*

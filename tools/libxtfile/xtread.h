@@ -232,12 +232,13 @@ struct xt_mask_period {
     char cpus[64];              /* "0-3,7", "all", "none"; cut: ",..." */
     char domains[64];           /* the domain filter: "all", "3,10-12" */
     bool dom_filter_in_dom0;    /*   applied by xentrace, not by Xen */
+    char switches[160];         /* "none", "+TRC_HVM_VMEXIT64,-0x..." */
 };
 
 /*
  * @p in a line, into @buf of @size bytes: "events sched,hvm, CPUs 0-3",
- * then ", domains 1,3" if filtered (" (in dom0)" if xentrace did it).
- * Returns @buf.
+ * then ", domains 1,3" if filtered (" (in dom0)" if xentrace did it),
+ * then ", switched +X,-Y" if events are switched.  Returns @buf.
  */
 const char *xt_mask_period_text(const struct xt_mask_period *p, char *buf,
                                 size_t size);

@@ -136,21 +136,23 @@ static void text_masks(FILE *f, struct xt_reader *r, uint64_t hz)
 {
     unsigned int i, n = xt_reader_nr_mask_periods(r);
     uint64_t origin = cli_origin(r);
-    char classes[128];
+    char classes[128], domains[80];
 
     if ( !n )
         return;
-    fprintf(f, "\nmasks in force\n%12s  %-10s  %-30s %-16s %s\n", "from-s",
-            "evt-mask", "classes", "cpus", "domains");
+    fprintf(f, "\nmasks in force\n%12s  %-10s  %-30s %-16s %-16s %s\n",
+            "from-s", "evt-mask", "classes", "cpus", "domains", "switched");
     for ( i = 0; i < n; i++ )
     {
         const struct xt_mask_period *p = xt_reader_mask_period(r, i);
 
-        fprintf(f, "%12.6f  0x%08" PRIx32 "  %-30s %-16s %s%s\n",
+        snprintf(domains, sizeof(domains), "%s%s", p->domains,
+                 p->dom_filter_in_dom0 ? " (in dom0)" : "");
+        fprintf(f, "%12.6f  0x%08" PRIx32 "  %-30s %-16s %-16s %s\n",
                 p->tsc ? tsc_seconds_from(p->tsc, origin, hz) : 0.0,
                 p->evt_mask, xt_mask_classes(p->evt_mask, classes,
                                              sizeof(classes)), p->cpus,
-                p->domains, p->dom_filter_in_dom0 ? " (in dom0)" : "");
+                domains, p->switches);
     }
     if ( xt_reader_masks_dropped(r) )
         fprintf(f, "(and %" PRIu64 " more changes, not kept)\n",
@@ -166,11 +168,12 @@ static void json_mask(FILE *f, struct xt_reader *r, unsigned int i,
 
     fprintf(f, "%s{\"from_seconds\":%.9f,\"evt_mask\":\"0x%08" PRIx32
             "\",\"classes\":\"%s\",\"cpus\":\"%s\",\"domains\":\"%s\","
-            "\"domains_in_dom0\":%s}", sep,
+            "\"domains_in_dom0\":%s,\"switched\":\"%s\"}", sep,
             p->tsc ? tsc_seconds_from(p->tsc, cli_origin(r), hz) : 0.0,
             p->evt_mask, xt_mask_classes(p->evt_mask, classes,
                                          sizeof(classes)), p->cpus,
-            p->domains, p->dom_filter_in_dom0 ? "true" : "false");
+            p->domains, p->dom_filter_in_dom0 ? "true" : "false",
+            p->switches);
 }
 
 static void json_masks(FILE *f, struct xt_reader *r, uint64_t hz)

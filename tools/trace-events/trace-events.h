@@ -126,6 +126,9 @@
 #ifndef TRC_XT_DOM_FILTER
 #define TRC_XT_DOM_FILTER 0x0001f01au
 #endif
+#ifndef TRC_XT_EVENT_SWITCHES
+#define TRC_XT_EVENT_SWITCHES 0x0001f01bu
+#endif
 #ifndef TRC_XT_END
 #define TRC_XT_END 0x0001f01fu
 #endif
