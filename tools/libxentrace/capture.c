@@ -303,6 +303,13 @@ int xt_set_dom_filter(struct xt_host *h, const uint32_t *ranges,
     return tbuf_op(h, XEN_SYSCTL_TBUFOP_dom_filter_commit, &op);
 }
 
+int xt_switch_event(struct xt_host *h, uint32_t event, unsigned int state)
+{
+    struct xen_sysctl_tbuf_op op = { .evt_mask = event, .size = state };
+
+    return tbuf_op(h, XEN_SYSCTL_TBUFOP_event_switch, &op);
+}
+
 int xt_set_size(struct xt_host *h, unsigned int pages)
 {
     struct xen_sysctl_tbuf_op op = { .size = pages };

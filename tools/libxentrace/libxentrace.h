@@ -55,6 +55,11 @@ int xt_set_dom_filter(struct xt_host *h, const uint32_t *ranges,
                       unsigned int nr);
 /* Whether Xen has the filter; asking empties its staged list, no more. */
 bool xt_has_dom_filter(struct xt_host *h);
+/*
+ * Switch @event (public/trace.h): XEN_TBUF_EVENT_ON, _OFF, or _MASKS,
+ * back to the event mask.  EINVAL from a Xen without switches.
+ */
+int xt_switch_event(struct xt_host *h, uint32_t event, unsigned int state);
 /* Pages per CPU; EBUSY if buffers of that size exist, EINVAL another. */
 int xt_set_size(struct xt_host *h, unsigned int pages);
 int xt_enable(struct xt_host *h);

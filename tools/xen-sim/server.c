@@ -206,7 +206,8 @@ static bool do_tbuf_op(int sock, const void *payload, uint32_t len)
 
     /* An unmodified Xen has none of public/trace.h's own commands. */
     if ( stock_tbuf_ops && (op.cmd == XEN_SYSCTL_TBUFOP_dom_filter_stage ||
-                            op.cmd == XEN_SYSCTL_TBUFOP_dom_filter_commit) )
+                            op.cmd == XEN_SYSCTL_TBUFOP_dom_filter_commit ||
+                            op.cmd == XEN_SYSCTL_TBUFOP_event_switch) )
         return send_reply(sock, -EINVAL, NULL, 0, -1);
 
     sysctl.cmd = op.cmd;

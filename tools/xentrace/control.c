@@ -32,6 +32,7 @@ static const struct {
     { "evt-mask", CONTROL_EVT_MASK, true },
     { "cpu-mask", CONTROL_CPU_MASK, true },
     { "domains",  CONTROL_DOMAINS,  true },
+    { "event",    CONTROL_EVENT,    true },
     { "flush",    CONTROL_FLUSH,    false },
     { "stop",     CONTROL_STOP,     false },
     { "status",   CONTROL_STATUS,   false },
@@ -133,7 +134,7 @@ static bool parse(char *text, struct control_request *req)
         return true;
     }
     control_reply(req, "error: %s: no such command (evt-mask, cpu-mask, "
-                  "domains, flush, stop, status)", text);
+                  "domains, event, flush, stop, status)", text);
     return false;
 }
 

@@ -10,6 +10,8 @@
  *   cpu-mask CPUS    the CPU mask, as -c takes it ("0-3", "all")
  *   domains DOMS     the domain filter, as -d takes it ("0,3-5"), or
  *                    "all" for none
+ *   event EVENT=S    switch an event on, off, or to the event mask (S:
+ *                    on, off, mask), as --event takes it
  *   flush            write what is held now
  *   stop             end the capture, as a signal does
  *   status           the masks in force, and the records so far
@@ -32,6 +34,7 @@ enum control_op {
     CONTROL_EVT_MASK,
     CONTROL_CPU_MASK,
     CONTROL_DOMAINS,
+    CONTROL_EVENT,
     CONTROL_FLUSH,
     CONTROL_STOP,
     CONTROL_STATUS,

@@ -19,7 +19,8 @@
 
 static const char synopsis[] =
     "usage: xentrace-ctl [-h] [-s socket] -e evt-mask | -c cpu-mask |\n"
-    "                    -d domains | --flush | --stop | --status\n";
+    "                    -d domains | --event event=on|off|mask | --flush |\n"
+    "                    --stop | --status\n";
 
 static void __attribute__((noreturn)) usage(FILE *to, int status)
 {
@@ -34,6 +35,11 @@ static void __attribute__((noreturn)) usage(FILE *to, int status)
               "  -d, --domains domains   trace these domains from now, as "
               "xentrace -d;\n"
               "                          all: every domain\n"
+              "      --event event=on|off|mask\n"
+              "                          trace the event from now whatever "
+              "the event mask\n"
+              "                          says, or never, or as it says "
+              "again\n"
               "      --flush             write what the capture holds now\n"
               "      --stop              end the capture, as a signal does\n"
               "      --status            the event mask, records and losses "
@@ -55,12 +61,13 @@ static void take_command(char *request, size_t size, const char *command,
 static void parse_options(int argc, char *argv[], const char **path,
                           char *request, size_t size)
 {
-    enum { OPT_FLUSH = 256, OPT_STOP, OPT_STATUS };
+    enum { OPT_FLUSH = 256, OPT_STOP, OPT_STATUS, OPT_EVENT };
     static const struct option longopts[] = {
         { "socket",   required_argument, NULL, 's' },
         { "evt-mask", required_argument, NULL, 'e' },
         { "cpu-mask", required_argument, NULL, 'c' },
         { "domains",  required_argument, NULL, 'd' },
+        { "event",    required_argument, NULL, OPT_EVENT },
         { "flush",    no_argument,       NULL, OPT_FLUSH },
         { "stop",     no_argument,       NULL, OPT_STOP },
         { "status",   no_argument,       NULL, OPT_STATUS },
@@ -76,6 +83,7 @@ static void parse_options(int argc, char *argv[], const char **path,
         case 'e': take_command(request, size, "evt-mask", optarg); break;
         case 'c': take_command(request, size, "cpu-mask", optarg); break;
         case 'd': take_command(request, size, "domains", optarg); break;
+        case OPT_EVENT: take_command(request, size, "event", optarg); break;
         case OPT_FLUSH: take_command(request, size, "flush", NULL); break;
         case OPT_STOP: take_command(request, size, "stop", NULL); break;
         case OPT_STATUS: take_command(request, size, "status", NULL); break;

@@ -574,13 +574,13 @@ bool put_domain(struct take *c, const struct xt_domain *d, uint64_t now)
 }
 
 bool put_masks(struct take *c, uint32_t evt_mask, const uint8_t *cpus,
-               const struct xt_dom_filter *doms, uint64_t now)
+               const struct xt_masks_more *more, uint64_t now)
 {
     uint64_t tsc;
     struct chunk *k = note_chunk(c, now, &tsc);
 
     if ( k )
-        noted(c, k, xt_masks_put(evt_mask, cpus, c->nr_cpus, doms, &tsc,
+        noted(c, k, xt_masks_put(evt_mask, cpus, c->nr_cpus, more, &tsc,
                                  (uint32_t *)chunk_end(k)));
     return k;
 }

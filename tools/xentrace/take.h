@@ -73,13 +73,14 @@ void push_epoch(struct take *c, uint64_t now, bool ending);
 /*
  * Between passes, one of each a pass: domain @d's records (xtfile.h,
  * "Domains"), or the masks now in force (xtfile.h, "Masks": @cpus a bitmap
- * of the host's CPUs), in the stream of the CPU with the newest record,
+ * of the host's CPUs; @more, the domain filter and the event switches),
+ * in the stream of the CPU with the newest record,
  * at its TSC.  False if no CPU has a record yet (or the writer failed):
  * told later, then.
  */
 bool put_domain(struct take *c, const struct xt_domain *d, uint64_t now);
 bool put_masks(struct take *c, uint32_t evt_mask, const uint8_t *cpus,
-               const struct xt_dom_filter *doms, uint64_t now);
+               const struct xt_masks_more *more, uint64_t now);
 
 /* Queue every CPU's chunk (as push_epoch()) and write them now. */
 void take_flush(struct take *c, uint64_t now);

@@ -127,8 +127,10 @@
  * which stays a valid trace file up to its last complete batch.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <err.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <pthread.h>
@@ -156,6 +158,7 @@
 #include "pace.h"
 #include "take.h"
 #include "window.h"
+#include "xtevents.h"
 #include "xtfile.h"
 
 #define PROGRESS_MS      1000
@@ -168,6 +171,7 @@
 struct options {
     const char *cpu_spec;               /* -c; parsed once CPUs are known */
     struct xt_dom_filter doms;          /* -d; none: every domain */
+    struct xt_event_switches switches;  /* --event */
     bool discard;                       /* -D */
     uint32_t evt_mask;                  /* -e; 0: keep Xen's */
     unsigned long long ring_bytes;      /* -M; 0: write as we go */
@@ -199,6 +203,7 @@ struct capture {
     uint32_t evt_mask;
     uint8_t *cpu_mask;          /* a bitmap of the host's CPUs */
     struct xt_dom_filter doms;  /* none: every domain */
+    struct xt_event_switches switches;
     bool masks_due;
 };
 
@@ -210,6 +215,7 @@ static struct {
     uint32_t saved_evt_mask;    /* in force before -e */
     bool cpu_mask_set;          /* -c: set every CPU back */
     bool dom_filter_set;        /* -d: turn Xen's filter off */
+    const struct xt_event_switches *switches;   /* each back to the mask */
     struct capture *cap;        /* let the writer thread close the file */
     struct control *control;    /* --control's socket, to remove */
     bool gone;                  /* the connection to the host is lost */
@@ -227,8 +233,9 @@ static const char synopsis[] =
     "[-M size]\n"
     "                [-r MB] [-S pages] [-s ms] [-T seconds] "
     "[--batch-size bytes]\n"
-    "                [--control path] [--direct] [--quiet] [--realtime] "
-    "[file]\n";
+    "                [--control path] [--direct] [--event event=on|off] "
+    "[--quiet]\n"
+    "                [--realtime] [file]\n";
 
 /* -@opt's @arg from @min to @max @unit, or its error and range. */
 static unsigned long long number(char opt, const char *arg,
@@ -333,6 +340,9 @@ static void print_options(FILE *to)
            "take xentrace-ctl's requests on this socket (mode 0600)");
     option(to, "      --direct",
            "write the file with O_DIRECT, past the page cache");
+    option(to, "      --event event=on|off",
+           "trace the event (a name or number) whatever -e says, or never "
+           "(up to %u)", XT_EVENT_SWITCHES_MAX);
     option(to, "      --quiet", "no progress line on a terminal");
     option(to, "      --realtime", "run at SCHED_FIFO, memory locked");
     option(to, "  -h, --help", "print this help and exit");
@@ -360,10 +370,88 @@ static unsigned long long default_batch_bytes(unsigned long long ring_bytes)
     return b < MIN_BATCH_BYTES ? MIN_BATCH_BYTES : b;
 }
 
+/*
+ * --event's EVENT=on|off, and xentrace-ctl's, which may also say
+ * EVENT=mask: the event by the catalogue's name or as a number (0x...
+ * or decimal), into @event and @state (XEN_TBUF_EVENT_*); NULL, or why
+ * not.
+ */
+static const char *parse_switch(const char *arg, uint32_t *event,
+                                unsigned int *state)
+{
+    static const char *const states[] = {
+        [XEN_TBUF_EVENT_OFF] = "off", [XEN_TBUF_EVENT_ON] = "on",
+        [XEN_TBUF_EVENT_MASKS] = "mask",
+    };
+    const char *eq = strrchr(arg, '=');
+    const struct xt_event_desc *d;
+    unsigned long long n;
+    char name[64], *end;
+
+    if ( !eq || eq == arg || (size_t)(eq - arg) >= sizeof(name) )
+        return "not EVENT=on or EVENT=off";
+    for ( *state = 0; *state < 3 && strcmp(eq + 1, states[*state]); )
+        ++*state;
+    if ( *state == 3 )
+        return "not EVENT=on or EVENT=off";
+    memcpy(name, arg, eq - arg);
+    name[eq - arg] = '\0';
+    if ( (d = xt_event_named(name)) )
+    {
+        *event = d->id;
+        return NULL;
+    }
+    errno = 0;
+    if ( !strncmp(name, "0x", 2) && isxdigit((unsigned char)name[2]) )
+        n = strtoull(name + 2, &end, 16);
+    else if ( num_parse(name, 0, ULLONG_MAX, &n) )
+        return "no such event (a name of the catalogue, or a number)";
+    else
+        end = name + strlen(name);
+    if ( *end || errno || !n || n > 0x0fffffff )
+        return "not an event (a name of the catalogue, or 1 to 0x0fffffff)";
+    *event = n;
+    return NULL;
+}
+
+/* @event's switch to @state in @s, as Xen keeps it; false if full. */
+static bool note_switch(struct xt_event_switches *s, uint32_t event,
+                        unsigned int state)
+{
+    unsigned int i;
+
+    for ( i = 0; i < s->nr && (s->sw[i] & ~XT_EVENT_ON) != event; i++ )
+        ;
+    if ( i < s->nr )
+        s->sw[i] = s->sw[--s->nr];
+    if ( state == XEN_TBUF_EVENT_MASKS )
+        return true;
+    if ( s->nr == XT_EVENT_SWITCHES_MAX )
+        return false;
+    s->sw[s->nr++] = event | (state == XEN_TBUF_EVENT_ON ? XT_EVENT_ON : 0);
+    return true;
+}
+
+/* --event EVENT=on|off, once per event. */
+static void add_switch(struct options *o, const char *arg)
+{
+    unsigned int state;
+    uint32_t event;
+    const char *why = parse_switch(arg, &event, &state);
+
+    if ( !why && state == XEN_TBUF_EVENT_MASKS )
+        why = "not EVENT=on or EVENT=off";
+    if ( why )
+        errx(1, "--event %s: %s", arg, why);
+    if ( !note_switch(&o->switches, event, state) )
+        errx(1, "--event %s: more than %u events switched", arg,
+             XT_EVENT_SWITCHES_MAX);
+}
+
 static void parse_options(int argc, char *argv[], struct options *o)
 {
     enum { OPT_BATCH = 256, OPT_CONTROL, OPT_DIRECT, OPT_QUIET,
-           OPT_REALTIME };
+           OPT_REALTIME, OPT_EVENT };
     static const struct option longopts[] = {
         { "cpu-mask",             required_argument, NULL, 'c' },
         { "domains",              required_argument, NULL, 'd' },
@@ -383,6 +471,7 @@ static void parse_options(int argc, char *argv[], struct options *o)
         { "help",                 no_argument,       NULL, 'h' },
         { "quiet",                no_argument,       NULL, OPT_QUIET },
         { "realtime",             no_argument,       NULL, OPT_REALTIME },
+        { "event",                required_argument, NULL, OPT_EVENT },
         { NULL, 0, NULL, 0 },
     };
     const char *why;
@@ -454,6 +543,9 @@ static void parse_options(int argc, char *argv[], struct options *o)
             usage(stdout, 0);
         case OPT_QUIET:
             o->quiet = true;
+            break;
+        case OPT_EVENT:
+            add_switch(o, optarg);
             break;
         case OPT_REALTIME:
             o->realtime = true;
@@ -596,6 +688,15 @@ static const struct xt_dom_filter *dom_filter(const struct capture *c)
     return c->doms.nr ? &c->doms : NULL;
 }
 
+/* What the file tells with the masks. */
+static struct xt_masks_more masks_more(const struct capture *c)
+{
+    return (struct xt_masks_more){
+        .doms = dom_filter(c),
+        .switches = c->switches.nr ? &c->switches : NULL,
+    };
+}
+
 /*
  * A domain created or renamed since the last pass, told in the stream:
  * one a pass (put_domain()), the next at the next.
@@ -704,6 +805,31 @@ static void set_domains(struct capture *c, struct control_request *req)
                                           : "");
 }
 
+/* @req's event switch, on the host and in force from now. */
+static void set_switch(struct capture *c, struct control_request *req)
+{
+    struct xt_event_switches next = c->switches;
+    unsigned int state;
+    uint32_t event;
+    const char *why = parse_switch(req->arg, &event, &state);
+
+    if ( !why && !note_switch(&next, event, state) )
+        why = "more than 64 events switched";
+    if ( why )
+        control_reply(req, "error: event %s: %s", req->arg, why);
+    else if ( xt_switch_event(c->take.h, event, state) )
+        control_reply(req, "error: event %s: %s", req->arg, errno == EINVAL
+                      ? "Xen has no per-event switches" : strerror(errno));
+    else
+    {
+        c->switches = next;
+        c->masks_due = true;
+        control_reply(req, "ok: event 0x%08x %s", event,
+                      state == XEN_TBUF_EVENT_ON ? "on" :
+                      state == XEN_TBUF_EVENT_OFF ? "off" : "as the mask says");
+    }
+}
+
 /*
  * xentrace-ctl's requests that came (control.h), carried out between
  * passes.  A change of mask is told in the stream (put_masks()) at once,
@@ -715,7 +841,8 @@ static void steer(struct capture *c, uint64_t now)
 {
     struct control_request req;
     struct cpu_count all;
-    char text[64];
+    struct xt_masks_more more;
+    char text[64], switched[160];
 
     while ( c->control && control_next(c->control, &req) )
         switch ( req.op )
@@ -729,6 +856,9 @@ static void steer(struct capture *c, uint64_t now)
         case CONTROL_DOMAINS:
             set_domains(c, &req);
             break;
+        case CONTROL_EVENT:
+            set_switch(c, &req);
+            break;
         case CONTROL_FLUSH:
             take_flush(&c->take, now);
             control_reply(&req, "ok: flushed");
@@ -739,16 +869,20 @@ static void steer(struct capture *c, uint64_t now)
             break;
         case CONTROL_STATUS:
             all = count_all(c);
-            control_reply(&req, "ok: event mask 0x%08x, domains %s, %llu "
-                          "records, %llu lost", c->evt_mask,
+            control_reply(&req, "ok: event mask 0x%08x, domains %s, "
+                          "switched %s, %llu records, %llu lost",
+                          c->evt_mask,
                           xt_dom_filter_text(dom_filter(c), text,
                                              sizeof(text)),
+                          xt_event_switches_text(&c->switches, switched,
+                                                 sizeof(switched)),
                           (unsigned long long)all.records,
                           (unsigned long long)all.lost);
             break;
         }
-    if ( c->masks_due && put_masks(&c->take, c->evt_mask, c->cpu_mask,
-                                   dom_filter(c), now) )
+    more = masks_more(c);
+    if ( c->masks_due && put_masks(&c->take, c->evt_mask, c->cpu_mask, &more,
+                                   now) )
         c->masks_due = false;
 }
 
@@ -907,6 +1041,7 @@ static void host_call_failed(int error, const char *what)
 static bool restore_masks(void)
 {
     bool ok = true;
+    unsigned int i;
 
     if ( host.evt_mask_set && !host.gone )
     {
@@ -917,6 +1052,17 @@ static bool restore_masks(void)
             ok = false;
         }
     }
+
+    for ( i = 0; host.switches && i < host.switches->nr && !host.gone; i++ )
+        if ( xt_switch_event(host.h, host.switches->sw[i] & ~XT_EVENT_ON,
+                             XEN_TBUF_EVENT_MASKS) )
+        {
+            host_call_failed(errno, "cannot switch an event back to the "
+                             "event mask");
+            ok = false;
+            break;
+        }
+    host.switches = NULL;
 
     if ( host.dom_filter_set && !host.gone )
     {
@@ -1088,13 +1234,23 @@ static void start_masks(struct capture *c, struct xt_host *h,
         warnx("-d: Xen has no domain filter: filtering in dom0, so Xen's "
               "buffers fill, and lose records, as if unfiltered");
     }
+    /* Asking Xen to leave an event to the mask changes nothing. */
+    c->switches = c->opt->switches;
+    if ( c->switches.nr &&
+         xt_switch_event(h, c->switches.sw[0] & ~XT_EVENT_ON,
+                         XEN_TBUF_EVENT_MASKS) )
+        errx(1, "--event: %s", errno == EINVAL
+             ? "Xen has no per-event switches" : strerror(errno));
 }
 
 /* Set -e and -c, remembering what restore_masks() must undo. */
 static void set_masks(struct xt_host *h, const struct options *o,
                       const uint8_t *cpu_bitmap,
-                      const struct xt_dom_filter *doms)
+                      const struct xt_dom_filter *doms,
+                      const struct xt_event_switches *switches)
 {
+    unsigned int i;
+
     if ( o->evt_mask )
     {
         if ( xt_get_evt_mask(h, &host.saved_evt_mask) )
@@ -1115,6 +1271,13 @@ static void set_masks(struct xt_host *h, const struct options *o,
         if ( xt_set_dom_filter(h, doms->range, doms->nr) )
             err(1, "cannot set the domain filter");
     }
+    host.switches = switches;
+    for ( i = 0; i < switches->nr; i++ )
+        if ( xt_switch_event(h, switches->sw[i] & ~XT_EVENT_ON,
+                             switches->sw[i] & XT_EVENT_ON
+                             ? XEN_TBUF_EVENT_ON : XEN_TBUF_EVENT_OFF) )
+            err(1, "cannot switch event 0x%08x",
+                switches->sw[i] & ~XT_EVENT_ON);
 }
 
 /*
@@ -1159,11 +1322,12 @@ static struct xt_writer *open_writer(int fd, struct xt_host *h,
                                      const struct capture *c)
 {
     const struct options *o = c->opt;
+    struct xt_masks_more more = masks_more(c);
     struct xt_writer_opts wo = {
         .reserve_bytes = o->reserve_mb << 20,
         .evt_mask = c->evt_mask,
         .cpu_mask = c->evt_mask ? c->cpu_mask : NULL,
-        .dom_filter = dom_filter(c),
+        .more = &more,
     };
     /* The readers decode the file in this version's layouts. */
     struct xt_metadata meta = {
@@ -1343,7 +1507,7 @@ int main(int argc, char *argv[])
     cap.naming = naming_open();
     w = open_writer(fd, h, tsc_hz, &cap);
 
-    set_masks(h, &opt, cpu_bitmap, &cap.doms);
+    set_masks(h, &opt, cpu_bitmap, &cap.doms, &cap.switches);
     free(cpu_bitmap);
     start_tracing(h, &opt);
 
