@@ -1,7 +1,7 @@
 /*
- * The domain filter (xentrace -d) against xen-sim, in Xen (our trace.c's
- * TBUFOP commands) and, for a Xen without them (xen-sim --stock-xen), in
- * dom0.
+ * Filtering at the source against xen-sim: the domain filter (xentrace
+ * -d) in Xen (our trace.c's TBUFOP commands) and, for a Xen without them
+ * (xen-sim --stock-xen), in dom0; and the per-event switches (--event).
  *
  * What a filter keeps is defined so that a filtered capture tells the
  * same of the listed domains as an unfiltered one does: the summary's
@@ -15,7 +15,9 @@
  * Also: nothing lost silently (the file holds what Xen wrote, and with
  * dom0's filter what it dropped is counted), the filter in the file and
  * the summary, Xen's filter turned off at exit, steered by xentrace-ctl,
- * and bad lists refused.
+ * and bad lists refused.  The switches: an event of a masked class on and
+ * one of a traced class off, back at exit, steered, refused by a Xen
+ * without them, and bad arguments.
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -241,11 +243,11 @@ static void test_filter_in_summary(void **state)
 
     (void)state;
     text = sim_output_of(xen);
-    sim_assert_has(text, " all              " LISTED "\n");
+    sim_assert_has(text, " all              " LISTED "              none\n");
     free(text);
     text = sim_output_of(dom0);
     sim_assert_has(text, "\"domains\":\"" LISTED "\","
-                   "\"domains_in_dom0\":true}");
+                   "\"domains_in_dom0\":true,\"switched\":\"none\"}");
     free(text);
 }
 
@@ -316,12 +318,14 @@ static void test_filter_steered(void **state)
     unlink(out);
 
     text = sim_output_of(json);
-    at = strstr(text, "\"domains\":\"all\",\"domains_in_dom0\":false},"
+    at = strstr(text, "\"domains\":\"all\",\"domains_in_dom0\":false,"
+                      "\"switched\":\"none\"},"
                       "{\"from_seconds\":");
     if ( !at || sscanf(strchr(at, '{') + strlen("{\"from_seconds\":"), "%lf",
                        &changed) != 1 )
         fail_msg("no second mask period in:\n%.2000s", text);
-    sim_assert_has(at, "\"domains\":\"3\",\"domains_in_dom0\":false}]");
+    sim_assert_has(at, "\"domains\":\"3\",\"domains_in_dom0\":false,"
+                   "\"switched\":\"none\"}]");
     free(text);
 
     /* With -s, the dump's lines start with their seconds. */
@@ -342,26 +346,170 @@ static void test_filter_steered(void **state)
     assert_true(last < changed + LATE_S);
 }
 
-/* A bad list: one line, status 1, before the host is touched. */
+/* Lines of @text with @name as a whole word (a record's event). */
+static unsigned int count_event(const char *text, const char *name)
+{
+    char word[80];
+    const char *at;
+    unsigned int n = 0;
+
+    snprintf(word, sizeof(word), " %s ", name);
+    for ( at = text; (at = strstr(at, word)); at++ )
+        n++;
+    return n;
+}
+
+/*
+ * -e sched with TRC_HVM_VMEXIT64 switched on and TRC_SCHED_SWITCH off: the
+ * one HVM event and no switch record; the file holds what Xen wrote and
+ * the summary names the switches; the next capture, after exit, has the
+ * class mask's events again.
+ */
+static void test_event_switches(void **state)
+{
+    char second[80];
+    char *summary[] = { XT_SUMMARY, sim_trace, NULL };
+    char *dump[] = { XT_DUMP, sim_trace, NULL };
+    char *again[] = { XT_DUMP, second, NULL };
+    char *text;
+
+    (void)state;
+    snprintf(second, sizeof(second), "%s.second", sim_trace);
+    if ( run_sh(sim_log, "%s --pcpus 2 -- sh -c '%s -e sched --event "
+                "TRC_HVM_VMEXIT64=on --event TRC_SCHED_SWITCH=off -T 2 %s && "
+                "%s -e sched -T 1 %s'", XEN_SIM, XENTRACE, sim_trace,
+                XENTRACE, second) )
+    {
+        sim_show_file(sim_log, 40);
+        fail_msg("the switched capture failed");
+    }
+    text = sim_output_of(dump);
+    print_message("switched: %u TRC_HVM_VMEXIT64, %u TRC_SCHED_SWITCH, "
+                  "%u TRC_SCHED_SWITCH_INFPREV\n",
+                  count_event(text, "TRC_HVM_VMEXIT64"),
+                  count_event(text, "TRC_SCHED_SWITCH"),
+                  count_event(text, "TRC_SCHED_SWITCH_INFPREV"));
+    assert_true(count_event(text, "TRC_HVM_VMEXIT64") > 100);
+    assert_null(strstr(text, " TRC_HVM_VMENTRY "));
+    assert_int_equal(count_event(text, "TRC_SCHED_SWITCH"), 0);
+    assert_true(count_event(text, "TRC_SCHED_SWITCH_INFPREV") > 100);
+    free(text);
+    text = sim_output_of(summary);
+    sim_assert_has(text, " all              +TRC_HVM_VMEXIT64,"
+                   "-TRC_SCHED_SWITCH\n");
+    free(text);
+
+    text = sim_output_of(again);
+    assert_int_equal(count_event(text, "TRC_HVM_VMEXIT64"), 0);
+    assert_true(count_event(text, "TRC_SCHED_SWITCH") > 100);
+    free(text);
+    unlink(second);
+}
+
+/*
+ * TRC_SCHED_WAKE switched off a second into a capture (xentrace-ctl
+ * --event): a mask period says so, --status too, and no wake is traced
+ * once the change is made.
+ */
+static void test_event_switch_steered(void **state)
+{
+    char ctl[80], out[80];
+    char *json[] = { XT_SUMMARY, "--json", sim_trace, NULL };
+    char *dump[] = { XT_DUMP, "-s", sim_trace, NULL };
+    char *text, *at, *line;
+    double changed, t, last = 0;
+    unsigned int before = 0;
+
+    (void)state;
+    snprintf(ctl, sizeof(ctl), "%s.ctl", sim_trace);
+    snprintf(out, sizeof(out), "%s.ctl-out", sim_trace);
+    if ( run_sh(sim_log, "%s --pcpus 2 -- sh -c \"%s --control %s -e sched "
+                "-T 3 %s & x=\\$!; i=0; while [ ! -S %s ] && "
+                "[ \\$i -lt 50 ]; do sleep 0.1; i=\\$((i + 1)); done; "
+                "sleep 1; %s -s %s --event TRC_SCHED_WAKE=off > %s && "
+                "%s -s %s --status >> %s; wait \\$x\"", XEN_SIM, XENTRACE,
+                ctl, sim_trace, ctl, XENTRACE_CTL, ctl, out, XENTRACE_CTL,
+                ctl, out) )
+    {
+        sim_show_file(sim_log, 40);
+        fail_msg("the steered capture failed");
+    }
+    text = sim_read_text(out);
+    sim_assert_has(text, "event 0x00028004 off\n");
+    sim_assert_has(text, ", switched -TRC_SCHED_WAKE, ");
+    free(text);
+    unlink(out);
+
+    text = sim_output_of(json);
+    at = strstr(text, "\"switched\":\"none\"},{\"from_seconds\":");
+    if ( !at || sscanf(strchr(at, '{') + strlen("{\"from_seconds\":"), "%lf",
+                       &changed) != 1 )
+        fail_msg("no second mask period in:\n%.2000s", text);
+    sim_assert_has(at, "\"switched\":\"-TRC_SCHED_WAKE\"}]");
+    free(text);
+
+    text = sim_output_of(dump);
+    for ( line = text; line && *line; line = strchr(line, '\n'),
+          line = line ? line + 1 : NULL )
+        if ( sscanf(line, "%lf", &t) == 1 && strstr(line, " TRC_SCHED_WAKE ")
+             && strstr(line, " TRC_SCHED_WAKE ") < strchr(line, '\n') )
+        {
+            before += t < changed;
+            last = t > last ? t : last;
+        }
+    free(text);
+    print_message("TRC_SCHED_WAKE off from %.3f s: %u before, the last at "
+                  "%.3f s\n", changed, before, last);
+    assert_true(before > 100);
+    assert_true(last < changed + LATE_S);
+}
+
+/* A Xen without switches: one line, status 1, no file. */
+static void test_event_switches_refused(void **state)
+{
+    char *argv[] = { XEN_SIM, "--pcpus", "2", "--stock-xen", "--",
+                     XENTRACE, "-e", "sched", "--event",
+                     "TRC_HVM_VMEXIT64=on", "-T", "1", sim_trace, NULL };
+    char *text;
+
+    (void)state;
+    unlink(sim_trace);
+    assert_int_equal(run_cmd(argv, sim_log), 1);
+    text = sim_read_text(sim_log);
+    sim_assert_has(text, "\nxentrace: --event: Xen has no per-event "
+                   "switches\nxen-sim: ");
+    free(text);
+    assert_int_not_equal(access(sim_trace, F_OK), 0);
+}
+
+/* A bad list or switch: one line, status 1, before the host is touched. */
 static void test_bad_domain_lists(void **state)
 {
-    static const char *const bad[][2] = {
-        { "32768", "-d 32768: 32768: too large (domains 0 to 32767)" },
-        { "3,x", "-d 3,x: x: invalid (domains 0 to 32767)" },
-        { "", "-d : empty item (domains 0 to 32767)" },
+    static const char *const bad[][3] = {
+        { "-d", "32768", "-d 32768: 32768: too large (domains 0 to 32767)" },
+        { "-d", "3,x", "-d 3,x: x: invalid (domains 0 to 32767)" },
+        { "-d", "", "-d : empty item (domains 0 to 32767)" },
+        { "--event", "TRC_NO_SUCH=on", "--event TRC_NO_SUCH=on: no such "
+          "event (a name of the catalogue, or a number)" },
+        { "--event", "TRC_SCHED_WAKE", "--event TRC_SCHED_WAKE: not "
+          "EVENT=on or EVENT=off" },
+        { "--event", "TRC_SCHED_WAKE=mask", "--event TRC_SCHED_WAKE=mask: "
+          "not EVENT=on or EVENT=off" },
+        { "--event", "0x10000000=on", "--event 0x10000000=on: not an event "
+          "(a name of the catalogue, or 1 to 0x0fffffff)" },
     };
     unsigned int i;
 
     (void)state;
     for ( i = 0; i < sizeof(bad) / sizeof(bad[0]); i++ )
     {
-        char *argv[] = { XENTRACE, "-d", (char *)bad[i][0], sim_trace,
-                         NULL };
+        char *argv[] = { XENTRACE, (char *)bad[i][0], (char *)bad[i][1],
+                         sim_trace, NULL };
         char *text, want[128];
 
         assert_int_equal(run_cmd(argv, sim_log), 1);
         text = sim_read_text(sim_log);
-        snprintf(want, sizeof(want), "xentrace: %s\n", bad[i][1]);
+        snprintf(want, sizeof(want), "xentrace: %s\n", bad[i][2]);
         assert_string_equal(text, want);
         free(text);
     }
@@ -376,6 +524,9 @@ int main(void)
         cmocka_unit_test(test_filter_in_summary),
         cmocka_unit_test(test_filter_off_at_exit),
         cmocka_unit_test(test_filter_steered),
+        cmocka_unit_test(test_event_switches),
+        cmocka_unit_test(test_event_switch_steered),
+        cmocka_unit_test(test_event_switches_refused),
         cmocka_unit_test(test_bad_domain_lists),
     };
 

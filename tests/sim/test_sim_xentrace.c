@@ -800,13 +800,14 @@ static void test_steered_capture(void **state)
     sim_assert_has(text, "\"masks\":[{\"from_seconds\":0.000000000,"
                "\"evt_mask\":\"0x0002f000\",\"classes\":\"sched\","
                "\"cpus\":\"all\",\"domains\":\"all\",\"domains_in_dom0\":"
-               "false},{\"from_seconds\":");
+               "false,\"switched\":\"none\"},{\"from_seconds\":");
     at = strstr(text, "},{\"from_seconds\":");
     at += strlen("},{\"from_seconds\":");
     assert_int_equal(sscanf(at, "%lf", &changed), 1);
     sim_assert_has(at, "\"evt_mask\":\"0x000af000\",\"classes\":"
                "\"sched,hvm\",\"cpus\":\"all\",\"domains\":\"all\","
-               "\"domains_in_dom0\":false}],\"masks_dropped\":0");
+               "\"domains_in_dom0\":false,\"switched\":\"none\"}],"
+               "\"masks_dropped\":0");
     at = strstr(text, "\"seconds\":");
     assert_int_equal(sscanf(at, "\"seconds\":%lf", &span), 1);
     free(text);
