@@ -347,13 +347,18 @@ static void synopsis_options(const char *man, char *set, size_t size)
     }
 }
 
-/* The usage lines of a --help: the first, and those that go on with '['. */
+/*
+ * The usage lines of a --help: the first, "usage: NAME ...", and those
+ * that go on from the column after NAME.
+ */
 static void usage_lines(char *help)
 {
+    const char *name_end = strchr(help + strlen("usage: "), ' ');
+    size_t column = name_end ? (size_t)(name_end - help) + 1 : 0;
     char *nl = help;
 
-    while ( (nl = strchr(nl, '\n')) && nl[1] == ' ' &&
-            nl[1 + strspn(nl + 1, " ")] == '[' )
+    while ( (nl = strchr(nl, '\n')) && column &&
+            strspn(nl + 1, " ") == column )
         nl++;
     if ( nl )
         nl[1] = '\0';

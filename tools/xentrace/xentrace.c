@@ -233,7 +233,7 @@ static const char synopsis[] =
     "[-M size]\n"
     "                [-r MB] [-S pages] [-s ms] [-T seconds] "
     "[--batch-size bytes]\n"
-    "                [--control path] [--direct] [--event event=on|off] "
+    "                [--control path] [--direct] [--event switch] "
     "[--quiet]\n"
     "                [--realtime] [file]\n";
 
@@ -340,9 +340,9 @@ static void print_options(FILE *to)
            "take xentrace-ctl's requests on this socket (mode 0600)");
     option(to, "      --direct",
            "write the file with O_DIRECT, past the page cache");
-    option(to, "      --event event=on|off",
-           "trace the event (a name or number) whatever -e says, or never "
-           "(up to %u)", XT_EVENT_SWITCHES_MAX);
+    option(to, "      --event switch",
+           "EVENT=on: trace the event (a name or number) whatever -e says; "
+           "EVENT=off: never (up to %u)", XT_EVENT_SWITCHES_MAX);
     option(to, "      --quiet", "no progress line on a terminal");
     option(to, "      --realtime", "run at SCHED_FIFO, memory locked");
     option(to, "  -h, --help", "print this help and exit");
