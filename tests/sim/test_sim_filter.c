@@ -211,6 +211,20 @@ static void test_dom0_filter(void **state)
     assert_same_figures(IN_DOM0);
 }
 
+/* xen-sim running @argv: status 1, xentrace's one line @why, no file. */
+static void assert_refused(char *const argv[], const char *why)
+{
+    char *text, want[256];
+
+    unlink(sim_trace);
+    assert_int_equal(run_cmd(argv, sim_log), 1);
+    text = sim_read_text(sim_log);
+    snprintf(want, sizeof(want), "\nxentrace: %s\nxen-sim: ", why);
+    sim_assert_has(text, want);
+    free(text);
+    assert_int_not_equal(access(sim_trace, F_OK), 0);
+}
+
 /*
  * dom0 tells whose context a record is from the scheduler's runstate
  * changes: without them in the mask, xentrace refuses in one line, and
@@ -221,17 +235,11 @@ static void test_dom0_filter_needs_sched(void **state)
     char *argv[] = { XEN_SIM, "--pcpus", "2", "--stock-xen", "--",
                      XENTRACE, "-e", "pv", "-d", "3", "-T", "1", sim_trace,
                      NULL };
-    char *text;
 
     (void)state;
-    unlink(sim_trace);
-    assert_int_equal(run_cmd(argv, sim_log), 1);
-    text = sim_read_text(sim_log);
-    sim_assert_has(text, "\nxentrace: -d: Xen has no domain filter, and "
-                   "xentrace needs the scheduler's records to filter in "
-                   "dom0: add sched to -e\nxen-sim: ");
-    free(text);
-    assert_int_not_equal(access(sim_trace, F_OK), 0);
+    assert_refused(argv, "-d: Xen has no domain filter, and xentrace needs "
+                   "the scheduler's records to filter in dom0: add sched "
+                   "to -e");
 }
 
 /* The summary's masks table says which domains, and who filtered. */
@@ -285,63 +293,99 @@ static void test_filter_off_at_exit(void **state)
 #define LATE_S  0.25
 
 /*
+ * A 3 s capture of xentrace ARGS through its --control socket, steered a
+ * second in by xentrace-ctl STEER, then asked for --status: the two
+ * answers, a line each.
+ */
+static char *steer_capture(const char *args, const char *steer)
+{
+    char ctl[80], out[80], *text;
+
+    snprintf(ctl, sizeof(ctl), "%s.ctl", sim_trace);
+    snprintf(out, sizeof(out), "%s.ctl-out", sim_trace);
+    if ( run_sh(sim_log, "%s --pcpus 2 -- sh -c \"%s --control %s %s -T 3 "
+                "%s & x=\\$!; i=0; while [ ! -S %s ] && [ \\$i -lt 50 ]; "
+                "do sleep 0.1; i=\\$((i + 1)); done; sleep 1; %s -s %s %s > "
+                "%s && %s -s %s --status >> %s; wait \\$x\"", XEN_SIM,
+                XENTRACE, ctl, args, sim_trace, ctl, XENTRACE_CTL, ctl, steer,
+                out, XENTRACE_CTL, ctl, out) )
+    {
+        sim_show_file(sim_log, 40);
+        fail_msg("the steered capture failed");
+    }
+    text = sim_read_text(out);
+    unlink(out);
+    return text;
+}
+
+/*
+ * When the second mask period, told as @was then @now (the end of each
+ * period's JSON), starts.
+ */
+static double second_period(const char *was, const char *now)
+{
+    char *json[] = { XT_SUMMARY, "--json", sim_trace, NULL };
+    char *text = sim_output_of(json), *at, want[256];
+    double from;
+
+    snprintf(want, sizeof(want), "%s},{\"from_seconds\":", was);
+    if ( !(at = strstr(text, want)) ||
+         sscanf(at + strlen(want), "%lf", &from) != 1 )
+        fail_msg("no second mask period after %s in:\n%.2000s", was, text);
+    snprintf(want, sizeof(want), "%s}]", now);
+    sim_assert_has(at, want);
+    free(text);
+    return from;
+}
+
+/*
+ * The records of the steered capture whose event starts with @prefix:
+ * how many came before @changed, and when the last came.
+ */
+static unsigned int records_before(const char *prefix, double changed,
+                                   double *last)
+{
+    char *dump[] = { XT_DUMP, "-s", sim_trace, NULL };
+    char *text = sim_output_of(dump), *line, *at;
+    unsigned int before = 0;
+    double t;
+
+    /* With -s, the dump's lines start with their seconds. */
+    *last = 0;
+    for ( line = text; line && *line; line = strchr(line, '\n'),
+          line = line ? line + 1 : NULL )
+        if ( sscanf(line, "%lf", &t) == 1 && (at = strstr(line, prefix)) &&
+             at < strchr(line, '\n') )
+        {
+            before += t < changed;
+            *last = t > *last ? t : *last;
+        }
+    free(text);
+    return before;
+}
+
+/*
  * A capture steered to one domain a second in (xentrace-ctl -d 3): the
  * change told as a mask period, --status saying so, and no HVM record
  * (d1's and d2's, both HVM) once the change has been made.
  */
 static void test_filter_steered(void **state)
 {
-    char ctl[80], out[80];
-    char *json[] = { XT_SUMMARY, "--json", sim_trace, NULL };
-    char *dump[] = { XT_DUMP, "-s", sim_trace, NULL };
-    char *text, *at, *line;
-    double changed, t, last = 0;
-    unsigned int before = 0, after = 0;
+    char *text = steer_capture("-e all", "-d 3");
+    double changed, last;
+    unsigned int before;
 
     (void)state;
-    snprintf(ctl, sizeof(ctl), "%s.ctl", sim_trace);
-    snprintf(out, sizeof(out), "%s.ctl-out", sim_trace);
-    if ( run_sh(sim_log, "%s --pcpus 2 -- sh -c \"%s --control %s -e all "
-                "-T 3 %s & x=\\$!; i=0; while [ ! -S %s ] && "
-                "[ \\$i -lt 50 ]; do sleep 0.1; i=\\$((i + 1)); done; "
-                "sleep 1; %s -s %s -d 3 > %s && %s -s %s --status >> %s; "
-                "wait \\$x\"", XEN_SIM, XENTRACE, ctl, sim_trace, ctl,
-                XENTRACE_CTL, ctl, out, XENTRACE_CTL, ctl, out) )
-    {
-        sim_show_file(sim_log, 40);
-        fail_msg("the steered capture failed");
-    }
-    text = sim_read_text(out);
     sim_assert_has(text, "domains 3\n");
     sim_assert_has(text, "event mask 0x0ffff000, domains 3, ");
     free(text);
-    unlink(out);
-
-    text = sim_output_of(json);
-    at = strstr(text, "\"domains\":\"all\",\"domains_in_dom0\":false,"
-                      "\"switched\":\"none\"},"
-                      "{\"from_seconds\":");
-    if ( !at || sscanf(strchr(at, '{') + strlen("{\"from_seconds\":"), "%lf",
-                       &changed) != 1 )
-        fail_msg("no second mask period in:\n%.2000s", text);
-    sim_assert_has(at, "\"domains\":\"3\",\"domains_in_dom0\":false,"
-                   "\"switched\":\"none\"}]");
-    free(text);
-
-    /* With -s, the dump's lines start with their seconds. */
-    text = sim_output_of(dump);
-    for ( line = text; line && *line; line = strchr(line, '\n'),
-          line = line ? line + 1 : NULL )
-        if ( sscanf(line, "%lf", &t) == 1 && strstr(line, " TRC_HVM_") &&
-             strstr(line, " TRC_HVM_") < strchr(line, '\n') )
-        {
-            before += t < changed;
-            after += t >= changed;
-            last = t > last ? t : last;
-        }
-    free(text);
-    print_message("domains 3 from %.3f s: %u HVM records before, %u after, "
-                  "the last at %.3f s\n", changed, before, after, last);
+    changed = second_period("\"domains\":\"all\",\"domains_in_dom0\":false,"
+                            "\"switched\":\"none\"",
+                            "\"domains\":\"3\",\"domains_in_dom0\":false,"
+                            "\"switched\":\"none\"");
+    before = records_before(" TRC_HVM_", changed, &last);
+    print_message("domains 3 from %.3f s: %u HVM records before, the last "
+                  "at %.3f s\n", changed, before, last);
     assert_true(changed > 0.5 && before > 1000);
     assert_true(last < changed + LATE_S);
 }
@@ -413,51 +457,17 @@ static void test_event_switches(void **state)
  */
 static void test_event_switch_steered(void **state)
 {
-    char ctl[80], out[80];
-    char *json[] = { XT_SUMMARY, "--json", sim_trace, NULL };
-    char *dump[] = { XT_DUMP, "-s", sim_trace, NULL };
-    char *text, *at, *line;
-    double changed, t, last = 0;
-    unsigned int before = 0;
+    char *text = steer_capture("-e sched", "--event TRC_SCHED_WAKE=off");
+    double changed, last;
+    unsigned int before;
 
     (void)state;
-    snprintf(ctl, sizeof(ctl), "%s.ctl", sim_trace);
-    snprintf(out, sizeof(out), "%s.ctl-out", sim_trace);
-    if ( run_sh(sim_log, "%s --pcpus 2 -- sh -c \"%s --control %s -e sched "
-                "-T 3 %s & x=\\$!; i=0; while [ ! -S %s ] && "
-                "[ \\$i -lt 50 ]; do sleep 0.1; i=\\$((i + 1)); done; "
-                "sleep 1; %s -s %s --event TRC_SCHED_WAKE=off > %s && "
-                "%s -s %s --status >> %s; wait \\$x\"", XEN_SIM, XENTRACE,
-                ctl, sim_trace, ctl, XENTRACE_CTL, ctl, out, XENTRACE_CTL,
-                ctl, out) )
-    {
-        sim_show_file(sim_log, 40);
-        fail_msg("the steered capture failed");
-    }
-    text = sim_read_text(out);
     sim_assert_has(text, "event 0x00028004 off\n");
     sim_assert_has(text, ", switched -TRC_SCHED_WAKE, ");
     free(text);
-    unlink(out);
-
-    text = sim_output_of(json);
-    at = strstr(text, "\"switched\":\"none\"},{\"from_seconds\":");
-    if ( !at || sscanf(strchr(at, '{') + strlen("{\"from_seconds\":"), "%lf",
-                       &changed) != 1 )
-        fail_msg("no second mask period in:\n%.2000s", text);
-    sim_assert_has(at, "\"switched\":\"-TRC_SCHED_WAKE\"}]");
-    free(text);
-
-    text = sim_output_of(dump);
-    for ( line = text; line && *line; line = strchr(line, '\n'),
-          line = line ? line + 1 : NULL )
-        if ( sscanf(line, "%lf", &t) == 1 && strstr(line, " TRC_SCHED_WAKE ")
-             && strstr(line, " TRC_SCHED_WAKE ") < strchr(line, '\n') )
-        {
-            before += t < changed;
-            last = t > last ? t : last;
-        }
-    free(text);
+    changed = second_period("\"switched\":\"none\"",
+                            "\"switched\":\"-TRC_SCHED_WAKE\"");
+    before = records_before(" TRC_SCHED_WAKE ", changed, &last);
     print_message("TRC_SCHED_WAKE off from %.3f s: %u before, the last at "
                   "%.3f s\n", changed, before, last);
     assert_true(before > 100);
@@ -470,16 +480,9 @@ static void test_event_switches_refused(void **state)
     char *argv[] = { XEN_SIM, "--pcpus", "2", "--stock-xen", "--",
                      XENTRACE, "-e", "sched", "--event",
                      "TRC_HVM_VMEXIT64=on", "-T", "1", sim_trace, NULL };
-    char *text;
 
     (void)state;
-    unlink(sim_trace);
-    assert_int_equal(run_cmd(argv, sim_log), 1);
-    text = sim_read_text(sim_log);
-    sim_assert_has(text, "\nxentrace: --event: Xen has no per-event "
-                   "switches\nxen-sim: ");
-    free(text);
-    assert_int_not_equal(access(sim_trace, F_OK), 0);
+    assert_refused(argv, "--event: Xen has no per-event switches");
 }
 
 /* A bad list or switch: one line, status 1, before the host is touched. */

@@ -229,34 +229,46 @@ const char *xt_event_switches_text(const struct xt_event_switches *s,
     return buf;
 }
 
-/* A record of the switches of the period being told. */
-static void take_switches(struct masks *m, const struct xt_record *rec)
+/*
+ * Whether @rec, {nr, first, ...}, tells @p's next @per items, up to @max,
+ * after the @have it has told: the next record of @p, the period being
+ * told (NULL: none).
+ */
+static bool next_chunk(const struct mask_period *p,
+                       const struct xt_record *rec, unsigned int max,
+                       unsigned int per, unsigned int have)
 {
     uint64_t tsc = rec->has_tsc ? rec->tsc : 0;
-    struct mask_period *p = m->telling ? &m->periods[m->telling - 1] : NULL;
-    uint32_t nr = rec->extra[0], first = rec->extra[1], i;
+    uint32_t nr = rec->extra[0], first = rec->extra[1];
 
-    if ( !p || p->given.tsc != tsc || rec->nr_extra < 7 ||
-         nr > XT_EVENT_SWITCHES_MAX || first % XT_EVENT_SWITCHES_RECORD ||
-         first >= nr || first != p->switches.nr )
-        return;                         /* not the next of this period's */
-    for ( i = 0; i < XT_EVENT_SWITCHES_RECORD && first + i < nr; i++ )
+    return p && p->given.tsc == tsc && rec->nr_extra >= 7 && nr <= max &&
+           !(first % per) && first < nr && first == have;
+}
+
+/* A record of the switches of the period being told. */
+static void take_switches(struct mask_period *p, const struct xt_record *rec)
+{
+    uint32_t i;
+
+    if ( !next_chunk(p, rec, XT_EVENT_SWITCHES_MAX, XT_EVENT_SWITCHES_RECORD,
+                     p ? p->switches.nr : 0) )
+        return;
+    for ( i = 0; i < XT_EVENT_SWITCHES_RECORD &&
+                 p->switches.nr < rec->extra[0]; i++ )
         p->switches.sw[p->switches.nr++] = rec->extra[2 + i];
 }
 
 /* A record of the domain filter of the period being told. */
-static void take_dom_filter(struct masks *m, const struct xt_record *rec)
+static void take_dom_filter(struct mask_period *p,
+                            const struct xt_record *rec)
 {
-    uint64_t tsc = rec->has_tsc ? rec->tsc : 0;
-    struct mask_period *p = m->telling ? &m->periods[m->telling - 1] : NULL;
-    uint32_t nr = rec->extra[0], first = rec->extra[1], i;
+    uint32_t i;
 
-    if ( !p || p->given.tsc != tsc || rec->nr_extra < 7 ||
-         nr > XT_DOM_RANGES_MAX || first % XT_DOM_RANGES_RECORD ||
-         first >= nr || first != p->doms.nr )
-        return;                         /* not the next of this period's */
+    if ( !next_chunk(p, rec, XT_DOM_RANGES_MAX, XT_DOM_RANGES_RECORD,
+                     p ? p->doms.nr : 0) )
+        return;
     p->doms.in_dom0 = rec->extra[2];
-    for ( i = 0; i < XT_DOM_RANGES_RECORD && first + i < nr; i++ )
+    for ( i = 0; i < XT_DOM_RANGES_RECORD && p->doms.nr < rec->extra[0]; i++ )
         p->doms.range[p->doms.nr++] = rec->extra[3 + i];
 }
 
@@ -266,14 +278,15 @@ bool masks_take(struct masks *m, const struct xt_record *rec)
     struct mask_period *p;
     uint32_t first;
 
+    p = m->telling ? &m->periods[m->telling - 1] : NULL;
     if ( rec->event == TRC_XT_DOM_FILTER )
     {
-        take_dom_filter(m, rec);
+        take_dom_filter(p, rec);
         return true;
     }
     if ( rec->event == TRC_XT_EVENT_SWITCHES )
     {
-        take_switches(m, rec);
+        take_switches(p, rec);
         return true;
     }
     if ( rec->event != TRC_XT_MASKS )
