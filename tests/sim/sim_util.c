@@ -228,3 +228,13 @@ void sim_assert_has(const char *text, const char *want)
     if ( !strstr(text, want) )
         fail_msg("no \"%s\" in:\n%.3000s", want, text);
 }
+
+uint64_t sim_file_records(const struct tf_summary *file)
+{
+    uint64_t n = 0;
+    unsigned int cpu;
+
+    for ( cpu = 0; cpu < NR_PCPUS; cpu++ )
+        n += file->cpu[cpu].records;
+    return n;
+}

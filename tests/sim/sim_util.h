@@ -76,4 +76,7 @@ char *sim_output_of(char *const argv[]);
 /* Fails the test, showing @text, unless @want is in it. */
 void sim_assert_has(const char *text, const char *want);
 
+/* The records of Xen's in @file, every CPU's. */
+uint64_t sim_file_records(const struct tf_summary *file);
+
 #endif /* SIM_UTIL_H */

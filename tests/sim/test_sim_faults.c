@@ -333,16 +333,6 @@ static void assert_tracing_off(void)
     }
 }
 
-static uint64_t all_records(const struct tf_summary *file)
-{
-    uint64_t n = 0;
-    unsigned int cpu;
-
-    for ( cpu = 0; cpu < NR_PCPUS; cpu++ )
-        n += file->cpu[cpu].records;
-    return n;
-}
-
 /*
  * 1. kill -9
  * ==========
@@ -396,7 +386,7 @@ static void test_kill9_at_random_points(void **state)
         check_file(sim_trace, true, &file);
         cut += file.bytes != file.complete;
         bytes += file.complete;
-        records += all_records(&file);
+        records += sim_file_records(&file);
         if ( file.complete )
         {
             assert_int_equal(truncate(sim_trace, file.complete), 0);
@@ -407,7 +397,7 @@ static void test_kill9_at_random_points(void **state)
 
     assert_int_equal(run_xentrace(clean, sim_trace), 0);
     check_file(sim_trace, false, &file);
-    assert_true(all_records(&file) > 0);
+    assert_true(sim_file_records(&file) > 0);
     assert_xenalyze_reads(sim_trace);
     assert_tracing_off();
     stop_host(host);
@@ -477,7 +467,7 @@ static void test_enospc_at_random_points(void **state)
         print_message("tmpfs of %7u bytes%s: %7llu written, %llu records\n",
                       size, run % 2 ? ", --direct" : "",
                       (unsigned long long)file.bytes,
-                      (unsigned long long)all_records(&file));
+                      (unsigned long long)sim_file_records(&file));
         assert_true(file.bytes > 0 && file.bytes <= size);
         assert_xenalyze_reads(trace);
         assert_tracing_off();
@@ -697,7 +687,7 @@ static void test_host_dies_under_xentrace(void **state)
         fail_msg("xentrace's status %#x, first error: %s", status, line);
     }
     check_file(sim_trace, false, &file);
-    assert_true(all_records(&file) > 0);
+    assert_true(sim_file_records(&file) > 0);
     assert_xenalyze_reads(sim_trace);
 }
 
@@ -783,7 +773,7 @@ static void test_flight_recorder_ring_ends(void **state)
          * less than one flush more: a 4 KiB batch and a buffer's window
          * per CPU, and the metadata's page.
          */
-        assert_true(all_records(&file) > 0);
+        assert_true(sim_file_records(&file) > 0);
         assert_true(file.bytes >= size);
         assert_true(file.bytes <=
                     size + NR_PCPUS * (4096 + TBUF_BYTES + PAGE) + PAGE);

@@ -106,16 +106,6 @@ static int teardown(void **state)
     return sim_teardown(state);
 }
 
-static uint64_t file_records(const struct tf_summary *f)
-{
-    uint64_t n = 0;
-    unsigned int cpu;
-
-    for ( cpu = 0; cpu < NR_PCPUS; cpu++ )
-        n += f->cpu[cpu].records;
-    return n;
-}
-
 /*
  * The summary's figures of domain @domid in capture @which over the
  * window: its row and its vCPUs' rows of the JSON, from "domains" to
@@ -161,8 +151,8 @@ static void assert_same_figures(unsigned int which)
 /* The filter keeps a part, and the file holds what Xen wrote. */
 static void test_xen_filter(void **state)
 {
-    uint64_t all = file_records(&file[UNFILTERED]);
-    uint64_t kept = file_records(&file[IN_XEN]);
+    uint64_t all = sim_file_records(&file[UNFILTERED]);
+    uint64_t kept = sim_file_records(&file[IN_XEN]);
 
     (void)state;
     print_message("unfiltered %llu records, -d " LISTED " in Xen %llu\n",
@@ -195,7 +185,7 @@ static void test_dom0_filter(void **state)
 {
     char *text = sim_read_text(log_path[IN_DOM0]), *first;
     uint64_t written = cpus[IN_DOM0][0].records + cpus[IN_DOM0][1].records;
-    uint64_t kept = file_records(&file[IN_DOM0]);
+    uint64_t kept = sim_file_records(&file[IN_DOM0]);
     uint64_t dropped = filtered_in_dom0(log_path[IN_DOM0]);
 
     (void)state;
@@ -277,9 +267,9 @@ static void test_filter_off_at_exit(void **state)
     }
     assert_true(tf_read(first, &a) && tf_read(second, &b));
     print_message("-d 3: %llu records; then unfiltered: %llu\n",
-                  (unsigned long long)file_records(&a),
-                  (unsigned long long)file_records(&b));
-    assert_true(file_records(&b) > 2 * file_records(&a));
+                  (unsigned long long)sim_file_records(&a),
+                  (unsigned long long)sim_file_records(&b));
+    assert_true(sim_file_records(&b) > 2 * sim_file_records(&a));
     assert_int_equal(b.dom_filters, 0);
     unlink(first);
     unlink(second);

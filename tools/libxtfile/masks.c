@@ -174,29 +174,43 @@ static bool take_chunk(struct mask_period *p, const struct xt_record *rec)
     return true;
 }
 
+/*
+ * Item @piece of a list in @buf (@*len bytes so far): after a comma but
+ * the first; false, and ",..." instead, if it leaves too little room.
+ */
+static bool append_item(char *buf, size_t size, size_t *len,
+                        const char *piece)
+{
+    size_t n = strlen(piece) + !!*len;
+
+    if ( *len + n + 5 > size )
+    {
+        snprintf(buf + *len, size - *len, ",...");
+        return false;
+    }
+    *len += snprintf(buf + *len, size - *len, "%s%s", *len ? "," : "",
+                     piece);
+    return true;
+}
+
 const char *xt_dom_filter_text(const struct xt_dom_filter *doms, char *buf,
                                size_t size)
 {
     size_t len = 0;
     unsigned int i;
+    char one[16];
 
     snprintf(buf, size, "all");
     for ( i = 0; doms && i < doms->nr; i++ )
     {
         uint32_t first = doms->range[i] >> 16, last = doms->range[i] & 0xffff;
-        char one[16];
-        int n = first == last
-                ? snprintf(one, sizeof(one), "%s%u", i ? "," : "", first)
-                : snprintf(one, sizeof(one), "%s%u-%u", i ? "," : "", first,
-                           last);
 
-        if ( len + n + 5 > size )
-        {
-            snprintf(buf + len, size - len, ",...");
+        if ( first == last )
+            snprintf(one, sizeof(one), "%u", first);
+        else
+            snprintf(one, sizeof(one), "%u-%u", first, last);
+        if ( !append_item(buf, size, &len, one) )
             break;
-        }
-        memcpy(buf + len, one, n + 1);
-        len += n;
     }
     return buf;
 }
@@ -206,25 +220,21 @@ const char *xt_event_switches_text(const struct xt_event_switches *s,
 {
     size_t len = 0;
     unsigned int i;
+    char one[64];
 
     snprintf(buf, size, "none");
     for ( i = 0; s && i < s->nr; i++ )
     {
         uint32_t event = s->sw[i] & ~XT_EVENT_ON;
         const struct xt_event_desc *d = xt_event_find(event);
-        char one[64];
-        int n = d ? snprintf(one, sizeof(one), "%s%c%s", i ? "," : "",
-                             s->sw[i] & XT_EVENT_ON ? '+' : '-', d->name)
-                  : snprintf(one, sizeof(one), "%s%c0x%08x", i ? "," : "",
-                             s->sw[i] & XT_EVENT_ON ? '+' : '-', event);
+        char sign = s->sw[i] & XT_EVENT_ON ? '+' : '-';
 
-        if ( len + n + 5 > size )
-        {
-            snprintf(buf + len, size - len, ",...");
+        if ( d )
+            snprintf(one, sizeof(one), "%c%s", sign, d->name);
+        else
+            snprintf(one, sizeof(one), "%c0x%08x", sign, event);
+        if ( !append_item(buf, size, &len, one) )
             break;
-        }
-        memcpy(buf + len, one, n + 1);
-        len += n;
     }
     return buf;
 }
