@@ -74,7 +74,7 @@ def check_row(bad, iv, top, summ, lossy):
             c[0] += e["count"]
             c[1] += e["cycles"]
             if member == "exits" and e["count"] and \
-               e["max_cycles"] * e["count"] < e["cycles"]:
+               e["max_cycles"] * e["count"] < e["cycles"] - e["halted_cycles"]:
                 bad.append("%s exit %s: max below the mean" %
                            (name, e["name"]))
         for k, c in got.items():

@@ -233,14 +233,24 @@ static void test_filters(void **state)
                            "s[\"domains\"])") <= 2);
 }
 
-/* Sorted by cost: exits by cycles, most first. */
+/*
+ * Sorted by cost: exits by Xen's cycles (halted ones not), most first;
+ * no share above the whole.
+ */
 static void test_sorted_by_cost(void **state)
 {
     (void)state;
     summarise("sim8", "");
     assert_int_equal(json_value("sim8", "all(e[\"exits\"] == sorted("
-                                "e[\"exits\"], key=lambda x: -x[\"cycles\"]) "
+                                "e[\"exits\"], key=lambda x: "
+                                "x[\"halted_cycles\"] - x[\"cycles\"]) "
                                 "for e in s[\"vcpus\"] + s[\"domains\"])"), 1);
+    assert_true(json_value("sim8", "sum(x[\"halted_cycles\"] > 0 for e in "
+                           "s[\"vcpus\"] for x in e[\"exits\"])") > 0);
+    /* No exit, HLT's included, takes more than its vCPU's running time. */
+    assert_int_equal(json_value("sim8", "all(x[\"share_running\"] <= 1 for e "
+                                "in s[\"vcpus\"] + s[\"domains\"] for x in "
+                                "e[\"exits\"])"), 1);
     assert_true(json_value("sim8", "sum(len(v[\"exits\"]) for v in "
                            "s[\"vcpus\"])") > 0);
 }

@@ -232,8 +232,9 @@ static const char *summary(bool arm, const char *opts, const char *out)
 }
 
 /*
- * The rows of the vCPU's traps table: class, count, seconds, %run, %span,
- * mean, p50, p90, p99, max cycles.  d1v0 runs 900 cycles, the span.
+ * The rows of the vCPU's traps table: class, count, seconds in Xen and
+ * halted, %run, %span, mean, p50, p90, p99, max cycles.  d1v0 runs 900
+ * cycles, the span; no trap here waits for an interrupt.
  */
 static void test_traps(void **state)
 {
@@ -242,15 +243,19 @@ static void test_traps(void **state)
     (void)state;
     assert_true(has_line(path, "Arm guest traps, per domain then per vCPU, most costly first"));
     assert_true(has_line(path, "d1v0 traps:"));
-    assert_true(has_line(path, "class count seconds %run %span mean-cyc "
-                               "p50-cyc p90-cyc p99-cyc max-cyc"));
+    assert_true(has_line(path, "class count in-xen-s halted-s %run %span "
+                               "mean-cyc p50-cyc p90-cyc p99-cyc max-cyc"));
     /* DABT: 20 + 40 + 10 of 900 running */
-    assert_true(has_line(path, "DABT 3 0.000070 7.78 7.78 23 20 40 40 40"));
-    assert_true(has_line(path, "HVC64 1 0.000050 5.56 5.56 50 50 50 50 50"));
-    assert_true(has_line(path, "WFI_WFE 1 0.000030 3.33 3.33 30 30 30 30 30"));
+    assert_true(has_line(path, "DABT 3 0.000070 0.000000 7.78 7.78 23 20 40 "
+                               "40 40"));
+    assert_true(has_line(path, "HVC64 1 0.000050 0.000000 5.56 5.56 50 50 50 "
+                               "50 50"));
+    assert_true(has_line(path, "WFI_WFE 1 0.000030 0.000000 3.33 3.33 30 30 "
+                               "30 30 30"));
     /* d1, both vCPUs: 1800 running in a span of 900 */
     assert_true(has_line(path, "d1 traps:"));
-    assert_true(has_line(path, "DABT 4 0.000130 7.22 14.44 32 20 60 60 60"));
+    assert_true(has_line(path, "DABT 4 0.000130 0.000000 7.22 14.44 32 20 60 "
+                               "60 60"));
     assert_true(has_line(path, "d1v0 HVC traps by hypercall:"));
     assert_true(has_line(path, "sched_op 1 0.000050"));
 }

@@ -216,6 +216,7 @@ struct seen {
     uint64_t other_lost;                /* d2v0's lost ticks */
     unsigned int exits;
     uint64_t exit_ticks;
+    uint64_t exit_halted;
     bool exit_arm;
     unsigned int losses;
     unsigned int injections;            /* Arm's injection latencies */
@@ -235,6 +236,7 @@ static void take(void *arg, const struct model_event *ev)
     {
         s->exits++;
         s->exit_ticks = ev->end - ev->start;
+        s->exit_halted = ev->u.exit.halted;
         s->exit_arm = ev->u.exit.arm;
     }
     if ( ev->type == MODEL_EV_INJECT_LATENCY )
@@ -325,7 +327,10 @@ static void test_continue_on_fresh_pcpu(void **state)
     free(f.w);
 }
 
-/* An exit that blocks ends when its vCPU is woken, not at VMENTRY. */
+/*
+ * An exit that blocks ends when its vCPU is woken, not at VMENTRY; its
+ * time blocked is halted, not Xen's.
+ */
 static void test_exit_closes_at_wake(void **state)
 {
     struct file f = { 0 };
@@ -345,6 +350,7 @@ static void test_exit_closes_at_wake(void **state)
     run_model(&f, &s);
     assert_int_equal(s.exits, 1);
     assert_int_equal(s.exit_ticks, 70 - 20);
+    assert_int_equal(s.exit_halted, 70 - 30);
     free(f.w);
 }
 

@@ -278,6 +278,12 @@ out:
  * ===================
  */
 
+/* The time Xen spent in exits @e: not the time a halted vCPU waited. */
+static uint64_t in_xen(const struct analysis_count *e)
+{
+    return e->ticks - e->halted;
+}
+
 static double per_second(const struct frame *fr, uint64_t n, uint64_t hz)
 {
     double s = tsc_seconds(fr->to - fr->from, hz);
@@ -456,8 +462,8 @@ static void text_details(FILE *f, const struct frame *fr,
     for ( i = 0; i < fg->nr_exits; i++ )
         fprintf(f, "  %-20s %10.0f %7.2f %10" PRIu64 " %10" PRIu64 "\n",
                 fg->exit[i].name, per_second(fr, fg->exit[i].count, hz),
-                span ? 100.0 * fg->exit[i].ticks / span : 0,
-                fg->exit[i].ticks / fg->exit[i].count, fg->exit[i].max);
+                span ? 100.0 * in_xen(&fg->exit[i]) / span : 0,
+                in_xen(&fg->exit[i]) / fg->exit[i].count, fg->exit[i].max);
     if ( fg->nr_calls )
         fprintf(f, "%s hypercalls:\n  %-20s %10s\n", fg->name, "name",
                 "per-s");
@@ -517,7 +523,8 @@ static void json_table(FILE *f, const struct analysis *iv,
         fprintf(f, ",\"count\":%" PRIu64 ",\"cycles\":%" PRIu64, e[i].count,
                 e[i].ticks);
         if ( tb == ANALYSIS_EXITS )
-            fprintf(f, ",\"max_cycles\":%" PRIu64, e[i].max);
+            fprintf(f, ",\"halted_cycles\":%" PRIu64 ",\"max_cycles\":%"
+                    PRIu64, e[i].halted, e[i].max);
         fprintf(f, "}");
     }
     fprintf(f, "]}");
@@ -892,8 +899,8 @@ static void draw_details(struct screen *s, int top, int rows, int cols)
             len += snprintf(line + len, sizeof(line) - len,
                             "%-18s %9.0f %6.2f %9" PRIu64 " %10" PRIu64 "   ",
                             e->name, per_second(s->fr, e->count, hz),
-                            span ? 100.0 * e->ticks / span : 0,
-                            e->ticks / e->count, e->max);
+                            span ? 100.0 * in_xen(e) / span : 0,
+                            in_xen(e) / e->count, e->max);
         else if ( f->nr_exits )
             len += snprintf(line + len, sizeof(line) - len, "%*s", 60, "");
         if ( i < f->nr_calls )

@@ -24,7 +24,15 @@
 
 struct stat {
     uint64_t count, ticks;
+    uint64_t halted;            /* of ticks: an exit's time blocked (HLT,
+                                   WFI), which is not Xen's; else 0 */
 };
+
+/* The time of @s that Xen spent: all of it but an exit's time blocked. */
+static uint64_t in_xen(const struct stat *s)
+{
+    return s->ticks - s->halted;
+}
 
 /* A count and time per key (a reason, port, vector...), in bounded room. */
 struct entry {
@@ -186,16 +194,25 @@ nomem:
     return NULL;
 }
 
-static void table_add(struct analysis *a, struct table *t, uint64_t key,
-                      uint64_t ticks)
+/* One more of @key: @ticks long, @halted of them blocked; its sketch
+   takes the rest, Xen's time. */
+static void table_add_halted(struct analysis *a, struct table *t,
+                             uint64_t key, uint64_t ticks, uint64_t halted)
 {
     struct entry *e = table_get(a, t, key);
     struct stat *s = e ? &e->s : &t->other;
 
     s->count++;
     s->ticks += ticks;
-    if ( e && e->sk && sketch_add(e->sk, ticks) )
+    s->halted += halted;
+    if ( e && e->sk && sketch_add(e->sk, ticks - halted) )
         a->failed = true;
+}
+
+static void table_add(struct analysis *a, struct table *t, uint64_t key,
+                      uint64_t ticks)
+{
+    table_add_halted(a, t, key, ticks, 0);
 }
 
 static void table_merge(struct analysis *a, struct table *into,
@@ -205,6 +222,7 @@ static void table_merge(struct analysis *a, struct table *into,
 
     into->other.count += from->other.count;
     into->other.ticks += from->other.ticks;
+    into->other.halted += from->other.halted;
     for ( i = 0; i < from->n; i++ )
     {
         struct entry *e = table_get(a, into, from->e[i].key);
@@ -212,6 +230,7 @@ static void table_merge(struct analysis *a, struct table *into,
 
         s->count += from->e[i].s.count;
         s->ticks += from->e[i].s.ticks;
+        s->halted += from->e[i].s.halted;
         if ( e && e->sk && from->e[i].sk && sketch_merge(e->sk, from->e[i].sk) )
             a->failed = true;
     }
@@ -233,14 +252,14 @@ static void table_free(struct table *t)
     memset(t, 0, sizeof(*t));
 }
 
-/* Entries most costly first: by ticks, then count, then key. */
+/* Entries most costly first: by Xen's time, then count, then key. */
 static int by_cost(const void *pa, const void *pb)
 {
     const struct entry *x = *(const struct entry *const *)pa;
     const struct entry *y = *(const struct entry *const *)pb;
 
-    if ( x->s.ticks != y->s.ticks )
-        return x->s.ticks < y->s.ticks ? 1 : -1;
+    if ( in_xen(&x->s) != in_xen(&y->s) )
+        return in_xen(&x->s) < in_xen(&y->s) ? 1 : -1;
     if ( x->s.count != y->s.count )
         return x->s.count < y->s.count ? 1 : -1;
     return x->key < y->key ? -1 : x->key > y->key;
@@ -462,15 +481,16 @@ static void take_handlers(struct analysis *a, struct avcpu *v,
 static void take_exit(struct analysis *a, const struct model_event *ev)
 {
     uint64_t ticks = ev->end - ev->began;
+    uint64_t halted = ev->u.exit.halted < ticks ? ev->u.exit.halted : ticks;
     struct avcpu *v;
 
     if ( ev->goes_on || !(v = vcpu_of(a, ev->domvcpu)) )
         return;
     if ( ev->u.exit.arm )
-        table_add(a, &v->traps, ev->u.exit.reason, ticks);
+        table_add_halted(a, &v->traps, ev->u.exit.reason, ticks, halted);
     else
-        table_add(a, &v->exits, ev->u.exit.reason |
-                  (ev->u.exit.svm ? KEY_SVM : 0), ticks);
+        table_add_halted(a, &v->exits, ev->u.exit.reason |
+                         (ev->u.exit.svm ? KEY_SVM : 0), ticks, halted);
     take_handlers(a, v, ev, ticks);
 }
 
@@ -1222,21 +1242,21 @@ static void text_exits(FILE *f, const struct analysis *a,
 
     if ( !m )
         return;
-    fprintf(f, "%s %s:\n  %-28s %9s %11s %7s %7s %10s %10s %10s %10s",
-            who, kind->what, kind->column, "count", "seconds", "%run",
-            "%span", "mean-cyc", "p50-cyc", "p90-cyc", "p99-cyc");
+    fprintf(f, "%s %s:\n  %-28s %9s %11s %11s %7s %7s %10s %10s %10s %10s",
+            who, kind->what, kind->column, "count", "in-xen-s", "halted-s",
+            "%run", "%span", "mean-cyc", "p50-cyc", "p90-cyc", "p99-cyc");
     fprintf(f, kind->max ? " %10s\n" : "\n", "max-cyc");
     for ( k = 0; k < shown(a, m); k++ )
     {
-        fprintf(f, "  %-28s %9" PRIu64 " %11.6f %7.2f %7.2f %10" PRIu64
+        uint64_t xen = in_xen(&e[k]->s);
+
+        fprintf(f, "  %-28s %9" PRIu64 " %11.6f %11.6f %7.2f %7.2f %10" PRIu64
                 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64,
                 kind->name(a, buf, sizeof(buf), e[k]->key), e[k]->s.count,
-                secs(a, e[k]->s.ticks),
-                running_ticks(v) ? 100.0 * e[k]->s.ticks / running_ticks(v)
-                                  : 0,
-                analysis_span(a) ? 100.0 * e[k]->s.ticks / analysis_span(a)
-                                 : 0,
-                e[k]->s.ticks / e[k]->s.count,
+                secs(a, xen), secs(a, e[k]->s.halted),
+                running_ticks(v) ? 100.0 * xen / running_ticks(v) : 0,
+                analysis_span(a) ? 100.0 * xen / analysis_span(a) : 0,
+                xen / e[k]->s.count,
                 sketch_quantile(e[k]->sk, 0.5), sketch_quantile(e[k]->sk, 0.9),
                 sketch_quantile(e[k]->sk, 0.99));
         if ( kind->max )
@@ -1527,19 +1547,21 @@ static void json_exits(FILE *f, const struct analysis *a,
     fprintf(f, ",\"%s\":[", kind->what);
     for ( k = 0; k < shown(a, m); k++ )
     {
+        uint64_t xen = in_xen(&e[k]->s);
+
         fprintf(f, "%s{\"%s\":%" PRIu64 ",\"name\":\"%s\",\"count\":%"
                 PRIu64 ",\"cycles\":%" PRIu64 ",\"seconds\":%.9f"
+                ",\"halted_cycles\":%" PRIu64 ",\"in_xen_seconds\":%.9f"
                 ",\"share_running\":%.6f,\"share_span\":%.6f"
                 ",\"mean_cycles\":%" PRIu64 ",\"p50_cycles\":%" PRIu64
                 ",\"p90_cycles\":%" PRIu64 ",\"p99_cycles\":%" PRIu64,
                 k ? "," : "", kind->column, e[k]->key & ~KEY_SVM,
                 kind->name(a, buf, sizeof(buf), e[k]->key), e[k]->s.count,
-                e[k]->s.ticks, secs(a, e[k]->s.ticks),
-                running_ticks(v) ? (double)e[k]->s.ticks / running_ticks(v)
-                                  : 0,
-                analysis_span(a) ? (double)e[k]->s.ticks / analysis_span(a)
-                                 : 0,
-                e[k]->s.ticks / e[k]->s.count, sketch_quantile(e[k]->sk, 0.5),
+                e[k]->s.ticks, secs(a, e[k]->s.ticks), e[k]->s.halted,
+                secs(a, xen),
+                running_ticks(v) ? (double)xen / running_ticks(v) : 0,
+                analysis_span(a) ? (double)xen / analysis_span(a) : 0,
+                xen / e[k]->s.count, sketch_quantile(e[k]->sk, 0.5),
                 sketch_quantile(e[k]->sk, 0.9),
                 sketch_quantile(e[k]->sk, 0.99));
         if ( kind->max )
@@ -1688,6 +1710,7 @@ static struct stat table_total(const struct table *t)
     {
         n.count += t->e[i].s.count;
         n.ticks += t->e[i].s.ticks;
+        n.halted += t->e[i].s.halted;
     }
     return n;
 }
@@ -1835,12 +1858,14 @@ int analysis_row_wait(const struct analysis_row *r, struct analysis_dist *d)
 }
 
 /* Entries most costly first (ticks, then count), or most counted first. */
+/* Exits most costly first: by Xen's time, then count, then key. */
 static int count_by_ticks(const void *pa, const void *pb)
 {
     const struct analysis_count *x = pa, *y = pb;
+    uint64_t xt = x->ticks - x->halted, yt = y->ticks - y->halted;
 
-    if ( x->ticks != y->ticks )
-        return x->ticks < y->ticks ? 1 : -1;
+    if ( xt != yt )
+        return xt < yt ? 1 : -1;
     if ( x->count != y->count )
         return x->count < y->count ? 1 : -1;
     return x->key < y->key ? -1 : x->key > y->key;
@@ -1909,7 +1934,8 @@ unsigned int analysis_row_table(const struct analysis *a,
 
             all[n] = (struct analysis_count){
                 .key = e->key & ~KEY_SVM, .count = e->s.count,
-                .ticks = e->s.ticks, .max = e->sk ? e->sk->max : 0,
+                .ticks = e->s.ticks, .halted = e->s.halted,
+                .max = e->sk ? e->sk->max : 0,
             };
             if ( src[i].exit_name )
                 src[i].exit_name(a, all[n].name, sizeof(all[n].name), e->key);

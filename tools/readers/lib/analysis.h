@@ -174,7 +174,10 @@ struct analysis_count {
     char name[32];              /* as the summary names it */
     uint64_t count, ticks;      /* ticks: time in the exit (exits, and
                                    VMCALLs); 0 for PV hypercalls */
-    uint64_t max;               /* exits: the longest, in ticks */
+    uint64_t halted;            /* exits: of ticks, those blocked (HLT,
+                                   WFI), none of Xen's */
+    uint64_t max;               /* exits: the longest time in Xen, in
+                                   ticks */
 };
 
 /*

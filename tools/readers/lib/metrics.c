@@ -32,7 +32,8 @@ static const struct family {
     [EXITS] = { "xen_vcpu_exits", "counter", NULL,
                 "HVM exits and Arm traps, by domain and reason" },
     [EXIT_SECONDS] = { "xen_vcpu_exit_seconds", "counter", "seconds",
-                       "Time in HVM exits and Arm traps" },
+                       "Time Xen spent in HVM exits and Arm traps (not "
+                       "a halted vCPU's)" },
     [HYPERCALLS] = { "xen_hypercalls", "counter", NULL,
                      "PV hypercalls and HVM VMCALL exits, by hypercall" },
     [INJECTED] = { "xen_interrupts_injected", "counter", NULL,
@@ -204,7 +205,8 @@ static int add_table(struct metrics *m, struct analysis *a,
         ret |= add(m, f, dom, label, m->rows[i].name, m->rows[i].count);
         if ( f == EXITS )
             ret |= add(m, EXIT_SECONDS, dom, label, m->rows[i].name,
-                       tsc_seconds(m->rows[i].ticks, hz));
+                       tsc_seconds(m->rows[i].ticks - m->rows[i].halted,
+                                   hz));
     }
     /* What the analysis had no room for is counted, as "other". */
     if ( total > counted )

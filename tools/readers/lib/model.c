@@ -223,6 +223,7 @@ static void enter(struct model *m, struct vstate *v, uint64_t tsc,
 static void close_exit(struct model *m, struct vstate *v, uint64_t tsc,
                        uint32_t pcpu)
 {
+    uint64_t blocked = v->since > v->exit_start ? v->since : v->exit_start;
     struct model_event ev = {
         .type = MODEL_EV_EXIT, .pcpu = v->exit_pcpu, .domvcpu = v->domvcpu,
         .start = v->exit_start, .end = tsc >= v->exit_start ? tsc : v->exit_start,
@@ -231,6 +232,8 @@ static void close_exit(struct model *m, struct vstate *v, uint64_t tsc,
             .arm = v->exit_arm, .rip = v->exit_rip,
             .nr_handlers = v->nr_handlers, .handlers = v->handlers,
             .entry_pcpu = pcpu,
+            .halted = v->state == MODEL_BLOCKED && tsc > blocked
+                      ? tsc - blocked : 0,
         },
     };
 

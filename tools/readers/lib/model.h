@@ -43,9 +43,10 @@
  *              it then, or as the vCPU becomes runnable (woken or
  *              preempted) if that is earlier: an exit that blocks, HLT,
  *              costs the time blocked, not the wait for a pCPU after the
- *              wake, as in xenalyze.  An exit open when its vCPU is lost
- *              is dropped, and counted; one open at the end is not
- *              emitted.  An Arm guest's trap (xen/patches/arm) is an
+ *              wake, as in xenalyze, and says how much of it was blocked
+ *              (halted), which is none of Xen's time.  An exit open when
+ *              its vCPU is lost is dropped, and counted; one open at the
+ *              end is not emitted.  An Arm guest's trap (xen/patches/arm) is an
  *              exit of the same kind: opened by TRC_ARM_TRAP (exception
  *              class, pc), with TRC_ARM_TRAP_HVC and TRC_ARM_TRAP_MMIO
  *              as its handler records, closed by TRC_ARM_RETURN.
@@ -188,6 +189,11 @@ struct model_event {
                                                    MODEL_MAX_HANDLERS; valid
                                                    during the callback */
             uint32_t entry_pcpu;        /* where VMENTRY was (@pcpu: exit) */
+            uint64_t halted;            /* of [start, end), the ticks the
+                                           vCPU was blocked: an exit that
+                                           waits for an interrupt (HLT,
+                                           WFI) closes at the wake, and
+                                           that wait is none of Xen's */
         } exit;
         struct {
             uint32_t op;                /* hypercall number */
