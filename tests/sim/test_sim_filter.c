@@ -355,13 +355,14 @@ static unsigned int records_before(const char *prefix, double changed,
 }
 
 /*
- * A capture steered to one domain a second in (xentrace-ctl -d 3): the
- * change told as a mask period, --status saying so, and no HVM record
- * (d1's and d2's, both HVM) once the change has been made.
+ * A capture steered to one domain a second in, by its name (xentrace-ctl
+ * -d db-01, xen-sim's d3): the change told as a mask period, --status
+ * saying so, and no HVM record (d1's and d2's, both HVM) once the change
+ * has been made.
  */
 static void test_filter_steered(void **state)
 {
-    char *text = steer_capture("-e all", "-d 3");
+    char *text = steer_capture("-e all", "-d db-01");
     double changed, last;
     unsigned int before;
 
@@ -464,6 +465,17 @@ static void test_event_switch_steered(void **state)
     assert_true(last < changed + LATE_S);
 }
 
+/* A domain by a name xenstore does not have: one line, no file. */
+static void test_unknown_domain_name(void **state)
+{
+    char *argv[] = { XEN_SIM, "--pcpus", "2", "--", XENTRACE, "-e", "all",
+                     "-d", "0,web-99", "-T", "1", sim_trace, NULL };
+
+    (void)state;
+    assert_refused(argv, "-d 0,web-99: web-99: no domain of that name in "
+                   "xenstore");
+}
+
 /* A Xen without switches: one line, status 1, no file. */
 static void test_event_switches_refused(void **state)
 {
@@ -480,7 +492,7 @@ static void test_bad_domain_lists(void **state)
 {
     static const char *const bad[][3] = {
         { "-d", "32768", "-d 32768: 32768: too large (domains 0 to 32767)" },
-        { "-d", "3,x", "-d 3,x: x: invalid (domains 0 to 32767)" },
+        { "-d", "3,7-5", "-d 3,7-5: 7-5: wrong order (domains 0 to 32767)" },
         { "-d", "", "-d : empty item (domains 0 to 32767)" },
         { "--event", "TRC_NO_SUCH=on", "--event TRC_NO_SUCH=on: no such "
           "event (a name of the catalogue, or a number)" },
@@ -517,6 +529,7 @@ int main(void)
         cmocka_unit_test(test_filter_in_summary),
         cmocka_unit_test(test_filter_off_at_exit),
         cmocka_unit_test(test_filter_steered),
+        cmocka_unit_test(test_unknown_domain_name),
         cmocka_unit_test(test_event_switches),
         cmocka_unit_test(test_event_switch_steered),
         cmocka_unit_test(test_event_switches_refused),

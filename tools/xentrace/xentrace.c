@@ -151,6 +151,7 @@
 
 #include "control.h"
 #include "libxentrace.h"
+#include "names.h"
 #include "naming.h"
 #include "numbers.h"
 #include "options.h"
@@ -171,6 +172,7 @@
 struct options {
     const char *cpu_spec;               /* -c; parsed once CPUs are known */
     struct xt_dom_filter doms;          /* -d; none: every domain */
+    const char *doms_named;             /* -d with names, for xenstore */
     struct xt_event_switches switches;  /* --event */
     bool discard;                       /* -D */
     uint32_t evt_mask;                  /* -e; 0: keep Xen's */
@@ -308,8 +310,8 @@ static void print_options(FILE *to)
     option(to, "  -c, --cpu-mask cpu-mask",
            "trace only these CPUs: all, 0xHEX, or a list such as 0-3,8");
     option(to, "  -d, --domains domains",
-           "trace only these domains: a list of ids such as 0,3-5 "
-           "(at most %u ranges)", XT_DOM_RANGES_MAX);
+           "trace only these domains: ids or xenstore's names, such as "
+           "0,3-5,web-01 (at most %u ranges)", XT_DOM_RANGES_MAX);
     option(to, "  -D, --discard-buffers",
            "drop what the buffers hold at the start");
     option(to, "  -e, --evt-mask evt-mask",
@@ -368,6 +370,64 @@ static unsigned long long default_batch_bytes(unsigned long long ring_bytes)
     if ( !ring_bytes || b > DEFAULT_BATCH_BYTES )
         return DEFAULT_BATCH_BYTES;
     return b < MIN_BATCH_BYTES ? MIN_BATCH_BYTES : b;
+}
+
+/* Whether a list of domains names one, rather than all by number. */
+static bool has_names(const char *list)
+{
+    char *copy = strdup(list), *item, *save;
+    bool named = false;
+
+    if ( !copy )
+        err(1, "memory");
+    for ( item = strtok_r(copy, ",", &save); item && !named;
+          item = strtok_r(NULL, ",", &save) )
+        named = names_is_name(item);
+    free(copy);
+    return named;
+}
+
+/* The domain xenstore names @name, at the start or since (naming.c). */
+static bool xenstore_domain(void *ctx, const char *name, uint32_t *domid)
+{
+    unsigned int i, n = 0;
+    const struct xt_domain *d = ctx ? naming_domains(ctx, &n) : NULL;
+
+    for ( i = 0; i < n; i++ )
+        if ( !strcmp(d[i].name, name) )
+        {
+            *domid = d[i].domid;
+            return true;
+        }
+    return false;
+}
+
+/*
+ * A list of domains by number or by name (xenstore's, through @naming)
+ * into @doms: NULL, or why not, as a line's end (into @why_buf).
+ */
+static const char *parse_named_domains(struct naming *naming,
+                                       const char *arg,
+                                       struct xt_dom_filter *doms,
+                                       char *why_buf, size_t size)
+{
+    char *unknown, *ids = names_to_ids(arg, xenstore_domain, naming,
+                                       &unknown);
+    const char *why;
+
+    if ( unknown )
+    {
+        snprintf(why_buf, size, "%s: %s", unknown, naming
+                 ? "no domain of that name in xenstore"
+                 : "no xenstore to ask for names");
+        free(unknown);
+        return why_buf;
+    }
+    if ( !ids )
+        err(1, "memory");
+    why = parse_domains(ids, doms);
+    free(ids);
+    return why;
 }
 
 /*
@@ -491,7 +551,9 @@ static void parse_options(int argc, char *argv[], struct options *o)
             o->cpu_spec = optarg;
             break;
         case 'd':
-            if ( (why = parse_domains(optarg, &o->doms)) )
+            /* Names wait for xenstore (start_masks()); numbers not. */
+            o->doms_named = has_names(optarg) ? optarg : NULL;
+            if ( !o->doms_named && (why = parse_domains(optarg, &o->doms)) )
                 errx(1, "-d %s: %s", optarg, why);
             break;
         case 'D':
@@ -771,9 +833,11 @@ static void set_domains(struct capture *c, struct control_request *req)
 {
     struct xt_dom_filter doms = { 0 };
     const char *why;
-    char text[64];
+    char text[64], why_buf[128];
 
-    if ( strcmp(req->arg, "all") && (why = parse_domains(req->arg, &doms)) )
+    if ( strcmp(req->arg, "all") &&
+         (why = parse_named_domains(c->naming, req->arg, &doms, why_buf,
+                                    sizeof(why_buf))) )
     {
         control_reply(req, "error: domains %s: %s", req->arg, why);
         return;
@@ -1217,6 +1281,8 @@ static void start_masks(struct capture *c, struct xt_host *h,
                         const uint8_t *cpu_bitmap)
 {
     unsigned int max_cpus = xt_max_cpus(h);
+    char why_buf[128];
+    const char *why;
 
     c->evt_mask = c->opt->evt_mask;
     if ( !c->evt_mask && xt_get_evt_mask(h, &c->evt_mask) )
@@ -1225,6 +1291,10 @@ static void start_masks(struct capture *c, struct xt_host *h,
     if ( cpu_bitmap )
         memcpy(c->cpu_mask, cpu_bitmap, (max_cpus + 7) / 8);
     c->doms = c->opt->doms;
+    if ( c->opt->doms_named &&
+         (why = parse_named_domains(c->naming, c->opt->doms_named, &c->doms,
+                                    why_buf, sizeof(why_buf))) )
+        errx(1, "-d %s: %s", c->opt->doms_named, why);
     if ( c->doms.nr && !xt_has_dom_filter(h) )
     {
         c->doms.in_dom0 = true;
@@ -1493,7 +1563,8 @@ int main(int argc, char *argv[])
     }
     if ( opt.control )
         cap.control = host.control = control_open(opt.control);
-    /* Before the file: -d may refuse the masks. */
+    /* Before the file: -d may refuse the masks, or name no domain. */
+    cap.naming = naming_open();
     start_masks(&cap, h, cpu_bitmap);
     fd = open_output(&opt);
     /*
@@ -1504,7 +1575,6 @@ int main(int argc, char *argv[])
     if ( !(tsc_hz = xt_tsc_hz(h)) )
         tsc_hz = measure_tsc_hz();
     /* The metadata goes out now: -r refuses it before the host changes. */
-    cap.naming = naming_open();
     w = open_writer(fd, h, tsc_hz, &cap);
 
     set_masks(h, &opt, cpu_bitmap, &cap.doms, &cap.switches);

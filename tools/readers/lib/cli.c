@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "names.h"
 #include "tsc.h"
 #include "numbers.h"
 
@@ -303,9 +304,9 @@ unsigned long long cli_number(const char *opt, const char *arg,
 }
 
 /* The domain @r's file names @name, first or last: false if none. */
-static bool named_domain(const struct xt_reader *r, const char *name,
-                         uint32_t *domid)
+static bool named_domain(void *ctx, const char *name, uint32_t *domid)
 {
+    const struct xt_reader *r = ctx;
     const struct xt_domain_info *d;
     unsigned int i;
 
@@ -319,26 +320,15 @@ static bool named_domain(const struct xt_reader *r, const char *name,
     return false;
 }
 
-/*
- * Whether @arg is meant as a name: it has a letter.  Else it is a number
- * (or a list's range), refused, if it is not one, in the numbers' words.
- */
-static bool is_name(const char *arg)
-{
-    for ( ; *arg; arg++ )
-        if ( isalpha((unsigned char)*arg) )
-            return true;
-    return false;
-}
-
 uint32_t cli_domain(const struct xt_reader *r, const char *opt,
                     const char *arg)
 {
     uint32_t domid;
 
-    if ( !is_name(arg) )
+    /* A number is refused, if it is not one, in the numbers' words. */
+    if ( !names_is_name(arg) )
         return cli_number(opt, arg, 0, 0xffff);
-    if ( !named_domain(r, arg, &domid) )
+    if ( !named_domain((void *)r, arg, &domid) )
         errx(CLI_EXIT_ERROR, "%s %s: no domain of the trace has that name",
              opt, arg);
     return domid;
@@ -347,30 +337,14 @@ uint32_t cli_domain(const struct xt_reader *r, const char *opt,
 char *cli_domain_ids(const struct xt_reader *r, const char *opt,
                      const char *arg)
 {
-    /* An id is at most 5 digits, and no name is shorter than 1 byte. */
-    char *ids = malloc(6 * strlen(arg) + 1), *out = ids;
-    const char *item = arg;
+    char *unknown, *ids = names_to_ids(arg, named_domain, (void *)r,
+                                       &unknown);
 
+    if ( unknown )
+        errx(CLI_EXIT_ERROR, "%s %s: no domain of the trace has that name",
+             opt, unknown);
     if ( !ids )
         err(CLI_EXIT_ERROR, "memory");
-    *out = '\0';
-    while ( *item )
-    {
-        size_t len = strcspn(item, ",");
-        char *one = strndup(item, len);
-
-        if ( !one )
-            err(CLI_EXIT_ERROR, "memory");
-        if ( is_name(one) )
-            out += sprintf(out, "%" PRIu32, cli_domain(r, opt, one));
-        else
-            out = stpcpy(out, one);     /* ids and ranges, checked later */
-        free(one);
-        item += len;
-        if ( *item == ',' )
-            *out++ = *item++;
-        *out = '\0';
-    }
     return ids;
 }
 
