@@ -428,8 +428,22 @@ static bool event_wanted(uint32_t event)
     return mask_wants(read_atomic(&tb_pass_mask), event);
 }
 
+int trace_will_trace_event(uint32_t event)
+{
+    return tb_init_done && event_wanted(event) &&
+           cpumask_test_cpu(smp_processor_id(), &tb_cpu_mask);
+}
+
 /*
- * Per-event switches (public/trace.h): events switched on are traced
+ * Filtering
+ * =========
+ *
+ * Beside the event and CPU masks, two filters of our own (public/trace.h):
+ * per-event switches and the domain filter.  Both cost nothing unused.
+ */
+
+/*
+ * Per-event switches: events switched on are traced
  * whatever the event mask says, events switched off never.  An event is
  * its 28 bits, a runstate change's states cleared.
  *
@@ -483,19 +497,10 @@ static bool noinline switches_let(uint32_t event)
            mask_wants(read_atomic(&tb_event_mask), event);
 }
 
-int trace_will_trace_event(uint32_t event)
-{
-    return tb_init_done && event_wanted(event) &&
-           cpumask_test_cpu(smp_processor_id(), &tb_cpu_mask);
-}
-
 /*
- * Filtering
- * =========
- *
- * The domain filter (public/trace.h) is a bitmap of every domain id up to
- * DOMID_IDLE, one page, in force while dom_filter is not NULL.  Control
- * fills a second page, the staged list, and a commit swaps the two.
+ * The domain filter is a bitmap of every domain id up to DOMID_IDLE, one
+ * page, in force while dom_filter is not NULL.  Control fills a second
+ * page, the staged list, and a commit swaps the two.
  *
  * The filter costs nothing unless it is on, as the record path looks at it
  * only in the slow path (see "Writing records"): a filter in force keeps
