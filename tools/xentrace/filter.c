@@ -9,12 +9,12 @@
  *
  * Xen knows whose context a record is written in; dom0 goes by each
  * CPU's own records, as the readers' model does: from a runstate change
- * to running written on a CPU, or a switch record's next vCPU, that
- * vCPU's domain runs there.  A record is judged by the domain running
- * when it was written, so a change to running is judged by its CPU's
- * previous domain, as in Xen (the scheduler writes it before it
- * switches).  Until a CPU's first such record, what runs there is not
- * known, and its records are kept.
+ * to running written on a CPU, a switch record's next vCPU, or a vCPU
+ * that continues running, that vCPU's domain runs there.  A record is
+ * judged by the domain running when it was written, so a change to
+ * running is judged by its CPU's previous domain, as in Xen (the
+ * scheduler writes it before it switches).  Until a CPU's first such
+ * record, what runs there is not known, and its records are kept.
  */
 #include <err.h>
 #include <stdbool.h>
@@ -66,7 +66,11 @@ static bool listed(const struct dom_filter *f, uint32_t domid)
     return domid < XT_DOM_IDS && f->listed[domid / 8] & 1u << domid % 8;
 }
 
-/* The domain that runs on the CPU after record @event, @d; or @now's. */
+/*
+ * The domain that runs on the CPU after record @event, @d, as the model
+ * reads it (a runstate change to running, a switch's next, a vCPU that
+ * continues running); or @now's.
+ */
 static uint32_t runs_after(uint32_t event, const uint32_t *d,
                            unsigned int words, uint32_t now)
 {
@@ -76,6 +80,8 @@ static uint32_t runs_after(uint32_t event, const uint32_t *d,
         return XT_DV_DOM(d[0]);
     if ( event == TRC_SCHED_SWITCH && words >= 3 )
         return d[2];
+    if ( event == TRC_SCHED_CONTINUE_RUNNING && words >= 1 )
+        return XT_DV_DOM(d[0]);
     return now;
 }
 
