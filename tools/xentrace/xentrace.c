@@ -877,10 +877,11 @@ static void set_switch(struct capture *c, struct control_request *req)
     uint32_t event;
     const char *why = parse_switch(req->arg, &event, &state);
 
-    if ( !why && !note_switch(&next, event, state) )
-        why = "more than 64 events switched";
     if ( why )
         control_reply(req, "error: event %s: %s", req->arg, why);
+    else if ( !note_switch(&next, event, state) )
+        control_reply(req, "error: event %s: more than %u events switched",
+                      req->arg, XT_EVENT_SWITCHES_MAX);
     else if ( xt_switch_event(c->take.h, event, state) )
         control_reply(req, "error: event %s: %s", req->arg, errno == EINVAL
                       ? "Xen has no per-event switches" : strerror(errno));
