@@ -31,7 +31,7 @@ int tu_set_size(unsigned int pages);
 int tu_set_evt_mask(uint32_t mask);
 int tu_set_cpu_mask(const uint8_t *bitmap, unsigned int nr_bits);
 int tu_enable(void);
-/* The domain filter: stage the ids @first to @last; put the staged in force. */
+/* The domain filter: stage ids @first to @last; put the staged in force. */
 int tu_dom_filter_stage(unsigned int first, unsigned int last);
 int tu_dom_filter_commit(bool on);
 /* Switch @event XEN_TBUF_EVENT_OFF, _ON or back to the masks (_MASKS). */

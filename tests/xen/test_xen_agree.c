@@ -717,11 +717,12 @@ static unsigned long count_calls(const char *text, unsigned long *unknown)
  * hypercall-loop's 10,000 xen_version hypercalls, all in dom0's context,
  * -d 0 keeps a record of each (and a few of dom0's other calls) and -d 7
  * none, but, with dom0's filter, those of a CPU before the first of its
- * records that says what runs there.  The file tells the filter: Xen's with ours, dom0's on a stock
- * Xen, which xentrace says in one line.  Two captures of a real host
- * never hold the same records, so the figures' equality with an
- * unfiltered capture is test_sim_filter's (xen-sim --repeatable); here a
- * workload whose records are known is counted instead.
+ * records that says what runs there.  The file tells the filter: Xen's
+ * with ours, dom0's on a stock Xen, which xentrace says in one line.  Two
+ * captures of a real host never hold the same records, so the figures'
+ * equality with an unfiltered capture is test_sim_filter's (xen-sim
+ * --repeatable); here a workload whose records are known is counted
+ * instead.
  */
 static void test_domain_filter(void **state)
 {

@@ -891,7 +891,8 @@ static void set_switch(struct capture *c, struct control_request *req)
         c->masks_due = true;
         control_reply(req, "ok: event 0x%08x %s", event,
                       state == XEN_TBUF_EVENT_ON ? "on" :
-                      state == XEN_TBUF_EVENT_OFF ? "off" : "as the mask says");
+                      state == XEN_TBUF_EVENT_OFF ? "off"
+                                                  : "as the mask says");
     }
 }
 

@@ -61,8 +61,8 @@
  *
  * Filtering.  A record must pass the event mask (or be switched on) and the
  * CPU mask, checked before anything else, and not be switched off, and
- * pass the domain filter when it is on; see "Filtering" below.  A record that does not pass is not written and not
- * lost: it was never wanted.
+ * pass the domain filter when it is on; see "Filtering" below.  A record
+ * that does not pass is not written and not lost: it was never wanted.
  *
  * Disabling.  tb_control(disable) returns only once no CPU is writing, and
  * writes each CPU's pending lost count: a consumer that sweeps every buffer
@@ -443,9 +443,9 @@ int trace_will_trace_event(uint32_t event)
  */
 
 /*
- * Per-event switches: events switched on are traced
- * whatever the event mask says, events switched off never.  An event is
- * its 28 bits, a runstate change's states cleared.
+ * Per-event switches: events switched on are traced whatever the event
+ * mask says, events switched off never.  An event is its 28 bits, a
+ * runstate change's states cleared.
  *
  * They cost nothing unused.  The masks' first look is at tb_pass_mask,
  * the event mask with the class and subclass bits of each event switched

@@ -46,8 +46,8 @@
  *              wake, as in xenalyze, and says how much of it was blocked
  *              (halted), which is none of Xen's time.  An exit open when
  *              its vCPU is lost is dropped, and counted; one open at the
- *              end is not emitted.  An Arm guest's trap (xen/patches/arm) is an
- *              exit of the same kind: opened by TRC_ARM_TRAP (exception
+ *              end is not emitted.  An Arm guest's trap (xen/patches/arm)
+ *              is an exit of the same kind: opened by TRC_ARM_TRAP (exception
  *              class, pc), with TRC_ARM_TRAP_HVC and TRC_ARM_TRAP_MMIO
  *              as its handler records, closed by TRC_ARM_RETURN.
  *              The virtual interrupt made pending for it
