@@ -69,6 +69,11 @@ int tu_set_size(unsigned int pages)
     return simple_op(XEN_SYSCTL_TBUFOP_set_size, 0, pages);
 }
 
+int tu_resize(unsigned int pages)
+{
+    return simple_op(XEN_SYSCTL_TBUFOP_resize, 0, pages);
+}
+
 int tu_dom_filter_stage(unsigned int first, unsigned int last)
 {
     return simple_op(XEN_SYSCTL_TBUFOP_dom_filter_stage, first << 16 | last,

@@ -28,6 +28,7 @@ void tu_console_clear(void);
 /* XEN_SYSCTL_tbuf_op @cmd with @op's other fields; returns tb_control()'s rc. */
 int tu_tbuf_op(unsigned int cmd, struct xen_sysctl_tbuf_op *op);
 int tu_set_size(unsigned int pages);
+int tu_resize(unsigned int pages);
 int tu_set_evt_mask(uint32_t mask);
 int tu_set_cpu_mask(const uint8_t *bitmap, unsigned int nr_bits);
 int tu_enable(void);

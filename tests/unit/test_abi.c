@@ -169,6 +169,7 @@ static const char *const extensions[] = {
 	"XEN_SYSCTL_TBUFOP_dom_filter_stage",
 	"XEN_SYSCTL_TBUFOP_dom_filter_commit",
 	"XEN_SYSCTL_TBUFOP_event_switch",
+	"XEN_SYSCTL_TBUFOP_resize",
 	"XEN_TBUF_EVENT_OFF",
 	"XEN_TBUF_EVENT_ON",
 	"XEN_TBUF_EVENT_MASKS",

@@ -1,7 +1,7 @@
 /*
  * The control plane and boot-time behaviour of common/trace.c: set_size and
- * its return codes, the page clamp, the boot parameters, the t_info layout
- * and what dom0 may map, the CPU mask, and CPU hotplug.
+ * its return codes, resizing, the page clamp, the boot parameters, the
+ * t_info layout and what dom0 may map, the CPU mask, and CPU hotplug.
  *
  * set_size is one-shot and each case boots differently, so every test runs
  * in a fresh hypervisor in a child process (tu_in_fresh_host()).  The child
@@ -284,6 +284,161 @@ static void test_set_size(void **state)
     assert_int_equal(r.info_after.size,
                      t_info_pages(SZ_CPUS, SZ_PAGES) * PAGE_SIZE);
     assert_int_equal(r.info_after.evt_mask, 0x12345678);
+}
+
+/*
+ * 1a. Resizing (XEN_SYSCTL_TBUFOP_resize)
+ * =======================================
+ *
+ * Refused while tracing is on and while dom0 maps a page of the buffers,
+ * which then work as before; done once nothing maps them, tracing left
+ * off, the old pages no longer shared, and a record then goes to the new
+ * buffer.  A CPU that comes up later gets the new size.  Without
+ * buffers, it makes them and leaves tracing off.
+ */
+#define RS_CPUS     4
+#define RS_ONLINE   2
+#define RS_PAGES    2
+#define RS_NEW      8
+
+struct resize_result {
+    int boot_rc, size_rc, resize_on, resize_mapped, resize_ok, resize_zero;
+    bool mapped;
+    struct sweep kept, after;          /* a record, mapped, after each */
+    struct xen_sysctl_tbuf_op before, info;
+    int tracing_after_resize;
+    uint16_t tbuf_size;
+    int old_t_info_shared, old_buf_shared, new_buf_shared;
+    int up_rc;
+    uint16_t up_offset;
+    int fresh_rc, fresh_tracing;
+    struct xen_sysctl_tbuf_op fresh;
+};
+
+/* @cpu's buffer and t_info's first frame, mapped, as dom0 maps them. */
+struct mapped_buf {
+    uint32_t t_info_mfn;
+    const struct t_info *ti;
+    uint32_t mfns[RS_NEW];
+    unsigned int pages;
+    struct tu_buf b;
+};
+
+static bool map_whole(unsigned int cpu, struct mapped_buf *m)
+{
+    struct xen_sysctl_tbuf_op info;
+    unsigned char *va;
+
+    if ( get_info(&info) || !info.buffer_mfn )
+        return false;
+    m->t_info_mfn = info.buffer_mfn;
+    if ( !(m->ti = host_map_frames(&m->t_info_mfn, 1, PROT_READ)) )
+        return false;
+    m->pages = m->ti->tbuf_size;
+    if ( !m->ti->mfn_offset[cpu] || m->pages > RS_NEW )
+        return false;
+    memcpy(m->mfns, (const uint32_t *)m->ti + m->ti->mfn_offset[cpu],
+           m->pages * sizeof(uint32_t));
+    if ( !(va = host_map_frames(m->mfns, m->pages, PROT_READ | PROT_WRITE)) )
+        return false;
+    m->b = (struct tu_buf){
+        .cpu = cpu, .meta = (volatile struct t_buf *)va,
+        .data = va + sizeof(struct t_buf),
+        .data_size = m->pages * PAGE_SIZE - sizeof(struct t_buf),
+    };
+    return true;
+}
+
+static void unmap_whole(struct mapped_buf *m)
+{
+    host_unmap_frames((void *)m->b.meta, m->mfns, m->pages);
+    host_unmap_frames((void *)m->ti, &m->t_info_mfn, 1);
+}
+
+/* Trace one record on CPU 0 and sweep it from @m. */
+static void trace_one(struct mapped_buf *m, uint32_t value, struct sweep *s)
+{
+    tu_enable();
+    emit_as(0, EV_SCHED, value);
+    tu_disable();
+    sweep(&m->b, s);
+}
+
+static void resize_body(void *result)
+{
+    struct resize_result *r = result;
+    struct mapped_buf old, now;
+
+    r->boot_rc = boot(&(struct host_config){ .nr_cpus = RS_CPUS,
+                                             .online_cpus = RS_ONLINE });
+    if ( r->boot_rc )
+        return;
+    r->fresh_rc = tu_resize(RS_PAGES);
+    r->fresh_tracing = tb_init_done;
+    get_info(&r->fresh);
+    tu_enable();
+
+    r->resize_on = tu_resize(RS_NEW);
+    tu_disable();
+    r->mapped = map_whole(0, &old);
+    if ( !r->mapped )
+        return;
+    r->resize_mapped = tu_resize(RS_NEW);
+    get_info(&r->before);
+    trace_one(&old, 1, &r->kept);
+    unmap_whole(&old);
+
+    r->resize_zero = tu_resize(0);
+    r->resize_ok = tu_resize(RS_NEW);
+    r->tracing_after_resize = tb_init_done;
+    get_info(&r->info);
+    r->old_t_info_shared = host_frame_sharing(old.t_info_mfn);
+    r->old_buf_shared = host_frame_sharing(old.mfns[0]);
+    r->mapped = map_whole(0, &now);
+    if ( !r->mapped )
+        return;
+    r->tbuf_size = now.ti->tbuf_size;
+    r->new_buf_shared = host_frame_sharing(now.mfns[0]);
+    trace_one(&now, 2, &r->after);
+
+    r->up_rc = host_cpu_up(RS_ONLINE);
+    r->up_offset = now.ti->mfn_offset[RS_ONLINE];
+}
+
+static void test_resize(void **state)
+{
+    struct resize_result r = { 0 };
+
+    (void)state;
+    tu_in_fresh_host(resize_body, &r, sizeof(r));
+    assert_int_equal(r.boot_rc, 0);
+
+    /* Without buffers: made, tracing off. */
+    assert_int_equal(r.fresh_rc, 0);
+    assert_int_equal(r.fresh_tracing, 0);
+    assert_int_not_equal(r.fresh.buffer_mfn, 0);
+
+    /* Refused while tracing, and while mapped: the buffers as they were. */
+    assert_int_equal(r.resize_on, -EBUSY);
+    assert_true(r.mapped);
+    assert_int_equal(r.resize_mapped, -EBUSY);
+    assert_int_equal(r.before.buffer_mfn, r.fresh.buffer_mfn);
+    assert_swept_record(&r.kept, EV_SCHED, 1);
+    assert_int_equal(r.resize_zero, -EINVAL);
+
+    /* Unmapped: resized, tracing left off, the old no longer shared. */
+    assert_int_equal(r.resize_ok, 0);
+    assert_int_equal(r.tracing_after_resize, 0);
+    assert_int_not_equal(r.info.buffer_mfn, r.fresh.buffer_mfn);
+    assert_int_equal(r.old_t_info_shared, HOST_SHARED_NONE);
+    assert_int_equal(r.old_buf_shared, HOST_SHARED_NONE);
+    assert_int_equal(r.new_buf_shared, HOST_SHARED_RW);
+    assert_int_equal(r.tbuf_size, RS_NEW);
+    assert_swept_record(&r.after, EV_SCHED, 2);
+
+    /* A CPU up later: a buffer of the new size, after the others'. */
+    assert_int_equal(r.up_rc, 0);
+    assert_int_equal(r.up_offset, T_INFO_FIRST_OFFSET + RS_ONLINE * RS_NEW);
 }
 
 /*
@@ -983,6 +1138,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_set_size),
+        cmocka_unit_test(test_resize),
         CLAMP_TEST(0, "test_clamp_2_cpus"),
         CLAMP_TEST(1, "test_clamp_8_cpus"),
         CLAMP_TEST(2, "test_clamp_16_cpus"),

@@ -317,6 +317,13 @@ int xt_set_size(struct xt_host *h, unsigned int pages)
     return tbuf_op(h, XEN_SYSCTL_TBUFOP_set_size, &op);
 }
 
+int xt_resize(struct xt_host *h, unsigned int pages)
+{
+    struct xen_sysctl_tbuf_op op = { .size = pages };
+
+    return tbuf_op(h, XEN_SYSCTL_TBUFOP_resize, &op);
+}
+
 int xt_enable(struct xt_host *h)
 {
     struct xen_sysctl_tbuf_op op = { 0 };

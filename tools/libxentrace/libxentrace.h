@@ -62,6 +62,12 @@ bool xt_has_dom_filter(struct xt_host *h);
 int xt_switch_event(struct xt_host *h, uint32_t event, unsigned int state);
 /* Pages per CPU; EBUSY if buffers of that size exist, EINVAL another. */
 int xt_set_size(struct xt_host *h, unsigned int pages);
+/*
+ * Buffers of @pages pages per CPU in place of Xen's, tracing left off
+ * (public/trace.h): EBUSY while tracing is on or a page of them is
+ * mapped, EINVAL from a Xen that cannot.  Not while they are mapped here.
+ */
+int xt_resize(struct xt_host *h, unsigned int pages);
 int xt_enable(struct xt_host *h);
 int xt_disable(struct xt_host *h);
 

@@ -48,9 +48,18 @@ enum xs_op {
      * xs_map, then count uint64_t MFNs.  Reply: count int32_t, one per
      * frame: 0, or -EPERM (not shared), -EBUSY (writable asked of a
      * read-only frame) or -EINVAL (no such frame).  rc is 0 if every frame
-     * may be mapped, else the first error.
+     * may be mapped, else the first error.  Each frame allowed holds a
+     * reference, as a mapping does in Xen, until XS_UNMAP.
      */
     XS_MAP,
+
+    /*
+     * This connection no longer maps these frames: the references XS_MAP
+     * took for them go.  Payload: uint64_t MFNs.  Reply: none, rc 0.  A
+     * frame the connection holds no reference to is ignored; closing
+     * the connection gives back every reference it holds.
+     */
+    XS_UNMAP,
 
     /*
      * Bind a global virq to this connection.  Payload: uint32_t virq.

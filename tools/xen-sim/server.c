@@ -5,9 +5,10 @@
  * (protocol.h).  What a request does is what Xen does: XEN_SYSCTL_tbuf_op
  * goes straight to the hypervisor's tb_control(); a foreign mapping of
  * DOMID_XEN frames is allowed only for frames Xen shared, and writable
- * only if shared read-write; VIRQ_TBUF, a global virq, has at most one
- * handler, and the virq is delivered by signalling that connection's
- * eventfd.  A connection that goes away loses its binding, so a dom0 that
+ * only if shared read-write, and each frame mapped holds a reference to
+ * it until unmapped or the connection ends; VIRQ_TBUF, a global virq,
+ * has at most one handler, and the virq is delivered by signalling that
+ * connection's eventfd.  A connection that goes away loses its binding, so a dom0 that
  * dies leaves the host serving.
  */
 #define _GNU_SOURCE
@@ -207,7 +208,8 @@ static bool do_tbuf_op(int sock, const void *payload, uint32_t len)
     /* An unmodified Xen has none of public/trace.h's own commands. */
     if ( stock_tbuf_ops && (op.cmd == XEN_SYSCTL_TBUFOP_dom_filter_stage ||
                             op.cmd == XEN_SYSCTL_TBUFOP_dom_filter_commit ||
-                            op.cmd == XEN_SYSCTL_TBUFOP_event_switch) )
+                            op.cmd == XEN_SYSCTL_TBUFOP_event_switch ||
+                            op.cmd == XEN_SYSCTL_TBUFOP_resize) )
         return send_reply(sock, -EINVAL, NULL, 0, -1);
 
     sysctl.cmd = op.cmd;
@@ -254,7 +256,61 @@ static int frame_error(uint64_t mfn, uint32_t prot)
     }
 }
 
-static bool do_map(int sock, const void *payload, uint32_t len)
+/*
+ * The references a connection's mappings hold: a frame once for each
+ * mapping of it.  At most MAX_HELD, so that a dom0 that maps and never
+ * unmaps cannot take the simulator's memory.
+ */
+#define MAX_HELD    (1u << 22)
+
+struct held {
+    uint64_t *mfns;
+    size_t n, cap;
+};
+
+/* A reference to @mfn for this connection: 0, or a negative errno. */
+static int hold(struct held *h, uint64_t mfn)
+{
+    if ( h->n == h->cap )
+    {
+        size_t cap = h->cap ? 2 * h->cap : 64;
+        uint64_t *mfns;
+
+        if ( h->n >= MAX_HELD ||
+             !(mfns = realloc(h->mfns, cap * sizeof(*mfns))) )
+            return -ENOMEM;
+        h->mfns = mfns;
+        h->cap = cap;
+    }
+    if ( host_get_frame(mfn) )
+        return -EPERM;          /* taken back since frame_error() */
+    h->mfns[h->n++] = mfn;
+    return 0;
+}
+
+/* Drop one of this connection's references to @mfn, if it has one. */
+static void release(struct held *h, uint64_t mfn)
+{
+    size_t i;
+
+    for ( i = h->n; i--; )
+        if ( h->mfns[i] == mfn )
+        {
+            h->mfns[i] = h->mfns[--h->n];
+            host_put_frame(mfn);
+            return;
+        }
+}
+
+static void release_all(struct held *h)
+{
+    while ( h->n )
+        host_put_frame(h->mfns[--h->n]);
+    free(h->mfns);
+}
+
+static bool do_map(int sock, struct held *held, const void *payload,
+                   uint32_t len)
 {
     struct xs_map map;
     const uint64_t *mfns;
@@ -276,6 +332,8 @@ static bool do_map(int sock, const void *payload, uint32_t len)
     for ( i = 0; i < map.count; i++ )
     {
         errs[i] = frame_error(mfns[i], map.prot);
+        if ( !errs[i] )
+            errs[i] = hold(held, mfns[i]);
         if ( errs[i] && !rc )
             rc = errs[i];
     }
@@ -283,6 +341,23 @@ static bool do_map(int sock, const void *payload, uint32_t len)
     free(errs);
 
     return sent;
+}
+
+static bool do_unmap(int sock, struct held *held, const void *payload,
+                     uint32_t len)
+{
+    uint32_t i;
+
+    if ( len % sizeof(uint64_t) )
+        return send_reply(sock, -EINVAL, NULL, 0, -1);
+    for ( i = 0; i < len / sizeof(uint64_t); i++ )
+    {
+        uint64_t mfn;
+
+        memcpy(&mfn, (const char *)payload + i * sizeof(mfn), sizeof(mfn));
+        release(held, mfn);
+    }
+    return send_reply(sock, 0, NULL, 0, -1);
 }
 
 static bool do_bind_virq(int sock, const void *payload, uint32_t len)
@@ -337,7 +412,7 @@ static bool do_store_watch(int sock)
 }
 
 /* Answer one request; false when the connection is over. */
-static bool serve_request(int sock)
+static bool serve_request(int sock, struct held *held)
 {
     struct xs_msg req;
     void *payload = NULL;
@@ -363,7 +438,8 @@ static bool serve_request(int sock)
     case XS_HELLO:     ok = do_hello(sock); break;
     case XS_TBUF_OP:   ok = do_tbuf_op(sock, payload, req.len); break;
     case XS_PHYSINFO:  ok = do_physinfo(sock); break;
-    case XS_MAP:       ok = do_map(sock, payload, req.len); break;
+    case XS_MAP:       ok = do_map(sock, held, payload, req.len); break;
+    case XS_UNMAP:     ok = do_unmap(sock, held, payload, req.len); break;
     case XS_BIND_VIRQ: ok = do_bind_virq(sock, payload, req.len); break;
     case XS_UNBIND:    ok = do_unbind(sock, payload, req.len); break;
     case XS_STORE_GET: ok = do_store_get(sock, payload, req.len, 0); break;
@@ -383,9 +459,11 @@ static bool serve_request(int sock)
 static void *serve_connection(void *arg)
 {
     int sock = (int)(intptr_t)arg;
+    struct held held = { 0 };
 
-    while ( serve_request(sock) )
+    while ( serve_request(sock, &held) )
         ;
+    release_all(&held);
     unbind_virq(sock);
     store_forget(sock);
     close(sock);

@@ -68,6 +68,10 @@
  * writes each CPU's pending lost count: a consumer that sweeps every buffer
  * afterwards has everything.
  *
+ * Resizing.  set_size is one shot, as in Xen.  Our resize command replaces
+ * the buffers, but only with tracing off and when no domain maps a page of
+ * them, which their pages' reference counts tell; see "Resizing" below.
+ *
  * Notification.  When a record takes the unconsumed bytes from below
  * t_buf_highwater (half the data area) to at or above it, Xen sends
  * VIRQ_TBUF, once per crossing.  Trace points run inside the scheduler, so
@@ -250,9 +254,9 @@ static void publish_cpu_buffer(unsigned int cpu)
 }
 
 /*
- * Allocate a buffer of @pages pages for every online CPU, and turn tracing
- * on (as Xen 4.17 does: callers rely on it).  Once made, the buffers are
- * never freed: dom0 may have them mapped.  Caller holds tb_control_lock.
+ * Allocate a buffer of @pages pages for every online CPU and publish them,
+ * tracing left as it is.  Buffers are freed only by tb_resize(), which
+ * knows that dom0 has none of them mapped.  Caller holds tb_control_lock.
  */
 static int alloc_trace_bufs(unsigned int pages)
 {
@@ -294,9 +298,6 @@ static int alloc_trace_bufs(unsigned int pages)
 
     printk(XENLOG_INFO "xentrace: %u pages per CPU, t_info at mfn %#lx\n",
            pages, virt_to_mfn(t_info));
-
-    smp_wmb();    /* Buffers before tb_init_done; ordered for every CPU. */
-    tb_init_done = true;
     return 0;
 
  free:
@@ -312,9 +313,23 @@ static int alloc_trace_bufs(unsigned int pages)
     return -ENOMEM;
 }
 
-/* set_size: one shot, as in Xen 4.17. */
+/* Tracing on, the buffers in place first; ordered for every CPU. */
+static void enable_tracing(void)
+{
+    smp_wmb();
+    tb_init_done = true;
+}
+
+/*
+ * set_size: one shot, as in Xen 4.17, and it turns tracing on (callers
+ * rely on it).  Changing the size is XEN_SYSCTL_TBUFOP_resize's, so that
+ * upstream's xentrace, which always asks for its default size, keeps the
+ * buffers that tbuf_size= made.
+ */
 static int tb_set_size(unsigned int pages)
 {
+    int rc;
+
     if ( t_buf_pages && pages != t_buf_pages )
     {
         printk(XENLOG_INFO "xentrace: tb_set_size from %u to %u "
@@ -326,7 +341,159 @@ static int tb_set_size(unsigned int pages)
     if ( !pages )
         return -EINVAL;
 
-    return alloc_trace_bufs(pages);
+    rc = alloc_trace_bufs(pages);
+    if ( !rc )
+        enable_tracing();
+    return rc;
+}
+
+/*
+ * Resizing
+ * ========
+ *
+ * Buffers can be freed only when no domain holds a page of them.  Sharing
+ * a page holds one reference to it (with PGC_allocated), and every mapping
+ * of it another, so a page whose sharing holds the only reference is
+ * unmapped.  Each page is taken back as Xen takes back a domain's grant
+ * status frames: drop the sharing's reference, and if any remains (a
+ * mapping raced in, or was there), take it again and share the page as
+ * before.  Once its count is 0 no mapping can take a reference, so a page
+ * taken back stays so.
+ */
+
+/* A set of buffers: t_info, and the pages each CPU's MFN list names. */
+struct trace_bufs {
+    struct t_info *t_info;
+    unsigned int t_info_pages;
+    unsigned int pages;                 /* per CPU */
+};
+
+static const uint32_t *cpu_mfns(const struct trace_bufs *b, unsigned int cpu)
+{
+    return (const uint32_t *)b->t_info + b->t_info->mfn_offset[cpu];
+}
+
+/* Stop sharing @pg, unless a mapping holds it: then as it was, false. */
+static bool take_back_page(struct page_info *pg)
+{
+    put_page_alloc_ref(pg);
+    if ( (pg->count_info & ~PGC_xen_heap) && get_page(pg, dom_xen) )
+    {
+        set_bit(_PGC_allocated, &pg->count_info);
+        return false;
+    }
+    page_set_owner(pg, NULL);
+    return true;
+}
+
+/*
+ * Visit @b's shared pages in one order: t_info's, then each CPU's.  With
+ * @take, take each back until one is mapped, and return how many were;
+ * without, share the first @n again.
+ */
+static unsigned int visit_pages(const struct trace_bufs *b, bool take,
+                                unsigned int n)
+{
+    unsigned int cpu, i, done = 0;
+
+    for ( i = 0; i < b->t_info_pages && (take || done < n); i++, done++ )
+    {
+        struct page_info *pg = virt_to_page(b->t_info) + i;
+
+        if ( !take )
+            share_xen_page_with_privileged_guests(pg, SHARE_ro);
+        else if ( !take_back_page(pg) )
+            return done;
+    }
+    for ( cpu = 0; cpu < nr_cpu_ids; cpu++ )
+        for ( i = 0; b->t_info->mfn_offset[cpu] && i < b->pages &&
+                     (take || done < n); i++, done++ )
+        {
+            struct page_info *pg = mfn_to_page(_mfn(cpu_mfns(b, cpu)[i]));
+
+            if ( !take )
+                share_xen_page_with_privileged_guests(pg, SHARE_rw);
+            else if ( !take_back_page(pg) )
+                return done;
+        }
+    return done;
+}
+
+/* Every page of @b taken back, or none and -EBUSY. */
+static int take_back_bufs(const struct trace_bufs *b)
+{
+    unsigned int taken = visit_pages(b, true, 0);
+    unsigned int cpu, shared = b->t_info_pages;
+
+    for ( cpu = 0; cpu < nr_cpu_ids; cpu++ )
+        if ( b->t_info->mfn_offset[cpu] )
+            shared += b->pages;
+    if ( taken == shared )
+        return 0;
+    visit_pages(b, false, taken);
+    return -EBUSY;
+}
+
+static void free_bufs(const struct trace_bufs *b)
+{
+    unsigned int cpu;
+
+    for ( cpu = 0; cpu < nr_cpu_ids; cpu++ )
+        if ( b->t_info->mfn_offset[cpu] )
+            free_cpu_pages((uint32_t *)cpu_mfns(b, cpu), b->pages);
+    free_xenheap_pages(b->t_info, get_order_from_pages(b->t_info_pages));
+}
+
+/*
+ * XEN_SYSCTL_TBUFOP_resize: buffers of @pages pages in place of the old,
+ * with tracing off and no page of the old mapped; see public/trace.h.
+ * The old are taken back first, and shared again if the new cannot be
+ * made.  A CPU offline now loses its old buffer, and gets a new one when
+ * it comes up.
+ */
+static int tb_resize(unsigned int pages)
+{
+    struct trace_bufs old = { t_info, t_info_pages, t_buf_pages };
+    unsigned int cpu;
+    int rc;
+
+    if ( !pages )
+        return -EINVAL;
+    if ( !t_buf_pages )
+        return alloc_trace_bufs(pages);
+    if ( tb_init_done )
+        return -EBUSY;
+    rc = take_back_bufs(&old);
+    if ( rc )
+        return rc;
+
+    rc = alloc_trace_bufs(pages);
+    if ( rc )
+    {
+        t_info = old.t_info;
+        t_info_pages = old.t_info_pages;
+        t_buf_pages = old.pages;
+        visit_pages(&old, false, ~0U);
+        return rc;
+    }
+
+    /* No CPU writes (tracing is off), and none will find the old. */
+    for ( cpu = 0; cpu < nr_cpu_ids; cpu++ )
+    {
+        struct t_cpu *tc = &per_cpu(t_cpu, cpu);
+        unsigned long flags;
+
+        if ( !old.t_info->mfn_offset[cpu] || t_info->mfn_offset[cpu] )
+            continue;
+        spin_lock_irqsave(&tc->t_lock, flags);
+        tc->buf = NULL;
+        tc->mfns = NULL;
+        spin_unlock_irqrestore(&tc->t_lock, flags);
+    }
+    free_bufs(&old);
+    printk(XENLOG_INFO "xentrace: resized from %u to %u pages per CPU\n",
+           old.pages, t_buf_pages);
+    return 0;
 }
 
 /*
@@ -398,6 +565,8 @@ void __init __constructor init_trace_bufs(void)
         opt_tbuf_size = 0;
         tb_event_mask = tb_pass_mask = TRC_ALL;
     }
+    else
+        enable_tracing();
     spin_unlock(&tb_control_lock);
 }
 
@@ -1252,6 +1421,10 @@ int tb_control(struct xen_sysctl_tbuf_op *tbc)
 
     case XEN_SYSCTL_TBUFOP_event_switch:
         rc = event_switch(tbc->evt_mask, tbc->size);
+        break;
+
+    case XEN_SYSCTL_TBUFOP_resize:
+        rc = tb_resize(tbc->size);
         break;
 
     case XEN_SYSCTL_TBUFOP_disable:

@@ -3,9 +3,18 @@
  * from the machine memory file (frame n at offset n * 4096) into a
  * reserved range, one mmap(MAP_FIXED) per run of contiguous frames.
  * See foreign.h.
+ *
+ * xen-sim counts a reference for each frame it allowed, as Xen does for
+ * each frame mapped, so that it cannot take back buffers a process maps
+ * (trace.c's resize).  The frames of each mapping are kept here until
+ * xs_unmap_frames() gives them back; those of a refused or failed
+ * mapping at once.  A mapping that its process unmaps with munmap(2), as
+ * the xc_map_foreign_* calls' callers do, holds its frames until the
+ * process's connection closes.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 
@@ -59,6 +68,63 @@ static int ask_server(struct xs_conn *c, int prot, size_t num,
         return -1;
     }
 
+    return 0;
+}
+
+/* A mapping made: the frames it holds a reference to. */
+struct mapping {
+    struct mapping *next;
+    void *base;
+    size_t num;                 /* frames held */
+    uint64_t mfns[];
+};
+
+static pthread_mutex_t mappings_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct mapping *mappings;
+
+/* XS_UNMAP: xen-sim drops this connection's references to @mfns[@num]. */
+static void give_back(struct xs_conn *c, const uint64_t *mfns, size_t num)
+{
+    size_t done, n, len;
+
+    for ( done = 0; done < num; done += n )
+    {
+        struct iovec iov = { (void *)(mfns + done), 0 };
+
+        n = num - done < FRAMES_PER_REQUEST ? num - done : FRAMES_PER_REQUEST;
+        iov.iov_len = n * sizeof(*mfns);
+        (void)xs_call(c, XS_UNMAP, &iov, 1, NULL, 0, &len, NULL);
+    }
+}
+
+/*
+ * The frames of @arr[@num] that xen-sim allowed (@err 0), kept with the
+ * mapping at @base, or given back at once if @base is NULL.  -1 with no
+ * memory to keep them: they are then held until the connection closes.
+ */
+static int keep_frames(struct xs_conn *c, void *base, size_t num,
+                       const xen_pfn_t arr[], const int err[])
+{
+    struct mapping *m = malloc(sizeof(*m) + num * sizeof(m->mfns[0]));
+    size_t i;
+
+    if ( !m )
+        return -1;
+    m->base = base;
+    m->num = 0;
+    for ( i = 0; i < num; i++ )
+        if ( !err[i] )
+            m->mfns[m->num++] = arr[i];
+    if ( !base )
+    {
+        give_back(c, m->mfns, m->num);
+        free(m);
+        return 0;
+    }
+    pthread_mutex_lock(&mappings_lock);
+    m->next = mappings;
+    mappings = m;
+    pthread_mutex_unlock(&mappings_lock);
     return 0;
 }
 
@@ -153,10 +219,17 @@ void *xs_map_frames(struct xs_conn *c, int memfd, uint32_t dom, void *addr,
         goto out;
     if ( !err && (refused = first_error(results, num)) )
     {
+        keep_frames(c, NULL, num, arr, results);
         errno = -refused;
         goto out;
     }
     base = map_allowed(memfd, addr, prot, flags, num, arr, results);
+    if ( keep_frames(c, base, num, arr, results) && base )
+    {
+        munmap(base, num << XS_PAGE_SHIFT);
+        errno = ENOMEM;
+        base = NULL;
+    }
 
  out:
     if ( results != err )
@@ -164,7 +237,23 @@ void *xs_map_frames(struct xs_conn *c, int memfd, uint32_t dom, void *addr,
     return base;
 }
 
-int xs_unmap_frames(void *addr, size_t num)
+int xs_unmap_frames(struct xs_conn *c, void *addr, size_t num)
 {
+    struct mapping **p, *m = NULL;
+
+    pthread_mutex_lock(&mappings_lock);
+    for ( p = &mappings; *p; p = &(*p)->next )
+        if ( (*p)->base == addr )
+        {
+            m = *p;
+            *p = m->next;
+            break;
+        }
+    pthread_mutex_unlock(&mappings_lock);
+    if ( m )
+    {
+        give_back(c, m->mfns, m->num);
+        free(m);
+    }
     return munmap(addr, num << XS_PAGE_SHIFT);
 }

@@ -37,7 +37,10 @@ void *xs_map_frames(struct xs_conn *c, int memfd, uint32_t dom, void *addr,
                     int prot, int flags, size_t num, const xen_pfn_t arr[],
                     int err[]);
 
-/* Unmap what xs_map_frames() mapped.  Returns munmap(2)'s result. */
-int xs_unmap_frames(void *addr, size_t num);
+/*
+ * Unmap what xs_map_frames() mapped on @c, and give its frames back to
+ * xen-sim (XS_UNMAP).  Returns munmap(2)'s result.
+ */
+int xs_unmap_frames(struct xs_conn *c, void *addr, size_t num);
 
 #endif /* XEN_SIM_FOREIGN_H */

@@ -388,7 +388,8 @@ int xc_tbuf_get_size(xc_interface *xch, unsigned long *size)
         *size = t_info->tbuf_size;
 
     /* 4.17 passes the byte size as a page count here: not reproduced. */
-    xs_unmap_frames(t_info, (op.size + XC_PAGE_SIZE - 1) >> XC_PAGE_SHIFT);
+    xs_unmap_frames(&xch->conn, t_info,
+                    (op.size + XC_PAGE_SIZE - 1) >> XC_PAGE_SHIFT);
 
     return rc;
 }

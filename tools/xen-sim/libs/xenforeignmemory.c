@@ -90,8 +90,7 @@ XS_EXPORT
 int xenforeignmemory_unmap(xenforeignmemory_handle *fmem, void *addr,
                            size_t pages)
 {
-    (void)fmem;
-    return xs_unmap_frames(addr, pages);
+    return xs_unmap_frames(&fmem->conn, addr, pages);
 }
 
 /* As privcmd's IOCTL_PRIVCMD_RESTRICT: once, or again to the same domain. */

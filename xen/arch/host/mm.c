@@ -19,6 +19,7 @@
 
 #include <xen/lib.h>
 #include <xen/mm.h>
+#include <xen/sched.h>
 #include "host_private.h"
 
 unsigned char *host_machine;
@@ -90,7 +91,7 @@ static bool range_free(unsigned long mfn, unsigned long n)
 
 void *alloc_xenheap_pages(unsigned int order, unsigned int memflags)
 {
-    unsigned long n = 1UL << order, end, mfn;
+    unsigned long n = 1UL << order, end, mfn, i;
     void *va = NULL;
 
     pthread_mutex_lock(&heap_lock);
@@ -101,6 +102,8 @@ void *alloc_xenheap_pages(unsigned int order, unsigned int memflags)
         if ( !range_free(mfn, n) )
             continue;
         set_used(mfn, n, true);
+        for ( i = 0; i < n; i++ )
+            frame_table[mfn + i].count_info = PGC_xen_heap;
         while ( top_free > 1 && test_used(top_free - 1) )
             top_free--;
         va = mfn_to_virt(mfn);
@@ -119,19 +122,74 @@ void free_xenheap_pages(void *v, unsigned int order)
         return;
     pthread_mutex_lock(&heap_lock);
     for ( i = 0; i < n; i++ )
+    {
         frame_table[mfn + i].shared = HOST_SHARED_NONE;
+        frame_table[mfn + i].count_info = 0;
+    }
     set_used(mfn, n, false);
     if ( mfn + n > top_free )
         top_free = mfn + n;
     pthread_mutex_unlock(&heap_lock);
 }
 
+/* As Xen's: a page shared already is left as it is. */
 void share_xen_page_with_privileged_guests(struct page_info *page,
                                            enum XENSHARE_flags flags)
 {
+    if ( __atomic_load_n(&page->shared, __ATOMIC_ACQUIRE) )
+        return;
+    __atomic_fetch_or(&page->count_info, PGC_allocated | 1,
+                      __ATOMIC_SEQ_CST);
     __atomic_store_n(&page->shared,
                      flags == SHARE_ro ? HOST_SHARED_RO : HOST_SHARED_RW,
                      __ATOMIC_RELEASE);
+}
+
+static struct domain xen_domain = { .domain_id = DOMID_XEN };
+struct domain *const dom_xen = &xen_domain;
+
+/* Owned by none: no longer shared, so never mapped again. */
+void page_set_owner(struct page_info *page, struct domain *d)
+{
+    if ( !d )
+        __atomic_store_n(&page->shared, HOST_SHARED_NONE, __ATOMIC_RELEASE);
+}
+
+void put_page_alloc_ref(struct page_info *page)
+{
+    if ( __atomic_fetch_and(&page->count_info, ~PGC_allocated,
+                            __ATOMIC_SEQ_CST) & PGC_allocated )
+        __atomic_fetch_sub(&page->count_info, 1, __ATOMIC_SEQ_CST);
+}
+
+/* A reference, unless none is held: then the page is on its way out. */
+bool get_page(struct page_info *page, const struct domain *d)
+{
+    unsigned long x = __atomic_load_n(&page->count_info, __ATOMIC_ACQUIRE);
+
+    (void)d;
+    do {
+        if ( !(x & PGC_count_mask) )
+            return false;
+    } while ( !__atomic_compare_exchange_n(&page->count_info, &x, x + 1,
+                                           false, __ATOMIC_SEQ_CST,
+                                           __ATOMIC_ACQUIRE) );
+    return true;
+}
+
+int host_get_frame(unsigned long mfn)
+{
+    if ( mfn >= machine_pages || !host_frame_sharing(mfn) ||
+         !get_page(&frame_table[mfn], dom_xen) )
+        return -EPERM;
+    return 0;
+}
+
+void host_put_frame(unsigned long mfn)
+{
+    if ( mfn < machine_pages )
+        __atomic_fetch_sub(&frame_table[mfn].count_info, 1,
+                           __ATOMIC_SEQ_CST);
 }
 
 int host_machine_fd(void)
@@ -164,14 +222,22 @@ static bool may_map(uint32_t mfn, int prot)
            (sharing == HOST_SHARED_RO && !(prot & PROT_WRITE));
 }
 
+static void put_frames(const uint32_t *mfns, unsigned int n)
+{
+    while ( n-- )
+        host_put_frame(mfns[n]);
+}
+
+/* Each frame mapped holds a reference, as a mapping does in Xen. */
 void *host_map_frames(const uint32_t *mfns, unsigned int n, int prot)
 {
     unsigned char *va;
     unsigned int i;
 
     for ( i = 0; i < n; i++ )
-        if ( !may_map(mfns[i], prot) )
+        if ( !may_map(mfns[i], prot) || host_get_frame(mfns[i]) )
         {
+            put_frames(mfns, i);
             errno = EPERM;
             return NULL;
         }
@@ -179,14 +245,23 @@ void *host_map_frames(const uint32_t *mfns, unsigned int n, int prot)
     va = mmap(NULL, n * PAGE_SIZE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
               -1, 0);
     if ( va == MAP_FAILED )
-        return NULL;
+        goto fail;
     for ( i = 0; i < n; i++ )
         if ( mmap(va + i * PAGE_SIZE, PAGE_SIZE, prot, MAP_SHARED | MAP_FIXED,
                   machine_fd, (off_t)mfns[i] * PAGE_SIZE) == MAP_FAILED )
         {
             munmap(va, n * PAGE_SIZE);
-            return NULL;
+            goto fail;
         }
-
     return va;
+
+ fail:
+    put_frames(mfns, n);
+    return NULL;
+}
+
+void host_unmap_frames(void *va, const uint32_t *mfns, unsigned int n)
+{
+    munmap(va, n * PAGE_SIZE);
+    put_frames(mfns, n);
 }

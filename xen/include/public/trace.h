@@ -379,6 +379,19 @@ struct t_info {
  *   evt_mask = the event; size = XEN_TBUF_EVENT_OFF, _ON, or _MASKS (the
  *   event mask decides again).  -EINVAL for an event of 0 or with bits
  *   above 27, or another size; -ENOSPC if 64 events are switched already.
+ *
+ * Resizing.  XEN_SYSCTL_TBUFOP_set_size is one shot, as in Xen: buffers
+ * once made keep their size, whatever size a later set_size asks for.
+ *
+ * XEN_SYSCTL_TBUFOP_resize
+ *   size = pages per CPU, limited as set_size limits it: new buffers of
+ *   that size replace the old, empty, at a new t_info (get_info tells
+ *   it), and tracing stays off.  Without buffers, it makes them, and
+ *   tracing stays off (set_size turns it on).  -EBUSY while tracing is
+ *   on, or while any domain has a page of the buffers or of t_info
+ *   mapped: the old buffers are then kept, as they were.  -ENOMEM: the
+ *   old are kept.  -EINVAL for 0 pages.  Records lost and not yet told
+ *   are told in the new buffers.
  */
 #endif /* __XEN_PUBLIC_TRACE_H__ */
 
@@ -390,6 +403,7 @@ struct t_info {
 #define XEN_SYSCTL_TBUFOP_dom_filter_stage   0x78740001  /* "xt" */
 #define XEN_SYSCTL_TBUFOP_dom_filter_commit  0x78740002
 #define XEN_SYSCTL_TBUFOP_event_switch       0x78740003
+#define XEN_SYSCTL_TBUFOP_resize             0x78740004
 #define XEN_TBUF_EVENT_OFF    0
 #define XEN_TBUF_EVENT_ON     1
 #define XEN_TBUF_EVENT_MASKS  2

@@ -81,10 +81,20 @@ int host_frame_sharing(unsigned long mfn);   /* HOST_SHARED_* */
 void *host_mfn_to_virt(unsigned long mfn);
 
 /*
+ * A reference to a frame Xen shared with dom0, as a mapping of it takes
+ * in Xen (0, or -EPERM for a frame not shared), and its release.  While
+ * one is held, Xen cannot take the frame back (trace.c's resize).
+ */
+int host_get_frame(unsigned long mfn);
+void host_put_frame(unsigned long mfn);
+
+/*
  * Map @n frames into one virtually contiguous range, as a dom0 foreign
  * mapping of DOMID_XEN frames does: only frames Xen shared, and writable
- * only if shared read-write.  NULL with errno EPERM otherwise.
+ * only if shared read-write, each holding a reference until
+ * host_unmap_frames().  NULL with errno EPERM otherwise.
  */
 void *host_map_frames(const uint32_t *mfns, unsigned int n, int prot);
+void host_unmap_frames(void *va, const uint32_t *mfns, unsigned int n);
 
 #endif /* __HOST_H__ */

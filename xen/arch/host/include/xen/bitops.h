@@ -19,4 +19,10 @@ static inline void __set_bit(unsigned int nr, unsigned long *addr)
     addr[nr / HOST_LONG_BITS] |= 1UL << (nr % HOST_LONG_BITS);
 }
 
+static inline void set_bit(unsigned int nr, unsigned long *addr)
+{
+    __atomic_fetch_or(&addr[nr / HOST_LONG_BITS], 1UL << (nr % HOST_LONG_BITS),
+                      __ATOMIC_SEQ_CST);
+}
+
 #endif /* __HOST_XEN_BITOPS_H__ */

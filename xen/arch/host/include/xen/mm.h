@@ -20,10 +20,29 @@ enum XENSHARE_flags {
     SHARE_ro,
 };
 
-/* Frame table entry: how dom0 may map the frame. */
+/*
+ * Frame table entry: how dom0 may map the frame, and its references, as
+ * Xen counts them: a xenheap page shared with dom0 holds one for the
+ * sharing (PGC_allocated), and each mapping of it one more.
+ */
 struct page_info {
     unsigned char shared;     /* HOST_SHARED_* of host.h */
+    unsigned long count_info;
 };
+
+#define PGC_xen_heap     (1UL << 63)
+#define _PGC_allocated   62
+#define PGC_allocated    (1UL << _PGC_allocated)
+#define PGC_count_mask   ((1UL << 32) - 1)
+
+/* Whom a page belongs to: only whether dom0 may still map it. */
+struct domain;
+extern struct domain *const dom_xen;
+void page_set_owner(struct page_info *page, struct domain *d);
+
+/* Xen's reference counting, on count_info (mm.c). */
+void put_page_alloc_ref(struct page_info *page);
+bool get_page(struct page_info *page, const struct domain *d);
 
 typedef struct { unsigned long mfn; } mfn_t;
 static inline mfn_t _mfn(unsigned long m) { return (mfn_t){ m }; }
