@@ -40,6 +40,15 @@ $(BUILD)/tests/test_sim_control: tests/sim/test_sim_control.c \
 	$(CC) $(filter-out -Ixen/include,$(SIM_TEST_CFLAGS)) $(LDFLAGS) -o $@ $< \
 	    -lxenctrl -lxenevtchn -lcmocka
 
+# A second dom0 process that writes over a CPU's buffer, on Debian's
+# libraries and <xen/trace.h> (test_sim_faults), or maps it while -S
+# would resize it (test_sim_xentrace).
+SCRIBBLE := $(BUILD)/tests/scribble
+
+$(SCRIBBLE): tests/sim/scribble.c
+	@mkdir -p $(@D)
+	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ $< -lxenctrl -lxenforeignmemory
+
 # What only our xentrace does; tbuf-mask reports the event mask it left.
 TBUF_MASK := $(BUILD)/tests/tbuf-mask
 
@@ -51,10 +60,11 @@ $(BUILD)/tests/test_sim_xentrace: tests/sim/test_sim_xentrace.c $(SIM_UTIL) \
                                   $(SIM_UTIL_HDRS) | $(XEN_SIM) \
                                   $(XEN_SIM_LIBS) $(XENTRACE) $(TBUF_MASK) \
                                   $(XT_SUMMARY) $(XT_DUMP) $(XT_EXPORT) \
-                                  $(XENTRACE_CTL)
+                                  $(XENTRACE_CTL) $(SCRIBBLE)
 	@mkdir -p $(@D)
 	$(CC) $(SIM_TEST_CFLAGS) -DXENTRACE='"$(XENTRACE)"' \
 	    -DTBUF_MASK='"$(TBUF_MASK)"' -DXT_SUMMARY='"$(XT_SUMMARY)"' \
+	    -DSCRIBBLE='"$(SCRIBBLE)"' \
 	    -DXT_DUMP='"$(XT_DUMP)"' -DXT_EXPORT='"$(XT_EXPORT)"' \
 	    -DXENTRACE_CTL='"$(XENTRACE_CTL)"' \
 	    $(LDFLAGS) -o $@ $< $(SIM_UTIL) \
@@ -78,14 +88,6 @@ $(BUILD)/tests/test_sim_libxentrace: tests/sim/test_sim_libxentrace.c \
 	@mkdir -p $(@D)
 	$(CC) $(SIM_TEST_CFLAGS) $(LIBXT_CFLAGS) $(LDFLAGS) -o $@ $< $(LIBXT) \
 	    $(LIBXT_LIBS) -lcmocka
-
-# A second dom0 process that writes over a CPU's buffer, on Debian's
-# libraries and <xen/trace.h> (test_sim_faults).
-SCRIBBLE := $(BUILD)/tests/scribble
-
-$(SCRIBBLE): tests/sim/scribble.c
-	@mkdir -p $(@D)
-	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ $< -lxenctrl -lxenforeignmemory
 
 # A signal raised just before xentrace's first long wait (LD_PRELOAD;
 # test_sim_faults).  Not built with the sanitizers: it only passes on.

@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,6 +110,74 @@ static int run_script_at(const char *rate, const char *script)
 static int run_script(const char *script)
 {
     return run_script_at(NULL, script);
+}
+
+/*
+ * The file descriptor flags of xentrace's output, captured with
+ * @options into sim_trace, or through a FIFO of that name's that cat
+ * copies to sim_trace; stopped by SIGINT once it has written records.
+ */
+static unsigned long output_flags(const char *options, bool fifo)
+{
+    char *flags_file, *script;
+    unsigned long flags;
+    FILE *f;
+
+    assert_true(asprintf(&flags_file, "%s.flags", sim_trace) > 0);
+    assert_true(asprintf(&script,
+        "rm -f %1$s %1$s.fifo; out=%1$s; "
+        "if [ %4$d = 1 ]; then mkfifo %1$s.fifo; cat %1$s.fifo > %1$s & "
+        "out=%1$s.fifo; fi; "
+        "%2$s %3$s -e all -T 30 $out & pid=$!; n=0; "
+        "while [ $(stat -c %%s %1$s 2>/dev/null || echo 0) -le 4096 ] && "
+        "[ $n -lt 250 ]; do sleep 0.1; n=$((n + 1)); done; "
+        "for fd in /proc/$pid/fd/*; do [ \"$(readlink $fd)\" = $out ] && "
+        "sed -n 's/^flags:[[:space:]]*//p' /proc/$pid/fdinfo/${fd##*/}; "
+        "done > %5$s; kill -INT $pid; wait; rm -f %1$s.fifo", sim_trace,
+        XENTRACE, options, fifo, flags_file) > 0);
+    assert_int_equal(run_script(script), 0);
+    f = fopen(flags_file, "r");
+    assert_non_null(f);
+    assert_int_equal(fscanf(f, "%lo", &flags), 1);
+    fclose(f);
+    unlink(flags_file);
+    free(flags_file);
+    free(script);
+    return flags;
+}
+
+/*
+ * The default write path: O_DIRECT where the file is regular and its
+ * file system takes it, the page cache with --buffered, and never on a
+ * FIFO, where O_DIRECT would make each write a packet.  Each file whole.
+ */
+static void test_default_path(void **state)
+{
+    static const struct {
+        const char *name, *options;
+        bool fifo, direct;
+    } cases[] = {
+        { "a regular file", "", false, true },
+        { "--buffered", "--buffered", false, false },
+        { "a FIFO", "", true, false },
+    };
+    struct tf_summary file;
+    int fd = open(sim_trace, O_WRONLY | O_CREAT | O_DIRECT, 0644);
+    unsigned int i;
+
+    (void)state;
+    if ( fd < 0 )
+        skip();                 /* file systems that refuse O_DIRECT */
+    close(fd);
+    for ( i = 0; i < sizeof(cases) / sizeof(cases[0]); i++ )
+    {
+        unsigned long flags = output_flags(cases[i].options, cases[i].fifo);
+
+        print_message("%s: flags %#lo\n", cases[i].name, flags);
+        assert_int_equal(!!(flags & O_DIRECT), cases[i].direct);
+        tf_read(sim_trace, &file);
+        sim_assert_ours_whole(&file);
+    }
 }
 
 /*
@@ -367,42 +436,88 @@ static void test_disk_reserve_mid_capture(void **state)
     remove_tmpfs(dir, trace);
 }
 
-/*
- * -S when Xen's buffers exist: of the same size, nothing to say; of
- * another, one line that says what they are and that they stay, and the
- * capture goes on with them.  Without -S, nothing: the default asks for
- * no size.
- */
-static void test_buffers_of_another_size(void **state)
+/* Run @script under xen-sim, with @extra (an option of its, or ""). */
+static char *script_log(const char *extra, const char *script)
 {
-    static const char want[] = "xentrace: -S 8: Xen's trace buffers exist, "
-        "of 2 pages a CPU: they keep that size until Xen restarts "
-        "(tbuf_size= at boot)\n";
-    char *script, *out, *line;
+    char *argv[] = {
+        XEN_SIM, "--pcpus", "2", "--workload", "mixed", (char *)extra, "--",
+        "/bin/sh", "-c", (char *)script, NULL,
+    };
+    char *out;
 
-    (void)state;
-    assert_true(asprintf(&script, "%s -S 2 -e all -T 1 %s 2> /dev/null && "
-                         "echo == same && %s -S 2 -e all -T 1 %s && "
-                         "echo == other && %s -S 8 -e all -T 1 %s && "
-                         "echo == default && %s -e all -T 1 %s && "
-                         "echo rc=$?", XENTRACE, sim_trace, XENTRACE,
-                         sim_trace, XENTRACE, sim_trace, XENTRACE,
-                         sim_trace) > 0);
-    assert_int_equal(run_script(script), 0);
-    free(script);
+    if ( !*extra )
+        memmove(argv + 5, argv + 6, 5 * sizeof(*argv));
+    assert_int_equal(run_cmd(argv, sim_log), 0);
     out = sim_read_text(sim_log);
     if ( !strstr(out, "rc=0\n") )
     {
         sim_show_file(sim_log, 40);
         fail_msg("a capture on buffers of another size failed");
     }
-    line = strstr(out, "xentrace: -S ");
+    return out;
+}
+
+/* The one "xentrace: -S" line of @out, between @after and @before. */
+static void assert_one_size_line(const char *out, const char *after,
+                                 const char *before, const char *want)
+{
+    const char *line = strstr(out, "xentrace: -S ");
+
+    assert_non_null(line);
+    assert_true(line > strstr(out, after));
+    assert_true(!before || line < strstr(out, before));
+    if ( strncmp(line, want, strlen(want)) )
+        fail_msg("not \"%s\":\n%s", want, line);
+    assert_null(strstr(line + 1, "xentrace: -S "));
+}
+
+/*
+ * -S when Xen's buffers exist.  Of the same size, nothing to say.  Of
+ * another: our Xen resizes them, as nothing maps them, and says so on its
+ * console; while another program maps them (scribble), or on a Xen that
+ * cannot resize (--stock-xen), one line says what they are and why they
+ * stay, and the capture goes on with them.  Without -S, nothing: the
+ * default asks for no size.
+ */
+static void test_buffers_of_another_size(void **state)
+{
+    static const char resized[] =
+        "(XEN) xentrace: resized from 2 to 8 pages per CPU\n";
+    static const char mapped[] = "xentrace: -S 4: Xen's trace buffers "
+        "exist, of 8 pages a CPU: another program has them mapped, so they "
+        "keep that size\n";
+    static const char stock[] = "xentrace: -S 8: Xen's trace buffers exist, "
+        "of 2 pages a CPU: they keep that size until Xen restarts "
+        "(tbuf_size= at boot)\n";
+    char *script, *out;
+    const char *line;
+
+    (void)state;
+    assert_true(asprintf(&script, "X='%s -e all -T 1 %s'; "
+                         "$X -S 2 2> /dev/null && echo == same && $X -S 2 && "
+                         "echo == other && $X -S 8 && echo == default && $X && "
+                         "echo == mapped && { %s during 1 1 3000 & sleep 1; } "
+                         "&& $X -S 4 && wait && echo rc=$?", XENTRACE,
+                         sim_trace, SCRIBBLE) > 0);
+    out = script_log("", script);
+    line = strstr(out, resized);
     assert_non_null(line);
     assert_true(line > strstr(out, "== other\n"));
     assert_true(line < strstr(out, "== default\n"));
-    assert_true(!strncmp(line, want, strlen(want)));
-    assert_null(strstr(line + 1, "xentrace: -S "));
+    assert_null(strstr(line + 1, "(XEN) xentrace: resized"));
+    assert_one_size_line(out, "== mapped\n", NULL, mapped);
     free(out);
+    free(script);
+
+    assert_true(asprintf(&script, "X='%s -e all -T 1 %s'; "
+                         "$X -S 2 2> /dev/null && echo == other && $X -S 8 && "
+                         "echo == default && $X && echo rc=$?", XENTRACE,
+                         sim_trace) > 0);
+    out = script_log("--stock-xen", script);
+    assert_null(strstr(out, "(XEN) xentrace: resized"));
+    assert_one_size_line(out, "== other\n", "== default\n", stock);
+    free(out);
+    free(script);
 }
 
 /*
@@ -859,6 +974,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_flight_recorder),
         cmocka_unit_test(test_direct_io),
+        cmocka_unit_test(test_default_path),
         cmocka_unit_test(test_killed_capture_is_readable),
         cmocka_unit_test(test_event_mask_is_restored),
         cmocka_unit_test(test_second_consumer_is_refused),

@@ -215,6 +215,15 @@ host() {
     cat "$name.err" "$name.state"
 }
 
+# resize NAME: -S 8 on the boot's buffers of 32 pages, under load: ours
+# resizes them (NAME.state says 8 pages), a stock Xen keeps them and
+# xentrace says why in NAME.err; then NAME.back, -S 32, puts our Xen's
+# back to the boot's size.
+resize() {
+    step "$1" xentrace -D -e sched -S 8 -T 1
+    step "$1.back" xentrace -D -e sched -S 32 -T 1
+}
+
 tbuf-state > boot.state
 cat boot.state
 case "$1" in
@@ -240,6 +249,7 @@ debian-xen|stock-4.20)
     sigint sigint xentrace -D
     step keep xentrace -D -x -T 1
     filter filter
+    resize resize
     ;;
 our-xen|our-xen-4.20)
     step nomask xentrace -D -T 2
@@ -251,6 +261,7 @@ our-xen|our-xen-4.20)
     filter filter
     live live
     host host
+    resize resize
     ;;
 clamp|clamp-4.20)
     step ours xentrace -D -e all -T 2

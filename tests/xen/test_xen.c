@@ -384,6 +384,19 @@ static void test_stock_xen_x_keeps_tracing(void **state)
     assert_true(read_state(boot, "keep").on);
 }
 
+/* -S 8 on the boot's buffers: a stock Xen keeps them; xentrace says why. */
+static void test_stock_xen_keeps_size(void **state)
+{
+    const char *boot = *state;
+    struct tf_summary file;
+
+    assert_our_capture(boot, "resize", &file);
+    assert_int_equal(read_state(boot, "resize").pages, TBUF_PAGES);
+    assert_true(log_has(boot, "resize.err", "of 32 pages a CPU: they keep "
+                        "that size until Xen restarts"));
+    assert_false(log_has(boot, "serial.log", "xentrace: resized"));
+}
+
 /*
  * Our hypervisor
  */
@@ -451,6 +464,27 @@ static void test_our_xen_sigint_disables(void **state)
 
     assert_our_capture(boot, "sigint", &file);
     assert_tracing_off(boot, "sigint");
+}
+
+/*
+ * -S 8 on the boot's buffers of 32 pages: resized, said on Xen's console
+ * only, the capture made on them read; -S 32 puts them back.
+ */
+static void test_our_xen_resizes(void **state)
+{
+    const char *boot = *state;
+    struct tf_summary file;
+
+    assert_our_capture(boot, "resize", &file);
+    assert_both_cpus_traced(&file);
+    assert_xenalyze_reads(boot, "resize");
+    assert_int_equal(read_state(boot, "resize").pages, 8);
+    assert_false(log_has(boot, "resize.err", "xentrace: -S"));
+    assert_true(log_has(boot, "serial.log",
+                        "xentrace: resized from 32 to 8 pages per CPU"));
+    assert_our_capture(boot, "resize.back", &file);
+    assert_int_equal(read_state(boot, "resize.back").pages, TBUF_PAGES);
+    assert_tracing_off(boot, "resize.back");
 }
 
 /* tbuf_size= beyond what t_info can describe: clamped, and said so. */
@@ -537,12 +571,14 @@ int main(void)
         ON_STOCK(test_stock_xen_T_disables),
         ON_STOCK(test_stock_xen_sigint_disables),
         ON_STOCK(test_stock_xen_x_keeps_tracing),
+        ON_STOCK(test_stock_xen_keeps_size),
         ON_OURS(test_our_xen_runs_our_trace_c),
         ON_OURS(test_our_xen_tbuf_size),
         ON_OURS(test_our_xen_tevt_mask),
         ON_OURS(test_our_xen_our_capture),
         ON_OURS(test_our_xen_debian_capture),
         ON_OURS(test_our_xen_sigint_disables),
+        ON_OURS(test_our_xen_resizes),
         ON_CLAMP(test_clamp),
         ON_CLAMP(test_clamp_our_capture),
         ON(test_xen_version, "arm64-domu"),

@@ -15,7 +15,8 @@
  *
  * A chunk is laid out as the batch it will be written as, so the records
  * are copied once, out of Xen's buffer, and written from where they were
- * copied to, with O_DIRECT too (--direct): whole pages, page-aligned.
+ * copied to, with O_DIRECT too (xentrace's default): whole pages,
+ * page-aligned.
  * Chunks are allocated as they are first needed, up to the pool's size,
  * and then reused: after the first seconds, capture touches no new
  * memory.  The queue is first in, first out, so each CPU's chunks

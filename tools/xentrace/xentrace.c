@@ -72,10 +72,11 @@
  *     copy, walk and write were three passes over DRAM;
  *   - the chunks copied into are the batches, whole pages, page-aligned,
  *     so they are written as they are, several in one writev(2) of 1 MiB
- *     or more; with --direct, the same writes go past the page cache, and
+ *     or more; with O_DIRECT (by default, where the file system takes
+ *     it: open_output()), the same writes go past the page cache, and
  *     the copy into the chunks is the staging copy O_DIRECT needs anyway
  *     (Xen's data starts 8 bytes into its page).  Chunks in transparent
- *     huge pages cut --direct's CPU per GB by 6-13%, but lost records at
+ *     huge pages cut O_DIRECT's CPU per GB by 6-13%, but lost records at
  *     1 M records/s per CPU in 2 runs of 5 where 4 KiB pages lost none
  *     (under chrt -f and --realtime too): with defrag at madvise, a
  *     first touch may compact memory before it returns.  Not taken.
@@ -143,6 +144,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #if defined(__x86_64__) || defined(__i386__)
@@ -185,7 +187,8 @@ struct options {
     bool keep_tracing;                  /* -x */
     bool start_disabled;                /* -X */
     unsigned long long batch_bytes;     /* --batch-size */
-    bool direct;                        /* --direct */
+    bool direct;                        /* --direct: O_DIRECT or fail */
+    bool buffered;                      /* --buffered: never O_DIRECT */
     bool quiet;                         /* --quiet */
     bool realtime;                      /* --realtime */
     const char *control;                /* --control: its socket */
@@ -235,9 +238,9 @@ static const char synopsis[] =
     "[-M size]\n"
     "                [-r MB] [-S pages] [-s ms] [-T seconds] "
     "[--batch-size bytes]\n"
-    "                [--control path] [--direct] [--event switch] "
-    "[--quiet]\n"
-    "                [--realtime] [file]\n";
+    "                [--buffered | --direct] [--control path] "
+    "[--event switch]\n"
+    "                [--quiet] [--realtime] [file]\n";
 
 /* -@opt's @arg from @min to @max @unit, or its error and range. */
 static unsigned long long number(char opt, const char *arg,
@@ -338,10 +341,13 @@ static void print_options(FILE *to)
            "records a CPU's batch holds before it is written (%s to %s; %s)",
            size_text(MIN_BATCH_BYTES, lo), size_text(MAX_BATCH_BYTES, hi),
            size_text(DEFAULT_BATCH_BYTES, dflt));
+    option(to, "      --buffered",
+           "write the file through the page cache, not with O_DIRECT");
     option(to, "      --control path",
            "take xentrace-ctl's requests on this socket (mode 0600)");
     option(to, "      --direct",
-           "write the file with O_DIRECT, past the page cache");
+           "write the file with O_DIRECT, or fail where it cannot be "
+           "(the default tries it)");
     option(to, "      --event switch",
            "EVENT=on: trace the event (a name or number) whatever -e says; "
            "EVENT=off: never (up to %u)", XT_EVENT_SWITCHES_MAX);
@@ -510,7 +516,7 @@ static void add_switch(struct options *o, const char *arg)
 
 static void parse_options(int argc, char *argv[], struct options *o)
 {
-    enum { OPT_BATCH = 256, OPT_CONTROL, OPT_DIRECT, OPT_QUIET,
+    enum { OPT_BATCH = 256, OPT_BUFFERED, OPT_CONTROL, OPT_DIRECT, OPT_QUIET,
            OPT_REALTIME, OPT_EVENT };
     static const struct option longopts[] = {
         { "cpu-mask",             required_argument, NULL, 'c' },
@@ -526,6 +532,7 @@ static void parse_options(int argc, char *argv[], struct options *o)
         { "start-disabled",       no_argument,       NULL, 'X' },
         { "dont-disable-tracing", no_argument,       NULL, 'x' },
         { "batch-size",           required_argument, NULL, OPT_BATCH },
+        { "buffered",             no_argument,       NULL, OPT_BUFFERED },
         { "control",              required_argument, NULL, OPT_CONTROL },
         { "direct",               no_argument,       NULL, OPT_DIRECT },
         { "help",                 no_argument,       NULL, 'h' },
@@ -595,6 +602,9 @@ static void parse_options(int argc, char *argv[], struct options *o)
             o->batch_bytes = size("--batch-size", optarg, MIN_BATCH_BYTES,
                                   MAX_BATCH_BYTES);
             break;
+        case OPT_BUFFERED:
+            o->buffered = true;
+            break;
         case OPT_CONTROL:
             o->control = optarg;
             break;
@@ -622,7 +632,7 @@ static void parse_options(int argc, char *argv[], struct options *o)
         usage(stderr, 1);
     /* "-" is the standard output, as no file is. */
     o->file = argc && strcmp(argv[0], "-") ? argv[0] : NULL;
-    if ( o->direct && !o->file )
+    if ( (o->direct && !o->file) || (o->direct && o->buffered) )
         usage(stderr, 1);
     if ( !o->batch_bytes )
         o->batch_bytes = default_batch_bytes(o->ring_bytes);
@@ -1185,6 +1195,37 @@ static void restore_host(void)
         finish_capture(host.cap);
 }
 
+/*
+ * Write past the page cache where the file system can: the batches are
+ * page-aligned whole pages already, and a named regular file written so
+ * costs xentrace about half the CPU a GB (docs/benchmarks.md).  Only a
+ * regular file: on a FIFO, O_DIRECT would make the pipe's writes packets.
+ * Set after the open, as fcntl(2) is where Linux says whether the file
+ * system takes it (EINVAL).
+ */
+static void set_direct(int fd, const struct options *o)
+{
+    struct stat st;
+    int flags = fcntl(fd, F_GETFL);
+
+    if ( o->buffered )
+        return;
+    if ( flags < 0 || fstat(fd, &st) )
+        err(1, "%s", o->file);
+    if ( !S_ISREG(st.st_mode) )
+    {
+        if ( o->direct )
+            errx(1, "%s: --direct needs a regular file", o->file);
+        return;
+    }
+    if ( !fcntl(fd, F_SETFL, flags | O_DIRECT) )
+        return;
+    if ( errno != EINVAL )
+        err(1, "%s", o->file);
+    if ( o->direct )
+        errx(1, "%s: the file system does not support --direct", o->file);
+}
+
 static int open_output(const struct options *o)
 {
     int fd = STDOUT_FILENO, flags;
@@ -1192,13 +1233,10 @@ static int open_output(const struct options *o)
 
     if ( o->file )
     {
-        fd = open(o->file, O_WRONLY | O_CREAT | O_TRUNC | O_LARGEFILE |
-                           (o->direct ? O_DIRECT : 0), 0644);
-        if ( fd < 0 && errno == EINVAL && o->direct )
-            errx(1, "%s: the file system does not support --direct",
-                 o->file);
+        fd = open(o->file, O_WRONLY | O_CREAT | O_TRUNC | O_LARGEFILE, 0644);
         if ( fd < 0 )
             err(1, "%s", o->file);
+        set_direct(fd, o);
     }
     if ( isatty(fd) )
         errx(1, "cannot write a trace to a terminal");
@@ -1353,15 +1391,40 @@ static void set_masks(struct xt_host *h, const struct options *o,
 }
 
 /*
+ * Buffers of another size exist and -S asked for @pages: resize them,
+ * tracing off first, as our Xen can when nothing maps them.  NULL once
+ * done, or why they keep their size.
+ */
+static const char *resize_buffers(struct xt_host *h, unsigned int pages)
+{
+    if ( xt_disable(h) )
+        err(1, "cannot disable tracing");
+    if ( !xt_resize(h, pages) )
+        return NULL;
+    switch ( errno )
+    {
+    case EINVAL:
+        return "they keep that size until Xen restarts (tbuf_size= at boot)";
+    case EBUSY:
+        return "another program has them mapped, so they keep that size";
+    case ENOMEM:
+        return "Xen has no memory for the new size, so they keep theirs";
+    default:
+        err(1, "cannot resize the trace buffers to %u pages", pages);
+    }
+}
+
+/*
  * Allocate the buffers (if they exist, Xen says EBUSY, or EINVAL if they
- * are of another size: they are used as they are, and an -S that asked
- * for another size is told so), enable tracing or with -X make sure it is
- * off, map.
+ * are of another size: an -S that asked for another size resizes them
+ * where Xen can, or is told why not; without -S they are used as they
+ * are), enable tracing or with -X make sure it is off, map.  Resizing
+ * drops what the old buffers held, as -D would.
  */
 static void start_tracing(struct xt_host *h, const struct options *o)
 {
     unsigned int cpu;
-    bool other_size = false;
+    const char *kept = NULL;
 
     host.disable = !o->keep_tracing;
     if ( xt_set_size(h, o->tbuf_pages) )
@@ -1369,18 +1432,17 @@ static void start_tracing(struct xt_host *h, const struct options *o)
         if ( errno != EBUSY && errno != EINVAL )
             err(1, "cannot allocate trace buffers of %u pages",
                 o->tbuf_pages);
-        other_size = errno == EINVAL;
+        if ( errno == EINVAL && o->tbuf_pages_given )
+            kept = resize_buffers(h, o->tbuf_pages);
     }
     /* A successful set_size turns tracing on: -X turns it off again. */
     if ( o->start_disabled ? xt_disable(h) : xt_enable(h) )
         err(1, "cannot %s tracing", o->start_disabled ? "disable" : "enable");
     if ( xt_map_buffers(h) )
         err(1, "cannot map the trace buffers");
-    if ( other_size && o->tbuf_pages_given &&
-         xt_buf_pages(h) != o->tbuf_pages )
-        warnx("-S %u: Xen's trace buffers exist, of %u pages a CPU: they "
-              "keep that size until Xen restarts (tbuf_size= at boot)",
-              o->tbuf_pages, xt_buf_pages(h));
+    if ( kept && xt_buf_pages(h) != o->tbuf_pages )
+        warnx("-S %u: Xen's trace buffers exist, of %u pages a CPU: %s",
+              o->tbuf_pages, xt_buf_pages(h), kept);
     /* A bad prod is Xen's to put right: the capture resyncs the CPU. */
     if ( o->discard )
         for ( cpu = 0; cpu < xt_max_cpus(h); cpu++ )
