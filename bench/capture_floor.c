@@ -40,6 +40,13 @@
  *                 256 KiB, epochs gathered into writes of 1 MiB or more
  *                 (xt_writer_putv())
  *   ours-direct   the same with O_DIRECT, where the dir takes it
+ *   mmap-out      per dir: the issue's mmapped output, no second copy:
+ *                 copy-check straight into the file's pages, through a
+ *                 shared mapping of it, each window's pages populated
+ *                 for writing first (MADV_POPULATE_WRITE, as fallocate
+ *                 and a prefault would); a slot of the largest batch a
+ *                 CPU, its unused pages left holes.  The mapping's
+ *                 teardown is counted
  *
  * Files are cut back to nothing every 256 MiB, outside the timing.
  */
@@ -235,7 +242,7 @@ static double thread_seconds(void)
 }
 
 enum what { MEMCPY, COPY_CHECK, RING_WRITEV, CHECK_WRITEV, WRITEV_CHECK,
-            OURS };
+            OURS, MMAP_OUT };
 
 /* A case's state: its chunks, its file. */
 struct run {
@@ -255,8 +262,9 @@ struct run {
     uint32_t hdr[PASSES_A_WRITEV * NR_CPUS][3];
     unsigned int nr_iov;
     uint64_t file_bytes;
-    /* WRITEV_CHECK: the file mapped, and the windows of the next writev */
-    const uint8_t *map;
+    /* WRITEV_CHECK, MMAP_OUT: the file mapped; WRITEV_CHECK: the windows
+       of the next writev */
+    uint8_t *map;
     size_t map_len;
     struct piece_copy written[PASSES_A_WRITEV * NR_CPUS];
     uint64_t written_at[PASSES_A_WRITEV * NR_CPUS];     /* file offsets */
@@ -273,43 +281,66 @@ static void open_file(struct run *r)
 {
     struct xt_metadata meta = { .nr_cpus = NR_CPUS };
     char path[4096];
+    bool mapped = r->what == WRITEV_CHECK || r->what == MMAP_OUT;
 
     snprintf(path, sizeof(path), "%s/xt-floor.%ld.bin", r->dir,
              (long)getpid());
-    r->fd = open(path, (r->what == WRITEV_CHECK ? O_RDWR : O_WRONLY) |
-                       O_CREAT | O_TRUNC | (r->direct ? O_DIRECT : 0), 0644);
+    r->fd = open(path, (mapped ? O_RDWR : O_WRONLY) | O_CREAT | O_TRUNC |
+                       (r->direct ? O_DIRECT : 0), 0644);
     if ( r->fd < 0 )
         err(1, "%s", path);
     unlink(path);
-    /* Past FILE_MAX by a writev at most; mapped past the end, not read. */
-    r->map_len = FILE_MAX + PASSES_A_WRITEV * NR_CPUS *
-                            (XT_BATCH_HEAD + ring_bytes);
-    if ( r->what == WRITEV_CHECK &&
-         (r->map = mmap(NULL, r->map_len, PROT_READ, MAP_SHARED, r->fd,
-                        0)) == MAP_FAILED )
+    /*
+     * Past FILE_MAX by a writev, or by a lap's slots (an epoch a pass at
+     * most), at most; mapped past the end, not read.
+     */
+    r->map_len = FILE_MAX + MAX_WINDOWS * NR_CPUS *
+                            (BATCH_BYTES + ring_bytes + XT_PAGE);
+    if ( r->what == MMAP_OUT && ftruncate(r->fd, r->map_len) )
+        err(1, "%s", path);
+    if ( mapped &&
+         (r->map = mmap(NULL, r->map_len,
+                        PROT_READ | (r->what == MMAP_OUT ? PROT_WRITE : 0),
+                        MAP_SHARED, r->fd, 0)) == MAP_FAILED )
         err(1, "%s", path);
     if ( r->what == OURS && !(r->w = xt_writer_open(r->fd, &meta, NULL)) )
         err(1, "%s", path);
     r->file_bytes = 0;
 }
 
+/* The mapping's teardown: MMAP_OUT's work, counted. */
+static void unmap_file(struct run *r)
+{
+    if ( r->map )
+        munmap(r->map, r->map_len);
+    r->map = NULL;
+}
+
+/* Closing the file (and freeing its pages, once unlinked) is not. */
 static void close_file(struct run *r)
 {
     if ( r->w )
         xt_writer_close(r->w);
     r->w = NULL;
-    if ( r->map )
-        munmap((void *)r->map, r->map_len);
-    r->map = NULL;
+    unmap_file(r);
     close(r->fd);
 }
 
-/* A chunk of the pool for a CPU's batch (as xentrace's, reused). */
+/*
+ * A chunk of the pool for a CPU's batch (as xentrace's, reused); with
+ * MMAP_OUT, the file's next slot.
+ */
 static uint8_t *next_chunk(struct run *r)
 {
     size_t size = BATCH_BYTES + ring_bytes + XT_PAGE;
     uint8_t *c;
 
+    if ( r->what == MMAP_OUT )
+    {
+        c = r->map + r->file_bytes;
+        r->file_bytes += size;
+        return c;
+    }
     if ( r->pool_at + size > pool_bytes )
         r->pool_at = 0;
     c = pool + r->pool_at;
@@ -333,6 +364,14 @@ static void end_epoch(struct run *r)
 
     for ( cpu = 0; cpu < NR_CPUS; cpu++ )
     {
+        if ( r->what == MMAP_OUT )
+        {
+            uint32_t *hdr = (uint32_t *)r->chunk[cpu];
+
+            hdr[0] = TRC_TRACE_CPU_CHANGE | 2u << TRACE_EXTRA_SHIFT;
+            hdr[1] = cpu;
+            hdr[2] = r->len[cpu];
+        }
         if ( r->what == OURS && r->len[cpu] )
         {
             r->gather[r->nr_gathered++] = (struct xt_out_batch){
@@ -392,6 +431,17 @@ static void write_ring(struct run *r)
     r->nr_iov = 0;
 }
 
+/* The file's pages that @len bytes at @to take, ready to be written. */
+static void populate(uint8_t *to, size_t len)
+{
+    uintptr_t start = (uintptr_t)to & ~(uintptr_t)(XT_PAGE - 1);
+    uintptr_t end = ((uintptr_t)to + len + XT_PAGE - 1) &
+                    ~(uintptr_t)(XT_PAGE - 1);
+
+    if ( madvise((void *)start, end - start, MADV_POPULATE_WRITE) )
+        err(1, "MADV_POPULATE_WRITE");
+}
+
 /* Window @i of every CPU: one pass. */
 static void pass(struct run *r, unsigned int i)
 {
@@ -409,6 +459,8 @@ static void pass(struct run *r, unsigned int i)
         pc[cpu] = (struct piece_copy){ .check = &r->check[cpu], .to = to,
                                        .from = from, .len = len,
                                        .at_wrap = i == g->nr_windows - 1 };
+        if ( r->what == MMAP_OUT )
+            populate(to, len);
         if ( r->what == MEMCPY )
             memcpy(to, from, len);
         else if ( from_ring(r) )
@@ -429,12 +481,12 @@ static void pass(struct run *r, unsigned int i)
         }
     }
     /* As xentrace takes a pass: every CPU's windows side by side. */
-    if ( r->what == COPY_CHECK || r->what == OURS )
+    if ( r->what == COPY_CHECK || r->what == OURS || r->what == MMAP_OUT )
         copy_pieces_checked(pc, NR_CPUS);
     else if ( r->what == CHECK_WRITEV )
         check_pieces(pc, NR_CPUS);
     if ( r->what == COPY_CHECK || r->what == OURS ||
-         r->what == CHECK_WRITEV )
+         r->what == CHECK_WRITEV || r->what == MMAP_OUT )
         passed(pc, NR_CPUS);
     for ( cpu = 0; cpu < NR_CPUS && !from_ring(r); cpu++ )
     {
@@ -477,15 +529,27 @@ static double round_of(struct run *r)
         done += NR_CPUS * (ring_bytes - T_BUF_HEAD);
         if ( r->file_bytes >= FILE_MAX )
         {
+            t = thread_seconds();
             if ( r->what == OURS )
-            {
-                t = thread_seconds();
                 write_gathered(r);
-                cpu_s += thread_seconds() - t;
-            }
+            if ( r->what == MMAP_OUT )
+                unmap_file(r);
+            cpu_s += thread_seconds() - t;
             close_file(r);
             open_file(r);
+            for ( cpu = 0; r->what == MMAP_OUT && cpu < NR_CPUS; cpu++ )
+            {
+                r->chunk[cpu] = next_chunk(r);
+                r->len[cpu] = 0;
+            }
         }
+    }
+    if ( r->what == MMAP_OUT )
+    {
+        double t = thread_seconds();
+
+        unmap_file(r);
+        cpu_s += thread_seconds() - t;
     }
     if ( r->dir )
         close_file(r);
@@ -578,6 +642,7 @@ int main(int argc, char *argv[])
         run_case(OURS, "ours", argv[i], false, rounds);
         if ( direct_works(argv[i]) )
             run_case(OURS, "ours-direct", argv[i], true, rounds);
+        run_case(MMAP_OUT, "mmap-out", argv[i], false, rounds);
     }
     return 0;
 

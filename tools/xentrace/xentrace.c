@@ -85,27 +85,35 @@
  * 1024 and 8192 pages, medians of 5 captures of 1 s, taking turns, on a
  * quiet 2-core machine, so ratios within the run only; bench/capture_floor
  * for the floors, on a ring of real records flushed from the cache): the
- * copy alone 0.10-0.11, with the check 0.17-0.19, so the check 0.08; a
- * bare writev(2) of the ring's windows 0.27-0.30 to tmpfs, 0.22-0.27 to
- * ext4; xentrace's path without the simulated host 0.45-0.49 and
- * 0.36-0.38 (O_DIRECT 0.23-0.25).  The issue's designs that write from
- * the ring cost about as much: (a) check each window in the ring, then
+ * copy alone 0.11-0.16, with the check 0.19-0.25, so the check 0.08-0.10;
+ * a bare writev(2) of the ring's windows 0.29-0.32 to tmpfs, 0.23-0.31 to
+ * ext4; xentrace's path without the simulated host, through the page
+ * cache, 0.47-0.52 and 0.41-0.46, with O_DIRECT on ext4 0.27-0.32.  The
+ * issue's designs cost no less: (a) check each window in the ring, then
  * write it from there (not safe: another process can change it between
- * the two) 0.41-0.44 and 0.35-0.38; (b) write from the ring, then check
- * the file's page-cache copy through a mapping 0.40-0.49 and 0.36-0.37.
- * Walking the ring where it is, the check waits on DRAM a record at a
- * time; the copy brings each 16 KiB into the cache in one sweep first.
- * The capture: ours 0.62-0.70 on tmpfs against Debian's 0.33-0.48,
- * 1.5-1.9x; 0.73-0.75 on ext4 against 0.32-0.72, 1.0-2.3x; --direct on
- * ext4 0.28-0.45, 0.62-0.91x Debian's buffered.  The rest, beyond the
- * floors, is what the producers sharing the cores cost both tracers
- * (each wakes about 4,500 times a second flat out at 32 pages).
+ * the two) 0.41-0.46 and 0.36-0.42; (b) write from the ring, then check
+ * the file's page-cache copy through a mapping 0.40-0.50 and 0.37-0.41;
+ * (c) copy and check straight into the file's pages through a mapping, no
+ * second copy, 0.54-0.59 and 0.65-2.5: tmpfs must zero each page it
+ * maps, which a whole-page write(2) spares it, and ext4 must reserve each
+ * page it dirties.  Walking the ring where it is, the check waits on DRAM
+ * a record at a time; the copy brings each 16 KiB into the cache in one
+ * sweep first.  The capture, by default (O_DIRECT where the file system
+ * takes it): on ext4 0.32-0.48 against Debian's 0.26-0.76, 0.61-1.22x
+ * (0.74-1.35 through the page cache, --buffered); on tmpfs 0.63-0.95
+ * against 0.32-0.48, 1.6-2.1x, where O_DIRECT changes nothing (6 captures
+ * each way: 0.72-0.81 and 0.72-0.75).  The rest, beyond the floors, is
+ * what the producers sharing the cores cost both tracers (each wakes
+ * about 4,500 times a second flat out at 32 pages).
  *
- * The copy, 0.10, and the check, 0.08, are the price of a file that
- * xenalyze reads whatever another process did to the shared pages; so
- * buffered capture cannot reach 0.9x Debian's, which writes the ring as
- * it is: a bare writev(2) of the same bytes is already 0.3-0.8x its
- * capture, and ours adds the copy and the check to one.
+ * The copy and the check, 0.19-0.25 together, are the price of a file
+ * that xenalyze reads whatever another process did to the shared pages;
+ * so capture to tmpfs cannot reach 0.9x Debian's, which writes the ring
+ * as it is: a bare writev(2) of the same bytes is already 0.6-0.9x its
+ * capture, and ours adds the copy and the check to one.  On a disk,
+ * O_DIRECT takes away the page cache's copy, which pays for them.  At a
+ * fixed rate of 1 M records a second per CPU, perf(1) puts 16% of
+ * xentrace's CPU in the copy and 15% in the check.
  *
  * Draining never waits for the disk: the capture thread only copies into
  * chunks of memory, laid out as the batches they will be written as.
