@@ -16,6 +16,8 @@
  *   list    comma-separated items, each N, N-M (N to M, N <= M), -M (0 to
  *           M) or N- (N to the last the caller allows): "0-3,7", "4-".
  *           The same item twice is the same as once.
+ *   code    where an option takes an event or an event mask (xentrace -e,
+ *           --event): a number, or "0x" (or "0X") and hex digits only.
  *
  * A frequency is not a size: the readers' --cpu-hz counts Hz with SI
  * suffixes (K is 1000) and takes fractions ("2.4G"); cli_parse_hz() is
@@ -87,6 +89,46 @@ static inline const char *num_parse(const char *arg, unsigned long long min,
     if ( end == arg || *end )
         return "invalid";
     if ( (why = num_check(v, over, min, max)) )
+        return why;
+    *n = v;
+    return NULL;
+}
+
+/* The value of hex digit @c, or -1. */
+static inline int num_hex_digit(char c)
+{
+    if ( c >= '0' && c <= '9' )
+        return c - '0';
+    if ( (c | 0x20) >= 'a' && (c | 0x20) <= 'f' )
+        return (c | 0x20) - 'a' + 10;
+    return -1;
+}
+
+/* A code, the @len bytes at @s, from @min to @max into *@n. */
+static inline const char *num_parse_code(const char *s, size_t len,
+                                         unsigned long long min,
+                                         unsigned long long max,
+                                         unsigned long long *n)
+{
+    unsigned long long v = 0;
+    bool over = false;
+    const char *end, *why;
+    size_t i;
+
+    if ( len > 2 && s[0] == '0' && (s[1] | 0x20) == 'x' )
+    {
+        for ( i = 2; i < len && num_hex_digit(s[i]) >= 0; i++ )
+            if ( !over && v >> 60 )
+                over = true;
+            else if ( !over )
+                v = v << 4 | num_hex_digit(s[i]);
+        end = s + i;
+    }
+    else
+        end = num_digits(s, &v, &over);
+    if ( !len || end != s + len )
+        return "invalid";
+    if ( (why = num_check(over ? ULLONG_MAX : v, over, min, max)) )
         return why;
     *n = v;
     return NULL;

@@ -278,12 +278,6 @@ out:
  * ===================
  */
 
-/* The time Xen spent in exits @e: not the time a halted vCPU waited. */
-static uint64_t in_xen(const struct analysis_count *e)
-{
-    return e->ticks - e->halted;
-}
-
 static double per_second(const struct frame *fr, uint64_t n, uint64_t hz)
 {
     double s = tsc_seconds(fr->to - fr->from, hz);
@@ -460,10 +454,14 @@ static void text_details(FILE *f, const struct frame *fr,
         fprintf(f, "%s exits:\n  %-20s %10s %7s %10s %10s\n", fg->name,
                 "reason", "per-s", "%time", "mean-cyc", "max-cyc");
     for ( i = 0; i < fg->nr_exits; i++ )
+    {
+        const struct analysis_count *e = &fg->exit[i];
+
         fprintf(f, "  %-20s %10.0f %7.2f %10" PRIu64 " %10" PRIu64 "\n",
-                fg->exit[i].name, per_second(fr, fg->exit[i].count, hz),
-                span ? 100.0 * in_xen(&fg->exit[i]) / span : 0,
-                in_xen(&fg->exit[i]) / fg->exit[i].count, fg->exit[i].max);
+                e->name, per_second(fr, e->count, hz),
+                span ? 100.0 * analysis_count_in_xen(e) / span : 0,
+                analysis_count_in_xen(e) / e->count, e->max);
+    }
     if ( fg->nr_calls )
         fprintf(f, "%s hypercalls:\n  %-20s %10s\n", fg->name, "name",
                 "per-s");
@@ -899,8 +897,8 @@ static void draw_details(struct screen *s, int top, int rows, int cols)
             len += snprintf(line + len, sizeof(line) - len,
                             "%-18s %9.0f %6.2f %9" PRIu64 " %10" PRIu64 "   ",
                             e->name, per_second(s->fr, e->count, hz),
-                            span ? 100.0 * in_xen(e) / span : 0,
-                            in_xen(e) / e->count, e->max);
+                            span ? 100.0 * analysis_count_in_xen(e) / span : 0,
+                            analysis_count_in_xen(e) / e->count, e->max);
         else if ( f->nr_exits )
             len += snprintf(line + len, sizeof(line) - len, "%*s", 60, "");
         if ( i < f->nr_calls )

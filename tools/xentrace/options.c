@@ -1,8 +1,6 @@
 /*
  * Parsing xentrace's option arguments.  See options.h.
  */
-#include <ctype.h>
-#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -31,9 +29,8 @@ const struct evt_class evt_classes[] = {
 static const char *parse_evt_element(const char *s, size_t len, uint32_t *mask)
 {
     const struct evt_class *c;
-    const char *end;
+    const char *why;
     unsigned long long n;
-    bool over = false;
 
     for ( c = evt_classes; c->name; c++ )
         if ( strlen(c->name) == len && !strncmp(s, c->name, len) )
@@ -42,23 +39,10 @@ static const char *parse_evt_element(const char *s, size_t len, uint32_t *mask)
             return NULL;
         }
 
-    if ( !isdigit((unsigned char)*s) )
-        return "not a number or a class (see xentrace(8))";
-    /* Only hex digits after "0x": strtoull() would take a second "0x". */
-    if ( len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') &&
-         strspn(s + 2, "0123456789abcdefABCDEF") == len - 2 )
-    {
-        errno = 0;
-        n = strtoull(s + 2, NULL, 16);
-        over = errno == ERANGE;
-        end = s + len;
-    }
-    else
-        end = num_digits(s, &n, &over);
-    if ( end != s + len )
-        return "not a number or a class (see xentrace(8))";
-    if ( over || n > UINT32_MAX )
-        return "too large";
+    if ( (why = num_parse_code(s, len, 0, UINT32_MAX, &n)) )
+        return strcmp(why, "invalid") ? why
+                                      : "not a number or a class (see "
+                                        "xentrace(8))";
     *mask = n;
     return NULL;
 }
@@ -119,12 +103,11 @@ static const char *parse_cpu_hex(const char *hex, unsigned int max_cpus,
         return "invalid";
     for ( i = 0; i < digits; i++ )
     {
-        unsigned char c = hex[digits - 1 - i];
-        unsigned int bits, b;
+        int bits = num_hex_digit(hex[digits - 1 - i]);
+        unsigned int b;
 
-        if ( !isxdigit(c) )
+        if ( bits < 0 )
             return "invalid";
-        bits = isdigit(c) ? c - '0' : tolower(c) - 'a' + 10;
         for ( b = 0; b < 4; b++ )
         {
             unsigned long long cpu = 4ULL * i + b;

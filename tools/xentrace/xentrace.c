@@ -136,7 +136,6 @@
  * which stays a valid trace file up to its last complete batch.
  */
 #define _GNU_SOURCE
-#include <ctype.h>
 #include <err.h>
 #include <errno.h>
 #include <limits.h>
@@ -460,7 +459,8 @@ static const char *parse_switch(const char *arg, uint32_t *event,
     const char *eq = strrchr(arg, '=');
     const struct xt_event_desc *d;
     unsigned long long n;
-    char name[64], *end;
+    const char *why;
+    char name[64];
 
     if ( !eq || eq == arg || (size_t)(eq - arg) >= sizeof(name) )
         return "not EVENT=on or EVENT=off";
@@ -475,15 +475,10 @@ static const char *parse_switch(const char *arg, uint32_t *event,
         *event = d->id;
         return NULL;
     }
-    errno = 0;
-    if ( !strncmp(name, "0x", 2) && isxdigit((unsigned char)name[2]) )
-        n = strtoull(name + 2, &end, 16);
-    else if ( num_parse(name, 0, ULLONG_MAX, &n) )
-        return "no such event (a name of the catalogue, or a number)";
-    else
-        end = name + strlen(name);
-    if ( *end || errno || !n || n > 0x0fffffff )
-        return "not an event (a name of the catalogue, or 1 to 0x0fffffff)";
+    if ( (why = num_parse_code(name, strlen(name), 1, 0x0fffffff, &n)) )
+        return !strcmp(why, "invalid")
+               ? "no such event (a name of the catalogue, or a number)"
+               : "not an event (a name of the catalogue, or 1 to 0x0fffffff)";
     *event = n;
     return NULL;
 }

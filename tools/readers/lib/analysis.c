@@ -1862,7 +1862,7 @@ int analysis_row_wait(const struct analysis_row *r, struct analysis_dist *d)
 static int count_by_ticks(const void *pa, const void *pb)
 {
     const struct analysis_count *x = pa, *y = pb;
-    uint64_t xt = x->ticks - x->halted, yt = y->ticks - y->halted;
+    uint64_t xt = analysis_count_in_xen(x), yt = analysis_count_in_xen(y);
 
     if ( xt != yt )
         return xt < yt ? 1 : -1;

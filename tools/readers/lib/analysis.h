@@ -180,6 +180,12 @@ struct analysis_count {
                                    ticks */
 };
 
+/* The time Xen spent in exits @e: not the time a halted vCPU waited. */
+static inline uint64_t analysis_count_in_xen(const struct analysis_count *e)
+{
+    return e->ticks - e->halted;
+}
+
 /*
  * Up to @max of @r's entries of table @t into @out, most costly first
  * (ticks, then count); returns how many.  *@total (if not NULL) gets the

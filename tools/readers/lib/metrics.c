@@ -205,8 +205,7 @@ static int add_table(struct metrics *m, struct analysis *a,
         ret |= add(m, f, dom, label, m->rows[i].name, m->rows[i].count);
         if ( f == EXITS )
             ret |= add(m, EXIT_SECONDS, dom, label, m->rows[i].name,
-                       tsc_seconds(m->rows[i].ticks - m->rows[i].halted,
-                                   hz));
+                       tsc_seconds(analysis_count_in_xen(&m->rows[i]), hz));
     }
     /* What the analysis had no room for is counted, as "other". */
     if ( total > counted )
