@@ -10,10 +10,12 @@ READER_TESTS += $(AGREE_TEST) $(MODEL_TEST)
 
 $(AGREE_TEST): tests/readers/test_agree.c tests/common/run_cmd.c \
                tests/common/run_cmd.h | $(GEN_TRACE) $(XT_SUMMARY) \
-                                        $(XEN_SIM) $(XEN_SIM_LIBS) $(XENTRACE)
+                                        $(XT_DUMP) $(XEN_SIM) \
+                                        $(XEN_SIM_LIBS) $(XENTRACE)
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_CFLAGS) -Itests/common -DGEN_TRACE='"$(GEN_TRACE)"' \
-	    -DSUMMARY='"$(XT_SUMMARY)"' -DXEN_SIM='"$(XEN_SIM)"' \
+	    -DSUMMARY='"$(XT_SUMMARY)"' -DDUMP='"$(XT_DUMP)"' \
+	    -DXEN_SIM='"$(XEN_SIM)"' \
 	    -DXENTRACE='"$(XENTRACE)"' \
 	    -DCHECK='"tests/readers/check_agree.py"' $(LDFLAGS) -o $@ \
 	    tests/readers/test_agree.c tests/common/run_cmd.c -lcmocka

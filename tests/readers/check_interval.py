@@ -5,16 +5,17 @@
       Every interval of --json --interval SECONDS reports what --from
       tsc:A --to tsc:B of its bounds reports (no --to for the last): every
       figure on a loss-free file; on a lossy one all but what a later
-      record re-tells (docs/reading-traces.md, "Intervals"): the runstates,
-      placement, waits, migrations, the time exits were halted and what
-      follows from it (their time in Xen, its shares, mean and
-      percentiles, and so their order), and the unplaced counts, which a
-      window takes from the whole file.
+      record re-tells (docs/reading-traces.md, "Intervals"): the
+      runstates, placement, waits and runstate intervals, migrations, the
+      time exits were halted and what follows from it (their time in Xen,
+      its shares, mean and percentiles, and so their order), and the
+      unplaced counts, which a window takes from the whole file.
   check_interval.py sum SUMMARY FILE SECONDS [lossy]
       The intervals tile the span, and their counts (runstate intervals,
       exits, VMCALLs, I/O, MMIO, injections, hypercalls, PV events, pCPU
-      placement, waits, migrations, vectors, IRQs, C-states, losses,
-      unplaced) sum to the whole trace's exactly, and so do the cycles of
+      placement, waits, whole running, blocked and offline intervals,
+      migrations, vectors, IRQs, C-states, losses, unplaced) sum to the
+      whole trace's exactly, and so do the cycles of
       each, and of each runstate; on a lossy file, each vCPU's runstate
       cycles summed over its states.
   check_interval.py csv SUMMARY FILE SECONDS
@@ -47,7 +48,8 @@ def intervals(prog, path, seconds, *extra):
 # What a later record re-tells: not compared on a lossy file.  An exit's
 # time halted is the time its vCPU was blocked, a runstate: with it, what
 # is Xen's, its share of the span, and the cycles' mean and percentiles.
-RETOLD = {"runstates", "before_first_run", "at_end", "latency", "pcpus",
+RETOLD = {"runstates", "before_first_run", "at_end", "latency",
+          "intervals", "pcpus",
           "migrations", "share_running", "halted_cycles", "in_xen_seconds",
           "share_span", "mean_cycles", "p50_cycles", "p90_cycles",
           "p99_cycles", "max_cycles"}
@@ -126,6 +128,8 @@ def counts(o):
                 t[who, tab, k, "cycles"] += e["cycles"]
         for c in ("woken", "preempted"):
             t[who, "latency", c, "count"] += v["latency"][c]["count"]
+        for s, x in v["intervals"].items():
+            t[who, "intervals", s, "count"] += x["count"]
         t[who, "migrations"] += v["migrations"]
     for p in o["pcpus"]:
         for k in ("gaps", "records"):

@@ -14,6 +14,8 @@
  * - on lossy files (xen-sim's flood, gen-trace with losses), per vCPU
  *   the time in every state, lost and unknown included, is the span, and
  *   some of it is lost;
+ * - each vCPU's running, blocked and offline intervals' percentiles are
+ *   those of the intervals between its runstate changes in the dump;
  * - --from/--to cut the span, --domain and --cpu the vCPUs shown, --top
  *   the rows.
  */
@@ -163,6 +165,23 @@ static void test_gen_8_agrees_with_xenalyze(void **state)
     check_xenalyze("gen8");
 }
 
+/* The intervals' percentiles against the dump's runstate changes. */
+static void check_intervals(const char *name)
+{
+    summarise(name, "");
+    assert_int_equal(sh("%s %s/%s.bin > %s/%s.dump", DUMP, dir, name, dir,
+                        name), 0);
+    assert_int_equal(sh("python3 %s intervals %s/%s.dump %s/%s.json", CHECK,
+                        dir, name, dir, name), 0);
+}
+
+static void test_intervals_match_the_records(void **state)
+{
+    (void)state;
+    check_intervals("sim2");
+    check_intervals("gen8");
+}
+
 /* Lossy: the states still sum to the span, and time is booked lost. */
 static void check_lost(const char *name)
 {
@@ -271,6 +290,7 @@ int main(void)
         cmocka_unit_test(test_sim_2_agrees_with_xenalyze),
         cmocka_unit_test(test_sim_8_agrees_with_xenalyze),
         cmocka_unit_test(test_gen_8_agrees_with_xenalyze),
+        cmocka_unit_test(test_intervals_match_the_records),
         cmocka_unit_test(test_flood_lost_time_is_accounted),
         cmocka_unit_test(test_gen_lossy_lost_time_is_accounted),
         cmocka_unit_test(test_loss_free_has_no_lost_time),

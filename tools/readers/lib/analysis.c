@@ -17,6 +17,7 @@
 #define TABLE_MAX       4096    /* distinct keys per table; then "other" */
 #define TABLE_DIRECT    256     /* keys below: found by index, no hash */
 #define NR_CAUSES       3
+#define NR_SPANS        3       /* running, blocked, offline: span_of() */
 #define MMIO_ROWS       16      /* Arm MMIO addresses shown without --top */
 
 #define KEY_SVM             ((uint64_t)1 << 32) /* of an exit's key */
@@ -65,6 +66,7 @@ struct avcpu {
     struct runstates tail;      /* closed by the end of the trace */
     bool ran;
     struct sketch latency[NR_CAUSES];
+    struct sketch spans[NR_SPANS];  /* whole intervals of the other states */
     struct table pcpus;         /* cpu -> running intervals, ticks */
     uint32_t last_pcpu;
     uint64_t migrations;
@@ -380,6 +382,25 @@ static void add_runstate(struct runstates *r, const struct model_event *ev,
 }
 
 /*
+ * Where the lengths of @state's intervals go in an avcpu's spans[], or
+ * -1: runnable ones are the waits, by cause, in latency[].
+ */
+static int span_of(enum model_state state)
+{
+    switch ( state )
+    {
+    case MODEL_RUNNING: return 0;
+    case MODEL_BLOCKED: return 1;
+    case MODEL_OFFLINE: return 2;
+    default:            return -1;
+    }
+}
+
+static const char *const span_names[NR_SPANS] = {
+    "running", "blocked", "offline",
+};
+
+/*
  * A runstate interval's time in @a's span (what the window or an
  * interval's start, a->first, leaves of it), counted as an interval where
  * it ends: cut into intervals, the time and counts add up.
@@ -389,12 +410,17 @@ static void take_runstate(struct analysis *a, const struct model_event *ev)
     uint64_t start = ev->start > a->first ? ev->start : a->first;
     uint64_t ticks = ev->end > start ? ev->end - start : 0;
     bool ends = !ev->goes_on;
+    int span = span_of(ev->u.runstate.state);
     struct avcpu *v;
     struct entry *e;
 
     if ( (!ticks && !ends) || !(v = vcpu_of(a, ev->domvcpu)) )
         return;
     add_runstate(&v->all, ev, ticks, ends);
+    /* An interval's length, whole, where a record ends it, as a wait's. */
+    if ( span >= 0 && ev->u.runstate.end_by == MODEL_END_RECORD && ends &&
+         sketch_add(&v->spans[span], ev->end - ev->began) )
+        a->failed = true;
     if ( !v->ran && ev->u.runstate.state != MODEL_RUNNING )
         add_runstate(&v->head, ev, ticks, ends);
     if ( ev->u.runstate.end_by == MODEL_END_TRACE && ends )
@@ -817,6 +843,8 @@ static void vcpu_free(struct avcpu *v)
 
     for ( c = 0; c < NR_CAUSES; c++ )
         sketch_free(&v->latency[c]);
+    for ( c = 0; c < NR_SPANS; c++ )
+        sketch_free(&v->spans[c]);
     table_free(&v->pcpus);
     table_free(&v->exits);
     table_free(&v->vmcalls);
@@ -934,6 +962,9 @@ static struct avcpu *domain_sum(struct analysis *a, uint32_t dom,
         runstates_merge(&d->all, &v->all);
         for ( c = 0; c < NR_CAUSES; c++ )
             if ( sketch_merge(&d->latency[c], &v->latency[c]) )
+                a->failed = true;
+        for ( c = 0; c < NR_SPANS; c++ )
+            if ( sketch_merge(&d->spans[c], &v->spans[c]) )
                 a->failed = true;
         d->migrations += v->migrations;
         table_merge(a, &d->pcpus, &v->pcpus);
@@ -1209,6 +1240,23 @@ static void text_latency(FILE *f, const struct analysis *a,
                             &who[i]->latency[c]);
 }
 
+/* The lengths of @n domains' or vCPUs' running, blocked, offline. */
+static void text_spans(FILE *f, const struct analysis *a,
+                       struct avcpu *const *who, unsigned int n,
+                       const char *title)
+{
+    char head[48];
+    unsigned int i, c;
+    int width = who_width(a, who, n);
+
+    snprintf(head, sizeof(head), "%s runstate intervals", title);
+    text_sketch_head(f, head, title, width, "runstate");
+    for ( i = 0; i < n; i++ )
+        for ( c = 0; c < NR_SPANS; c++ )
+            text_sketch_row(f, a, who[i], width, span_names[c],
+                            &who[i]->spans[c]);
+}
+
 static void text_placement(FILE *f, const struct analysis *a,
                            struct avcpu *const *who, unsigned int n)
 {
@@ -1455,6 +1503,8 @@ void analysis_text(FILE *f, const struct analysis *a)
     text_runstates(f, a, w.vcpus, shown(a, w.nr_vcpus), NULL, "vcpu");
     text_latency(f, a, w.domains, shown(a, w.nr_domains), "domain");
     text_latency(f, a, w.vcpus, shown(a, w.nr_vcpus), "vcpu");
+    text_spans(f, a, w.domains, shown(a, w.nr_domains), "domain");
+    text_spans(f, a, w.vcpus, shown(a, w.nr_vcpus), "vcpu");
     text_placement(f, a, w.vcpus, shown(a, w.nr_vcpus));
     fprintf(f, "\nguests, per domain then per vCPU, most costly first\n");
     for ( i = 0; i < shown(a, w.nr_domains); i++ )
@@ -1617,6 +1667,7 @@ static void json_who(FILE *f, const struct analysis *a,
                      const struct avcpu *v, bool vcpu)
 {
     char name[MODEL_NAME_MAX];
+    unsigned int c;
 
     fprintf(f, "{\"domain\":%u,", v->domvcpu >> 16);
     if ( vcpu )
@@ -1636,6 +1687,12 @@ static void json_who(FILE *f, const struct analysis *a,
     json_sketch(f, a, "woken", &v->latency[MODEL_CAUSE_WOKEN]);
     fprintf(f, ",");
     json_sketch(f, a, "preempted", &v->latency[MODEL_CAUSE_PREEMPTED]);
+    fprintf(f, "},\"intervals\":{");
+    for ( c = 0; c < NR_SPANS; c++ )
+    {
+        fprintf(f, "%s", c ? "," : "");
+        json_sketch(f, a, span_names[c], &v->spans[c]);
+    }
     fprintf(f, "},\"migrations\":%" PRIu64, v->migrations);
     json_keyed(f, a, "pcpus", &v->pcpus, NULL);
     json_exits(f, a, v, &v->exits, &hvm_exits);
