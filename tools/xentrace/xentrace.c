@@ -333,7 +333,8 @@ static void print_options(FILE *to)
            "stop before less than MB would be left on the disk (0 to %llu)",
            MAX_RESERVE_MB);
     option(to, "  -S, --trace-buf-size pages",
-           "pages of Xen's buffer a CPU, if Xen has none yet (1 to %u; %u)",
+           "pages of Xen's buffer a CPU; given, resizes Xen's buffers "
+           "where it can (1 to %u; %u)",
            MAX_TBUF_PAGES, DEFAULT_TBUF_PAGES);
     option(to, "  -s, --poll-sleep ms",
            "the longest wait between passes (1 to %u; %u)", MAX_POLL_MS,

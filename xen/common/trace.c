@@ -333,7 +333,8 @@ static int tb_set_size(unsigned int pages)
     if ( t_buf_pages && pages != t_buf_pages )
     {
         printk(XENLOG_INFO "xentrace: tb_set_size from %u to %u "
-               "not implemented\n", t_buf_pages, pages);
+               "refused: buffers exist (resize changes them)\n",
+               t_buf_pages, pages);
         return -EINVAL;
     }
     if ( t_buf_pages )
