@@ -12,10 +12,10 @@
       unplaced counts, which a window takes from the whole file.
   check_interval.py sum SUMMARY FILE SECONDS [lossy]
       The intervals tile the span, and their counts (runstate intervals,
-      exits, VMCALLs, I/O, MMIO, injections, hypercalls, PV events, pCPU
-      placement, waits, whole running, blocked and offline intervals,
-      migrations, vectors, IRQs, C-states, losses, unplaced) sum to the
-      whole trace's exactly, and so do the cycles of
+      exits, VMCALLs, I/O, MMIO, injections, hypercalls, PV events, the
+      guests' own records, pCPU placement, waits, whole running, blocked
+      and offline intervals, migrations, vectors, IRQs, C-states, losses,
+      unplaced) sum to the whole trace's exactly, and so do the cycles of
       each, and of each runstate; on a lossy file, each vCPU's runstate
       cycles summed over its states.
   check_interval.py csv SUMMARY FILE SECONDS
@@ -121,7 +121,7 @@ def counts(o):
             t[who, "runstates", "all", "cycles"] += (
                 x["cycles"] if s not in ("woken", "preempted") else 0)
         for tab in ("exits", "vmcalls", "io", "mmio", "injected",
-                    "hypercalls", "subcalls", "pv", "pcpus"):
+                    "hypercalls", "subcalls", "pv", "guest", "pcpus"):
             for e in v[tab]:
                 k = e.get("key", e.get("reason"))
                 t[who, tab, k, "count"] += e["count"]

@@ -10,13 +10,16 @@
  *   and mean, the rest summed past --top; the injection latency from the
  *   physical IRQ to the guest's entry, its count, p50 and max; the same
  *   in --json;
- * - a trace without Arm records has no such section, nor "arm" member
- *   (golden.sh checks that x86 outputs stay byte-identical);
+ * - a trace without Arm records has no such section, nor "arm" member;
  * - xentrace-dump notes a trap's vCPU and class, and its return's length;
  * - xentrace-export --perfetto has a slice per trap on the vCPU's track,
  *   named by its class, and Perfetto's trace processor
  *   (TRACE_PROCESSOR, default ../shared/oracles/perfetto-tp) imports it
- *   with no error.
+ *   with no error;
+ * - the records a guest writes itself (TRC_GUEST, HVMOP_xentrace), which
+ *   stop xenalyze: the summary counts them per vCPU and domain by the
+ *   guest's event, the dump names them with their words, and the Perfetto
+ *   export has an instant for each on the vCPU's track.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -46,6 +49,7 @@
 #define EC_HVC64    0x16u
 #define EC_DABT     0x24u
 #define SCHED_OP    29u         /* __HYPERVISOR_sched_op */
+#define XENALYZE    "/usr/bin/xenalyze"
 
 static char dir[] = "/tmp/test_arm.XXXXXX";
 static char sh_log[sizeof(dir) + 8];
@@ -134,8 +138,21 @@ static void arm_records(void)
     rec(1, TRC_ARM_RETURN, 1000, 0);
 }
 
-/* The trace, with the Arm records above or without. */
-static void write_trace(const char *path, bool arm)
+/*
+ * Records d1v0 (pCPU 0) and d1v1 (pCPU 1) write of their own, with
+ * HVMOP_xentrace: TRC_GUEST and the guest's event, 0x001 twice and 0x002.
+ */
+static void guest_records(void)
+{
+    rec(0, TRC_GUEST | 0x001, 200, 2, 0xdeadu, 0xbeefu);
+    rec(0, TRC_GUEST | 0x001, 300, 0);
+    rec(1, TRC_GUEST | 0x002, 400, 1, 7u);
+}
+
+enum records { PLAIN, ARM, GUEST };
+
+/* The trace, with the Arm records above, the guests' own, or neither. */
+static void write_trace(const char *path, enum records what)
 {
     struct xt_metadata meta = { .tsc_hz = HZ, .nr_cpus = 2 };
     struct batches *b = batches_new(2, 1u << 16);
@@ -148,7 +165,9 @@ static void write_trace(const char *path, bool arm)
     memset(cpus, 0, sizeof(cpus));
     run_vcpu(0, 0, 100);
     run_vcpu(1, 1, 100);
-    if ( arm )
+    if ( what == GUEST )
+        guest_records();
+    if ( what == ARM )
         arm_records();
     else
     {
@@ -218,13 +237,14 @@ static bool has_line(const char *path, const char *words)
     return found;
 }
 
-/* The summary with @opts of a trace written now, with Arm records or not. */
-static const char *summary(bool arm, const char *opts, const char *out)
+/* The summary with @opts of a trace written now, of records @what. */
+static const char *summary(enum records what, const char *opts,
+                           const char *out)
 {
     static char path[64];
 
     snprintf(path, sizeof(path), "%s/arm.bin", dir);
-    write_trace(path, arm);
+    write_trace(path, what);
     assert_int_equal(sh("%s %s %s/arm.bin > %s/%s", SUMMARY, opts, dir, dir,
                         out), 0);
     snprintf(path, sizeof(path), "%s/%s", dir, out);
@@ -238,7 +258,7 @@ static const char *summary(bool arm, const char *opts, const char *out)
  */
 static void test_traps(void **state)
 {
-    const char *path = summary(true, "", "arm.txt");
+    const char *path = summary(ARM, "", "arm.txt");
 
     (void)state;
     assert_true(has_line(path, "Arm guest traps, per domain then per vCPU, most costly first"));
@@ -262,7 +282,7 @@ static void test_traps(void **state)
 
 static void test_mmio_by_address(void **state)
 {
-    const char *path = summary(true, "", "arm.txt");
+    const char *path = summary(ARM, "", "arm.txt");
 
     (void)state;
     assert_true(has_line(path, "d1 MMIO by address:"));
@@ -270,7 +290,7 @@ static void test_mmio_by_address(void **state)
     assert_true(has_line(path, "0x008000000 write 3 0.000120 120 40"));
     assert_true(has_line(path, "0x009000000 read 1 0.000010 10 10"));
     /* --top 1: the UART's access is with the rest, summed */
-    path = summary(true, "--top 1", "top1.txt");
+    path = summary(ARM, "--top 1", "top1.txt");
     assert_true(has_line(path, "0x008000000 write 3 0.000120 120 40"));
     assert_false(has_line(path, "0x009000000 read"));
     assert_true(has_line(path, "(others) 1 0.000010 10 10"));
@@ -279,7 +299,7 @@ static void test_mmio_by_address(void **state)
 /* 12 and 20 us for d1v0, 30 for d1v1: p50 and max of each. */
 static void test_injection_latency(void **state)
 {
-    const char *path = summary(true, "", "arm.txt");
+    const char *path = summary(ARM, "", "arm.txt");
 
     (void)state;
     assert_true(has_line(path, "interrupt injection, physical IRQ to guest "
@@ -312,7 +332,7 @@ static void json_is(const char *expr, const char *want)
 static void test_json(void **state)
 {
     (void)state;
-    summary(true, "--json", "arm.json");
+    summary(ARM, "--json", "arm.json");
     json_is("[(t[\"name\"], t[\"count\"], t[\"mean_cycles\"], "
             "t[\"p50_cycles\"], t[\"max_cycles\"]) for t in "
             "v[\"d1v0\"][\"arm\"][\"traps\"]]",
@@ -332,13 +352,13 @@ static void test_json(void **state)
 /* A trace of no Arm record: no Arm section, no "arm" member. */
 static void test_no_arm_records(void **state)
 {
-    const char *path = summary(false, "", "arm.txt");
+    const char *path = summary(PLAIN, "", "arm.txt");
 
     (void)state;
     assert_true(has_line(path, "guests, per domain then per vCPU, most costly first"));
     assert_false(has_line(path, "Arm guest traps"));
     assert_false(has_line(path, "interrupt injection"));
-    summary(false, "--json", "arm.json");
+    summary(PLAIN, "--json", "arm.json");
     json_is("any(\"arm\" in n for n in v.values())", "False");
 }
 
@@ -349,7 +369,7 @@ static void test_dump_notes(void **state)
 
     (void)state;
     snprintf(path, sizeof(path), "%s/arm.bin", dir);
-    write_trace(path, true);
+    write_trace(path, ARM);
     assert_int_equal(sh("%s %s > %s/dump.txt", DUMP, path, dir), 0);
     snprintf(path, sizeof(path), "%s/dump.txt", dir);
     assert_true(has_line(path, "300 cpu0 TRC_ARM_TRAP ec=0x24 iss=0x0 "
@@ -366,16 +386,19 @@ static void test_dump_notes(void **state)
 
 /* ---- The Perfetto export -------------------------------------------- */
 
-static void test_perfetto_slices(void **state)
+/*
+ * The trace of records @what exported to arm.pftrace, and the trace
+ * processor to read it with; the test is skipped where there is none.
+ */
+static const char *export_perfetto(enum records what)
 {
     const char *tp = getenv("TRACE_PROCESSOR");
-    char path[64], *csv;
+    char path[64];
 
-    (void)state;
     if ( !tp )
         tp = TRACE_PROCESSOR_DEFAULT;
     snprintf(path, sizeof(path), "%s/arm.bin", dir);
-    write_trace(path, true);
+    write_trace(path, what);
     assert_int_equal(sh("%s --perfetto %s/arm.pftrace %s/arm.bin", EXPORT,
                         dir, dir), 0);
     if ( access(tp, X_OK) )
@@ -383,6 +406,15 @@ static void test_perfetto_slices(void **state)
         print_message("no %s: the slices are not checked\n", tp);
         skip();
     }
+    return tp;
+}
+
+static void test_perfetto_slices(void **state)
+{
+    const char *tp = export_perfetto(ARM);
+    char path[64], *csv;
+
+    (void)state;
     assert_int_equal(sh("printf '%%s\\n' \"select t.name, s.name, count(*), "
                         "sum(s.dur) from slice s join thread_track k on "
                         "s.track_id = k.id join thread t using(utid) where "
@@ -413,6 +445,48 @@ static void test_perfetto_slices(void **state)
     free(csv);
 }
 
+/* ---- A guest's own records ------------------------------------------ */
+
+/*
+ * Counted per vCPU and domain by the guest's event, named in the dump
+ * with their words, an instant each in Perfetto; xenalyze stops at the
+ * first ("unexpected number bits(0) in evt.main", exit 1).
+ */
+static void test_guest_records(void **state)
+{
+    const char *tp;
+    char path[64], *csv;
+
+    (void)state;
+    summary(GUEST, "--json", "arm.json");
+    json_is("[(e[\"name\"], e[\"count\"]) for e in v[\"d1v0\"][\"guest\"]]",
+            "[('TRC_GUEST+0x001', 2)]");
+    json_is("[(e[\"name\"], e[\"count\"]) for e in v[\"d1v1\"][\"guest\"]]",
+            "[('TRC_GUEST+0x002', 1)]");
+    json_is("sorted(e[\"count\"] for e in v[\"d1\"][\"guest\"])", "[1, 2]");
+    assert_int_equal(sh("%s %s/arm.bin > %s/dump.txt", DUMP, dir, dir), 0);
+    snprintf(path, sizeof(path), "%s/dump.txt", dir);
+    assert_true(has_line(path, "200 cpu0 TRC_GUEST+0x001 [ 0xdead 0xbeef ]"));
+    assert_true(has_line(path, "400 cpu1 TRC_GUEST+0x002 [ 0x7 ]"));
+    assert_int_not_equal(sh("%s --summary %s/arm.bin > /dev/null 2>&1",
+                            XENALYZE, dir), 0);
+
+    tp = export_perfetto(GUEST);
+    assert_int_equal(sh("printf '%%s\\n' \"select t.name, s.name, count(*) "
+                        "from slice s join thread_track k on s.track_id = "
+                        "k.id join thread t using(utid) where s.name like "
+                        "'TRC_GUEST%%' group by t.name, s.name order by "
+                        "t.name;\" > %s/q.sql && %s -q %s/q.sql "
+                        "%s/arm.pftrace > %s/guest.csv 2>/dev/null", dir, tp,
+                        dir, dir, dir), 0);
+    snprintf(path, sizeof(path), "%s/guest.csv", dir);
+    csv = read_file(path);
+    assert_non_null(csv);
+    assert_non_null(strstr(csv, "\"d1v0\",\"TRC_GUEST+0x001\",2\n"));
+    assert_non_null(strstr(csv, "\"d1v1\",\"TRC_GUEST+0x002\",1\n"));
+    free(csv);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -423,6 +497,7 @@ int main(void)
         cmocka_unit_test(test_no_arm_records),
         cmocka_unit_test(test_dump_notes),
         cmocka_unit_test(test_perfetto_slices),
+        cmocka_unit_test(test_guest_records),
     };
 
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -296,6 +296,11 @@ static char *put_record(char *p, const struct xt_record *rec)
                                                       rec->xen_version);
     unsigned int i, word = 0, n = rec->nr_extra < 7 ? rec->nr_extra : 7;
 
+    if ( !d && (rec->event & XT_CLASS_ALL) == XT_CLASS_GUEST )
+    {
+        p += sprintf(p, XT_GUEST_EVENT_NAME, rec->event & ~XT_CLASS_ALL);
+        return put_words(p, rec, 0);
+    }
     if ( !d )
     {
         p = put_lit(p, "event ");

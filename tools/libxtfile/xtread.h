@@ -392,10 +392,19 @@ struct xt_batch {
 int xt_iter_batch(struct xt_iter *it, struct xt_batch *b);
 
 /*
+ * A record a guest wrote (HVMOP_xentrace: class TRC_GUEST, the guest's
+ * own event in the low 12 bits, its words as payload) has no line in the
+ * catalogue.  Every reader names it so, from those 12 bits: the format of
+ * printf(3) for "TRC_GUEST+0x001".
+ */
+#define XT_GUEST_EVENT_NAME  "TRC_GUEST+0x%03x"
+
+/*
  * Format @rec's event and payload, in the layout of @rec->xen_version, as
  * text into @buf (NUL-terminated,
- * truncated to @size): "TRC_SCHED_SWITCH prev=d1v0 next=d2v1", or for an
- * event the catalogue does not know "event 0x00081234 [ 0x1 0x2 ]".
+ * truncated to @size): "TRC_SCHED_SWITCH prev=d1v0 next=d2v1", for a
+ * guest's "TRC_GUEST+0x001 [ 0xdead ]", or for an event the catalogue
+ * does not know "event 0x00081234 [ 0x1 0x2 ]".
  * Payload words past the fields are printed as "[ ... ]"; missing ones as
  * "?".  Returns the length it would have had, like snprintf.
  */

@@ -584,6 +584,8 @@ static void json_point(struct json_out *j, const struct model_event *ev)
     if ( ev->type == MODEL_EV_PV ||
          (ev->type == MODEL_EV_HYPERCALL && !ev->u.hypercall.hvm) )
         cat = "pv";
+    else if ( ev->type == MODEL_EV_GUEST )
+        cat = "guest";
     else if ( ev->type == MODEL_EV_INJECT && ev->u.inject.arm )
         cat = "arm";
     view_point_name(name, sizeof(name), ev);
@@ -643,6 +645,7 @@ static void json_event(void *arg, const struct model_event *ev)
         break;
     case MODEL_EV_HYPERCALL:
     case MODEL_EV_PV:
+    case MODEL_EV_GUEST:
     case MODEL_EV_INJECT:
         if ( ev->domvcpu != MODEL_VCPU_NONE )
             json_point(j, ev);
@@ -723,7 +726,7 @@ int main(int argc, char **argv)
         { OPT_CPU, "cpu", "list", "only these pCPUs: 0,2-3" },
         CLI_WINDOW_OPTIONS,
         { OPT_CLASSES, "classes", "list",
-          "only these classes: sched,hvm,pv,hw" },
+          "only these classes: sched,hvm,pv,hw,guest" },
         CLI_XEN_VERSION_OPTION,
         { 0, NULL, NULL, NULL },
     };

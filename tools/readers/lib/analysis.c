@@ -79,6 +79,7 @@ struct avcpu {
     struct table hypercalls;    /* PV: op -> count */
     struct table subcalls;      /* PV multicall entries: op -> count */
     struct table pv;            /* PV event (without TRC_64_FLAG) -> count */
+    struct table guest;         /* a guest's own event (TRC_GUEST) -> count */
     struct table traps;         /* Arm: exception class -> count, ticks,
                                    sketch */
     struct table hvcs;          /* Arm: hypercall -> traps, ticks */
@@ -528,6 +529,8 @@ static void take_pv(struct analysis *a, const struct model_event *ev)
         return;
     if ( ev->type == MODEL_EV_PV )
         table_add(a, &v->pv, ev->u.pv.event & ~TRC_64_FLAG, 0);
+    else if ( ev->type == MODEL_EV_GUEST )
+        table_add(a, &v->guest, ev->u.guest.event, 0);
     else if ( !ev->u.hypercall.hvm )    /* VMCALLs: from their exits */
         table_add(a, ev->u.hypercall.subcall ? &v->subcalls : &v->hypercalls,
                   ev->u.hypercall.op, 0);
@@ -557,6 +560,7 @@ static void take(struct analysis *a, const struct model_event *ev)
         break;
     case MODEL_EV_HYPERCALL:
     case MODEL_EV_PV:
+    case MODEL_EV_GUEST:
         if ( !past(a, ev) )
             take_pv(a, ev);
         break;
@@ -855,6 +859,7 @@ static void vcpu_free(struct avcpu *v)
     table_free(&v->hypercalls);
     table_free(&v->subcalls);
     table_free(&v->pv);
+    table_free(&v->guest);
     table_free(&v->traps);
     table_free(&v->hvcs);
     table_free(&v->arm_mmio);
@@ -977,6 +982,7 @@ static struct avcpu *domain_sum(struct analysis *a, uint32_t dom,
         table_merge(a, &d->hypercalls, &v->hypercalls);
         table_merge(a, &d->subcalls, &v->subcalls);
         table_merge(a, &d->pv, &v->pv);
+        table_merge(a, &d->guest, &v->guest);
         table_merge(a, &d->traps, &v->traps);
         table_merge(a, &d->hvcs, &v->hvcs);
         table_merge(a, &d->arm_mmio, &v->arm_mmio);
@@ -1139,6 +1145,13 @@ static const char *pv_name(char *buf, size_t size, uint64_t event)
     if ( d )
         return d->name;
     snprintf(buf, size, "0x%08" PRIx64, event);
+    return buf;
+}
+
+/* A guest's own event, as the dump names it (xt_record_format()). */
+static const char *guest_name(char *buf, size_t size, uint64_t event)
+{
+    snprintf(buf, size, XT_GUEST_EVENT_NAME, (unsigned int)event);
     return buf;
 }
 
@@ -1381,6 +1394,8 @@ static void text_guest(FILE *f, const struct analysis *a,
     text_keyed(f, a, &v->subcalls, hypercall_name, false,
                "%s PV multicall entries:", who);
     text_keyed(f, a, &v->pv, pv_name, false, "%s PV events:", who);
+    text_keyed(f, a, &v->guest, guest_name, false,
+               "%s records of the guest's own (TRC_GUEST):", who);
 }
 
 static const char *gpa_name(char *buf, size_t size, uint64_t key)
@@ -1703,6 +1718,7 @@ static void json_who(FILE *f, const struct analysis *a,
     json_keyed(f, a, "hypercalls", &v->hypercalls, hypercall_name);
     json_keyed(f, a, "subcalls", &v->subcalls, hypercall_name);
     json_keyed(f, a, "pv", &v->pv, pv_name);
+    json_keyed(f, a, "guest", &v->guest, guest_name);
     json_arm(f, a, v);
     fprintf(f, "}");
 }

@@ -585,6 +585,21 @@ static void pv_record(struct model *m, const struct xt_record *rec)
 }
 
 /*
+ * A record a guest wrote with HVMOP_xentrace: its own event, in the low
+ * 12 bits, written in the context of its vCPU.
+ */
+static void guest_record(struct model *m, const struct xt_record *rec)
+{
+    struct vstate *v = current_of(m, rec->cpu);
+    struct model_event ev = {
+        .type = MODEL_EV_GUEST,
+        .u.guest.event = rec->event & ~XT_CLASS_ALL,
+    };
+
+    emit_point(m, &ev, rec, v ? v->domvcpu : MODEL_VCPU_NONE);
+}
+
+/*
  * Interrupts and C-states
  */
 
@@ -851,6 +866,9 @@ int model_feed(struct model *m, const struct xt_record *rec)
             irq_record(m, rec, UINT32_MAX, rec->extra[0]);
         else if ( (ev & XT_CLASS_ALL) == TRC_HW_ARM )
             ret = arm_record(m, rec, p);
+        break;
+    case TRC_GUEST >> 16:
+        guest_record(m, rec);
         break;
     case TRC_GEN >> 16:
         if ( ev == TRC_LOST_RECORDS )

@@ -136,6 +136,7 @@ enum model_event_type {
     MODEL_EV_EXIT,              /* an HVM exit closed (VMENTRY) */
     MODEL_EV_HYPERCALL,         /* a PV hypercall, or an HVM VMCALL's */
     MODEL_EV_PV,                /* a PV trap, page fault, emulated op... */
+    MODEL_EV_GUEST,             /* a record a guest wrote (TRC_GUEST) */
     MODEL_EV_IRQ,               /* an interrupt on a pCPU */
     MODEL_EV_INJECT,            /* an interrupt injected into a vCPU */
     MODEL_EV_INJECT_LATENCY,    /* from a physical IRQ to the entry into
@@ -203,6 +204,9 @@ struct model_event {
         struct {
             uint32_t event;             /* the TRC_PV_* record's event */
         } pv;
+        struct {
+            uint32_t event;             /* the guest's own, 12 bits */
+        } guest;
         struct {
             uint32_t vector;
             uint32_t irq;               /* UINT32_MAX where not recorded */

@@ -966,6 +966,7 @@ static void on_event(void *arg, const struct model_event *ev)
         break;
     case MODEL_EV_HYPERCALL:
     case MODEL_EV_PV:
+    case MODEL_EV_GUEST:
     case MODEL_EV_INJECT:
         on_point(pf, ev);
         break;

@@ -16,7 +16,7 @@
 
 /* --classes' classes, named by xt_event_class(). */
 static const uint32_t classes[] = {
-    XT_CLASS_SCHED, XT_CLASS_HVM, XT_CLASS_PV, XT_CLASS_HW,
+    XT_CLASS_SCHED, XT_CLASS_HVM, XT_CLASS_PV, XT_CLASS_HW, XT_CLASS_GUEST,
 };
 
 #define NR_CLASSES      (sizeof(classes) / sizeof(classes[0]))
@@ -134,6 +134,8 @@ static uint32_t class_of(const struct model_event *ev)
         return ev->u.hypercall.hvm ? XT_CLASS_HVM : XT_CLASS_PV;
     case MODEL_EV_PV:
         return XT_CLASS_PV;
+    case MODEL_EV_GUEST:
+        return XT_CLASS_GUEST;
     case MODEL_EV_IRQ:
     case MODEL_EV_CSTATE:
         return XT_CLASS_HW;
@@ -231,6 +233,9 @@ const char *view_point_name(char *buf, unsigned int size,
         return model_hypercall_label(buf, size, ev->u.hypercall.op);
     case MODEL_EV_INJECT:
         snprintf(buf, size, "inject 0x%02x", ev->u.inject.vector);
+        break;
+    case MODEL_EV_GUEST:
+        snprintf(buf, size, XT_GUEST_EVENT_NAME, ev->u.guest.event);
         break;
     default:
         d = xt_event_find(ev->u.pv.event);

@@ -34,9 +34,11 @@
  * The classes --classes names: the event catalogue's, by their masks
  * (their keywords are the catalogue's too, xt_event_class()):
  * scheduling (runstates, switches, wake-ups), HVM (exits, VMCALLs,
- * injections), PV (hypercalls, traps), hardware (interrupts, C-states).
+ * injections), PV (hypercalls, traps), hardware (interrupts, C-states),
+ * and the records guests write themselves (TRC_GUEST).
  */
-#define VIEW_ALL    (XT_CLASS_SCHED | XT_CLASS_HVM | XT_CLASS_PV | XT_CLASS_HW)
+#define VIEW_ALL    (XT_CLASS_SCHED | XT_CLASS_HVM | XT_CLASS_PV | \
+                     XT_CLASS_HW | XT_CLASS_GUEST)
 
 struct view_filter {
     uint64_t from, to;          /* TSC window [from, to); 0, 0: all */
