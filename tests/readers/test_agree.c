@@ -182,6 +182,25 @@ static void test_intervals_match_the_records(void **state)
     check_intervals("gen8");
 }
 
+/*
+ * Past xenalyze's 256 pCPUs (MAX_CPUS: it stops at pCPU 257): a
+ * gen-trace file of 4096, every one of them with records in the summary.
+ */
+static void test_4096_pcpus(void **state)
+{
+    (void)state;
+    assert_int_equal(sh("%s -c 4096 -s 16M %s/g4096.bin", GEN_TRACE, dir),
+                     0);
+    summarise("g4096", "");
+    assert_int_equal(json_value("g4096", "len(s[\"pcpus\"])"), 4096);
+    assert_int_equal(json_value("g4096", "sum(c[\"records\"] > 0 for c in "
+                                "s[\"cpus\"])"), 4096);
+    assert_int_equal(sh("! %s --summary %s/g4096.bin > %s/x.out 2>&1 && "
+                        "grep -q 'cpu 257 > MAX_CPUS 256' %s/x.out",
+                        XENALYZE, dir, dir, dir), 0);
+    assert_int_equal(sh("rm %s/g4096.bin %s/x.out", dir, dir), 0);
+}
+
 /* Lossy: the states still sum to the span, and time is booked lost. */
 static void check_lost(const char *name)
 {
@@ -291,6 +310,7 @@ int main(void)
         cmocka_unit_test(test_sim_8_agrees_with_xenalyze),
         cmocka_unit_test(test_gen_8_agrees_with_xenalyze),
         cmocka_unit_test(test_intervals_match_the_records),
+        cmocka_unit_test(test_4096_pcpus),
         cmocka_unit_test(test_flood_lost_time_is_accounted),
         cmocka_unit_test(test_gen_lossy_lost_time_is_accounted),
         cmocka_unit_test(test_loss_free_has_no_lost_time),

@@ -1738,6 +1738,35 @@ static void test_summary_batches_in_file_order(void **state)
     free(f.w);
 }
 
+/*
+ * Past xenalyze's limit of 256 vCPUs a domain (it skips a runstate change
+ * of a higher one: "vcpu 300 > MAX_VCPUS 256!"): d1v300 and d1v4095 run
+ * and block, and the summary has both.  Without a clock in the file or
+ * -H, the summary takes xenalyze's 2.4 GHz and marks it assumed.
+ */
+static void test_vcpu_ids_past_256(void **state)
+{
+    struct file f;
+    char *out;
+
+    (void)state;
+    init(&f);
+    batch(&f, 0);
+    rec1(&f, RUNSTATE(1, 0), 100, 1 << 16 | 300);   /* d1v300 running */
+    rec1(&f, RUNSTATE(0, 2), 300, 1 << 16 | 300);   /* ... 2 us, blocked */
+    rec1(&f, RUNSTATE(1, 0), 300, 1 << 16 | 4095);  /* d1v4095 running */
+    rec1(&f, RUNSTATE(0, 2), 400, 1 << 16 | 4095);  /* ... 1 us, blocked */
+    out = run_on_file(&f, XT_SUMMARY " -H 100000000 '%s'");
+    assert_non_null(strstr(out, "\nd1v300        0.000002       1 "));
+    assert_non_null(strstr(out, "\nd1v4095       0.000001       1 "));
+    free(out);
+    /* No clock in the file, nor -H: xenalyze's 2.4 GHz, and it says so. */
+    out = run_on_file(&f, XT_SUMMARY " '%s'");
+    assert_non_null(strstr(out, " at 2400.000 MHz (assumed)\n"));
+    free(out);
+    free(f.w);
+}
+
 /* @f begun as our xentrace begins a file: a clock of @hz, a @start. */
 static void metadata_at(struct file *f, const uint32_t hz[2],
                         const uint32_t start[5])
@@ -2182,6 +2211,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_cpu_batches),
         cmocka_unit_test(test_batches_1024_cpus),
         cmocka_unit_test(test_summary_batches_in_file_order),
+        cmocka_unit_test(test_vcpu_ids_past_256),
         cmocka_unit_test(test_one_clock),
         cmocka_unit_test(test_window_at_the_clock_end),
         cmocka_unit_test(test_losses_bounded),
