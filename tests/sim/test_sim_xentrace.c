@@ -495,8 +495,9 @@ static void test_buffers_of_another_size(void **state)
     (void)state;
     assert_true(asprintf(&script, "X='%s -e all -T 1 %s'; "
                          "$X -S 2 2> /dev/null && echo == same && $X -S 2 && "
-                         "echo == other && $X -S 8 && echo == default && $X && "
-                         "echo == mapped && { %s during 1 1 3000 & sleep 1; } "
+                         "echo == other && $X -S 8 && echo == default && "
+                         "$X && echo == mapped && "
+                         "{ %s during 1 1 3000 & sleep 1; } "
                          "&& $X -S 4 && wait && echo rc=$?", XENTRACE,
                          sim_trace, SCRIBBLE) > 0);
     out = script_log("", script);

@@ -8,8 +8,8 @@
  * only if shared read-write, and each frame mapped holds a reference to
  * it until unmapped or the connection ends; VIRQ_TBUF, a global virq,
  * has at most one handler, and the virq is delivered by signalling that
- * connection's eventfd.  A connection that goes away loses its binding, so a dom0 that
- * dies leaves the host serving.
+ * connection's eventfd.  A connection that goes away loses its binding,
+ * so a dom0 that dies leaves the host serving.
  */
 #define _GNU_SOURCE
 #include <errno.h>
