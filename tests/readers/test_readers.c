@@ -1594,7 +1594,10 @@ static void test_dump_live(void **state)
     }
 }
 
-/* The library's follow mode: records written later come out. */
+/*
+ * The library's follow mode: records written later come out, until
+ * xentrace's end record.
+ */
 static void test_follow_file(void **state)
 {
     char path[] = "/tmp/test_readers.follow.XXXXXX";
@@ -1638,7 +1641,21 @@ static void test_follow_file(void **state)
         assert_int_equal(rec.tsc, 11 + 2 * i);
         assert_int_equal(rec.cpu, i);
     }
-    assert_int_equal(xt_reader_info(r)->records, 6);
+    /* xentrace's end record: the capture is over, and so is the input. */
+    f.n = 0;
+    f.batch = SIZE_MAX;
+    batch(&f, 0);
+    put(&f, HDR(TRC_XT_END, 0, 20));
+    put(&f, 20);
+    put(&f, 0);
+    end_batch(&f);
+    assert_int_equal(write(fd, f.w, f.n * 4), (ssize_t)(f.n * 4));
+    assert_int_equal(xt_iter_next(it, &rec), 1);
+    assert_int_equal(rec.event, TRC_XT_END);
+    assert_int_equal(xt_iter_next(it, &rec), 0);
+    /* At the end, every batch is counted: the last one too. */
+    assert_int_equal(xt_reader_info(r)->records, 7);
+    assert_int_equal(xt_reader_info(r)->metadata, 1);
     assert_int_equal(xt_reader_info(r)->damage, XT_DAMAGE_NONE);
     xt_iter_free(it);
     xt_reader_close(r);

@@ -525,6 +525,9 @@ lane_slow(struct xt_reader *r, struct lane *l)
         l->pads++;
     if ( is_special(event) )
         return true;
+    /* xentrace's last records: a followed capture has ended. */
+    if ( event == TRC_XT_END && r->s )
+        r->s->stop = 1;
     if ( xt_is_metadata(event) )        /* "records" are Xen's */
         l->metadata++;
     else

@@ -75,8 +75,10 @@ struct xt_reader;
 #define XT_READ_NO_GZIP      (1u << 0)  /* take gzip input as it is */
 #define XT_READ_STREAM       (1u << 1)  /* stream even a file or memory */
 #define XT_READ_FOLLOW       (1u << 2)  /* streamed; at the end of the
-                                           input, wait for more (tail -f):
-                                           it never ends */
+                                           input, wait for more (tail -f),
+                                           until xentrace's end records
+                                           (TRC_XT_END) have come: a file
+                                           without them never ends */
 
 /* Streamed XT_ORDER_TSC keeps this many bytes of records to merge. */
 #define XT_MERGE_WINDOW      (32u << 20)
