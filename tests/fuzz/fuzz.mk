@@ -79,7 +79,7 @@ FUZZ_READER_OWN := $(patsubst %,$(READER_SRC)/%.c,dump summary export plot \
                                                   xentrace_format)
 
 $(BUILD)/tests/fuzz_dump:    $(READER_SRC)/dump.c \
-                             tools/common/decimal.h \
+                             tools/common/decimal.h $(READER_DIR)/view.c \
                              $(READER_DIR)/view.h $(MODEL_SRCS) $(MODEL_HDRS)
 $(BUILD)/tests/fuzz_summary: $(READER_SRC)/summary.c \
                              $(READER_DIR)/tally.c \

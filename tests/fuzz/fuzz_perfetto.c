@@ -89,7 +89,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     {
         if ( !view_parse_domains(&f, "1,3-4", why, sizeof(why)) ||
              !view_parse_cpus(&f, "0-1", why, sizeof(why)) ||
-             !view_parse_classes(&f, "sched,hvm", why, sizeof(why)) )
+             !view_parse_classes(&f, "sched,hvm", VIEW_ALL, why,
+                                 sizeof(why)) )
             abort();
         const struct cli window = {
             .from = { .given = true, .seconds = 0.0001 },

@@ -780,8 +780,9 @@ static void test_write_error_is_1(void **state)
 /*
  * A filter that no record matches says so in one line, and the reader
  * still exits 0 with its (empty) tables: the summary's --domain and
- * --cpu, and --from or --to outside a file's records in the summary and
- * the export.  One that matches says nothing.
+ * --cpu, the dump's filters, and --from or --to outside a file's records
+ * in the summary, the export and the dump.  One that matches says
+ * nothing.
  */
 static void test_filters_that_match_nothing(void **state)
 {
@@ -797,6 +798,14 @@ static void test_filters_that_match_nothing(void **state)
         { 1, "--from 99", "--from: after the trace's last record, at " },
         { 2, "--to tsc:999", "--to: before the trace's first record, at " },
         { 2, "--from 99", "--from: after the trace's last record, at " },
+        { 0, "--domain 99", "--domain 99: no record matches: nothing to "
+                            "show" },
+        { 0, "--cpu 7", "--cpu 7: no record matches: nothing to show" },
+        { 0, "--domain 1 --vcpu 3", "--domain 1 --vcpu 3: no record "
+                                    "matches: nothing to show" },
+        { 0, "--event TRC_SCHED_SWITCH --classes hvm",
+          "--event TRC_SCHED_SWITCH --classes hvm: no record matches" },
+        { 0, "--from 99", "--from: after the trace's last record, at " },
     };
     unsigned int i;
 
@@ -820,6 +829,9 @@ static void test_filters_that_match_nothing(void **state)
     assert_int_equal(run_reader(&readers[1], "--domain 1 --cpu 0",
                                 "runs.bin"), 0);
     assert_no_stderr("xentrace-summary");
+    assert_int_equal(run_reader(&readers[0], "--domain 0 --cpu 0",
+                                "clean.bin"), 0);
+    assert_no_stderr("xentrace-dump");
 }
 
 /*

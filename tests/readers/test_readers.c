@@ -2173,6 +2173,103 @@ static void test_dump_lines(void **state)
     xt_reader_close(r);
 }
 
+/* Lines of the dump of the capture with @options, header lines aside. */
+static unsigned long dump_lines(const char *options)
+{
+    char cmd[512];
+
+    snprintf(cmd, sizeof(cmd), "%s %s '%s' 2>/dev/null | sed '/^#/d'",
+             XT_DUMP, options, capture);
+    return count_lines(cmd);
+}
+
+/*
+ * The dump's filters.  Every record is of one pCPU and of one class, so
+ * the filters of each split the dump; the catalogue's names and numbers
+ * pick the same events; what is about d1v0 (its fields name it, or it
+ * runs where the record was written) is within what is about domain 1;
+ * and a window in seconds holds the lines that -s prints in it.
+ */
+static void test_dump_filters(void **state)
+{
+    static const char *const classes[] = {
+        "gen", "sched", "dom0op", "hvm", "mem", "pv", "shadow", "hw", "guest",
+    };
+    unsigned long all = dump_lines(""), sum = 0, d1, d1v0;
+    char cmd[1024], opt[64];
+    unsigned int i;
+
+    (void)state;
+    assert_int_equal(dump_lines("--cpu 0") + dump_lines("--cpu 1"), all);
+    snprintf(cmd, sizeof(cmd), "%s --cpu 1 '%s' | sed '/^#/d' | "
+             "awk '$2 !~ /^cpu1/'", XT_DUMP, capture);
+    assert_int_equal(count_lines(cmd), 0);
+    for ( i = 0; i < sizeof(classes) / sizeof(classes[0]); i++ )
+    {
+        snprintf(opt, sizeof(opt), "--classes %s", classes[i]);
+        sum += dump_lines(opt);
+    }
+    assert_int_equal(sum, all);
+    assert_true(dump_lines("--classes hvm") > 1000);
+
+    /* Names and numbers, and an event's lines are the full dump's. */
+    snprintf(cmd, sizeof(cmd), "%s '%s' | grep -c ' TRC_SCHED_SWITCH ' | "
+             "grep -qx %lu", XT_DUMP, capture,
+             dump_lines("--event TRC_SCHED_SWITCH"));
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(dump_lines("--event 0x28004"),
+                     dump_lines("--event TRC_SCHED_WAKE"));
+    assert_int_equal(dump_lines("--event TRC_SCHED_WAKE,TRC_SCHED_SWITCH"),
+                     dump_lines("--event 0x28004") +
+                     dump_lines("--event TRC_SCHED_SWITCH"));
+
+    /* d1v0: each line of the full dump that names it is kept. */
+    d1 = dump_lines("--domain 1");
+    d1v0 = dump_lines("--domain 1 --vcpu 0");
+    print_message("%lu lines, %lu about d1, %lu about d1v0\n", all, d1, d1v0);
+    assert_true(d1v0 > 1000 && d1v0 < d1 && d1 < all);
+    snprintf(cmd, sizeof(cmd), "d='%s'; %s $d/trace.bin | sed '/^#/d' | "
+             "grep -E 'd1v0|[ _]dom=1 ([a-z]+_)?vcpu=0( |$)' | sort > $d/named"
+             " && %s --domain 1 --vcpu 0 $d/trace.bin | sed '/^#/d' | "
+             "sort > $d/kept && comm -23 $d/named $d/kept", tmpdir, XT_DUMP,
+             XT_DUMP);
+    assert_int_equal(count_lines(cmd), 0);
+    snprintf(cmd, sizeof(cmd), "d='%s'; %s --domain 1 $d/trace.bin | "
+             "sed '/^#/d' | sort > $d/d1 && comm -23 $d/kept $d/d1", tmpdir,
+             XT_DUMP);
+    assert_int_equal(count_lines(cmd), 0);
+
+    /* A window: -s's times from 0.2 on, before 0.4. */
+    snprintf(cmd, sizeof(cmd), "%s -s --from 0.2 --to 0.4 '%s' | "
+             "sed '/^#/d' | awk '$1 < 0.2 || $1 >= 0.4'", XT_DUMP, capture);
+    assert_int_equal(count_lines(cmd), 0);
+    snprintf(cmd, sizeof(cmd), "%s -s '%s' | sed '/^#/d' | "
+             "awk '$1 >= 0.2 && $1 < 0.4' | grep -c . | grep -qx %lu",
+             XT_DUMP, capture, dump_lines("--from 0.2 --to 0.4"));
+    assert_int_equal(system(cmd), 0);
+}
+
+/*
+ * xentrace-dump -f on a capture being written ends by itself once
+ * xentrace has ended it, with every record that the finished file has.
+ */
+static void test_dump_follow_ends(void **state)
+{
+    char cmd[1024];
+
+    (void)state;
+    snprintf(cmd, sizeof(cmd),
+             "d='%s'; rm -f $d/live.bin && "
+             "(%s --pcpus 2 --workload mixed -- %s -D -e all -T 2 $d/live.bin "
+             "> $d/sim.log 2>&1 &) && sleep 0.5 && "
+             "timeout 20 %s -f $d/live.bin > $d/followed && "
+             "%s $d/live.bin | sed '/^#/d' > $d/finished && "
+             "sed '/^#/d' $d/followed | cmp - $d/finished && "
+             "test $(wc -l < $d/finished) -gt 1000", tmpdir,
+             XEN_SIM, XENTRACE, XT_DUMP, XT_DUMP);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* xentrace_format with the generated formats: a line per flat record. */
 static void test_xentrace_format_lines(void **state)
 {
@@ -2238,6 +2335,8 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_counts_agree_with_xenalyze,
                                         make_capture, NULL),
         cmocka_unit_test(test_dump_lines),
+        cmocka_unit_test(test_dump_filters),
+        cmocka_unit_test(test_dump_follow_ends),
         cmocka_unit_test_setup_teardown(test_xentrace_format_lines, NULL,
                                         remove_capture),
     };

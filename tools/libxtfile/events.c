@@ -82,6 +82,30 @@ const struct xt_event_desc *xt_event_named(const char *name)
     return NULL;
 }
 
+const char *xt_event_parse(const char *s, size_t len, uint32_t *event)
+{
+    const struct xt_event_desc *d;
+    unsigned long long n;
+    const char *why;
+    size_t i;
+
+    for ( i = 0; i < xt_nr_event_descs; i++ )
+    {
+        d = &xt_event_descs[i];
+        if ( d->name_len == len && !memcmp(d->name, s, len) )
+        {
+            *event = d->id;
+            return NULL;
+        }
+    }
+    if ( (why = num_parse_code(s, len, 1, 0x0fffffff, &n)) )
+        return !strcmp(why, "invalid")
+               ? "no such event (a name of the catalogue, or a number)"
+               : "not an event (a name of the catalogue, or 1 to 0x0fffffff)";
+    *event = n;
+    return NULL;
+}
+
 /* The number at @s, up to @max, and where it ends; NULL if there is none. */
 static const char *version_part(const char *s, unsigned long long max,
                                 unsigned long long *n)
@@ -327,6 +351,48 @@ static char *put_record(char *p, const struct xt_record *rec)
         p = put_runstate(p, xt_runstate_new(rec->event));
     }
     return put_words(p, rec, word);
+}
+
+/* Whether field @name is @what ("dom", "vcpu"), or "PREFIX_" @what. */
+static bool field_is(const struct xt_field *f, const char *what,
+                     size_t *prefix)
+{
+    size_t n = strlen(what);
+
+    if ( f->name_len < n || strcmp(f->name + f->name_len - n, what) )
+        return false;
+    *prefix = f->name_len - n;
+    return !*prefix || f->name[*prefix - 1] == '_';
+}
+
+unsigned int xt_record_vcpus(const struct xt_record *rec,
+                             uint32_t out[XT_RECORD_VCPUS_MAX])
+{
+    const struct xt_event_desc *d = xt_event_find_xen(rec->event,
+                                                      rec->xen_version);
+    unsigned int i, word = 0, n = 0;
+
+    for ( i = 0; d && i < d->nr_fields && n < XT_RECORD_VCPUS_MAX; i++ )
+    {
+        const struct xt_field *f = &d->fields[i], *next = f + 1;
+        uint32_t w = rec->extra[word];
+        size_t pre, next_pre;
+
+        if ( word >= rec->nr_extra )
+            break;
+        if ( f->kind == XT_FIELD_DOMVCPU )
+            out[n++] = w;
+        else if ( f->kind == XT_FIELD_VCPUDOM )
+            out[n++] = w << 16 | w >> 16;
+        else if ( field_is(f, "dom", &pre) )
+            out[n++] = (w & 0xffffu) << 16 |
+                       (i + 1 < d->nr_fields && word + 1 < rec->nr_extra &&
+                        field_is(next, "vcpu", &next_pre) &&
+                        next_pre == pre && !strncmp(f->name, next->name, pre)
+                        ? rec->extra[word + 1] & 0xffffu : XT_VCPU_ANY);
+        word += xt_field_words(f->kind);
+    }
+    return n;
 }
 
 size_t xt_record_format(const struct xt_record *rec, char *buf, size_t size)

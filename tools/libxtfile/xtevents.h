@@ -89,6 +89,13 @@ const struct xt_event_desc *xt_event_find(uint32_t event);
 /* The event the catalogue names @name ("TRC_SCHED_SWITCH"), or NULL. */
 const struct xt_event_desc *xt_event_named(const char *name);
 
+/*
+ * An event given by the user, the @len bytes at @s: a name of the
+ * catalogue, or a number (0x... or decimal) from 1 to 0x0fffffff, into
+ * *@event.  NULL, or why not ("no such event (...)").
+ */
+const char *xt_event_parse(const char *s, size_t len, uint32_t *event);
+
 /* The class of @event as a short word: "gen", "sched", "hvm"... or "?". */
 const char *xt_event_class(uint32_t event);
 

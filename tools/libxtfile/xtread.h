@@ -415,4 +415,18 @@ size_t xt_record_format(const struct xt_record *rec, char *buf, size_t size);
 /* No formatted record is longer than this, NUL included. */
 #define XT_RECORD_FORMAT_MAX 512
 
+/*
+ * The vCPUs and domains @rec's payload names, by the catalogue's fields
+ * in the layout of @rec->xen_version: a dv or vd field names a vCPU; a
+ * field "dom" (or "prev_dom"...) names a domain, and a vCPU of it with a
+ * field "vcpu" (or "prev_vcpu"...) right after it.  Each as domain << 16
+ * | vcpu, with vcpu XT_VCPU_ANY where only the domain is named; into
+ * @out, at most XT_RECORD_VCPUS_MAX; how many.  A field past the payload
+ * names nothing.
+ */
+#define XT_RECORD_VCPUS_MAX  4
+#define XT_VCPU_ANY          0xffffu
+unsigned int xt_record_vcpus(const struct xt_record *rec,
+                             uint32_t out[XT_RECORD_VCPUS_MAX]);
+
 #endif /* XTREAD_H */

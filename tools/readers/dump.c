@@ -1,10 +1,14 @@
 /*
  * xentrace-dump: print a trace file, one line per record.
  *
- *   xentrace-dump [-afhrs] [-H hz] [--svm] [--xen-version x.y] [file]
+ *   xentrace-dump [-afhrs] [-H hz] [--svm] [--xen-version x.y]
+ *                 [--domain list] [--vcpu list] [--cpu list]
+ *                 [--classes list] [--event list] [--from t] [--to t] [file]
  *
  * Records come in global TSC order (libxtfile's merge), or with -r in the
- * order of the file; -f follows a file being written.  A pipe is read as
+ * order of the file; -f follows a file being written.  The filters are
+ * the summary's and the export's, on the same clock; a record is about a
+ * domain or vCPU if its fields name it or it runs on the record's pCPU.  A pipe is read as
  * a stream: lines come out as its batches come in.  Each line is the time
  * (TSC, or with -s seconds from the start of the capture), the CPU, and
  * the record decoded with the event catalogue; in TSC order, then what
@@ -29,11 +33,15 @@
 #include "cli.h"
 #include "decimal.h"
 #include "model.h"
+#include "numbers.h"
 #include "tsc.h"
 #include "view.h"
 #include "xtread.h"
 
 #define OUT_BYTES   (1u << 20)
+#define MAX_DOMAIN_OPTIONS  16
+#define MAX_EVENTS  64              /* --event's list */
+#define NR_VCPU_IDS 0x10000u
 /* Room for one line: time, CPU, the record, the model's note. */
 #define NOTE_MAX_BYTES  96
 #define LINE_MAX_BYTES  (64 + XT_RECORD_FORMAT_MAX + NOTE_MAX_BYTES)
@@ -58,6 +66,15 @@ struct dump {
     bool svm;                   /* --svm: exit reasons are SVM's */
     struct model *model;        /* in TSC order; NULL with -r */
     struct model_record what;   /* what it says of the record */
+
+    /* The filters; none given, every record is shown. */
+    struct view_filter filter;  /* --domain, --cpu, --classes, --from/to */
+    bool classes_given;
+    uint8_t *vcpus;             /* --vcpu: bitmap by vCPU id; NULL: all */
+    uint32_t events[MAX_EVENTS];        /* --event, as the catalogue's */
+    unsigned int nr_events;
+    const char *filters_text;   /* the filter options, for a message */
+    uint64_t shown;             /* records printed, metadata aside */
 };
 
 static void flush_out(struct out *o)
@@ -218,11 +235,115 @@ static void no_event(void *arg, const struct model_event *ev)
 
 static const struct model_ops note_ops = { .event = no_event, .record = took };
 
+/*
+ * Filters
+ * =======
+ */
+
+/* The catalogue's entry for @event, or the event itself if none. */
+static uint32_t event_key(uint32_t event, uint32_t xen)
+{
+    const struct xt_event_desc *desc = xt_event_find_xen(event, xen);
+
+    return desc ? desc->id : event & 0x0fffffffu;
+}
+
+/* --event's list: names of the catalogue or numbers, comma-separated. */
+static void parse_events(struct dump *d, const char *arg)
+{
+    const char *p = arg, *why;
+
+    while ( *p )
+    {
+        size_t n = strcspn(p, ",");
+        uint32_t event;
+
+        if ( (why = xt_event_parse(p, n, &event)) )
+            errx(CLI_EXIT_ERROR, "--event %.*s: %s", (int)n, p, why);
+        if ( d->nr_events == MAX_EVENTS )
+            errx(CLI_EXIT_ERROR, "--event: at most %u events", MAX_EVENTS);
+        d->events[d->nr_events++] = event;
+        p += n + (p[n] == ',');
+    }
+}
+
+static bool bit_set(const uint8_t *map, uint32_t i)
+{
+    return map[i / 8] & 1u << i % 8;
+}
+
+/* Is @domvcpu (vcpu XT_VCPU_ANY: the domain) one --domain and --vcpu keep? */
+static bool vcpu_kept(const struct dump *d, uint32_t domvcpu)
+{
+    uint32_t vcpu = domvcpu & 0xffffu;
+
+    if ( domvcpu == MODEL_VCPU_NONE )
+        return false;
+    if ( d->filter.domains && !bit_set(d->filter.domains, domvcpu >> 16) )
+        return false;
+    return !d->vcpus || (vcpu != XT_VCPU_ANY && bit_set(d->vcpus, vcpu));
+}
+
+/*
+ * Is @rec about a domain and vCPU the filters keep: one its fields name,
+ * or the one that runs on its pCPU (the model's word, after it)?  The
+ * trace's own records (TRC_GEN: losses, metadata) are about every one.
+ */
+static bool about_kept_vcpu(const struct dump *d, const struct xt_record *rec)
+{
+    uint32_t named[XT_RECORD_VCPUS_MAX];
+    unsigned int i, n;
+
+    if ( (rec->event & XT_CLASS_ALL) == XT_CLASS_GEN )
+        return true;
+    n = xt_record_vcpus(rec, named);
+    for ( i = 0; i < n; i++ )
+        if ( vcpu_kept(d, named[i]) )
+            return true;
+    return vcpu_kept(d, d->what.domvcpu);
+}
+
+static bool event_listed(const struct dump *d, const struct xt_record *rec)
+{
+    uint32_t key = event_key(rec->event, rec->xen_version);
+    unsigned int i;
+
+    for ( i = 0; i < d->nr_events; i++ )
+        if ( event_key(d->events[i], rec->xen_version) == key )
+            return true;
+    return false;
+}
+
+/* Do the filters keep @rec? */
+static bool wanted(const struct dump *d, const struct xt_record *rec)
+{
+    const struct view_filter *f = &d->filter;
+
+    if ( rec->tsc < f->from || (f->to && rec->tsc >= f->to) )
+        return false;
+    if ( !view_cpu_wanted(f, rec->cpu) )
+        return false;
+    if ( d->classes_given && !view_record_wanted(f, rec) )
+        return false;
+    if ( d->nr_events && !event_listed(d, rec) )
+        return false;
+    return !(f->domains || d->vcpus) || about_kept_vcpu(d, rec);
+}
+
 static void put_line(struct out *o, struct dump *d,
                      const struct xt_record *rec)
 {
     char *p = o->buf + o->len, *time_start = p;
 
+    if ( d->model )
+    {
+        d->what = (struct model_record){ .domvcpu = MODEL_VCPU_NONE };
+        if ( model_feed(d->model, rec) )
+            errx(CLI_EXIT_ERROR, "%s", strerror(ENOMEM));
+    }
+    if ( !wanted(d, rec) )
+        return;
+    d->shown += !xt_is_metadata(rec->event);
     if ( d->seconds )
     {
         /* Right-aligned in 14 columns, as the TSC is in 16. */
@@ -244,12 +365,7 @@ static void put_line(struct out *o, struct dump *d,
     *p++ = ' ';
     p += xt_record_format(rec, p, XT_RECORD_FORMAT_MAX);
     if ( d->model )
-    {
-        d->what = (struct model_record){ .domvcpu = MODEL_VCPU_NONE };
-        if ( model_feed(d->model, rec) )
-            errx(CLI_EXIT_ERROR, "%s", strerror(ENOMEM));
         p = put_note(p, d, rec);
-    }
     *p++ = '\n';
     o->len = p - o->buf;
     if ( o->len > OUT_BYTES - LINE_MAX_BYTES )
@@ -318,15 +434,63 @@ static void put_header(struct out *o, const struct xt_reader_info *in,
     put_counts(o, in, d);
 }
 
+/* Note "--opt arg" in @d->filters_text, for a message. */
+static void note_filter(char *text, size_t size, const char *opt,
+                        const char *arg)
+{
+    size_t len = strlen(text);
+
+    snprintf(text + len, size - len, "%s%s %s", len ? " " : "", opt, arg);
+}
+
+/* The domains of --domain, by id or name: the file names them. */
+static void parse_domains(struct dump *d, const struct xt_reader *r,
+                          const char *const *domains, unsigned int n)
+{
+    unsigned int i;
+    char why[128];
+
+    for ( i = 0; i < n; i++ )
+    {
+        char *ids = cli_domain_ids(r, "--domain", domains[i]);
+
+        if ( !view_parse_domains(&d->filter, ids, why, sizeof(why)) )
+            errx(CLI_EXIT_ERROR, "--domain %s: %s", domains[i], why);
+        free(ids);
+    }
+}
+
+static void parse_vcpus(struct dump *d, const char *arg)
+{
+    char why[NUM_WHY_SIZE];
+
+    if ( !d->vcpus && !(d->vcpus = calloc(NR_VCPU_IDS / 8, 1)) )
+        err(CLI_EXIT_ERROR, "memory");
+    if ( num_parse_list(arg, NR_VCPU_IDS - 1, "vCPUs", d->vcpus, why,
+                        sizeof(why)) )
+        errx(CLI_EXIT_ERROR, "--vcpu %s: %s", arg, why);
+}
+
 int main(int argc, char *argv[])
 {
-    enum { OPT_SVM = CLI_LONG_ONLY };
+    enum { OPT_SVM = CLI_LONG_ONLY, OPT_DOMAIN, OPT_VCPU, OPT_CPU,
+           OPT_CLASSES, OPT_EVENT };
     static const struct cli_option options[] = {
         { 'a', "all", NULL, "also the CPU-change and padding records" },
         CLI_FOLLOW_OPTION,
         { 'r', "raw", NULL, "in the order of the file, not merged by TSC" },
         { 's', "seconds", NULL, "the time in seconds from the start" },
         { OPT_SVM, "svm", NULL, "exit reasons are SVM's, not VMX's" },
+        { OPT_DOMAIN, "domain", "list",
+          "only records about these domains: 0,2-3,web-01" },
+        { OPT_VCPU, "vcpu", "list",
+          "only records about these vCPUs (of those domains): 0,2-3" },
+        { OPT_CPU, "cpu", "list", "only these pCPUs' records: 0,2-3" },
+        { OPT_CLASSES, "classes", "list",
+          "only these classes: gen,sched,dom0op,hvm,mem,pv,shadow,hw,guest" },
+        { OPT_EVENT, "event", "list",
+          "only these events: names of the catalogue, or numbers" },
+        CLI_WINDOW_OPTIONS,
         CLI_XEN_VERSION_OPTION,
         { 0, NULL, NULL, NULL },
     };
@@ -336,7 +500,9 @@ int main(int argc, char *argv[])
     static struct out out;
     struct dump d = { .tsc_high = UINT64_MAX };
     const struct xt_reader_info *in;
-    const char *path;
+    const char *path, *domains[MAX_DOMAIN_OPTIONS];
+    unsigned int nr_domains = 0;
+    char filters[256] = "", why[128];
     bool first = true;
     int got;
     struct xt_reader *r;
@@ -359,7 +525,37 @@ int main(int argc, char *argv[])
         case OPT_SVM:
             d.svm = true;
             break;
+        case OPT_DOMAIN:
+            if ( nr_domains == MAX_DOMAIN_OPTIONS )
+                cli_usage_error("--domain: at most %u of them",
+                                MAX_DOMAIN_OPTIONS);
+            domains[nr_domains++] = optarg;     /* names need the file */
+            note_filter(filters, sizeof(filters), "--domain", optarg);
+            break;
+        case OPT_VCPU:
+            parse_vcpus(&d, optarg);
+            note_filter(filters, sizeof(filters), "--vcpu", optarg);
+            break;
+        case OPT_CPU:
+            if ( !view_parse_cpus(&d.filter, optarg, why, sizeof(why)) )
+                errx(CLI_EXIT_ERROR, "--cpu %s: %s", optarg, why);
+            note_filter(filters, sizeof(filters), "--cpu", optarg);
+            break;
+        case OPT_CLASSES:
+            if ( !view_parse_classes(&d.filter, optarg, VIEW_RECORD_CLASSES,
+                                     why, sizeof(why)) )
+                errx(CLI_EXIT_ERROR, "%s", why);
+            d.classes_given = true;
+            note_filter(filters, sizeof(filters), "--classes", optarg);
+            break;
+        case OPT_EVENT:
+            parse_events(&d, optarg);
+            note_filter(filters, sizeof(filters), "--event", optarg);
+            break;
         }
+    if ( d.raw && (nr_domains || d.vcpus) )
+        cli_usage_error("--domain and --vcpu need the records in TSC "
+                        "order, not -r: the vCPU a pCPU runs is known in it");
     path = optind < argc ? argv[optind] : "-";
 
     r = cli_open(&cli, path, 0);
@@ -370,6 +566,8 @@ int main(int argc, char *argv[])
                  in->meta.xen_version ? "the file's hypervisor" :
                  "not in the file: the default";
     d.base_tsc = cli_origin(r);
+    parse_domains(&d, r, domains, nr_domains);
+    cli_window(&cli, r, d.hz, &d.filter.from, &d.filter.to);
     it = xt_iter_new(r, d.raw ? XT_ORDER_FILE : XT_ORDER_TSC, 0,
                      (d.all ? XT_ITER_SPECIAL : 0) | XT_ITER_NOWAIT);
     if ( !it )
@@ -396,7 +594,11 @@ int main(int argc, char *argv[])
     if ( in->streamed )
         put_counts(&out, in, &d);
     flush_out(&out);
+    if ( *filters && !d.shown )
+        warnx("%s: no record matches: nothing to show", filters);
     model_free(d.model);
     xt_iter_free(it);
+    view_filter_free(&d.filter);
+    free(d.vcpus);
     return cli_close(r, path);
 }

@@ -767,7 +767,8 @@ int main(int argc, char **argv)
                 errx(CLI_EXIT_ERROR, "--cpu %s: %s", optarg, why);
             break;
         case OPT_CLASSES:
-            if ( !view_parse_classes(&filter, optarg, why, sizeof(why)) )
+            if ( !view_parse_classes(&filter, optarg, VIEW_ALL, why,
+                                     sizeof(why)) )
                 errx(CLI_EXIT_ERROR, "%s", why);
             break;
         case OPT_RECORDS:

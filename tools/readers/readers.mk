@@ -46,8 +46,8 @@ EXPORT_SRCS   := $(READER_DIR)/perfetto.c $(READER_DIR)/pbwrite.c \
 EXPORT_HDRS   := $(READER_DIR)/perfetto.h $(READER_DIR)/pbwrite.h \
                  $(READER_DIR)/view.h $(MODEL_HDRS)
 
-$(XT_DUMP): $(READER_SRC)/dump.c $(READER_DIR)/view.h $(MODEL_SRCS) \
-            $(MODEL_HDRS)
+$(XT_DUMP): $(READER_SRC)/dump.c $(READER_DIR)/view.c $(READER_DIR)/view.h \
+            $(MODEL_SRCS) $(MODEL_HDRS)
 $(XT_SUMMARY): $(READER_SRC)/summary.c $(TALLY_SRCS) $(ANALYSIS_SRCS) \
                $(ANALYSIS_HDRS)
 $(XT_EXPORT): $(READER_SRC)/export.c $(EXPORT_SRCS) $(EXPORT_HDRS)

@@ -458,30 +458,14 @@ static const char *parse_switch(const char *arg, uint32_t *event,
         [XEN_TBUF_EVENT_MASKS] = "mask",
     };
     const char *eq = strrchr(arg, '=');
-    const struct xt_event_desc *d;
-    unsigned long long n;
-    const char *why;
-    char name[64];
 
-    if ( !eq || eq == arg || (size_t)(eq - arg) >= sizeof(name) )
+    if ( !eq || eq == arg )
         return "not EVENT=on or EVENT=off";
     for ( *state = 0; *state < 3 && strcmp(eq + 1, states[*state]); )
         ++*state;
     if ( *state == 3 )
         return "not EVENT=on or EVENT=off";
-    memcpy(name, arg, eq - arg);
-    name[eq - arg] = '\0';
-    if ( (d = xt_event_named(name)) )
-    {
-        *event = d->id;
-        return NULL;
-    }
-    if ( (why = num_parse_code(name, strlen(name), 1, 0x0fffffff, &n)) )
-        return !strcmp(why, "invalid")
-               ? "no such event (a name of the catalogue, or a number)"
-               : "not an event (a name of the catalogue, or 1 to 0x0fffffff)";
-    *event = n;
-    return NULL;
+    return xt_event_parse(arg, eq - arg, event);
 }
 
 /* @event's switch to @state in @s, as Xen keeps it; false if full. */

@@ -16,7 +16,8 @@
 
 /* --classes' classes, named by xt_event_class(). */
 static const uint32_t classes[] = {
-    XT_CLASS_SCHED, XT_CLASS_HVM, XT_CLASS_PV, XT_CLASS_HW, XT_CLASS_GUEST,
+    XT_CLASS_GEN, XT_CLASS_SCHED, XT_CLASS_DOM0OP, XT_CLASS_HVM,
+    XT_CLASS_MEM, XT_CLASS_PV, XT_CLASS_SHADOW, XT_CLASS_HW, XT_CLASS_GUEST,
 };
 
 #define NR_CLASSES      (sizeof(classes) / sizeof(classes[0]))
@@ -57,7 +58,7 @@ bool view_parse_cpus(struct view_filter *f, const char *arg,
 }
 
 bool view_parse_classes(struct view_filter *f, const char *arg,
-                        char *why, unsigned int size)
+                        uint32_t offered, char *why, unsigned int size)
 {
     const char *p = arg;
 
@@ -65,10 +66,11 @@ bool view_parse_classes(struct view_filter *f, const char *arg,
     while ( *p )
     {
         size_t n = strcspn(p, ",");
-        unsigned int i;
+        unsigned int i, k;
 
         for ( i = 0; i < NR_CLASSES; i++ )
-            if ( strlen(xt_event_class(classes[i])) == n &&
+            if ( (classes[i] & offered) == classes[i] &&
+                 strlen(xt_event_class(classes[i])) == n &&
                  !strncmp(p, xt_event_class(classes[i]), n) )
                 break;
         if ( i == NR_CLASSES )
@@ -76,10 +78,12 @@ bool view_parse_classes(struct view_filter *f, const char *arg,
             int len = snprintf(why, size, "bad class list: %s (classes:",
                                arg);
 
-            for ( i = 0; i < NR_CLASSES && len >= 0 && (unsigned)len < size;
-                  i++ )
-                len += snprintf(why + len, size - len, "%s %s",
-                                i ? "," : "", xt_event_class(classes[i]));
+            for ( i = k = 0;
+                  i < NR_CLASSES && len >= 0 && (unsigned)len < size; i++ )
+                if ( (classes[i] & offered) == classes[i] )
+                    len += snprintf(why + len, size - len, "%s %s",
+                                    k++ ? "," : "",
+                                    xt_event_class(classes[i]));
             if ( len >= 0 && (unsigned)len < size )
                 snprintf(why + len, size - len, ")");
             return false;

@@ -39,6 +39,9 @@
  */
 #define VIEW_ALL    (XT_CLASS_SCHED | XT_CLASS_HVM | XT_CLASS_PV | \
                      XT_CLASS_HW | XT_CLASS_GUEST)
+/* And every class a record can be of: the dump's --classes. */
+#define VIEW_RECORD_CLASSES (VIEW_ALL | XT_CLASS_GEN | XT_CLASS_DOM0OP | \
+                             XT_CLASS_MEM | XT_CLASS_SHADOW)
 
 struct view_filter {
     uint64_t from, to;          /* TSC window [from, to); 0, 0: all */
@@ -51,7 +54,8 @@ struct view_filter {
 /*
  * Parsers of the options' arguments into @f: domain and CPU lists in the
  * grammar of tools/common/numbers.h ("0,2-3", "4-"), several adding up;
- * class names.  false, with a message in @why, if the argument is bad: for
+ * class names, of those in @offered (VIEW_ALL or VIEW_RECORD_CLASSES).
+ * false, with a message in @why, if the argument is bad: for
  * a list, the bad item and the range ("x: invalid (domains 0 to 65535)"),
  * which the caller puts after the option and its argument.
  */
@@ -60,7 +64,7 @@ bool view_parse_domains(struct view_filter *f, const char *arg,
 bool view_parse_cpus(struct view_filter *f, const char *arg,
                      char *why, unsigned int size);
 bool view_parse_classes(struct view_filter *f, const char *arg,
-                        char *why, unsigned int size);
+                        uint32_t offered, char *why, unsigned int size);
 void view_filter_free(struct view_filter *f);
 
 bool view_domain_wanted(const struct view_filter *f, uint32_t domvcpu);
