@@ -102,10 +102,11 @@ static int no_tally(void *arg, const struct xt_record *rec)
  * parses, with no NaN, and the whole trace's figures are analysis_run()'s.
  */
 static void check_intervals(struct xt_reader *r, const struct tally *t,
-                            enum format format, const char *whole)
+                            enum format format, const char *whole,
+                            unsigned int longest)
 {
     struct model_options mo = { .each = no_tally };
-    struct analysis_options ao = { .hz = t->hz };
+    struct analysis_options ao = { .hz = t->hz, .longest = longest };
     struct intervals iv = {
         .f = fuzz_out.f, .format = format, .hz = t->hz,
         .cut.step = (t->last_tsc - t->first_tsc) / 3 + 1, .r = r,
@@ -158,6 +159,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         xt_reader_close(streamed);
     }
     ao.hz = t.hz;
+    ao.longest = 1 + size % 5;         /* --longest 1 to 5 */
     a = analysis_run(r, NULL, &ao);
     if ( !a )
         abort();        /* out of memory: over -rss_limit_mb */
@@ -184,7 +186,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     output_reset(&fuzz_out);
     if ( !whole )
         abort();
-    check_intervals(r, &t, size & 1 ? JSON : size & 2 ? CSV : TEXT, whole);
+    check_intervals(r, &t, size & 1 ? JSON : size & 2 ? CSV : TEXT, whole,
+                    ao.longest);
     free(whole);
     analysis_free(a);
     tally_free(&t);

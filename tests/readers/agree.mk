@@ -1,7 +1,7 @@
 # xentrace-summary's analysis against Debian's xenalyze --summary, on
 # xen-sim captures and gen-trace files, and its lost-time accounting
 # (tests/readers/test_agree.c, tests/readers/check_agree.py); the model's
-# parts on their own (tests/readers/test_model.c).  The fuzz target of the
+# parts, and --longest's heap, on their own (tests/readers/test_model.c).  The fuzz target of the
 # model is tests/fuzz/fuzz.mk's.
 
 AGREE_TEST := $(BUILD)/tests/test_agree
@@ -21,8 +21,10 @@ $(AGREE_TEST): tests/readers/test_agree.c tests/common/run_cmd.c \
 	    tests/readers/test_agree.c tests/common/run_cmd.c -lcmocka
 
 $(MODEL_TEST): tests/readers/test_model.c $(MODEL_SRCS) $(MODEL_HDRS) \
-               $(READER_DIR)/sketch.c $(READER_DIR)/sketch.h $(XTFILE) \
+               $(READER_DIR)/sketch.c $(READER_DIR)/sketch.h \
+               $(READER_DIR)/longest.c $(READER_DIR)/longest.h $(XTFILE) \
                $(XTFILE_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(READER_CFLAGS) $(LDFLAGS) -o $@ $< $(MODEL_SRCS) \
-	    $(READER_DIR)/sketch.c $(XTFILE) $(XTFILE_LIBS) -lcmocka
+	    $(READER_DIR)/sketch.c $(READER_DIR)/longest.c $(XTFILE) \
+	    $(XTFILE_LIBS) -lcmocka

@@ -21,6 +21,15 @@
       one (1/128 of it, and the JSON's rounding), for every vCPU and
       state where the changes alone make every interval (not a PV vCPU
       whose running the scheduler proves by other records too).
+  check_agree.py longest DUMP SUMMARY_JSON SHORT_JSON
+      on a loss-free trace, the summary's --longest lists, with room for
+      every interval (SUMMARY_JSON) and with few (SHORT_JSON), against
+      the records of xentrace-dump's lines: each vCPU's exits of each
+      reason, from its VMEXIT to its VMENTRY (HLT aside: its time in
+      Xen leaves out the time halted, which the records alone do not
+      show), the VMCALL exits by hypercall, and the waits from runnable
+      to running between its runstate changes, the same lengths; each
+      list longest first; the short lists the long ones' first items.
 
 Counts agree exactly.  Cycles are compared as xenalyze prints them, a
 mean in whole cycles (its total / count, rounded down): ours must give
@@ -469,11 +478,95 @@ def check_intervals(dump_path, summary_path):
         fail("only %d vCPU states compared" % compared[0])
 
 
+EXIT_EVENTS = ("TRC_HVM_VMEXIT", "TRC_HVM_VMX_EXIT", "TRC_HVM_SVM_EXIT")
+
+
+def dump_exits(dump_path):
+    """[(vcpu, reason, cycles, hypercall)] of each exit, VMEXIT to VMENTRY
+    or to the vCPU's preemption (its wait for a pCPU is none of the exit's,
+    as in xenalyze), by the vCPU the dump's note names (hypercall None but
+    for VMCALLs)."""
+    opened, exits = {}, []
+    for line in open(dump_path):
+        f = line.split()
+        if len(f) > 4 and f[2] == "TRC_SCHED_RUNSTATE_CHANGE" and \
+                f[4].endswith("->runnable"):
+            vcpu = f[3].split("=")[1]
+            if vcpu in opened:
+                tsc, reason, hypercall = opened.pop(vcpu)
+                exits.append((vcpu, reason, int(f[0]) - tsc, hypercall))
+        if " | " not in line:
+            continue
+        note = line.split(" | ", 1)[1].split()
+        vcpu, event = note[0], f[2]
+        if vcpu == "?":
+            continue
+        if event.startswith(EXIT_EVENTS):
+            opened[vcpu] = [int(f[0]), note[1] if len(note) > 1 else "?",
+                            None]
+        elif event == "TRC_HVM_VMMCALL" and vcpu in opened and len(note) > 1:
+            opened[vcpu][2] = note[1]
+        elif event.startswith("TRC_HVM_VMENTRY") and vcpu in opened:
+            tsc, reason, hypercall = opened.pop(vcpu)
+            exits.append((vcpu, reason, int(f[0]) - tsc, hypercall))
+    return exits
+
+
+def same_lengths(what, ours, records, hz):
+    """Per key, our lengths (us) are the records' (cycles), where as many."""
+    for key, exact in records.items():
+        mine = sorted(ours.get(key, []))
+        if len(mine) != len(exact):
+            continue
+        agree()
+        want = sorted(c * 1e6 / hz for c in exact)
+        for m, w in zip(mine, want):
+            if abs(m - w) > 0.0015:
+                fail("%s %s: %.3f us, the records %.3f" % (what, key, m, w))
+                break
+
+
+def check_longest(dump_path, summary_path, short_path):
+    summary = json.load(open(summary_path))
+    short = json.load(open(short_path))["longest"]
+    hz, longest = summary["tsc_hz"], summary["longest"]
+    for kind, items in longest.items():
+        us = [i["us"] for i in items]
+        if us != sorted(us, reverse=True):
+            fail("longest %s: not longest first" % kind)
+        if short[kind] != items[:len(short[kind])]:
+            fail("longest %s: the short list is not the long one's first"
+                 % kind)
+    exits, calls, records, call_records = {}, {}, {}, {}
+    for i in longest["exits"]:
+        exits.setdefault((i["vcpu"], i["reason"]), []).append(i["us"])
+    for i in longest["hypercalls"]:
+        calls.setdefault((i["vcpu"], i["hypercall"]), []).append(i["us"])
+    for vcpu, reason, cycles, hypercall in dump_exits(dump_path):
+        if reason != "HLT":
+            records.setdefault((vcpu, reason), []).append(cycles)
+        if hypercall:
+            call_records.setdefault((vcpu, hypercall), []).append(cycles)
+    same_lengths("exit", exits, records, hz)
+    same_lengths("hypercall", calls, call_records, hz)
+    waits = {}
+    for i in longest["waits"]:
+        waits.setdefault(i["vcpu"], []).append(i["us"])
+    spans = dump_intervals(dump_path)
+    same_lengths("wait", waits, {v: c for (v, state), c in spans.items()
+                                 if state == "runnable" and
+                                 not v.startswith("idle")}, hz)
+    if compared[0] < 10:
+        fail("only %d lists compared" % compared[0])
+
+
 def main():
     if len(sys.argv) == 4 and sys.argv[1] == "xenalyze":
         check_xenalyze(sys.argv[2], sys.argv[3])
     elif len(sys.argv) == 4 and sys.argv[1] == "intervals":
         check_intervals(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) == 5 and sys.argv[1] == "longest":
+        check_longest(sys.argv[2], sys.argv[3], sys.argv[4])
     elif len(sys.argv) == 3 and sys.argv[1] == "span":
         check_span(sys.argv[2])
     else:

@@ -16,6 +16,8 @@
  *   some of it is lost;
  * - each vCPU's running, blocked and offline intervals' percentiles are
  *   those of the intervals between its runstate changes in the dump;
+ * - --longest lists the lengths of the exits, VMCALLs and waits that the
+ *   dump's records give, longest first;
  * - --from/--to cut the span, --domain and --cpu the vCPUs shown, --top
  *   the rows.
  */
@@ -182,6 +184,26 @@ static void test_intervals_match_the_records(void **state)
     check_intervals("gen8");
 }
 
+/* --longest's lists against the dump's exits and runstate changes. */
+static void check_longest(const char *name)
+{
+    assert_int_equal(sh("%s --json --longest 100000 %s/%s.bin > "
+                        "%s/%s.long.json && %s --json --longest 7 %s/%s.bin "
+                        "> %s/%s.short.json && %s %s/%s.bin > %s/%s.dump",
+                        SUMMARY, dir, name, dir, name, SUMMARY, dir, name,
+                        dir, name, DUMP, dir, name, dir, name), 0);
+    assert_int_equal(sh("python3 %s longest %s/%s.dump %s/%s.long.json "
+                        "%s/%s.short.json", CHECK, dir, name, dir, name, dir,
+                        name), 0);
+}
+
+static void test_longest_match_the_records(void **state)
+{
+    (void)state;
+    check_longest("sim2");
+    check_longest("sim8");
+}
+
 /*
  * Past xenalyze's 256 pCPUs (MAX_CPUS: it stops at pCPU 257): a
  * gen-trace file of 4096, every one of them with records in the summary.
@@ -310,6 +332,7 @@ int main(void)
         cmocka_unit_test(test_sim_8_agrees_with_xenalyze),
         cmocka_unit_test(test_gen_8_agrees_with_xenalyze),
         cmocka_unit_test(test_intervals_match_the_records),
+        cmocka_unit_test(test_longest_match_the_records),
         cmocka_unit_test(test_4096_pcpus),
         cmocka_unit_test(test_flood_lost_time_is_accounted),
         cmocka_unit_test(test_gen_lossy_lost_time_is_accounted),

@@ -1,6 +1,7 @@
 /*
  * The model's parts on their own: the sketch's percentiles keep their
- * error bound and merge; the merge gives the scheduler's records in the
+ * error bound and merge; --longest's heap keeps the longest, whatever
+ * the order they come in; the merge gives the scheduler's records in the
  * reader's TSC order and every CPU's records in its own order; the model
  * books a loss as lost, for the vCPU its pCPU ran and every one not
  * running, and closes an exit when its vCPU turns runnable.
@@ -16,9 +17,71 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "longest.h"
 #include "merge.h"
 #include "model.h"
 #include "sketch.h"
+
+/* ---- The longest ----------------------------------------------------- */
+
+/* longest.c's order: longer, then earlier, then by vCPU and pCPU. */
+static int by_longest(const void *pa, const void *pb)
+{
+    const struct longest_item *a = pa, *b = pb;
+
+    if ( a->ticks != b->ticks )
+        return a->ticks > b->ticks ? -1 : 1;
+    if ( a->start != b->start )
+        return a->start < b->start ? -1 : 1;
+    if ( a->domvcpu != b->domvcpu )
+        return a->domvcpu < b->domvcpu ? -1 : 1;
+    return (a->pcpu > b->pcpu) - (a->pcpu < b->pcpu);
+}
+
+/*
+ * The N longest of 5000 intervals with many equal lengths and starts,
+ * fed forward and backward, are the first N of all of them sorted.
+ */
+static void test_longest_keeps_the_longest(void **state)
+{
+    enum { ITEMS = 5000 };
+    static const unsigned int caps[] = { 1, 7, 100, ITEMS, ITEMS + 1 };
+    static struct longest_item all[ITEMS], sorted[ITEMS];
+    uint64_t x = 88172645463325252ull;
+    unsigned int i, c, dir, n;
+
+    (void)state;
+    for ( i = 0; i < ITEMS; i++ )
+    {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        all[i] = (struct longest_item){
+            .ticks = x % 50, .start = (x >> 8) % 300,
+            .domvcpu = (x >> 20) % 4, .pcpu = i, .what = i,
+        };
+    }
+    memcpy(sorted, all, sizeof(all));
+    qsort(sorted, ITEMS, sizeof(*sorted), by_longest);
+    for ( c = 0; c < sizeof(caps) / sizeof(caps[0]); c++ )
+        for ( dir = 0; dir < 2; dir++ )
+        {
+            struct longest l;
+            const struct longest_item *got;
+
+            assert_int_equal(longest_init(&l, caps[c]), 0);
+            for ( i = 0; i < ITEMS; i++ )
+                longest_add(&l, &all[dir ? ITEMS - 1 - i : i]);
+            got = longest_sorted(&l, &n);
+            assert_int_equal(n, caps[c] < ITEMS ? caps[c] : ITEMS);
+            for ( i = 0; i < n; i++ )
+                assert_int_equal(got[i].what, sorted[i].what);
+            /* Sorted once: again, the same; and nothing is added after. */
+            longest_add(&l, &sorted[0]);
+            assert_ptr_equal(longest_sorted(&l, &i), got);
+            assert_int_equal(i, n);
+            assert_int_equal(got[0].what, sorted[0].what);
+            longest_free(&l);
+        }
+}
 
 /* ---- The sketch ------------------------------------------------------ */
 
@@ -462,6 +525,7 @@ int main(void)
         cmocka_unit_test(test_arm_injection_latency),
         cmocka_unit_test(test_svm_exit_named),
         cmocka_unit_test(test_unknown_names),
+        cmocka_unit_test(test_longest_keeps_the_longest),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3,7 +3,8 @@
  *
  *   xentrace-summary [-h] [-b bins] [-H hz] [--json | --csv] [--svm]
  *                    [--top n] [--domain d] [--cpu c] [--from t] [--to t]
- *                    [--interval seconds] [--xen-version x.y] [file]
+ *                    [--interval seconds] [--longest n]
+ *                    [--xen-version x.y] [file]
  *
  * Records and bytes per CPU and per event, losses per CPU with the time
  * they cover, and the event rate over time (tally.c); and what the model
@@ -11,7 +12,8 @@
  * runstates, runnable latency, placement, HVM exits, hypercalls, I/O and
  * interrupts, per pCPU interrupts and C-states (analysis.c).  As text, or
  * as one JSON object with --json.  With --interval, the model's figures
- * of each interval first, as it closes.  See xentrace-summary(1).
+ * of each interval first, as it closes; with --longest, the longest exits,
+ * waits and hypercalls, one by one.  See xentrace-summary(1).
  */
 #include <err.h>
 #include <errno.h>
@@ -23,6 +25,7 @@
 
 #include "analysis.h"
 #include "cli.h"
+#include "longest.h"
 #include "merge.h"
 #include "tally.h"
 #include "tsc.h"
@@ -611,7 +614,7 @@ static void csv_print(const struct intervals *iv, const struct analysis *a)
 }
 
 enum { OPT_TOP = CLI_LONG_ONLY + 1, OPT_DOMAIN, OPT_CPU, OPT_SVM,
-       OPT_INTERVAL, OPT_CSV };
+       OPT_INTERVAL, OPT_CSV, OPT_LONGEST };
 
 int main(int argc, char **argv)
 {
@@ -629,6 +632,8 @@ int main(int argc, char **argv)
         CLI_WINDOW_OPTIONS,
         { OPT_INTERVAL, "interval", "seconds", "first the model's tables "
           "of each interval of seconds, as it closes" },
+        { OPT_LONGEST, "longest", "n", "also the n longest exits, waits and "
+          "hypercalls, with when, where and the RIP" },
         CLI_XEN_VERSION_OPTION,
         { 0, NULL, NULL, NULL },
     };
@@ -674,9 +679,14 @@ int main(int argc, char **argv)
         case OPT_CSV:
             iv.format = CSV;
             break;
+        case OPT_LONGEST:
+            ao.longest = cli_number("--longest", optarg, 1, LONGEST_MAX);
+            break;
         }
     if ( json && iv.format == CSV )
         cli_usage_error("--json and --csv exclude each other");
+    if ( ao.longest && iv.format == CSV )
+        cli_usage_error("--longest is text or JSON: not with --csv");
     if ( json )
         iv.format = JSON;
     path = optind < argc ? argv[optind] : "-";
@@ -692,6 +702,7 @@ int main(int argc, char **argv)
                                              &assumed)) )
         errx(CLI_EXIT_ERROR, "%s: %s", name, xt_reader_strerror(errno));
     ao.hz = t.hz;
+    ao.origin = cli_origin(r);
     mo.each = tally_record;
     mo.each_arg = &t;
     cli_window(&cli, r, t.hz, &mo.from, &mo.to);

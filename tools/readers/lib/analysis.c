@@ -11,6 +11,7 @@
 #include "analysis.h"
 #include "array.h"
 #include "hashtab.h"
+#include "longest.h"
 #include "sketch.h"
 #include "tsc.h"
 
@@ -21,6 +22,8 @@
 #define MMIO_ROWS       16      /* Arm MMIO addresses shown without --top */
 
 #define KEY_SVM             ((uint64_t)1 << 32) /* of an exit's key */
+#define KEY_ARM             ((uint64_t)1 << 33) /* of a longest exit's:
+                                                   an Arm trap's class */
 #define KEY_WRITE           ((uint64_t)1 << 63) /* of an I/O or MMIO key */
 
 struct stat {
@@ -127,8 +130,14 @@ struct analysis {
     struct table vcpu_index;    /* domvcpu -> index in vcpus, as .s.ticks
                                    (.s.count 1 once set) */
 
+    /* --longest: the whole trace's, never an interval's (NULL). */
+    struct longest *longest;    /* [NR_LONGEST] */
+
     bool failed;                /* ENOMEM in a callback */
 };
+
+/* The kinds of interval --longest lists. */
+enum { LONGEST_EXITS, LONGEST_WAITS, LONGEST_HYPERCALLS, NR_LONGEST };
 
 /*
  * Tables
@@ -401,6 +410,21 @@ static const char *const span_names[NR_SPANS] = {
     "running", "blocked", "offline",
 };
 
+/* An interval of @ev, @ticks long, for --longest's list @kind. */
+static void note_longest(struct analysis *a, unsigned int kind,
+                         const struct model_event *ev, uint64_t ticks,
+                         uint64_t what)
+{
+    bool exit = ev->type == MODEL_EV_EXIT;
+    const struct longest_item it = {
+        .ticks = ticks, .start = ev->began, .domvcpu = ev->domvcpu,
+        .pcpu = ev->pcpu, .rip = exit ? ev->u.exit.rip : 0, .what = what,
+    };
+
+    if ( a->longest )
+        longest_add(&a->longest[kind], &it);
+}
+
 /*
  * A runstate interval's time in @a's span (what the window or an
  * interval's start, a->first, leaves of it), counted as an interval where
@@ -447,6 +471,11 @@ static void take_runstate(struct analysis *a, const struct model_event *ev)
              sketch_add(&v->latency[ev->u.runstate.cause],
                         ev->end - ev->began) )
             a->failed = true;
+        /* An idle vCPU's "wait" is a pCPU busy with guests: not one. */
+        if ( ev->u.runstate.end_by == MODEL_END_RECORD && ends &&
+             ev->domvcpu >> 16 != MODEL_DOMID_IDLE )
+            note_longest(a, LONGEST_WAITS, ev, ev->end - ev->began,
+                         ev->u.runstate.cause);
         break;
     default:
         break;
@@ -490,9 +519,11 @@ static void take_handlers(struct analysis *a, struct avcpu *v,
             break;
         case TRC_HVM_VMMCALL:
             table_add(a, &v->vmcalls, h->extra[0], ticks);
+            note_longest(a, LONGEST_HYPERCALLS, ev, ticks, h->extra[0]);
             break;
         case TRC_ARM_TRAP_HVC:
             table_add(a, &v->hvcs, h->extra[0], ticks);
+            note_longest(a, LONGEST_HYPERCALLS, ev, ticks, h->extra[0]);
             break;
         case TRC_ARM_TRAP_MMIO:     /* gpa lo, hi, write, size */
             if ( h->nr_extra >= 3 )
@@ -518,6 +549,9 @@ static void take_exit(struct analysis *a, const struct model_event *ev)
     else
         table_add_halted(a, &v->exits, ev->u.exit.reason |
                          (ev->u.exit.svm ? KEY_SVM : 0), ticks, halted);
+    note_longest(a, LONGEST_EXITS, ev, ticks - halted,
+                 ev->u.exit.reason | (ev->u.exit.svm ? KEY_SVM : 0) |
+                 (ev->u.exit.arm ? KEY_ARM : 0));
     take_handlers(a, v, ev, ticks);
 }
 
@@ -655,6 +689,19 @@ static struct analysis *interval_new(const struct analysis *a, uint64_t tsc)
     return i;
 }
 
+/* --longest's lists; -1 with ENOMEM. */
+static int longest_new(struct analysis *a)
+{
+    unsigned int k;
+
+    if ( !(a->longest = calloc(NR_LONGEST, sizeof(*a->longest))) )
+        return -1;
+    for ( k = 0; k < NR_LONGEST; k++ )
+        if ( longest_init(&a->longest[k], a->o.longest) )
+            return -1;
+    return 0;
+}
+
 static struct analysis *analysis_make(struct xt_reader *r,
                                       const struct model_options *mo,
                                       const struct analysis_options *o,
@@ -667,7 +714,8 @@ static struct analysis *analysis_make(struct xt_reader *r,
 
     if ( !a )
         return NULL;
-    if ( !(a->model = model_new(r, mo, cuts ? &cut : &whole, a)) )
+    if ( !(a->model = model_new(r, mo, cuts ? &cut : &whole, a)) ||
+         (o->longest && longest_new(a)) )
         goto fail;
     a->reader = r;
     a->learning = xt_reader_info(r)->streamed;
@@ -887,6 +935,9 @@ void analysis_free(struct analysis *a)
     free(a->pcpus);
     free(a->vcpus);
     table_free(&a->vcpu_index);
+    for ( i = 0; a->longest && i < NR_LONGEST; i++ )
+        longest_free(&a->longest[i]);
+    free(a->longest);
     free(a);
 }
 
@@ -1502,6 +1553,72 @@ static void text_pcpus(FILE *f, const struct analysis *a)
     }
 }
 
+/*
+ * --longest: what a longest item was, by the name the tables give it (an
+ * exit's reason, a hypercall, a wait's cause), into @buf.
+ */
+static const char *longest_name(const struct analysis *a, unsigned int kind,
+                                const struct longest_item *it, char *buf,
+                                size_t size)
+{
+    static const char *const causes[NR_CAUSES] = {
+        "other", "woken", "preempted",
+    };
+
+    if ( kind == LONGEST_HYPERCALLS )
+        return hypercall_name(buf, size, it->what);
+    if ( kind == LONGEST_WAITS )
+        return it->what < NR_CAUSES ? causes[it->what] : "?";
+    if ( it->what & KEY_ARM )
+        return trap_name(a, buf, size, it->what & ~KEY_ARM);
+    return exit_name(a, buf, size, it->what);
+}
+
+static const char *const longest_titles[NR_LONGEST] = {
+    [LONGEST_EXITS] = "exits, in Xen",
+    [LONGEST_WAITS] = "waits to run, runnable to running",
+    [LONGEST_HYPERCALLS] = "hypercalls, their VMCALL or HVC exits in Xen",
+};
+
+static const char *const longest_columns[NR_LONGEST] = {
+    [LONGEST_EXITS] = "reason", [LONGEST_WAITS] = "cause",
+    [LONGEST_HYPERCALLS] = "hypercall",
+};
+
+static void text_longest(FILE *f, const struct analysis *a)
+{
+    unsigned int k, i, n;
+    char who[32], name[64];
+
+    for ( k = 0; k < NR_LONGEST; k++ )
+    {
+        const struct longest_item *it = longest_sorted(&a->longest[k], &n);
+
+        fprintf(f, "\nlongest %s (us)\n%12s  %-10s %6s %14s  ",
+                longest_titles[k], "us", "vcpu", "pcpu", "at-s");
+        if ( k == LONGEST_WAITS )
+            fprintf(f, "%s\n", longest_columns[k]);
+        else
+            fprintf(f, "%-22s rip\n", longest_columns[k]);
+        for ( i = 0; i < n; i++, it++ )
+        {
+            fprintf(f, "%12.3f  %-10s ", usecs(a, it->ticks),
+                    model_vcpu_name(who, sizeof(who), it->domvcpu));
+            if ( it->pcpu == MODEL_CPU_NONE )
+                fprintf(f, "%6s", "-");
+            else
+                fprintf(f, "%6" PRIu32, it->pcpu);
+            fprintf(f, " %14.6f  ", tsc_seconds_from(it->start, a->o.origin,
+                                                     a->o.hz));
+            if ( k == LONGEST_WAITS )
+                fprintf(f, "%s\n", longest_name(a, k, it, name, sizeof(name)));
+            else
+                fprintf(f, "%-22s 0x%016" PRIx64 "\n",
+                        longest_name(a, k, it, name, sizeof(name)), it->rip);
+        }
+    }
+}
+
 void analysis_text(FILE *f, const struct analysis *a)
 {
     struct view w;
@@ -1529,6 +1646,8 @@ void analysis_text(FILE *f, const struct analysis *a)
     if ( a->stats.arm_records )
         text_arm(f, a, &w);
     text_pcpus(f, a);
+    if ( a->longest )
+        text_longest(f, a);
     if ( a->stats.orphan_hvm || a->stats.exits_dropped || a->stats.mismatches )
         fprintf(f, "\nnot placed: %" PRIu64 " HVM records on a pCPU running "
                 "no known vCPU, %" PRIu64 " exits cut by a loss, %" PRIu64
@@ -1723,6 +1842,45 @@ static void json_who(FILE *f, const struct analysis *a,
     fprintf(f, "}");
 }
 
+/* --longest as "longest":{"exits":[...],"waits":[...],"hypercalls":[...]}. */
+static void json_longest(FILE *f, const struct analysis *a)
+{
+    static const char *const members[NR_LONGEST] = {
+        [LONGEST_EXITS] = "exits", [LONGEST_WAITS] = "waits",
+        [LONGEST_HYPERCALLS] = "hypercalls",
+    };
+    unsigned int k, i, n;
+    char who[32], name[64];
+
+    fprintf(f, ",\"longest\":{");
+    for ( k = 0; k < NR_LONGEST; k++ )
+    {
+        const struct longest_item *it = longest_sorted(&a->longest[k], &n);
+
+        fprintf(f, "%s\"%s\":[", k ? "," : "", members[k]);
+        for ( i = 0; i < n; i++, it++ )
+        {
+            fprintf(f, "%s{\"us\":%.3f,\"vcpu\":\"%s\",\"pcpu\":", i ? "," : "",
+                    usecs(a, it->ticks),
+                    model_vcpu_name(who, sizeof(who), it->domvcpu));
+            if ( it->pcpu == MODEL_CPU_NONE )
+                fprintf(f, "null");
+            else
+                fprintf(f, "%" PRIu32, it->pcpu);
+            /* The names are the catalogue's and the tables': no quotes. */
+            fprintf(f, ",\"tsc\":%" PRIu64 ",\"at_seconds\":%.9f,\"%s\":"
+                    "\"%s\"", it->start, tsc_seconds_from(it->start,
+                    a->o.origin, a->o.hz), longest_columns[k],
+                    longest_name(a, k, it, name, sizeof(name)));
+            if ( k != LONGEST_WAITS )
+                fprintf(f, ",\"rip\":\"0x%016" PRIx64 "\"", it->rip);
+            fprintf(f, "}");
+        }
+        fprintf(f, "]");
+    }
+    fprintf(f, "}");
+}
+
 void analysis_json(FILE *f, const struct analysis *a)
 {
     const char *sep = "";
@@ -1763,7 +1921,10 @@ void analysis_json(FILE *f, const struct analysis *a)
         fprintf(f, "}");
         sep = ",";
     }
-    fprintf(f, "],\"unplaced\":{\"orphan_hvm\":%" PRIu64 ",\"exits_dropped\":%"
+    fprintf(f, "]");
+    if ( a->longest )
+        json_longest(f, a);
+    fprintf(f, ",\"unplaced\":{\"orphan_hvm\":%" PRIu64 ",\"exits_dropped\":%"
             PRIu64 ",\"mismatches\":%" PRIu64 "}", a->stats.orphan_hvm,
             a->stats.exits_dropped, a->stats.mismatches);
     view_free(&w);

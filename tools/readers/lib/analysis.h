@@ -29,6 +29,9 @@ struct analysis_options {
     bool has_cpu;               /* only this pCPU, and the vCPUs that ran
                                    on it: */
     uint32_t cpu;
+    unsigned int longest;       /* the N longest exits, waits and
+                                   hypercalls (longest.h); 0: none */
+    uint64_t origin;            /* with them, the TSC of time 0 */
 };
 
 /*
