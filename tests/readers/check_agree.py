@@ -21,6 +21,13 @@
       one (1/128 of it, and the JSON's rounding), for every vCPU and
       state where the changes alone make every interval (not a PV vCPU
       whose running the scheduler proves by other records too).
+  check_agree.py pcpus XENALYZE_REPORT_PCPU SUMMARY_JSON
+      on a loss-free trace, per pCPU the seconds running a guest's vCPU
+      and running the idle vCPU, as xenalyze --report-pcpu prints them;
+      its counts, of the stints it timed from one context switch to the
+      next, are within one of ours, the switches away from a guest's
+      vCPU and from the idle one: it times no stint before a pCPU's first
+      switch, and times the one still open at the end.
   check_agree.py longest DUMP SUMMARY_JSON SHORT_JSON
       on a loss-free trace, the summary's --longest lists, with room for
       every interval (SUMMARY_JSON) and with few (SHORT_JSON), against
@@ -560,11 +567,45 @@ def check_longest(dump_path, summary_path, short_path):
         fail("only %d lists compared" % compared[0])
 
 
+def xenalyze_pcpus(path):
+    """{(cpu, "running"|"idle"|"lost"): (count, seconds)} of --report-pcpu."""
+    cpu, out = None, {}
+    for line in open(path):
+        m = re.match(r"pcpu (\d+)$", line)
+        if m:
+            cpu = int(m.group(1))
+            continue
+        m = re.match(r"\s*(running|idle|lost):\s+(\d+)\s+([\d.]+)s", line)
+        if m and cpu is not None:
+            out[(cpu, m.group(1))] = (int(m.group(2)), float(m.group(3)))
+    return out
+
+
+def check_pcpu_report(report_path, summary_path):
+    theirs = xenalyze_pcpus(report_path)
+    summary = json.load(open(summary_path))
+    for p in summary["pcpus"]:
+        for what, switches in (("running", "switches_from_running"),
+                               ("idle", "switches_from_idle")):
+            count, seconds = theirs.get((p["cpu"], what), (0, 0.0))
+            agree()
+            if abs(p[what]["seconds"] - seconds) > TWO_DECIMALS:
+                fail("p%d %s: %.6f s, xenalyze %.2f" %
+                     (p["cpu"], what, p[what]["seconds"], seconds))
+            if abs(p[switches] - count) > 1:
+                fail("p%d %s: %d switches, xenalyze %d stints" %
+                     (p["cpu"], what, p[switches], count))
+    if not summary["pcpus"]:
+        fail("no pCPUs compared")
+
+
 def main():
     if len(sys.argv) == 4 and sys.argv[1] == "xenalyze":
         check_xenalyze(sys.argv[2], sys.argv[3])
     elif len(sys.argv) == 4 and sys.argv[1] == "intervals":
         check_intervals(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) == 4 and sys.argv[1] == "pcpus":
+        check_pcpu_report(sys.argv[2], sys.argv[3])
     elif len(sys.argv) == 5 and sys.argv[1] == "longest":
         check_longest(sys.argv[2], sys.argv[3], sys.argv[4])
     elif len(sys.argv) == 3 and sys.argv[1] == "span":

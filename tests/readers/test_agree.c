@@ -8,7 +8,8 @@
  *   report per vCPU, guests' and idle, agrees: runstate counts, mean
  *   cycles and seconds (with the wake / preempt split), exit counts and
  *   mean cycles per reason and per VMCALL hypercall, I/O ports, injected
- *   vectors, PV hypercalls and events, the pCPUs each ran on, the span
+ *   vectors, PV hypercalls and events, the pCPUs each ran on, the span;
+ *   and per pCPU, the time running and idle of --report-pcpu
  *   (tests/readers/check_agree.py says how, and names the differences by
  *   design); tests/xen/test_xen_agree.c does the same on real Xen;
  * - on lossy files (xen-sim's flood, gen-trace with losses), per vCPU
@@ -147,6 +148,13 @@ static void check_xenalyze(const char *name)
                         name), 0);
     assert_int_equal(sh("python3 %s xenalyze %s/%s.xen %s/%s.json", CHECK,
                         dir, name, dir, name), 0);
+    /* Its --report-pcpu: each pCPU's time running and idle. */
+    assert_int_equal(sh("%s --cpu-hz $(python3 -c 'import json,sys; "
+                        "print(json.load(open(sys.argv[1]))[\"tsc_hz\"])' "
+                        "%s/%s.json) --report-pcpu %s/%s.bin > %s/%s.pcpu "
+                        "2>/dev/null && python3 %s pcpus %s/%s.pcpu "
+                        "%s/%s.json", XENALYZE, dir, name, dir, name, dir,
+                        name, CHECK, dir, name, dir, name), 0);
 }
 
 static void test_sim_2_agrees_with_xenalyze(void **state)

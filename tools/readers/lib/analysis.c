@@ -92,6 +92,10 @@ struct avcpu {
 
 struct apcpu {
     uint32_t cpu;
+    struct stat ran[2];         /* running a guest's vCPU [0], its idle
+                                   vCPU [1]: time, intervals ended */
+    uint64_t switches[2];       /* context switches from a guest's vCPU
+                                   [0], from the idle vCPU [1] */
     struct table vectors;       /* vector -> count */
     struct table irqs;          /* irq -> count (TRC_HW_IRQ_HANDLED) */
     struct table cstates;       /* C-state -> count, ticks */
@@ -437,9 +441,17 @@ static void take_runstate(struct analysis *a, const struct model_event *ev)
     bool ends = !ev->goes_on;
     int span = span_of(ev->u.runstate.state);
     struct avcpu *v;
+    struct apcpu *p;
     struct entry *e;
 
-    if ( (!ticks && !ends) || !(v = vcpu_of(a, ev->domvcpu)) )
+    if ( !ticks && !ends )
+        return;
+    /* A pCPU's time: what it ran, whichever vCPUs the options show. */
+    if ( ev->u.runstate.state == MODEL_RUNNING &&
+         ev->pcpu != MODEL_CPU_NONE && (p = pcpu_of(a, ev->pcpu)) )
+        add_piece(&p->ran[ev->domvcpu >> 16 == MODEL_DOMID_IDLE], ticks,
+                  ends);
+    if ( !(v = vcpu_of(a, ev->domvcpu)) )
         return;
     add_runstate(&v->all, ev, ticks, ends);
     /* An interval's length, whole, where a record ends it, as a wait's. */
@@ -629,6 +641,9 @@ static void take(struct analysis *a, const struct model_event *ev)
         }
         break;
     case MODEL_EV_SWITCH:
+        if ( !past(a, ev) && (p = pcpu_of(a, ev->pcpu)) )
+            p->switches[ev->u.sw.prev >> 16 == MODEL_DOMID_IDLE]++;
+        break;
     case MODEL_EV_WAKE:
         break;
     }
@@ -1533,7 +1548,22 @@ static void text_pcpus(FILE *f, const struct analysis *a)
 {
     unsigned int i;
 
-    fprintf(f, "\npCPUs\n");
+    fprintf(f, "\npCPUs (seconds, and switches from)\n%-6s %12s %8s %12s %8s "
+            "%12s %7s\n", "pcpu", "running", "n", "idle", "n", "lost",
+            "busy%");
+    for ( i = 0; i < a->nr_pcpus; i++ )
+    {
+        const struct apcpu *p = &a->pcpus[i];
+        uint64_t known = p->ran[0].ticks + p->ran[1].ticks;
+
+        if ( a->o.has_cpu && p->cpu != a->o.cpu )
+            continue;
+        fprintf(f, "p%-5u %12.6f %8" PRIu64 " %12.6f %8" PRIu64 " %12.6f "
+                "%7.1f\n", p->cpu, secs(a, p->ran[0].ticks), p->switches[0],
+                secs(a, p->ran[1].ticks), p->switches[1],
+                secs(a, p->lost.ticks),
+                known ? 100.0 * p->ran[0].ticks / known : 0.0);
+    }
     for ( i = 0; i < a->nr_pcpus; i++ )
     {
         const struct apcpu *p = &a->pcpus[i];
@@ -1915,6 +1945,13 @@ void analysis_json(FILE *f, const struct analysis *a)
         fprintf(f, "%s{\"cpu\":%u,\"lost\":{\"gaps\":%" PRIu64 ",\"records\":%"
                 PRIu64 ",\"seconds\":%.9f}", sep, p->cpu,
                 p->lost.count, p->lost_records, secs(a, p->lost.ticks));
+        fprintf(f, ",");
+        json_stat(f, a, "running", &p->ran[0]);
+        fprintf(f, ",");
+        json_stat(f, a, "idle", &p->ran[1]);
+        fprintf(f, ",\"switches_from_running\":%" PRIu64
+                ",\"switches_from_idle\":%" PRIu64, p->switches[0],
+                p->switches[1]);
         json_keyed(f, a, "vectors", &p->vectors, NULL);
         json_keyed(f, a, "irqs", &p->irqs, NULL);
         json_keyed(f, a, "cstates", &p->cstates, NULL);
