@@ -134,6 +134,9 @@ struct analysis {
     struct table vcpu_index;    /* domvcpu -> index in vcpus, as .s.ticks
                                    (.s.count 1 once set) */
 
+    struct table concurrency;   /* domain << 4 | model_domain_state ->
+                                   count, ticks */
+
     /* --longest: the whole trace's, never an interval's (NULL). */
     struct longest *longest;    /* [NR_LONGEST] */
 
@@ -640,6 +643,14 @@ static void take(struct analysis *a, const struct model_event *ev)
             p->lost_records += ev->u.lost.count;
         }
         break;
+    case MODEL_EV_DOMAIN:
+        /* Whole where it ends, as an exit. */
+        if ( !ev->goes_on && (!a->o.has_domain ||
+                              ev->domvcpu >> 16 == a->o.domain) )
+            table_add(a, &a->concurrency,
+                      (uint64_t)(ev->domvcpu >> 16) << 4 |
+                      ev->u.domain.state, ev->end - ev->began);
+        break;
     case MODEL_EV_SWITCH:
         if ( !past(a, ev) && (p = pcpu_of(a, ev->pcpu)) )
             p->switches[ev->u.sw.prev >> 16 == MODEL_DOMID_IDLE]++;
@@ -950,6 +961,7 @@ void analysis_free(struct analysis *a)
     free(a->pcpus);
     free(a->vcpus);
     table_free(&a->vcpu_index);
+    table_free(&a->concurrency);
     for ( i = 0; a->longest && i < NR_LONGEST; i++ )
         longest_free(&a->longest[i]);
     free(a->longest);
@@ -1269,6 +1281,50 @@ static void text_runstates(FILE *f, const struct analysis *a,
             fprintf(f, " %11.6f %7" PRIu64, secs(a, who[i]->all.st[s].ticks),
                     who[i]->all.st[s].count);
         fprintf(f, " %6" PRIu64 "\n", who[i]->migrations);
+    }
+}
+
+/* @key's count and ticks in @t; zeros where it has none. */
+static struct stat table_stat(const struct table *t, uint64_t key)
+{
+    unsigned int s = hashtab_get(&t->index, key, t->e, entry_key);
+
+    return s ? t->e[s - 1].s : (struct stat){ 0 };
+}
+
+/* A domain's time in concurrency state @state (model.h). */
+static struct stat concurrency_of(const struct analysis *a,
+                                  const struct avcpu *d, unsigned int state)
+{
+    return table_stat(&a->concurrency,
+                      (uint64_t)(d->domvcpu >> 16) << 4 | state);
+}
+
+/* Each domain's concurrency, as xenalyze's domain "Runstates". */
+static void text_concurrency(FILE *f, const struct analysis *a,
+                             struct avcpu *const *who, unsigned int n)
+{
+    unsigned int i, s;
+    char name[MODEL_NAME_MAX];
+    int width = who_width(a, who, n);
+
+    fprintf(f, "\ndomain concurrency (seconds, and intervals)\n%-*s", width,
+            "domain");
+    for ( s = 0; s < MODEL_DOM_STATES; s++ )
+        fprintf(f, " %18s %7s", model_domain_state_name(s), "n");
+    fprintf(f, "\n");
+    for ( i = 0; i < n; i++ )
+    {
+        if ( who[i]->domvcpu >> 16 == MODEL_DOMID_IDLE )
+            continue;
+        fprintf(f, "%-*s", width, who_name(a, name, sizeof(name), who[i]));
+        for ( s = 0; s < MODEL_DOM_STATES; s++ )
+        {
+            struct stat st = concurrency_of(a, who[i], s);
+
+            fprintf(f, " %18.6f %7" PRIu64, secs(a, st.ticks), st.count);
+        }
+        fprintf(f, "\n");
     }
 }
 
@@ -1663,6 +1719,7 @@ void analysis_text(FILE *f, const struct analysis *a)
     text_runstates(f, a, w.domains, shown(a, w.nr_domains), w.domain_vcpus,
                    "domain");
     text_runstates(f, a, w.vcpus, shown(a, w.nr_vcpus), NULL, "vcpu");
+    text_concurrency(f, a, w.domains, shown(a, w.nr_domains));
     text_latency(f, a, w.domains, shown(a, w.nr_domains), "domain");
     text_latency(f, a, w.vcpus, shown(a, w.nr_vcpus), "vcpu");
     text_spans(f, a, w.domains, shown(a, w.nr_domains), "domain");
@@ -1827,6 +1884,27 @@ static void json_arm(FILE *f, const struct analysis *a,
     fprintf(f, "}");
 }
 
+/* A domain's concurrency: "concurrency":{"blocked":{...},...}. */
+static void json_concurrency(FILE *f, const struct analysis *a,
+                             const struct avcpu *d)
+{
+    static const char *const keys[MODEL_DOM_STATES] = {
+        "blocked", "partial_run", "full_run", "partial_contention",
+        "hazard", "full_contention", "lost",
+    };
+    unsigned int s;
+
+    fprintf(f, ",\"concurrency\":{");
+    for ( s = 0; s < MODEL_DOM_STATES; s++ )
+    {
+        struct stat st = concurrency_of(a, d, s);
+
+        fprintf(f, "%s", s ? "," : "");
+        json_stat(f, a, keys[s], &st);
+    }
+    fprintf(f, "}");
+}
+
 static void json_who(FILE *f, const struct analysis *a,
                      const struct avcpu *v, bool vcpu)
 {
@@ -1858,6 +1936,8 @@ static void json_who(FILE *f, const struct analysis *a,
         json_sketch(f, a, span_names[c], &v->spans[c]);
     }
     fprintf(f, "},\"migrations\":%" PRIu64, v->migrations);
+    if ( !vcpu )
+        json_concurrency(f, a, v);
     json_keyed(f, a, "pcpus", &v->pcpus, NULL);
     json_exits(f, a, v, &v->exits, &hvm_exits);
     json_keyed(f, a, "vmcalls", &v->vmcalls, hypercall_name);

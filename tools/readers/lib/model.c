@@ -20,6 +20,8 @@
 
 struct vstate {
     uint32_t domvcpu;
+    bool ran;                   /* it has been running: its domain's
+                                   concurrency counts it (domain_change()) */
     enum model_state state;
     enum model_cause cause;
     uint64_t since;
@@ -35,6 +37,14 @@ struct vstate {
     bool inject_pending;        /* Arm: a virtual interrupt made pending */
     uint32_t inject_virq;       /* while a pCPU handled a physical IRQ */
     uint64_t inject_irq_tsc;    /* taken then */
+};
+
+/* A domain's vCPUs by runstate, for its concurrency. */
+struct dstate {
+    uint32_t domid;
+    uint32_t in[MODEL_STATES];  /* its vCPUs in each runstate */
+    enum model_domain_state state;
+    uint64_t since;             /* 0: no vCPU has changed yet */
 };
 
 struct pstate {
@@ -91,6 +101,11 @@ struct model {
     size_t vcpus_cap;
     struct vstate *vcpus;
     struct hashtab index;       /* domvcpu -> index in vcpus */
+
+    unsigned int nr_domains;
+    size_t domains_cap;
+    struct dstate *domains;
+    struct hashtab domain_index;    /* domid -> index in domains */
 
     struct model_record what;   /* of the record being taken */
     struct model_stats stats;
@@ -193,6 +208,92 @@ static void emit_point(struct model *m, struct model_event *ev,
         m->ops.event(m->arg, ev);
 }
 
+/*
+ * Domains
+ */
+
+static uint64_t domain_key(const void *domains, unsigned int i)
+{
+    return ((const struct dstate *)domains)[i].domid;
+}
+
+static uint64_t domain_hash(const void *domains, unsigned int i)
+{
+    return hashtab_hash(domain_key(domains, i));
+}
+
+/* @domid's state, which is added if new; NULL with ENOMEM. */
+static struct dstate *domain_of(struct model *m, uint32_t domid)
+{
+    unsigned int s = hashtab_get(&m->domain_index, domid, m->domains,
+                                 domain_key);
+
+    if ( s )
+        return &m->domains[s - 1];
+    if ( array_fit(&m->domains, &m->domains_cap, m->nr_domains + 1,
+                   sizeof(*m->domains)) ||
+         hashtab_fit(&m->domain_index, m->nr_domains + 1, m->domains,
+                     domain_hash) )
+        return NULL;
+    s = hashtab_find(&m->domain_index, domid, m->domains, domain_key);
+    m->domains[m->nr_domains] = (struct dstate){ .domid = domid };
+    hashtab_set(&m->domain_index, s, m->nr_domains);
+    return &m->domains[m->nr_domains++];
+}
+
+/* As xenalyze's domain_runstate(): the vCPUs not yet proven left out. */
+static enum model_domain_state concurrency(const struct dstate *d)
+{
+    const uint32_t *in = d->in;
+    uint32_t known = in[MODEL_RUNNING] + in[MODEL_RUNNABLE] +
+                     in[MODEL_BLOCKED] + in[MODEL_OFFLINE] + in[MODEL_LOST];
+    bool asleep = in[MODEL_BLOCKED] || in[MODEL_OFFLINE];
+
+    if ( in[MODEL_LOST] == known )
+        return MODEL_DOM_LOST;
+    if ( in[MODEL_RUNNING] )
+        return in[MODEL_RUNNABLE] ? MODEL_DOM_HAZARD :
+               asleep ? MODEL_DOM_PARTIAL_RUN : MODEL_DOM_FULL_RUN;
+    if ( in[MODEL_RUNNABLE] )
+        return asleep ? MODEL_DOM_PARTIAL_CONTENTION
+                      : MODEL_DOM_FULL_CONTENTION;
+    return MODEL_DOM_BLOCKED;
+}
+
+/*
+ * @v enters @state at @tsc: its domain's concurrency since its last vCPU
+ * change is booked, as xenalyze books it at each change of one of its
+ * vCPUs, and classified again.  As in xenalyze, a vCPU counts from its
+ * first running on ("leaving INIT"): until then its states are its own,
+ * not yet its domain's.
+ */
+static void domain_change(struct model *m, const struct vstate *v,
+                          enum model_state state, uint64_t tsc)
+{
+    uint32_t domid = v->domvcpu >> 16;
+    struct model_event ev = {
+        .type = MODEL_EV_DOMAIN, .pcpu = MODEL_CPU_NONE,
+        .domvcpu = model_domvcpu(domid, 0xffff), .end = tsc,
+    };
+    struct dstate *d;
+
+    if ( domid == MODEL_DOMID_IDLE ||
+         (!v->ran && state != MODEL_RUNNING) || !(d = domain_of(m, domid)) )
+        return;
+    if ( d->since && tsc > d->since )
+    {
+        ev.start = d->since;
+        ev.u.domain.state = d->state;
+        emit(m, &ev);
+    }
+    if ( v->ran && v->state != MODEL_UNKNOWN )
+        d->in[v->state]--;
+    if ( (v->ran || state == MODEL_RUNNING) && state != MODEL_UNKNOWN )
+        d->in[state]++;
+    d->state = concurrency(d);
+    d->since = tsc;
+}
+
 /* Close @v's interval at @tsc and enter @state with @cause. */
 static void enter(struct model *m, struct vstate *v, uint64_t tsc,
                   enum model_state state, enum model_cause cause,
@@ -209,6 +310,10 @@ static void enter(struct model *m, struct vstate *v, uint64_t tsc,
         tsc = ev.end = v->since;
     if ( tsc > v->since )
         emit(m, &ev);
+    /* The end is domains_finish()'s. */
+    if ( end_by != MODEL_END_TRACE )
+        domain_change(m, v, state, tsc);
+    v->ran |= state == MODEL_RUNNING;
     /* The record ends a state it proves, not a gap in what is known. */
     if ( v->state <= MODEL_OFFLINE )
     {
@@ -905,6 +1010,47 @@ static uint64_t known_until(struct model *m, const struct vstate *v)
     return m->trace_last;
 }
 
+static int by_last_tsc(const void *a, const void *b)
+{
+    const struct pstate *p = *(const struct pstate *const *)a;
+    const struct pstate *q = *(const struct pstate *const *)b;
+
+    if ( p->last_tsc != q->last_tsc )
+        return p->last_tsc < q->last_tsc ? -1 : 1;
+    return p->cpu < q->cpu ? -1 : p->cpu > q->cpu;
+}
+
+/*
+ * The domains' end, as xenalyze's: as each pCPU runs out of records, in
+ * that order, the vCPU it runs is lost there; the other vCPUs' states
+ * stay open, unbooked.  -1 with ENOMEM.
+ */
+static int domains_finish(struct model *m)
+{
+    struct pstate **by_end = malloc((m->nr_pcpus ? m->nr_pcpus : 1) *
+                                    sizeof(*by_end));
+    unsigned int i, n = 0;
+
+    if ( !by_end )
+        return -1;
+    for ( i = 0; i < m->nr_pcpus; i++ )
+        if ( m->pcpus[i].has_tsc && m->pcpus[i].current != NO_INDEX )
+            by_end[n++] = &m->pcpus[i];
+    qsort(by_end, n, sizeof(*by_end), by_last_tsc);
+    for ( i = 0; i < n; i++ )
+    {
+        struct vstate *v = &m->vcpus[by_end[i]->current];
+
+        if ( v->state == MODEL_RUNNING )
+        {
+            domain_change(m, v, MODEL_LOST, by_end[i]->last_tsc);
+            v->ran = false;     /* counted no more */
+        }
+    }
+    free(by_end);
+    return 0;
+}
+
 int model_finish(struct model *m)
 {
     unsigned int i;
@@ -927,6 +1073,8 @@ int model_finish(struct model *m)
     for ( i = 0; i < m->nr_pcpus; i++ )
         if ( m->pcpus[i].switching )
             switch_done(m, &m->pcpus[i]);
+    if ( domains_finish(m) )
+        return -1;
 
     for ( i = 0; i < m->nr_vcpus; i++ )
     {
@@ -1102,6 +1250,8 @@ void model_free(struct model *m)
     free(m->by_cpu);
     free(m->vcpus);
     hashtab_free(&m->index);
+    free(m->domains);
+    hashtab_free(&m->domain_index);
     free(m);
 }
 
@@ -1129,6 +1279,21 @@ const char *model_state_name(enum model_state s)
     if ( s < XT_NR_RUNSTATES )
         return xt_runstate_name(s);
     return s == MODEL_LOST ? "lost" : s == MODEL_UNKNOWN ? "unknown" : "?";
+}
+
+const char *model_domain_state_name(enum model_domain_state s)
+{
+    static const char *const names[MODEL_DOM_STATES] = {
+        [MODEL_DOM_BLOCKED] = "blocked",
+        [MODEL_DOM_PARTIAL_RUN] = "partial run",
+        [MODEL_DOM_FULL_RUN] = "full run",
+        [MODEL_DOM_PARTIAL_CONTENTION] = "partial contention",
+        [MODEL_DOM_HAZARD] = "hazard",
+        [MODEL_DOM_FULL_CONTENTION] = "full contention",
+        [MODEL_DOM_LOST] = "lost",
+    };
+
+    return s < MODEL_DOM_STATES ? names[s] : "?";
 }
 
 const char *model_vcpu_name(char *buf, unsigned int size, uint32_t domvcpu)

@@ -113,6 +113,25 @@ enum model_state {
     MODEL_STATES
 };
 
+/*
+ * A domain's concurrency: how its vCPUs' runstates stand together, as
+ * xenalyze's domain "Runstates" classify them, the vCPUs not yet proven
+ * in any state left out.  HAZARD: some run while others wait for a pCPU
+ * (a lock holder's sibling spins, or is preempted while the others
+ * wait); CONTENTION: none runs and some wait.  docs/reading-traces.md,
+ * "Domains' concurrency".
+ */
+enum model_domain_state {
+    MODEL_DOM_BLOCKED,          /* none runs or waits: blocked, offline */
+    MODEL_DOM_PARTIAL_RUN,      /* some run, none waits, some blocked */
+    MODEL_DOM_FULL_RUN,         /* all run */
+    MODEL_DOM_PARTIAL_CONTENTION,   /* none runs, some wait, some blocked */
+    MODEL_DOM_HAZARD,           /* some run and some wait */
+    MODEL_DOM_FULL_CONTENTION,  /* all wait */
+    MODEL_DOM_LOST,             /* all lost */
+    MODEL_DOM_STATES
+};
+
 /* How a vCPU became runnable (MODEL_RUNNABLE intervals only). */
 enum model_cause {
     MODEL_CAUSE_NONE,           /* not a runnable interval, or not known */
@@ -144,6 +163,8 @@ enum model_event_type {
                                    for (Arm) */
     MODEL_EV_CSTATE,            /* a C-state residency closed */
     MODEL_EV_LOST,              /* records lost on a pCPU */
+    MODEL_EV_DOMAIN,            /* a domain's concurrency changed, or one
+                                   of its vCPUs' runstates did */
 };
 
 /*
@@ -224,6 +245,12 @@ struct model_event {
         struct {
             uint64_t count;             /* records lost */
         } lost;                         /* [first lost TSC, marker TSC) */
+        struct {
+            enum model_domain_state state;
+        } domain;                       /* @domvcpu: the domain's, vcpu
+                                           0xffff; from one of its vCPUs'
+                                           runstate changes to the next,
+                                           as xenalyze books them */
     } u;
 };
 
@@ -310,6 +337,8 @@ const struct model_stats *model_stats(const struct model *m);
 
 /* "running" ... "unknown". */
 const char *model_state_name(enum model_state s);
+/* "blocked", "partial run", ... as xenalyze names them (but "hazard"). */
+const char *model_domain_state_name(enum model_domain_state s);
 
 /* "d1v0"; "idle" for the idle domain: "idle-v3"; "?" for NONE. */
 const char *model_vcpu_name(char *buf, unsigned int size, uint32_t domvcpu);

@@ -971,7 +971,8 @@ static void on_event(void *arg, const struct model_event *ev)
         on_point(pf, ev);
         break;
     case MODEL_EV_INJECT_LATENCY:
-        break;      /* it spans pCPUs and overlaps slices: the summary's */
+    case MODEL_EV_DOMAIN:
+        break;      /* they span pCPUs and overlap slices: the summary's */
     }
 }
 

@@ -127,6 +127,7 @@ static uint32_t class_of(const struct model_event *ev)
     case MODEL_EV_RUNSTATE:
     case MODEL_EV_SWITCH:
     case MODEL_EV_WAKE:
+    case MODEL_EV_DOMAIN:
         return XT_CLASS_SCHED;
     case MODEL_EV_EXIT:
         return ev->u.exit.arm ? XT_CLASS_ARM : XT_CLASS_HVM;
