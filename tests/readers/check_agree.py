@@ -31,6 +31,13 @@
       next, are within one of ours, the switches away from a guest's
       vCPU and from the idle one: it times no stint before a pCPU's first
       switch, and times the one still open at the end.
+  check_agree.py mem DUMP SUMMARY_JSON
+      on any trace: per domain, the memory operations done for it
+      ("mem_for") are the dump's TRC_MEM records that name it, by event;
+      those done by its vCPUs ("mem"), summed over the domains, are no
+      more than the records (a record on a pCPU whose vCPU is not known
+      is no domain's).  xenalyze counts neither: its "Grant table ops"
+      stay empty, its grant records going to a function that only dumps.
   check_agree.py longest DUMP SUMMARY_JSON SHORT_JSON
       on a loss-free trace, the summary's --longest lists, with room for
       every interval (SUMMARY_JSON) and with few (SHORT_JSON), against
@@ -618,6 +625,38 @@ def check_longest(dump_path, summary_path, short_path):
         fail("only %d lists compared" % compared[0])
 
 
+def check_mem(dump_path, summary_path):
+    summary = json.load(open(summary_path))
+    records, done_for = {}, {}
+    for line in open(dump_path):
+        f = line.split()
+        if len(f) > 3 and f[2].startswith("TRC_MEM_") and \
+                f[3].startswith("dom="):
+            key = (f[2], int(f[3].split("=")[1]))
+            records[key] = records.get(key, 0) + 1
+            records[f[2]] = records.get(f[2], 0) + 1
+    for d in summary["domains"]:
+        for e in d["mem_for"]:
+            done_for[(e["name"], d["domain"])] = e["count"]
+    done_by = {}
+    for d in summary["domains"]:
+        for e in d["mem"]:
+            done_by[e["name"]] = done_by.get(e["name"], 0) + e["count"]
+    for key, count in records.items():
+        if isinstance(key, str):
+            agree()
+            if done_by.get(key, 0) > count:
+                fail("%s: done by %d, more than the %d records" %
+                     (key, done_by[key], count))
+            continue
+        agree()
+        if done_for.get(key, 0) != count:
+            fail("d%d %s done for it: %d, the records %d" %
+                 (key[1], key[0], done_for.get(key, 0), count))
+    if compared[0] < 4:
+        fail("only %d memory figures compared" % compared[0])
+
+
 def xenalyze_pcpus(path):
     """{(cpu, "running"|"idle"|"lost"): (count, seconds)} of --report-pcpu."""
     cpu, out = None, {}
@@ -655,6 +694,8 @@ def main():
         check_xenalyze(sys.argv[2], sys.argv[3])
     elif len(sys.argv) == 4 and sys.argv[1] == "intervals":
         check_intervals(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) == 4 and sys.argv[1] == "mem":
+        check_mem(sys.argv[2], sys.argv[3])
     elif len(sys.argv) == 4 and sys.argv[1] == "pcpus":
         check_pcpu_report(sys.argv[2], sys.argv[3])
     elif len(sys.argv) == 5 and sys.argv[1] == "longest":

@@ -19,6 +19,8 @@
  *   those of the intervals between its runstate changes in the dump;
  * - --longest lists the lengths of the exits, VMCALLs and waits that the
  *   dump's records give, longest first;
+ * - the memory operations done for each domain are the dump's TRC_MEM
+ *   records that name it;
  * - --from/--to cut the span, --domain and --cpu the vCPUs shown, --top
  *   the rows.
  */
@@ -192,6 +194,16 @@ static void test_intervals_match_the_records(void **state)
     check_intervals("gen8");
 }
 
+/* The memory operations per domain against the dump's TRC_MEM records. */
+static void test_memory_operations_match_the_records(void **state)
+{
+    (void)state;
+    summarise("sim8", "");
+    assert_int_equal(sh("%s %s/sim8.bin > %s/sim8.dump && python3 %s mem "
+                        "%s/sim8.dump %s/sim8.json", DUMP, dir, dir, CHECK,
+                        dir, dir), 0);
+}
+
 /* --longest's lists against the dump's exits and runstate changes. */
 static void check_longest(const char *name)
 {
@@ -341,6 +353,7 @@ int main(void)
         cmocka_unit_test(test_gen_8_agrees_with_xenalyze),
         cmocka_unit_test(test_intervals_match_the_records),
         cmocka_unit_test(test_longest_match_the_records),
+        cmocka_unit_test(test_memory_operations_match_the_records),
         cmocka_unit_test(test_4096_pcpus),
         cmocka_unit_test(test_flood_lost_time_is_accounted),
         cmocka_unit_test(test_gen_lossy_lost_time_is_accounted),

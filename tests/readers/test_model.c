@@ -495,6 +495,76 @@ static void test_svm_exit_named(void **state)
     free(f.w);
 }
 
+/* The memory operations the model saw: their vCPU, domain and order. */
+struct mems {
+    unsigned int n;
+    struct { uint32_t domvcpu, event, dom, order; } op[4];
+};
+
+static void take_mem(void *arg, const struct model_event *ev)
+{
+    struct mems *s = arg;
+
+    if ( ev->type == MODEL_EV_MEM && s->n < 4 )
+    {
+        s->op[s->n].domvcpu = ev->domvcpu;
+        s->op[s->n].event = ev->u.mem.event;
+        s->op[s->n].dom = ev->u.mem.dom;
+        s->op[s->n++].order = ev->u.mem.order;
+    }
+}
+
+/*
+ * A memory operation is the running vCPU's, for the domain its record
+ * names, with its order in each Xen's layout: 4.17 packs the domain and
+ * the order in one word, 4.18 gives each its own.
+ */
+static void test_memory_operations(void **state)
+{
+    static const struct model_ops ops = { .event = take_mem };
+    static const uint32_t versions[] = { 4 << 16 | 17, 4 << 16 | 18 };
+    unsigned int i;
+
+    (void)state;
+    for ( i = 0; i < 2; i++ )
+    {
+        struct file f = { 0 };
+        struct mems s = { 0 };
+        struct xt_reader *r;
+        struct model *m;
+
+        batch(&f, 0);
+        rec(&f, TRC_XT_XEN_VERSION, 0, 1, versions[i]);
+        batch(&f, 0);
+        rec(&f, SWITCH, 10, 4, 0x7fffu, 0u, 0u, 1u);
+        rec(&f, TRC_MEM_PAGE_GRANT_MAP, 20, 1, 3u);
+        if ( i == 0 )           /* gfn, mfn, dom | order << 16, pad */
+            rec(&f, TRC_MEM_POD_POPULATE, 30, 6, 0x1000u, 0u, 0x2000u, 0u,
+                2u | 9u << 16, 0u);
+        else                    /* gfn, mfn, dom, order */
+            rec(&f, TRC_MEM_POD_POPULATE, 30, 6, 0x1000u, 0u, 0x2000u, 0u,
+                2u, 9u);
+        end_batch(&f);
+        r = xt_reader_open_mem(f.w, f.n * 4, 0);
+        assert_non_null(r);
+        m = model_new(r, NULL, &ops, &s);
+        assert_non_null(m);
+        assert_int_equal(model_run(m), 0);
+        assert_int_equal(s.n, 2);
+        assert_int_equal(s.op[0].domvcpu, DV(0, 1));
+        assert_int_equal(s.op[0].event, TRC_MEM_PAGE_GRANT_MAP);
+        assert_int_equal(s.op[0].dom, 3);
+        assert_int_equal(s.op[0].order, UINT32_MAX);
+        assert_int_equal(s.op[1].domvcpu, DV(0, 1));
+        assert_int_equal(s.op[1].event, TRC_MEM_POD_POPULATE);
+        assert_int_equal(s.op[1].dom, 2);
+        assert_int_equal(s.op[1].order, 9);
+        model_free(m);
+        xt_reader_close(r);
+        free(f.w);
+    }
+}
+
 /* Every reader names a reason or an op it does not know one way, as one word. */
 static void test_unknown_names(void **state)
 {
@@ -526,6 +596,7 @@ int main(void)
         cmocka_unit_test(test_svm_exit_named),
         cmocka_unit_test(test_unknown_names),
         cmocka_unit_test(test_longest_keeps_the_longest),
+        cmocka_unit_test(test_memory_operations),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -83,6 +83,10 @@ struct avcpu {
     struct table subcalls;      /* PV multicall entries: op -> count */
     struct table pv;            /* PV event (without TRC_64_FLAG) -> count */
     struct table guest;         /* a guest's own event (TRC_GUEST) -> count */
+    struct table mem;           /* TRC_MEM event it did -> count */
+    struct table pod;           /* PoD event << 8 | order -> count */
+    struct table mem_for;       /* a domain's row: TRC_MEM event done for
+                                   it -> count (from analysis.mem_for) */
     struct table traps;         /* Arm: exception class -> count, ticks,
                                    sketch */
     struct table hvcs;          /* Arm: hypercall -> traps, ticks */
@@ -136,6 +140,8 @@ struct analysis {
 
     struct table concurrency;   /* domain << 4 | model_domain_state ->
                                    count, ticks */
+    struct table mem_for;       /* domain << 32 | TRC_MEM event done for
+                                   it -> count */
 
     /* --longest: the whole trace's, never an interval's (NULL). */
     struct longest *longest;    /* [NR_LONGEST] */
@@ -586,6 +592,29 @@ static void take_pv(struct analysis *a, const struct model_event *ev)
 }
 
 /*
+ * A memory operation: done by the vCPU that ran, and for the domain its
+ * record names (xenalyze's "Grant table ops", done by and done for);
+ * PoD's by its order (xenalyze's "Populate-on-demand").
+ */
+static void take_mem(struct analysis *a, const struct model_event *ev)
+{
+    uint32_t event = ev->u.mem.event;
+    struct avcpu *v = vcpu_of(a, ev->domvcpu);
+
+    if ( v )
+    {
+        table_add(a, &v->mem, event, 0);
+        if ( (event == TRC_MEM_POD_POPULATE ||
+              event == TRC_MEM_POD_ZERO_RECLAIM) &&
+             ev->u.mem.order <= 0xff )
+            table_add(a, &v->pod, event << 8 | ev->u.mem.order, 0);
+    }
+    if ( ev->u.mem.dom != UINT32_MAX &&
+         (!a->o.has_domain || ev->u.mem.dom == a->o.domain) )
+        table_add(a, &a->mem_for, (uint64_t)ev->u.mem.dom << 32 | event, 0);
+}
+
+/*
  * A point at the end of a window [from, to) is not in it (an interval
  * ending there goes on).
  */
@@ -642,6 +671,10 @@ static void take(struct analysis *a, const struct model_event *ev)
             add_stat(&p->lost, ev->end - ev->began);
             p->lost_records += ev->u.lost.count;
         }
+        break;
+    case MODEL_EV_MEM:
+        if ( !past(a, ev) )
+            take_mem(a, ev);
         break;
     case MODEL_EV_DOMAIN:
         /* Whole where it ends, as an exit. */
@@ -934,6 +967,9 @@ static void vcpu_free(struct avcpu *v)
     table_free(&v->subcalls);
     table_free(&v->pv);
     table_free(&v->guest);
+    table_free(&v->mem);
+    table_free(&v->pod);
+    table_free(&v->mem_for);
     table_free(&v->traps);
     table_free(&v->hvcs);
     table_free(&v->arm_mmio);
@@ -962,6 +998,7 @@ void analysis_free(struct analysis *a)
     free(a->vcpus);
     table_free(&a->vcpu_index);
     table_free(&a->concurrency);
+    table_free(&a->mem_for);
     for ( i = 0; a->longest && i < NR_LONGEST; i++ )
         longest_free(&a->longest[i]);
     free(a->longest);
@@ -1061,11 +1098,23 @@ static struct avcpu *domain_sum(struct analysis *a, uint32_t dom,
         table_merge(a, &d->subcalls, &v->subcalls);
         table_merge(a, &d->pv, &v->pv);
         table_merge(a, &d->guest, &v->guest);
+        table_merge(a, &d->mem, &v->mem);
+        table_merge(a, &d->pod, &v->pod);
         table_merge(a, &d->traps, &v->traps);
         table_merge(a, &d->hvcs, &v->hvcs);
         table_merge(a, &d->arm_mmio, &v->arm_mmio);
         if ( sketch_merge(&d->inject, &v->inject) )
             a->failed = true;
+    }
+    for ( i = 0; i < a->mem_for.n; i++ )
+    {
+        const struct entry *e = &a->mem_for.e[i];
+        struct entry *into;
+
+        if ( e->key >> 32 != dom )
+            continue;
+        into = table_get(a, &d->mem_for, (uint32_t)e->key);
+        (into ? &into->s : &d->mem_for.other)->count += e->s.count;
     }
     return d;
 }
@@ -1479,6 +1528,14 @@ text_keyed(FILE *f, const struct analysis *a, const struct table *t,
     free(e);
 }
 
+/* A PoD row's: "populate order 9", "zero reclaim order 0". */
+static const char *pod_name(char *buf, size_t size, uint64_t key)
+{
+    snprintf(buf, size, "%s order %u", key >> 8 == TRC_MEM_POD_POPULATE ?
+             "populate" : "zero reclaim", (unsigned int)(key & 0xff));
+    return buf;
+}
+
 static const char *port_name(char *buf, size_t size, uint64_t key)
 {
     snprintf(buf, size, "0x%04" PRIx64 " %s", key & ~KEY_WRITE,
@@ -1518,6 +1575,12 @@ static void text_guest(FILE *f, const struct analysis *a,
     text_keyed(f, a, &v->pv, pv_name, false, "%s PV events:", who);
     text_keyed(f, a, &v->guest, guest_name, false,
                "%s records of the guest's own (TRC_GUEST):", who);
+    text_keyed(f, a, &v->mem, pv_name, false,
+               "%s memory operations it did (TRC_MEM):", who);
+    text_keyed(f, a, &v->mem_for, pv_name, false,
+               "%s memory operations done for it (TRC_MEM):", who);
+    text_keyed(f, a, &v->pod, pod_name, false,
+               "%s populate-on-demand by order:", who);
 }
 
 static const char *gpa_name(char *buf, size_t size, uint64_t key)
@@ -1948,6 +2011,10 @@ static void json_who(FILE *f, const struct analysis *a,
     json_keyed(f, a, "subcalls", &v->subcalls, hypercall_name);
     json_keyed(f, a, "pv", &v->pv, pv_name);
     json_keyed(f, a, "guest", &v->guest, guest_name);
+    json_keyed(f, a, "mem", &v->mem, pv_name);
+    if ( !vcpu )
+        json_keyed(f, a, "mem_for", &v->mem_for, pv_name);
+    json_keyed(f, a, "pod", &v->pod, pod_name);
     json_arm(f, a, v);
     fprintf(f, "}");
 }

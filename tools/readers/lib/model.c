@@ -705,6 +705,42 @@ static void guest_record(struct model *m, const struct xt_record *rec)
 }
 
 /*
+ * A memory operation (TRC_MEM), by the catalogue's fields in the layout
+ * of the record's Xen: "dom" and "order", or Xen 4.17's "dom_order"
+ * (the domain in the low 16 bits, the order in the high).
+ */
+static void mem_record(struct model *m, const struct xt_record *rec)
+{
+    const struct xt_event_desc *d = xt_event_find_xen(rec->event,
+                                                      rec->xen_version);
+    struct vstate *v = current_of(m, rec->cpu);
+    struct model_event ev = {
+        .type = MODEL_EV_MEM,
+        .u.mem = { .event = d ? d->id : rec->event, .dom = UINT32_MAX,
+                   .order = UINT32_MAX },
+    };
+    unsigned int i, word = 0;
+
+    for ( i = 0; d && i < d->nr_fields && word < rec->nr_extra; i++ )
+    {
+        const struct xt_field *f = &d->fields[i];
+        uint32_t w = rec->extra[word];
+
+        if ( !strcmp(f->name, "dom") )
+            ev.u.mem.dom = w & 0xffffu;
+        else if ( !strcmp(f->name, "order") )
+            ev.u.mem.order = w;
+        else if ( !strcmp(f->name, "dom_order") )
+        {
+            ev.u.mem.dom = w & 0xffffu;
+            ev.u.mem.order = w >> 16;
+        }
+        word += xt_field_words(f->kind);
+    }
+    emit_point(m, &ev, rec, v ? v->domvcpu : MODEL_VCPU_NONE);
+}
+
+/*
  * Interrupts and C-states
  */
 
@@ -974,6 +1010,9 @@ int model_feed(struct model *m, const struct xt_record *rec)
         break;
     case TRC_GUEST >> 16:
         guest_record(m, rec);
+        break;
+    case TRC_MEM >> 16:
+        mem_record(m, rec);
         break;
     case TRC_GEN >> 16:
         if ( ev == TRC_LOST_RECORDS )

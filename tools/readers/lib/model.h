@@ -165,6 +165,8 @@ enum model_event_type {
     MODEL_EV_LOST,              /* records lost on a pCPU */
     MODEL_EV_DOMAIN,            /* a domain's concurrency changed, or one
                                    of its vCPUs' runstates did */
+    MODEL_EV_MEM,               /* a memory operation (TRC_MEM): a grant
+                                   map, a PoD populate... */
 };
 
 /*
@@ -245,6 +247,13 @@ struct model_event {
         struct {
             uint64_t count;             /* records lost */
         } lost;                         /* [first lost TSC, marker TSC) */
+        struct {
+            uint32_t event;             /* the catalogue's, TRC_MEM_* */
+            uint32_t dom;               /* the domain it is for, as the
+                                           record names it; UINT32_MAX */
+            uint32_t order;             /* its pages' order; UINT32_MAX */
+        } mem;                          /* @domvcpu: the vCPU that did it,
+                                           the one its pCPU runs */
         struct {
             enum model_domain_state state;
         } domain;                       /* @domvcpu: the domain's, vcpu

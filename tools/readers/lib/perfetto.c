@@ -973,6 +973,8 @@ static void on_event(void *arg, const struct model_event *ev)
     case MODEL_EV_INJECT_LATENCY:
     case MODEL_EV_DOMAIN:
         break;      /* they span pCPUs and overlap slices: the summary's */
+    case MODEL_EV_MEM:
+        break;      /* not a class the export offers (VIEW_ALL) */
     }
 }
 

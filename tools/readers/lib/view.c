@@ -141,6 +141,8 @@ static uint32_t class_of(const struct model_event *ev)
         return XT_CLASS_PV;
     case MODEL_EV_GUEST:
         return XT_CLASS_GUEST;
+    case MODEL_EV_MEM:
+        return XT_CLASS_MEM;
     case MODEL_EV_IRQ:
     case MODEL_EV_CSTATE:
         return XT_CLASS_HW;
