@@ -7,15 +7,18 @@
       figure on a loss-free file; on a lossy one all but what a later
       record re-tells (docs/reading-traces.md, "Intervals"): the
       runstates, placement, waits and runstate intervals, migrations, the
+      domains' concurrency, the
       time exits were halted and what follows from it (their time in Xen,
       its shares, mean and percentiles, and so their order), and the
       unplaced counts, which a window takes from the whole file.
   check_interval.py sum SUMMARY FILE SECONDS [lossy]
       The intervals tile the span, and their counts (runstate intervals,
       exits, VMCALLs, I/O, MMIO, injections, hypercalls, PV events, the
-      guests' own records, pCPU placement, waits, whole running, blocked
-      and offline intervals, migrations, vectors, IRQs, C-states, losses,
-      unplaced) sum to the whole trace's exactly, and so do the cycles of
+      guests' own records, memory operations and PoD, pCPU placement,
+      waits, whole running, blocked and offline intervals, migrations,
+      domains' concurrency, vectors, IRQs, C-states, losses, pCPUs'
+      running and idle time and switches, unplaced) sum to the whole
+      trace's exactly, and so do the cycles of
       each, and of each runstate; on a lossy file, each vCPU's runstate
       cycles summed over its states.
   check_interval.py csv SUMMARY FILE SECONDS
@@ -49,7 +52,7 @@ def intervals(prog, path, seconds, *extra):
 # time halted is the time its vCPU was blocked, a runstate: with it, what
 # is Xen's, its share of the span, and the cycles' mean and percentiles.
 RETOLD = {"runstates", "before_first_run", "at_end", "latency",
-          "intervals", "pcpus",
+          "intervals", "pcpus", "concurrency",
           "migrations", "share_running", "halted_cycles", "in_xen_seconds",
           "share_span", "mean_cycles", "p50_cycles", "p90_cycles",
           "p99_cycles", "max_cycles"}
@@ -121,7 +124,8 @@ def counts(o):
             t[who, "runstates", "all", "cycles"] += (
                 x["cycles"] if s not in ("woken", "preempted") else 0)
         for tab in ("exits", "vmcalls", "io", "mmio", "injected",
-                    "hypercalls", "subcalls", "pv", "guest", "pcpus"):
+                    "hypercalls", "subcalls", "pv", "guest", "pcpus", "mem",
+                    "pod"):
             for e in v[tab]:
                 k = e.get("key", e.get("reason"))
                 t[who, tab, k, "count"] += e["count"]
@@ -131,9 +135,20 @@ def counts(o):
         for s, x in v["intervals"].items():
             t[who, "intervals", s, "count"] += x["count"]
         t[who, "migrations"] += v["migrations"]
+    for d in o["domains"]:
+        for s, x in d["concurrency"].items():
+            t[d["name"], "concurrency", s, "count"] += x["count"]
+            t[d["name"], "concurrency", s, "cycles"] += x["cycles"]
+        for e in d["mem_for"]:
+            t[d["name"], "mem_for", e["key"], "count"] += e["count"]
     for p in o["pcpus"]:
         for k in ("gaps", "records"):
             t[p["cpu"], "lost", k] += p["lost"][k]
+        for k in ("running", "idle"):
+            t[p["cpu"], k, "count"] += p[k]["count"]
+            t[p["cpu"], k, "cycles"] += p[k]["cycles"]
+        for k in ("switches_from_running", "switches_from_idle"):
+            t[p["cpu"], k] += p[k]
         for tab in ("vectors", "irqs", "cstates"):
             for e in p[tab]:
                 t[p["cpu"], tab, e["key"], "count"] += e["count"]
@@ -145,9 +160,12 @@ def counts(o):
 
 
 def retold(key, lossy):
-    """Cycles of one runstate (or placement) on a lossy file."""
-    return (lossy and len(key) == 4 and key[3] == "cycles" and
-            key[1] in ("runstates", "pcpus") and key[2] != "all")
+    """Cycles of one runstate (or placement, or a pCPU's running or idle
+    time) on a lossy file."""
+    return lossy and key[-1] == "cycles" and (
+        (len(key) == 4 and key[1] in ("runstates", "pcpus") and
+         key[2] != "all") or
+        (len(key) == 3 and key[1] in ("running", "idle")))
 
 
 def check_sum(prog, path, seconds, lossy):

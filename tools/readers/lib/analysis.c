@@ -455,11 +455,22 @@ static void take_runstate(struct analysis *a, const struct model_event *ev)
 
     if ( !ticks && !ends )
         return;
-    /* A pCPU's time: what it ran, whichever vCPUs the options show. */
+    /*
+     * A pCPU's time: what it ran, whichever vCPUs the options show; and
+     * a switch away from it where a record ends its running for another
+     * state (not for a new time slice), as its interval is counted:
+     * where it ends, in a window or an interval alike.
+     */
     if ( ev->u.runstate.state == MODEL_RUNNING &&
          ev->pcpu != MODEL_CPU_NONE && (p = pcpu_of(a, ev->pcpu)) )
-        add_piece(&p->ran[ev->domvcpu >> 16 == MODEL_DOMID_IDLE], ticks,
-                  ends);
+    {
+        bool idle = ev->domvcpu >> 16 == MODEL_DOMID_IDLE;
+
+        add_piece(&p->ran[idle], ticks, ends);
+        if ( ends && ev->u.runstate.end_by == MODEL_END_RECORD &&
+             ev->u.runstate.next != MODEL_RUNNING )
+            p->switches[idle]++;
+    }
     if ( !(v = vcpu_of(a, ev->domvcpu)) )
         return;
     add_runstate(&v->all, ev, ticks, ends);
@@ -685,9 +696,6 @@ static void take(struct analysis *a, const struct model_event *ev)
                       ev->u.domain.state, ev->end - ev->began);
         break;
     case MODEL_EV_SWITCH:
-        if ( !past(a, ev) && (p = pcpu_of(a, ev->pcpu)) )
-            p->switches[ev->u.sw.prev >> 16 == MODEL_DOMID_IDLE]++;
-        break;
     case MODEL_EV_WAKE:
         break;
     }

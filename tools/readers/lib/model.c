@@ -303,7 +303,7 @@ static void enter(struct model *m, struct vstate *v, uint64_t tsc,
         .type = MODEL_EV_RUNSTATE, .pcpu = v->pcpu, .domvcpu = v->domvcpu,
         .start = v->since, .end = tsc,
         .u.runstate = { .state = v->state, .cause = v->cause,
-                        .end_by = end_by },
+                        .end_by = end_by, .next = state },
     };
 
     if ( tsc < v->since )
@@ -1138,7 +1138,7 @@ static void cut_piece(struct model *m, const struct vstate *v,
         .u.runstate = { .state = state,
                         .cause = state == v->state ? v->cause
                                                    : MODEL_CAUSE_NONE,
-                        .end_by = MODEL_END_CUT },
+                        .end_by = MODEL_END_CUT, .next = state },
     };
 
     if ( end > start )

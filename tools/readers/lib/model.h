@@ -190,6 +190,9 @@ struct model_event {
             enum model_state state;
             enum model_cause cause;     /* RUNNABLE: how it got there */
             enum model_end end_by;
+            enum model_state next;      /* END_RECORD: the state entered
+                                           at @end (RUNNING again for a
+                                           new time slice) */
         } runstate;                     /* @pcpu: where it ran (RUNNING) */
         struct {
             uint32_t prev, next;        /* vCPUs; MODEL_VCPU_NONE: unknown */
