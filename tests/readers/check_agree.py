@@ -5,7 +5,12 @@
       on a loss-free trace, every figure both tools report agrees: per
       vCPU, guests' and Xen's idle ones, the count, mean cycles and
       seconds of each runstate (and of runnable's wake / preempt split),
-      of each exit reason, of each VMCALL's hypercall, of each I/O port;
+      of each exit reason, of each VMCALL's hypercall, of each I/O port,
+      of the CR_ACCESS exits by control register written and of the
+      EXCEPTION_NMI exits, and the EXTERNAL_INTERRUPT exits by vector,
+      where xenalyze prints them (the vCPU that set the handler first);
+      per injected vector the time from the entry after it to the next
+      halt ("wake to halt alone / any", "intr to halt");
       per vCPU the interrupts injected per vector, the PV hypercalls per
       number and the other PV events per kind, and the pCPUs it ran on;
       the trace's span and the TSC frequency both used; per domain its
@@ -154,9 +159,17 @@ CONCURRENCY = {"blocked": "blocked", "partial run": "partial_run",
                "full_contention": "full_contention", "lost": "lost"}
 RE_EXIT = re.compile(r"^ ([A-Z][A-Z0-9_]+)\s+(\d+)\s+([\d.]+)s\s+[\d.]+%\s+(\d+) cyc")
 RE_VMCALL = re.compile(r"^    \[\s*([^]\s]+)\]\s+(\d+)\s+([\d.]+)s\s+[\d.]+%\s+(\d+) cyc")
+# Under an exit reason, the lines of the handler xenalyze set for it:
+# CR_ACCESS's control registers written, EXCEPTION_NMI's traps, and
+# EXTERNAL_INTERRUPT's vectors ("LOCAL_TIMER(249): 409", "[ 73]: 29").
+RE_CR = re.compile(r"^   cr(\d+)\s+(\d+)\s+([\d.]+)s\s+[\d.]+%\s+(\d+) cyc")
+RE_TRAP = re.compile(r"^   (trap)\s+(\d+)\s+([\d.]+)s\s+[\d.]+%\s+(\d+) cyc")
+RE_EXTINT = re.compile(r"^\s+(?:\w+\(\s*(\d+)\)|\[\s*(\d+)\]):\s+(\d+)$")
 RE_AFFINITY = re.compile(r"^ cpu affinity:\s+(\d+)")
 RE_AFFINITY_CPU = re.compile(r"^   \[(\d+)\]:\s+(\d+)")
 RE_VECTOR = re.compile(r"^  \[(\d+)\] (\d+)")
+RE_TO_HALT = re.compile(r"^   \* (wake to halt alone|wake to halt any|intr to halt)"
+                        r"\s*:\s+(\d+)\s+([\d.]+)s\s+(\d+)")
 RE_IO = re.compile(r"^\s+([0-9a-f]+):\[([rw])\]\s+(\d+)\s+([\d.]+)s\s+[\d.]+%\s+(\d+) cyc")
 RE_PV = re.compile(r"^  (\S.*?)  (\d+)$")
 RE_HYPERCALL = re.compile(r"^    (\S+)\s+\[\s*(\d+)\]:\s+(\d+)")
@@ -205,7 +218,8 @@ def parse_xenalyze(path):
             v = vcpus.setdefault((dom, int(m.group(1))), {
                 "runstates": {}, "exits": {}, "vmcalls": {}, "vectors": {},
                 "io": {}, "pv": {}, "hypercalls": {}, "affinity": None,
-                "affinity_cpus": set()})
+                "affinity_cpus": set(), "cr_writes": {}, "traps": None,
+                "extints": {}, "to_halt": {}})
             section = None
             continue
         if v is None:
@@ -252,10 +266,28 @@ def parse_xenalyze(path):
             if m and exit_reason == "VMCALL":
                 name = HYPERCALL_ALIASES.get(m.group(1), m.group(1))
                 v["vmcalls"][name] = figure(m)
+                continue
+            m = RE_CR.match(line)
+            if m and exit_reason == "CR_ACCESS":
+                v["cr_writes"][int(m.group(1))] = figure(m)
+                continue
+            m = RE_TRAP.match(line)
+            if m and exit_reason == "EXCEPTION_NMI":
+                v["traps"] = figure(m)
+                continue
+            m = RE_EXTINT.match(line)
+            if m and exit_reason == "EXTERNAL_INTERRUPT":
+                vector = int(m.group(1) or m.group(2))
+                v["extints"][vector] = int(m.group(3))
         elif section == "vectors":
             m = RE_VECTOR.match(line)
             if m:
-                v["vectors"][int(m.group(1))] = int(m.group(2))
+                vector = int(m.group(1))
+                v["vectors"][vector] = int(m.group(2))
+                continue
+            m = RE_TO_HALT.match(line)
+            if m:
+                v["to_halt"]["0x%02x %s" % (vector, m.group(1))] = figure(m)
         elif section == "io":
             m = RE_IO.match(line)
             if m:
@@ -373,6 +405,25 @@ def check_hvm(name, ours, xen):
         vmcall_splits.append(name)
     elif ours["vmcalls"]:
         vmcall_splits_unprinted.append(name)
+    # The handlers' lines: where xenalyze prints them (for the vCPU
+    # whose exit set the handler first, as its VMCALLs').
+    for cr, figures in xen["cr_writes"].items():
+        mine = [e for e in ours["cr_writes"] if e["key"] == cr]
+        same_mean("%s cr%d writes" % (name, cr), figures,
+                  mine[0]["cycles"] if mine else 0,
+                  mine[0]["count"] if mine else 0)
+    if xen["traps"]:
+        same_mean("%s exception exits" % name, xen["traps"],
+                  sum(e["cycles"] for e in ours["exceptions"]),
+                  sum(e["count"] for e in ours["exceptions"]))
+    if xen["extints"]:
+        agree()
+        extints = {e["key"]: e["count"] for e in ours["extints"]}
+        if extints != xen["extints"]:
+            fail("%s external interrupt vectors %s, xenalyze %s" %
+                 (name, extints, xen["extints"]))
+    same_table("%s to halt" % name, {e["name"]: e for e in ours["to_halt"]},
+               xen["to_halt"])
     vectors = {e["key"]: e["count"] for e in ours["injected"]}
     agree(len(xen["vectors"]) + 1)
     if vectors != xen["vectors"]:

@@ -124,8 +124,9 @@ def counts(o):
             t[who, "runstates", "all", "cycles"] += (
                 x["cycles"] if s not in ("woken", "preempted") else 0)
         for tab in ("exits", "vmcalls", "io", "mmio", "injected",
-                    "hypercalls", "subcalls", "pv", "guest", "pcpus", "mem",
-                    "pod"):
+                    "cr_writes", "exceptions", "extints", "to_halt",
+                    "hypercalls",
+                    "subcalls", "pv", "guest", "pcpus", "mem", "pod"):
             for e in v[tab]:
                 k = e.get("key", e.get("reason"))
                 t[who, tab, k, "count"] += e["count"]

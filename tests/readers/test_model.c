@@ -565,6 +565,88 @@ static void test_memory_operations(void **state)
     }
 }
 
+/* The times to the halt the model saw. */
+struct halts {
+    unsigned int n;
+    struct { uint32_t vector; bool wake, alone; uint64_t start, end; } h[4];
+};
+
+static void take_halt(void *arg, const struct model_event *ev)
+{
+    struct halts *s = arg;
+
+    if ( ev->type == MODEL_EV_TO_HALT && s->n < 4 )
+    {
+        s->h[s->n].vector = ev->u.to_halt.vector;
+        s->h[s->n].wake = ev->u.to_halt.wake;
+        s->h[s->n].alone = ev->u.to_halt.alone;
+        s->h[s->n].start = ev->start;
+        s->h[s->n++].end = ev->end;
+    }
+}
+
+#define INJ_VIRQ        0x00082004u
+
+/*
+ * d1v0, HVM, is woken at 20: 0xec, injected before its entry at 40, is
+ * the wake's, from 40 to the halt at 100; 0xfb, injected in an exit and
+ * entered at 70, from 70; 0x30, injected just before the halt and never
+ * entered, lasted nothing.  A halt with one vector alone is "alone".
+ */
+static void test_to_halt(void **state)
+{
+    static const struct model_ops ops = { .event = take_halt };
+    struct file f = { 0 };
+    struct halts s = { 0 };
+    struct xt_reader *r;
+    struct model *m;
+
+    (void)state;
+    batch(&f, 0);
+    rec(&f, SWITCH, 4, 4, 0x7fffu, 0u, 1u, 0u);
+    rec(&f, VMEXIT, 5, 2, 12u, 0u);         /* it is HVM */
+    rec(&f, RUNSTATE(0, 2), 10, 1, DV(1, 0));
+    rec(&f, RUNSTATE(2, 1), 20, 1, DV(1, 0));
+    rec(&f, RUNSTATE(1, 0), 30, 1, DV(1, 0));
+    rec(&f, SWITCH, 30, 4, 0x7fffu, 0u, 1u, 0u);
+    rec(&f, INJ_VIRQ, 35, 2, 0xecu, 0u);
+    rec(&f, VMENTRY, 40, 0);
+    rec(&f, VMEXIT, 60, 2, 1u, 0u);
+    rec(&f, INJ_VIRQ, 65, 2, 0xfbu, 0u);
+    rec(&f, VMENTRY, 70, 0);
+    rec(&f, VMEXIT, 90, 2, 12u, 0u);
+    rec(&f, INJ_VIRQ, 95, 2, 0x30u, 0u);
+    rec(&f, RUNSTATE(0, 2), 100, 1, DV(1, 0));
+    /* Woken again: its one vector alone to the next halt. */
+    rec(&f, RUNSTATE(2, 1), 110, 1, DV(1, 0));
+    rec(&f, RUNSTATE(1, 0), 120, 1, DV(1, 0));
+    rec(&f, INJ_VIRQ, 125, 2, 0xecu, 0u);
+    rec(&f, VMENTRY, 130, 0);
+    rec(&f, VMEXIT, 150, 2, 12u, 0u);
+    rec(&f, RUNSTATE(0, 2), 160, 1, DV(1, 0));
+    end_batch(&f);
+    r = xt_reader_open_mem(f.w, f.n * 4, 0);
+    assert_non_null(r);
+    m = model_new(r, NULL, &ops, &s);
+    assert_non_null(m);
+    assert_int_equal(model_run(m), 0);
+    assert_int_equal(s.n, 3);
+    assert_int_equal(s.h[0].vector, 0xec);
+    assert_true(s.h[0].wake && !s.h[0].alone);
+    assert_int_equal(s.h[0].start, 40);
+    assert_int_equal(s.h[0].end, 100);
+    assert_int_equal(s.h[1].vector, 0xfb);
+    assert_true(!s.h[1].wake && !s.h[1].alone);
+    assert_int_equal(s.h[1].start, 70);
+    assert_int_equal(s.h[2].vector, 0xec);
+    assert_true(s.h[2].wake && s.h[2].alone);
+    assert_int_equal(s.h[2].start, 130);
+    assert_int_equal(s.h[2].end, 160);
+    model_free(m);
+    xt_reader_close(r);
+    free(f.w);
+}
+
 /* Every reader names a reason or an op it does not know one way, as one word. */
 static void test_unknown_names(void **state)
 {
@@ -597,6 +679,7 @@ int main(void)
         cmocka_unit_test(test_unknown_names),
         cmocka_unit_test(test_longest_keeps_the_longest),
         cmocka_unit_test(test_memory_operations),
+        cmocka_unit_test(test_to_halt),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -655,6 +655,7 @@ static void json_event(void *arg, const struct model_event *ev)
     case MODEL_EV_INJECT_LATENCY:
     case MODEL_EV_DOMAIN:
     case MODEL_EV_MEM:
+    case MODEL_EV_TO_HALT:
         break;                  /* the runs say it; the summary's figures */
     }
 }

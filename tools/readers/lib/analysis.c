@@ -24,6 +24,9 @@
 #define KEY_SVM             ((uint64_t)1 << 32) /* of an exit's key */
 #define KEY_ARM             ((uint64_t)1 << 33) /* of a longest exit's:
                                                    an Arm trap's class */
+
+/* xenalyze's cases of an injected vector's time to the halt. */
+enum { TO_HALT_WAKE_ALONE = 1, TO_HALT_WAKE_ANY, TO_HALT_INTR };
 #define KEY_WRITE           ((uint64_t)1 << 63) /* of an I/O or MMIO key */
 
 struct stat {
@@ -78,6 +81,12 @@ struct avcpu {
     struct table io;            /* port | KEY_WRITE -> exits, ticks */
     struct table mmio;          /* address | KEY_WRITE -> exits, ticks */
     struct table injected;      /* HVM: vector -> count */
+    struct table cr_writes;     /* HVM: CR -> the exits that wrote it */
+    struct table exceptions;    /* HVM: vector -> the exits it caused */
+    struct table extints;       /* HVM: vector -> external interrupt
+                                   exits (TRC_HVM_INTR) */
+    struct table to_halt;       /* HVM: vector << 2 | TO_HALT_* -> count,
+                                   ticks, from injection to halt */
     struct table arm_injected;  /* Arm: virtual IRQ -> count */
     struct table hypercalls;    /* PV: op -> count */
     struct table subcalls;      /* PV multicall entries: op -> count */
@@ -549,6 +558,15 @@ static void take_handlers(struct analysis *a, struct avcpu *v,
                           (h->extra[0] | (uint64_t)h->extra[1] << 32) |
                           (id == TRC_HVM_IOMEM_WRITE64 ? KEY_WRITE : 0), ticks);
             break;
+        case TRC_HVM_CR_WRITE: case TRC_HVM_CR_WRITE64:
+            table_add(a, &v->cr_writes, h->extra[0], ticks);
+            break;
+        case TRC_HVM_TRAP:
+            table_add(a, &v->exceptions, h->extra[0], ticks);
+            break;
+        case TRC_HVM_INTR:
+            table_add(a, &v->extints, h->extra[0], 0);
+            break;
         case TRC_HVM_VMMCALL:
             table_add(a, &v->vmcalls, h->extra[0], ticks);
             note_longest(a, LONGEST_HYPERCALLS, ev, ticks, h->extra[0]);
@@ -626,6 +644,27 @@ static void take_mem(struct analysis *a, const struct model_event *ev)
 }
 
 /*
+ * An injected vector's time to the halt, whole where it ends, booked as
+ * xenalyze books it: the wake's vector as "wake to halt any", and also
+ * "alone" if no other was injected; any other as "intr to halt".
+ */
+static void take_to_halt(struct analysis *a, struct avcpu *v,
+                         const struct model_event *ev)
+{
+    uint64_t key = (uint64_t)ev->u.to_halt.vector << 2;
+    uint64_t ticks = ev->end - ev->began;
+
+    if ( !ev->u.to_halt.wake )
+    {
+        table_add(a, &v->to_halt, key | TO_HALT_INTR, ticks);
+        return;
+    }
+    table_add(a, &v->to_halt, key | TO_HALT_WAKE_ANY, ticks);
+    if ( ev->u.to_halt.alone )
+        table_add(a, &v->to_halt, key | TO_HALT_WAKE_ALONE, ticks);
+}
+
+/*
  * A point at the end of a window [from, to) is not in it (an interval
  * ending there goes on).
  */
@@ -686,6 +725,10 @@ static void take(struct analysis *a, const struct model_event *ev)
     case MODEL_EV_MEM:
         if ( !past(a, ev) )
             take_mem(a, ev);
+        break;
+    case MODEL_EV_TO_HALT:
+        if ( !ev->goes_on && (v = vcpu_of(a, ev->domvcpu)) )
+            take_to_halt(a, v, ev);
         break;
     case MODEL_EV_DOMAIN:
         /* Whole where it ends, as an exit. */
@@ -970,6 +1013,10 @@ static void vcpu_free(struct avcpu *v)
     table_free(&v->io);
     table_free(&v->mmio);
     table_free(&v->injected);
+    table_free(&v->cr_writes);
+    table_free(&v->exceptions);
+    table_free(&v->extints);
+    table_free(&v->to_halt);
     table_free(&v->arm_injected);
     table_free(&v->hypercalls);
     table_free(&v->subcalls);
@@ -1101,6 +1148,10 @@ static struct avcpu *domain_sum(struct analysis *a, uint32_t dom,
         table_merge(a, &d->io, &v->io);
         table_merge(a, &d->mmio, &v->mmio);
         table_merge(a, &d->injected, &v->injected);
+        table_merge(a, &d->cr_writes, &v->cr_writes);
+        table_merge(a, &d->exceptions, &v->exceptions);
+        table_merge(a, &d->extints, &v->extints);
+        table_merge(a, &d->to_halt, &v->to_halt);
         table_merge(a, &d->arm_injected, &v->arm_injected);
         table_merge(a, &d->hypercalls, &v->hypercalls);
         table_merge(a, &d->subcalls, &v->subcalls);
@@ -1557,6 +1608,26 @@ static const char *vector_name(char *buf, size_t size, uint64_t v)
     return buf;
 }
 
+/* "0xec wake to halt alone" */
+static const char *to_halt_name(char *buf, size_t size, uint64_t key)
+{
+    static const char *const cases[] = {
+        [TO_HALT_WAKE_ALONE] = "wake to halt alone",
+        [TO_HALT_WAKE_ANY] = "wake to halt any",
+        [TO_HALT_INTR] = "intr to halt",
+    };
+
+    snprintf(buf, size, "0x%02" PRIx64 " %s", key >> 2,
+             (key & 3) ? cases[key & 3] : "?");
+    return buf;
+}
+
+static const char *cr_name(char *buf, size_t size, uint64_t cr)
+{
+    snprintf(buf, size, "cr%" PRIu64, cr);
+    return buf;
+}
+
 static const char *number_name(char *buf, size_t size, uint64_t n)
 {
     snprintf(buf, size, "%" PRIu64, n);
@@ -1572,10 +1643,19 @@ static void text_guest(FILE *f, const struct analysis *a,
     text_exits(f, a, v, &v->exits, &hvm_exits, who);
     text_keyed(f, a, &v->vmcalls, hypercall_name, true,
                "%s VMCALL exits by hypercall:", who);
+    text_keyed(f, a, &v->cr_writes, cr_name, true,
+               "%s CR_ACCESS exits by control register written:", who);
+    text_keyed(f, a, &v->exceptions, vector_name, true,
+               "%s EXCEPTION_NMI exits by exception vector:", who);
+    text_keyed(f, a, &v->extints, vector_name, false,
+               "%s EXTERNAL_INTERRUPT exits by vector:", who);
     text_keyed(f, a, &v->io, port_name, true, "%s I/O ports:", who);
     text_keyed(f, a, &v->mmio, port_name, true, "%s MMIO:", who);
     text_keyed(f, a, &v->injected, vector_name, false,
                "%s interrupts injected:", who);
+    text_keyed(f, a, &v->to_halt, to_halt_name, true,
+               "%s interrupts injected, from the entry to the next halt:",
+               who);
     text_keyed(f, a, &v->hypercalls, hypercall_name, false,
                "%s PV hypercalls:", who);
     text_keyed(f, a, &v->subcalls, hypercall_name, false,
@@ -2015,6 +2095,10 @@ static void json_who(FILE *f, const struct analysis *a,
     json_keyed(f, a, "io", &v->io, port_name);
     json_keyed(f, a, "mmio", &v->mmio, port_name);
     json_keyed(f, a, "injected", &v->injected, NULL);
+    json_keyed(f, a, "cr_writes", &v->cr_writes, cr_name);
+    json_keyed(f, a, "exceptions", &v->exceptions, NULL);
+    json_keyed(f, a, "extints", &v->extints, NULL);
+    json_keyed(f, a, "to_halt", &v->to_halt, to_halt_name);
     json_keyed(f, a, "hypercalls", &v->hypercalls, hypercall_name);
     json_keyed(f, a, "subcalls", &v->subcalls, hypercall_name);
     json_keyed(f, a, "pv", &v->pv, pv_name);

@@ -18,10 +18,29 @@
                                                               args follow */
 #define NO_INDEX            UINT32_MAX
 
+/*
+ * An HVM vCPU's injected interrupts since its last halt, for the time
+ * from each to the halt (xenalyze's "wake to halt"): per vector, the
+ * entry into the guest after its injection (1: the next entry; 0: none
+ * open), and whether it is the wake's.
+ */
+#define TO_HALT_VECTORS 256
+
+struct to_halt {
+    uint32_t open;              /* vectors injected since the last halt */
+    uint32_t pending;           /* of them, waiting for an entry */
+    bool has_wake;              /* the wake's vector is among them */
+    uint64_t since[TO_HALT_VECTORS];
+    bool wake[TO_HALT_VECTORS];
+};
+
 struct vstate {
     uint32_t domvcpu;
     bool ran;                   /* it has been running: its domain's
                                    concurrency counts it (domain_change()) */
+    bool hvm;                   /* an HVM record has been its */
+    bool waking;                /* woken from blocked, not yet entered */
+    struct to_halt *to_halt;    /* from its first injection; NULL */
     enum model_state state;
     enum model_cause cause;
     uint64_t since;
@@ -357,10 +376,104 @@ static void lose(struct model *m, struct vstate *v, uint64_t tsc)
         m->stats.exits_dropped++;
     }
     v->inject_pending = false;
+    v->waking = false;
+    if ( v->to_halt )
+        memset(v->to_halt, 0, sizeof(*v->to_halt));
     if ( v->state == MODEL_LOST || v->state == MODEL_UNKNOWN )
         return;
     enter(m, v, tsc > v->since ? tsc : v->since, MODEL_LOST,
           MODEL_CAUSE_NONE, MODEL_END_LOSS);
+}
+
+/*
+ * Guest interrupts to the next halt, as xenalyze's "wake to halt"
+ */
+
+/* @vector injected into @v: open until its halt; -1 with ENOMEM. */
+static int to_halt_inject(struct vstate *v, uint32_t vector)
+{
+    struct to_halt *h = v->to_halt;
+
+    if ( vector >= TO_HALT_VECTORS )
+        return 0;
+    if ( !h && !(h = v->to_halt = calloc(1, sizeof(*h))) )
+        return -1;
+    /* The first injected after a wake-up, before the entry, is its own. */
+    if ( v->waking && !h->has_wake )
+    {
+        h->has_wake = true;
+        h->wake[vector] = true;
+    }
+    if ( !h->since[vector] )
+    {
+        h->since[vector] = 1;
+        h->open++;
+        h->pending++;
+    }
+    return 0;
+}
+
+/* @v enters the guest at @tsc: its interrupts pending count from now. */
+static void to_halt_entry(struct vstate *v, uint64_t tsc)
+{
+    struct to_halt *h = v->to_halt;
+    unsigned int i;
+
+    v->waking = false;
+    for ( i = 0; h && h->pending && i < TO_HALT_VECTORS; i++ )
+        if ( h->since[i] == 1 )
+        {
+            h->since[i] = tsc;
+            h->pending--;
+        }
+}
+
+/*
+ * @v's runstate changes from @old to @new at @tsc: a wake-up (blocked to
+ * runnable) is waking until the next entry; a halt (running to blocked)
+ * ends every interrupt open, each an event from its entry.
+ */
+static void to_halt_change(struct model *m, struct vstate *v,
+                           enum model_state old, enum model_state new,
+                           uint64_t tsc)
+{
+    struct to_halt *h = v->to_halt;
+    struct model_event ev = {
+        .type = MODEL_EV_TO_HALT, .pcpu = v->pcpu, .domvcpu = v->domvcpu,
+        .end = tsc,
+    };
+    unsigned int i;
+
+    /* As xenalyze, which knows a vCPU is HVM once it has an HVM record. */
+    if ( !v->hvm || v->state == MODEL_LOST )
+        return;
+    if ( old == MODEL_BLOCKED && new == MODEL_RUNNABLE )
+    {
+        v->waking = true;
+        return;
+    }
+    if ( old == MODEL_RUNNABLE && new == MODEL_RUNNING )
+        return;
+    if ( old == MODEL_RUNNING && new != MODEL_OFFLINE )
+        v->waking = false;
+    if ( old != MODEL_RUNNING || new != MODEL_BLOCKED || !h || !h->open )
+        return;
+    for ( i = 0; i < TO_HALT_VECTORS; i++ )
+    {
+        /* One never entered, or entered at the halt, lasted nothing. */
+        if ( h->since[i] > 1 && tsc > h->since[i] )
+        {
+            ev.start = h->since[i];
+            ev.u.to_halt = (typeof(ev.u.to_halt)){
+                .vector = i, .wake = h->wake[i], .alone = h->open == 1,
+            };
+            emit(m, &ev);
+        }
+        h->since[i] = 0;
+        h->wake[i] = false;
+    }
+    h->open = h->pending = 0;
+    h->has_wake = false;
 }
 
 /*
@@ -399,6 +512,8 @@ static int runstate_change(struct model *m, const struct xt_record *rec)
     if ( (i = vcpu_index(m, rec->extra[0])) == NO_INDEX )
         return -1;
     v = &m->vcpus[i];
+
+    to_halt_change(m, v, old, new, rec->tsc);
 
     /* A change from a state not held: what happened between is lost. */
     from = v->state;
@@ -635,7 +750,8 @@ static void hvm_handler(struct model *m, const struct xt_record *rec,
     emit_point(m, &ev, rec, v->domvcpu);
 }
 
-static void hvm_record(struct model *m, const struct xt_record *rec)
+/* An HVM record; -1 with ENOMEM. */
+static int hvm_record(struct model *m, const struct xt_record *rec)
 {
     uint32_t id = rec->event & ~TRC_HVM_NESTEDFLAG;
     struct vstate *v = current_of(m, rec->cpu);
@@ -643,18 +759,26 @@ static void hvm_record(struct model *m, const struct xt_record *rec)
     if ( !v )
     {
         m->stats.orphan_hvm++;
-        return;
+        return 0;
     }
+    v->hvm = true;
     if ( id == TRC_HVM_VMEXIT || id == TRC_HVM_VMEXIT64 ||
          (id & ~TRC_64_FLAG) == TRC_HVM_SVM_EXIT )
         hvm_exit(rec, v);
     else if ( id == TRC_HVM_VMENTRY )
     {
+        to_halt_entry(v, rec->tsc);
         if ( v->exit_open )
             close_exit(m, v, rec->tsc, rec->cpu);
     }
     else if ( (id & XT_CLASS_ALL) == TRC_HVM_HANDLER )
+    {
+        if ( id == TRC_HVM_INJ_VIRQ && rec->nr_extra &&
+             to_halt_inject(v, rec->extra[0]) )
+            return -1;
         hvm_handler(m, rec, v, id);
+    }
+    return 0;
 }
 
 /*
@@ -995,7 +1119,7 @@ int model_feed(struct model *m, const struct xt_record *rec)
             ret = sched_wake(m, rec);
         break;
     case TRC_HVM >> 16:
-        hvm_record(m, rec);
+        ret = hvm_record(m, rec);
         break;
     case TRC_PV >> 16:
         pv_record(m, rec);
@@ -1283,10 +1407,14 @@ struct model *model_new(struct xt_reader *r, const struct model_options *o,
 
 void model_free(struct model *m)
 {
+    unsigned int i;
+
     if ( !m )
         return;
     free(m->pcpus);
     free(m->by_cpu);
+    for ( i = 0; i < m->nr_vcpus; i++ )
+        free(m->vcpus[i].to_halt);
     free(m->vcpus);
     hashtab_free(&m->index);
     free(m->domains);

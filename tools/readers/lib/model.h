@@ -167,6 +167,8 @@ enum model_event_type {
                                    of its vCPUs' runstates did */
     MODEL_EV_MEM,               /* a memory operation (TRC_MEM): a grant
                                    map, a PoD populate... */
+    MODEL_EV_TO_HALT,           /* from an interrupt's injection to its
+                                   vCPU's next halt (HVM) */
 };
 
 /*
@@ -257,6 +259,14 @@ struct model_event {
             uint32_t order;             /* its pages' order; UINT32_MAX */
         } mem;                          /* @domvcpu: the vCPU that did it,
                                            the one its pCPU runs */
+        struct {
+            uint32_t vector;            /* injected (below 256) */
+            bool wake;                  /* the first injected after the
+                                           vCPU was woken: the wake's */
+            bool alone;                 /* the only one before the halt */
+        } to_halt;                      /* [the entry after the injection,
+                                           the block), as xenalyze's "wake
+                                           to halt" and "intr to halt" */
         struct {
             enum model_domain_state state;
         } domain;                       /* @domvcpu: the domain's, vcpu

@@ -972,6 +972,7 @@ static void on_event(void *arg, const struct model_event *ev)
         break;
     case MODEL_EV_INJECT_LATENCY:
     case MODEL_EV_DOMAIN:
+    case MODEL_EV_TO_HALT:
         break;      /* they span pCPUs and overlap slices: the summary's */
     case MODEL_EV_MEM:
         break;      /* not a class the export offers (VIEW_ALL) */

@@ -133,6 +133,8 @@ static uint32_t class_of(const struct model_event *ev)
         return ev->u.exit.arm ? XT_CLASS_ARM : XT_CLASS_HVM;
     case MODEL_EV_INJECT:
         return ev->u.inject.arm ? XT_CLASS_ARM : XT_CLASS_HVM;
+    case MODEL_EV_TO_HALT:
+        return XT_CLASS_HVM;
     case MODEL_EV_INJECT_LATENCY:
         return XT_CLASS_ARM;
     case MODEL_EV_HYPERCALL:
