@@ -311,21 +311,28 @@ static void take(void *arg, const struct model_event *ev)
         s->losses++;
 }
 
-static void run_model(struct file *f, struct seen *s)
+/* The model over @f's records, with @ops. */
+static void run_with(struct file *f, const struct model_ops *ops, void *arg)
 {
-    static const struct model_ops ops = { .event = take };
     struct xt_reader *r;
     struct model *m;
 
     end_batch(f);
     r = xt_reader_open_mem(f->w, f->n * 4, 0);
     assert_non_null(r);
-    memset(s, 0, sizeof(*s));
-    m = model_new(r, NULL, &ops, s);
+    m = model_new(r, NULL, ops, arg);
     assert_non_null(m);
     assert_int_equal(model_run(m), 0);
     model_free(m);
     xt_reader_close(r);
+}
+
+static void run_model(struct file *f, struct seen *s)
+{
+    static const struct model_ops ops = { .event = take };
+
+    memset(s, 0, sizeof(*s));
+    run_with(f, &ops, s);
 }
 
 /*
@@ -474,24 +481,15 @@ static void test_svm_exit_named(void **state)
     static const struct model_ops ops = { .event = take_name };
     struct file f = { 0 };
     struct named n = { 0 };
-    struct xt_reader *r;
-    struct model *m;
 
     (void)state;
     batch(&f, 0);
     rec(&f, SWITCH, 10, 4, 0x7fffu, 0u, 1u, 0u);
     rec(&f, TRC_HVM_SVM_EXIT | 0x100u, 20, 3, 0x72u, 0x1000u, 0u);
     rec(&f, VMENTRY, 30, 0);
-    end_batch(&f);
-    r = xt_reader_open_mem(f.w, f.n * 4, 0);
-    assert_non_null(r);
-    m = model_new(r, NULL, &ops, &n);
-    assert_non_null(m);
-    assert_int_equal(model_run(m), 0);
+    run_with(&f, &ops, &n);
     assert_true(n.svm);
     assert_string_equal(n.name, "CPUID");
-    model_free(m);
-    xt_reader_close(r);
     free(f.w);
 }
 
@@ -530,8 +528,6 @@ static void test_memory_operations(void **state)
     {
         struct file f = { 0 };
         struct mems s = { 0 };
-        struct xt_reader *r;
-        struct model *m;
 
         batch(&f, 0);
         rec(&f, TRC_XT_XEN_VERSION, 0, 1, versions[i]);
@@ -544,12 +540,7 @@ static void test_memory_operations(void **state)
         else                    /* gfn, mfn, dom, order */
             rec(&f, TRC_MEM_POD_POPULATE, 30, 6, 0x1000u, 0u, 0x2000u, 0u,
                 2u, 9u);
-        end_batch(&f);
-        r = xt_reader_open_mem(f.w, f.n * 4, 0);
-        assert_non_null(r);
-        m = model_new(r, NULL, &ops, &s);
-        assert_non_null(m);
-        assert_int_equal(model_run(m), 0);
+        run_with(&f, &ops, &s);
         assert_int_equal(s.n, 2);
         assert_int_equal(s.op[0].domvcpu, DV(0, 1));
         assert_int_equal(s.op[0].event, TRC_MEM_PAGE_GRANT_MAP);
@@ -559,8 +550,6 @@ static void test_memory_operations(void **state)
         assert_int_equal(s.op[1].event, TRC_MEM_POD_POPULATE);
         assert_int_equal(s.op[1].dom, 2);
         assert_int_equal(s.op[1].order, 9);
-        model_free(m);
-        xt_reader_close(r);
         free(f.w);
     }
 }
@@ -598,8 +587,6 @@ static void test_to_halt(void **state)
     static const struct model_ops ops = { .event = take_halt };
     struct file f = { 0 };
     struct halts s = { 0 };
-    struct xt_reader *r;
-    struct model *m;
 
     (void)state;
     batch(&f, 0);
@@ -624,12 +611,7 @@ static void test_to_halt(void **state)
     rec(&f, VMENTRY, 130, 0);
     rec(&f, VMEXIT, 150, 2, 12u, 0u);
     rec(&f, RUNSTATE(0, 2), 160, 1, DV(1, 0));
-    end_batch(&f);
-    r = xt_reader_open_mem(f.w, f.n * 4, 0);
-    assert_non_null(r);
-    m = model_new(r, NULL, &ops, &s);
-    assert_non_null(m);
-    assert_int_equal(model_run(m), 0);
+    run_with(&f, &ops, &s);
     assert_int_equal(s.n, 3);
     assert_int_equal(s.h[0].vector, 0xec);
     assert_true(s.h[0].wake && !s.h[0].alone);
@@ -642,8 +624,6 @@ static void test_to_halt(void **state)
     assert_true(s.h[2].wake && s.h[2].alone);
     assert_int_equal(s.h[2].start, 130);
     assert_int_equal(s.h[2].end, 160);
-    model_free(m);
-    xt_reader_close(r);
     free(f.w);
 }
 

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -102,6 +103,70 @@ struct avcpu {
     struct table arm_mmio;      /* Arm: address | KEY_WRITE -> traps, ticks */
     struct sketch inject;       /* Arm: physical IRQ to the guest's entry */
 };
+
+/* How the tables below name their keys (the printing section's). */
+typedef const char *key_namer(char *buf, size_t size, uint64_t key);
+static key_namer hypercall_name, cr_name, vector_name, port_name,
+                 to_halt_name, pv_name, guest_name, pod_name;
+
+/*
+ * The tables of a vCPU (and of a domain's row, its vCPUs' merged) that
+ * are printed alike, a count per key and, where @timed, the time: as
+ * text under the vCPU's name, and as the JSON's members, in this order.
+ * The exits, the placement and Arm's have their own ways.
+ */
+static const struct keyed {
+    size_t table;               /* offsetof(struct avcpu, the table) */
+    const char *member;         /* in the JSON */
+    key_namer *name;
+    bool timed;
+    bool domain_only;           /* not a vCPU's */
+    const char *title;          /* the text's, after the vCPU's name */
+} keyed_tables[] = {
+    { offsetof(struct avcpu, vmcalls), "vmcalls", hypercall_name, true,
+      false, "VMCALL exits by hypercall" },
+    { offsetof(struct avcpu, cr_writes), "cr_writes", cr_name, true, false,
+      "CR_ACCESS exits by control register written" },
+    { offsetof(struct avcpu, exceptions), "exceptions", vector_name, true,
+      false, "EXCEPTION_NMI exits by exception vector" },
+    { offsetof(struct avcpu, extints), "extints", vector_name, false, false,
+      "EXTERNAL_INTERRUPT exits by vector" },
+    { offsetof(struct avcpu, io), "io", port_name, true, false,
+      "I/O ports" },
+    { offsetof(struct avcpu, mmio), "mmio", port_name, true, false,
+      "MMIO" },
+    { offsetof(struct avcpu, injected), "injected", vector_name, false,
+      false, "interrupts injected" },
+    { offsetof(struct avcpu, to_halt), "to_halt", to_halt_name, true, false,
+      "interrupts injected, from the entry to the next halt" },
+    { offsetof(struct avcpu, hypercalls), "hypercalls", hypercall_name,
+      false, false, "PV hypercalls" },
+    { offsetof(struct avcpu, subcalls), "subcalls", hypercall_name, false,
+      false, "PV multicall entries" },
+    { offsetof(struct avcpu, pv), "pv", pv_name, false, false,
+      "PV events" },
+    { offsetof(struct avcpu, guest), "guest", guest_name, false, false,
+      "records of the guest's own (TRC_GUEST)" },
+    { offsetof(struct avcpu, mem), "mem", pv_name, false, false,
+      "memory operations it did (TRC_MEM)" },
+    { offsetof(struct avcpu, mem_for), "mem_for", pv_name, false, true,
+      "memory operations done for it (TRC_MEM)" },
+    { offsetof(struct avcpu, pod), "pod", pod_name, false, false,
+      "populate-on-demand by order" },
+};
+
+#define NR_KEYED    (sizeof(keyed_tables) / sizeof(keyed_tables[0]))
+
+static struct table *keyed_table(struct avcpu *v, const struct keyed *k)
+{
+    return (struct table *)((char *)v + k->table);
+}
+
+static const struct table *keyed_of(const struct avcpu *v,
+                                    const struct keyed *k)
+{
+    return (const struct table *)((const char *)v + k->table);
+}
 
 struct apcpu {
     uint32_t cpu;
@@ -1009,22 +1074,9 @@ static void vcpu_free(struct avcpu *v)
         sketch_free(&v->spans[c]);
     table_free(&v->pcpus);
     table_free(&v->exits);
-    table_free(&v->vmcalls);
-    table_free(&v->io);
-    table_free(&v->mmio);
-    table_free(&v->injected);
-    table_free(&v->cr_writes);
-    table_free(&v->exceptions);
-    table_free(&v->extints);
-    table_free(&v->to_halt);
+    for ( c = 0; c < NR_KEYED; c++ )
+        table_free(keyed_table(v, &keyed_tables[c]));
     table_free(&v->arm_injected);
-    table_free(&v->hypercalls);
-    table_free(&v->subcalls);
-    table_free(&v->pv);
-    table_free(&v->guest);
-    table_free(&v->mem);
-    table_free(&v->pod);
-    table_free(&v->mem_for);
     table_free(&v->traps);
     table_free(&v->hvcs);
     table_free(&v->arm_mmio);
@@ -1144,21 +1196,10 @@ static struct avcpu *domain_sum(struct analysis *a, uint32_t dom,
         d->migrations += v->migrations;
         table_merge(a, &d->pcpus, &v->pcpus);
         table_merge(a, &d->exits, &v->exits);
-        table_merge(a, &d->vmcalls, &v->vmcalls);
-        table_merge(a, &d->io, &v->io);
-        table_merge(a, &d->mmio, &v->mmio);
-        table_merge(a, &d->injected, &v->injected);
-        table_merge(a, &d->cr_writes, &v->cr_writes);
-        table_merge(a, &d->exceptions, &v->exceptions);
-        table_merge(a, &d->extints, &v->extints);
-        table_merge(a, &d->to_halt, &v->to_halt);
+        for ( c = 0; c < NR_KEYED; c++ )
+            table_merge(a, keyed_table(d, &keyed_tables[c]),
+                        keyed_of(v, &keyed_tables[c]));
         table_merge(a, &d->arm_injected, &v->arm_injected);
-        table_merge(a, &d->hypercalls, &v->hypercalls);
-        table_merge(a, &d->subcalls, &v->subcalls);
-        table_merge(a, &d->pv, &v->pv);
-        table_merge(a, &d->guest, &v->guest);
-        table_merge(a, &d->mem, &v->mem);
-        table_merge(a, &d->pod, &v->pod);
         table_merge(a, &d->traps, &v->traps);
         table_merge(a, &d->hvcs, &v->hvcs);
         table_merge(a, &d->arm_mmio, &v->arm_mmio);
@@ -1638,37 +1679,14 @@ static void text_guest(FILE *f, const struct analysis *a,
                        const struct avcpu *v)
 {
     char who[MODEL_NAME_MAX];
+    unsigned int i;
 
     who_name(a, who, sizeof(who), v);
     text_exits(f, a, v, &v->exits, &hvm_exits, who);
-    text_keyed(f, a, &v->vmcalls, hypercall_name, true,
-               "%s VMCALL exits by hypercall:", who);
-    text_keyed(f, a, &v->cr_writes, cr_name, true,
-               "%s CR_ACCESS exits by control register written:", who);
-    text_keyed(f, a, &v->exceptions, vector_name, true,
-               "%s EXCEPTION_NMI exits by exception vector:", who);
-    text_keyed(f, a, &v->extints, vector_name, false,
-               "%s EXTERNAL_INTERRUPT exits by vector:", who);
-    text_keyed(f, a, &v->io, port_name, true, "%s I/O ports:", who);
-    text_keyed(f, a, &v->mmio, port_name, true, "%s MMIO:", who);
-    text_keyed(f, a, &v->injected, vector_name, false,
-               "%s interrupts injected:", who);
-    text_keyed(f, a, &v->to_halt, to_halt_name, true,
-               "%s interrupts injected, from the entry to the next halt:",
-               who);
-    text_keyed(f, a, &v->hypercalls, hypercall_name, false,
-               "%s PV hypercalls:", who);
-    text_keyed(f, a, &v->subcalls, hypercall_name, false,
-               "%s PV multicall entries:", who);
-    text_keyed(f, a, &v->pv, pv_name, false, "%s PV events:", who);
-    text_keyed(f, a, &v->guest, guest_name, false,
-               "%s records of the guest's own (TRC_GUEST):", who);
-    text_keyed(f, a, &v->mem, pv_name, false,
-               "%s memory operations it did (TRC_MEM):", who);
-    text_keyed(f, a, &v->mem_for, pv_name, false,
-               "%s memory operations done for it (TRC_MEM):", who);
-    text_keyed(f, a, &v->pod, pod_name, false,
-               "%s populate-on-demand by order:", who);
+    for ( i = 0; i < NR_KEYED; i++ )
+        text_keyed(f, a, keyed_of(v, &keyed_tables[i]),
+                   keyed_tables[i].name, keyed_tables[i].timed, "%s %s:",
+                   who, keyed_tables[i].title);
 }
 
 static const char *gpa_name(char *buf, size_t size, uint64_t key)
@@ -2091,22 +2109,10 @@ static void json_who(FILE *f, const struct analysis *a,
         json_concurrency(f, a, v);
     json_keyed(f, a, "pcpus", &v->pcpus, NULL);
     json_exits(f, a, v, &v->exits, &hvm_exits);
-    json_keyed(f, a, "vmcalls", &v->vmcalls, hypercall_name);
-    json_keyed(f, a, "io", &v->io, port_name);
-    json_keyed(f, a, "mmio", &v->mmio, port_name);
-    json_keyed(f, a, "injected", &v->injected, NULL);
-    json_keyed(f, a, "cr_writes", &v->cr_writes, cr_name);
-    json_keyed(f, a, "exceptions", &v->exceptions, NULL);
-    json_keyed(f, a, "extints", &v->extints, NULL);
-    json_keyed(f, a, "to_halt", &v->to_halt, to_halt_name);
-    json_keyed(f, a, "hypercalls", &v->hypercalls, hypercall_name);
-    json_keyed(f, a, "subcalls", &v->subcalls, hypercall_name);
-    json_keyed(f, a, "pv", &v->pv, pv_name);
-    json_keyed(f, a, "guest", &v->guest, guest_name);
-    json_keyed(f, a, "mem", &v->mem, pv_name);
-    if ( !vcpu )
-        json_keyed(f, a, "mem_for", &v->mem_for, pv_name);
-    json_keyed(f, a, "pod", &v->pod, pod_name);
+    for ( c = 0; c < NR_KEYED; c++ )
+        if ( !vcpu || !keyed_tables[c].domain_only )
+            json_keyed(f, a, keyed_tables[c].member,
+                       keyed_of(v, &keyed_tables[c]), keyed_tables[c].name);
     json_arm(f, a, v);
     fprintf(f, "}");
 }
