@@ -51,6 +51,15 @@ static inline uint64_t tsc_ns(uint64_t ticks, uint64_t hz)
     return ns > UINT64_MAX ? UINT64_MAX : (uint64_t)ns;
 }
 
+/* @ticks at @hz as nanoseconds, to the nearest, UINT64_MAX at most. */
+static inline uint64_t tsc_ns_nearest(uint64_t ticks, uint64_t hz)
+{
+    unsigned __int128 ns = hz ? ((unsigned __int128)ticks * 1000000000u +
+                                 hz / 2) / hz : 0;
+
+    return ns > UINT64_MAX ? UINT64_MAX : (uint64_t)ns;
+}
+
 /* @ns nanoseconds as ticks at @hz, rounded down: time back to the TSC. */
 static inline uint64_t tsc_from_ns(uint64_t ns, uint64_t hz)
 {
