@@ -277,4 +277,10 @@ static inline const char *num_parse_list(const char *arg,
     }
 }
 
+/* Whether num_parse_list() put item @i in @bitmap. */
+static inline bool num_list_has(const uint8_t *bitmap, unsigned long long i)
+{
+    return bitmap[i / 8] & 1u << i % 8;
+}
+
 #endif /* XT_NUMBERS_H */

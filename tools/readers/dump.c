@@ -39,7 +39,6 @@
 #include "xtread.h"
 
 #define OUT_BYTES   (1u << 20)
-#define MAX_DOMAIN_OPTIONS  16
 #define MAX_EVENTS  64              /* --event's list */
 #define NR_VCPU_IDS 0x10000u
 /* Room for one line: time, CPU, the record, the model's note. */
@@ -293,11 +292,6 @@ static void parse_events(struct dump *d, const char *arg)
     }
 }
 
-static bool bit_set(const uint8_t *map, uint32_t i)
-{
-    return map[i / 8] & 1u << i % 8;
-}
-
 /* Is @domvcpu (vcpu XT_VCPU_ANY: the domain) one --domain and --vcpu keep? */
 static bool vcpu_kept(const struct dump *d, uint32_t domvcpu)
 {
@@ -305,9 +299,10 @@ static bool vcpu_kept(const struct dump *d, uint32_t domvcpu)
 
     if ( domvcpu == MODEL_VCPU_NONE )
         return false;
-    if ( d->filter.domains && !bit_set(d->filter.domains, domvcpu >> 16) )
+    if ( d->filter.domains &&
+         !num_list_has(d->filter.domains, domvcpu >> 16) )
         return false;
-    return !d->vcpus || (vcpu != XT_VCPU_ANY && bit_set(d->vcpus, vcpu));
+    return !d->vcpus || (vcpu != XT_VCPU_ANY && num_list_has(d->vcpus, vcpu));
 }
 
 /*
@@ -469,23 +464,6 @@ static void note_filter(char *text, size_t size, const char *opt,
     snprintf(text + len, size - len, "%s%s %s", len ? " " : "", opt, arg);
 }
 
-/* The domains of --domain, by id or name: the file names them. */
-static void parse_domains(struct dump *d, const struct xt_reader *r,
-                          const char *const *domains, unsigned int n)
-{
-    unsigned int i;
-    char why[128];
-
-    for ( i = 0; i < n; i++ )
-    {
-        char *ids = cli_domain_ids(r, "--domain", domains[i]);
-
-        if ( !view_parse_domains(&d->filter, ids, why, sizeof(why)) )
-            errx(CLI_EXIT_ERROR, "--domain %s: %s", domains[i], why);
-        free(ids);
-    }
-}
-
 static void parse_vcpus(struct dump *d, const char *arg)
 {
     char why[NUM_WHY_SIZE];
@@ -526,7 +504,7 @@ int main(int argc, char *argv[])
     static struct out out;
     struct dump d = { .tsc_high = UINT64_MAX };
     const struct xt_reader_info *in;
-    const char *path, *domains[MAX_DOMAIN_OPTIONS];
+    const char *path, *domains[VIEW_MAX_DOMAIN_OPTIONS];
     unsigned int nr_domains = 0;
     char filters[256] = "", why[128];
     bool first = true;
@@ -552,9 +530,9 @@ int main(int argc, char *argv[])
             d.svm = true;
             break;
         case OPT_DOMAIN:
-            if ( nr_domains == MAX_DOMAIN_OPTIONS )
+            if ( nr_domains == VIEW_MAX_DOMAIN_OPTIONS )
                 cli_usage_error("--domain: at most %u of them",
-                                MAX_DOMAIN_OPTIONS);
+                                VIEW_MAX_DOMAIN_OPTIONS);
             domains[nr_domains++] = optarg;     /* names need the file */
             note_filter(filters, sizeof(filters), "--domain", optarg);
             break;
@@ -592,7 +570,7 @@ int main(int argc, char *argv[])
                  in->meta.xen_version ? "the file's hypervisor" :
                  "not in the file: the default";
     d.base_tsc = cli_origin(r);
-    parse_domains(&d, r, domains, nr_domains);
+    view_parse_domain_names(&d.filter, r, domains, nr_domains);
     cli_window(&cli, r, d.hz, &d.filter.from, &d.filter.to);
     it = xt_iter_new(r, d.raw ? XT_ORDER_FILE : XT_ORDER_TSC, 0,
                      (d.all ? XT_ITER_SPECIAL : 0) | XT_ITER_NOWAIT);

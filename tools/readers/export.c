@@ -35,7 +35,6 @@
 #define CTF_MAGIC       0xc1fc1fc1u
 #define CTF_HEADER      40              /* packet header and context */
 #define MAX_CLASSES     (1u << 15)
-#define MAX_DOMAIN_OPTIONS 16            /* --domain given this often */
 
 static const char *prog_input;      /* the trace, for messages */
 
@@ -737,8 +736,8 @@ int main(int argc, char **argv)
         .options = options, .operands = "[trace]", .max_operands = 1,
     };
     const char *ctf_dir = NULL, *json_path = NULL, *perfetto_path = NULL;
-    const char *path, *domains[MAX_DOMAIN_OPTIONS];
-    unsigned int nr_domains = 0, i;
+    const char *path, *domains[VIEW_MAX_DOMAIN_OPTIONS];
+    unsigned int nr_domains = 0;
     struct view_filter filter = { .classes = VIEW_ALL };
     bool records = false;
     struct xt_reader *r;
@@ -760,9 +759,9 @@ int main(int argc, char **argv)
             perfetto_path = optarg;
             break;
         case OPT_DOMAIN:
-            if ( nr_domains == MAX_DOMAIN_OPTIONS )
+            if ( nr_domains == VIEW_MAX_DOMAIN_OPTIONS )
                 cli_usage_error("--domain: at most %u of them",
-                                MAX_DOMAIN_OPTIONS);
+                                VIEW_MAX_DOMAIN_OPTIONS);
             domains[nr_domains++] = optarg;     /* names need the file */
             break;
         case OPT_CPU:
@@ -784,14 +783,7 @@ int main(int argc, char **argv)
     prog_input = cli_input_name(path);
 
     r = cli_open(&cli, path, 0);
-    for ( i = 0; i < nr_domains; i++ )
-    {
-        char *ids = cli_domain_ids(r, "--domain", domains[i]);
-
-        if ( !view_parse_domains(&filter, ids, why, sizeof(why)) )
-            errx(CLI_EXIT_ERROR, "--domain %s: %s", domains[i], why);
-        free(ids);
-    }
+    view_parse_domain_names(&filter, r, domains, nr_domains);
     xen_version = xt_reader_xen_version(r);
     hz = cli_tsc_hz(&cli, xt_reader_info(r), NULL);
     cli_window(&cli, r, hz, &filter.from, &filter.to);

@@ -2,6 +2,7 @@
  * view: the filters, threads, names and time xentrace-export's timeline
  * exports share.  view.h says what they are.
  */
+#include <err.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -24,11 +25,6 @@ static const uint32_t classes[] = {
 /* The class bits of an event or a class mask. */
 #define CLASS_OF(ev)    (((ev) & XT_CLASS_ALL) >> TRC_CLS_SHIFT)
 
-static bool bit_test(const uint8_t *map, uint32_t i)
-{
-    return map[i / 8] & (1u << (i % 8));
-}
-
 /*
  * A list of numbers.h's grammar ("0,2-3", "4-") of items below @limit,
  * OR-ed into *@map (allocated on first use).
@@ -48,6 +44,22 @@ bool view_parse_domains(struct view_filter *f, const char *arg,
                         char *why, unsigned int size)
 {
     return parse_list(&f->domains, NR_DOMIDS, arg, "domains", why, size);
+}
+
+void view_parse_domain_names(struct view_filter *f, const struct xt_reader *r,
+                             const char *const *lists, unsigned int n)
+{
+    unsigned int i;
+    char why[128];
+
+    for ( i = 0; i < n; i++ )
+    {
+        char *ids = cli_domain_ids(r, "--domain", lists[i]);
+
+        if ( !view_parse_domains(f, ids, why, sizeof(why)) )
+            errx(CLI_EXIT_ERROR, "--domain %s: %s", lists[i], why);
+        free(ids);
+    }
 }
 
 bool view_parse_cpus(struct view_filter *f, const char *arg,
@@ -112,12 +124,13 @@ bool view_domain_wanted(const struct view_filter *f, uint32_t domvcpu)
 
     if ( domvcpu == MODEL_VCPU_NONE || dom == MODEL_DOMID_IDLE )
         return true;
-    return dom <= VIEW_MAX_DOMID && (!f->domains || bit_test(f->domains, dom));
+    return dom <= VIEW_MAX_DOMID &&
+           (!f->domains || num_list_has(f->domains, dom));
 }
 
 bool view_cpu_wanted(const struct view_filter *f, uint32_t pcpu)
 {
-    return !f->cpus || (pcpu < f->nr_cpus && bit_test(f->cpus, pcpu));
+    return !f->cpus || (pcpu < f->nr_cpus && num_list_has(f->cpus, pcpu));
 }
 
 static uint32_t class_of(const struct model_event *ev)

@@ -63,6 +63,14 @@ bool view_parse_domains(struct view_filter *f, const char *arg,
                         char *why, unsigned int size);
 bool view_parse_cpus(struct view_filter *f, const char *arg,
                      char *why, unsigned int size);
+/*
+ * --domain's lists, given @n times (at most VIEW_MAX_DOMAIN_OPTIONS), of
+ * ids, ranges or the names the file @r gives its domains, into @f; exits
+ * with one line on a bad one.
+ */
+#define VIEW_MAX_DOMAIN_OPTIONS 16
+void view_parse_domain_names(struct view_filter *f, const struct xt_reader *r,
+                             const char *const *lists, unsigned int n);
 bool view_parse_classes(struct view_filter *f, const char *arg,
                         uint32_t offered, char *why, unsigned int size);
 void view_filter_free(struct view_filter *f);
