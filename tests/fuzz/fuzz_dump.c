@@ -55,7 +55,10 @@ static void dump(struct xt_reader *r, bool seconds, bool raw, uint64_t hz,
     };
 
     if ( filtered )
+    {
         filter(&d);
+        events_keyed(&d, xt_reader_xen_version(r));
+    }
     struct xt_iter *it = xt_iter_new(r, raw ? XT_ORDER_FILE : XT_ORDER_TSC,
                                      0, d.all ? XT_ITER_SPECIAL : 0);
     struct xt_record rec;

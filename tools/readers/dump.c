@@ -8,8 +8,8 @@
  * Records come in global TSC order (libxtfile's merge), or with -r in the
  * order of the file; -f follows a file being written.  The filters are
  * the summary's and the export's, on the same clock; a record is about a
- * domain or vCPU if its fields name it or it runs on the record's pCPU.  A pipe is read as
- * a stream: lines come out as its batches come in.  Each line is the time
+ * domain or vCPU if its fields name it or it runs on the record's pCPU.
+ * A pipe is read as a stream: lines come out as its batches come in.  Each line is the time
  * (TSC, or with -s seconds from the start of the capture), the CPU, and
  * the record decoded with the event catalogue; in TSC order, then what
  * the model of the machine (model.h) adds: the vCPU running on that pCPU
@@ -70,9 +70,9 @@ struct dump {
     struct view_filter filter;  /* --domain, --cpu, --classes, --from/to */
     bool classes_given;
     uint8_t *vcpus;             /* --vcpu: bitmap by vCPU id; NULL: all */
-    uint32_t events[MAX_EVENTS];        /* --event, as the catalogue's */
+    uint32_t events[MAX_EVENTS];        /* --event, as the catalogue's
+                                           entries (events_keyed()) */
     unsigned int nr_events;
-    const char *filters_text;   /* the filter options, for a message */
     uint64_t shown;             /* records printed, metadata aside */
 };
 
@@ -324,13 +324,22 @@ static bool about_kept_vcpu(const struct dump *d, const struct xt_record *rec)
     return vcpu_kept(d, d->what.domvcpu);
 }
 
+/* --event's, as the catalogue's entries in the layouts of @xen: once. */
+static void events_keyed(struct dump *d, uint32_t xen)
+{
+    unsigned int i;
+
+    for ( i = 0; i < d->nr_events; i++ )
+        d->events[i] = event_key(d->events[i], xen);
+}
+
 static bool event_listed(const struct dump *d, const struct xt_record *rec)
 {
     uint32_t key = event_key(rec->event, rec->xen_version);
     unsigned int i;
 
     for ( i = 0; i < d->nr_events; i++ )
-        if ( event_key(d->events[i], rec->xen_version) == key )
+        if ( d->events[i] == key )
             return true;
     return false;
 }
@@ -455,7 +464,7 @@ static void put_header(struct out *o, const struct xt_reader_info *in,
     put_counts(o, in, d);
 }
 
-/* Note "--opt arg" in @d->filters_text, for a message. */
+/* Add "--opt arg" to @text, the filters given, for a message. */
 static void note_filter(char *text, size_t size, const char *opt,
                         const char *arg)
 {
@@ -571,6 +580,7 @@ int main(int argc, char *argv[])
                  "not in the file: the default";
     d.base_tsc = cli_origin(r);
     view_parse_domain_names(&d.filter, r, domains, nr_domains);
+    events_keyed(&d, d.xen);
     cli_window(&cli, r, d.hz, &d.filter.from, &d.filter.to);
     it = xt_iter_new(r, d.raw ? XT_ORDER_FILE : XT_ORDER_TSC, 0,
                      (d.all ? XT_ITER_SPECIAL : 0) | XT_ITER_NOWAIT);
