@@ -25,10 +25,15 @@
 #define KEY_SVM             ((uint64_t)1 << 32) /* of an exit's key */
 #define KEY_ARM             ((uint64_t)1 << 33) /* of a longest exit's:
                                                    an Arm trap's class */
+#define KEY_WRITE           ((uint64_t)1 << 63) /* of an I/O or MMIO key */
+
+/* How a vCPU became runnable (model.h's enum model_cause), by name. */
+static const char *const cause_names[NR_CAUSES] = {
+    "other", "woken", "preempted",
+};
 
 /* xenalyze's cases of an injected vector's time to the halt. */
 enum { TO_HALT_WAKE_ALONE = 1, TO_HALT_WAKE_ANY, TO_HALT_INTR };
-#define KEY_WRITE           ((uint64_t)1 << 63) /* of an I/O or MMIO key */
 
 struct stat {
     uint64_t count, ticks;
@@ -655,18 +660,17 @@ static void take_exit(struct analysis *a, const struct model_event *ev)
 {
     uint64_t ticks = ev->end - ev->began;
     uint64_t halted = ev->u.exit.halted < ticks ? ev->u.exit.halted : ticks;
+    uint64_t key = ev->u.exit.reason | (ev->u.exit.svm ? KEY_SVM : 0);
     struct avcpu *v;
 
     if ( ev->goes_on || !(v = vcpu_of(a, ev->domvcpu)) )
         return;
     if ( ev->u.exit.arm )
-        table_add_halted(a, &v->traps, ev->u.exit.reason, ticks, halted);
+        table_add_halted(a, &v->traps, key, ticks, halted);
     else
-        table_add_halted(a, &v->exits, ev->u.exit.reason |
-                         (ev->u.exit.svm ? KEY_SVM : 0), ticks, halted);
+        table_add_halted(a, &v->exits, key, ticks, halted);
     note_longest(a, LONGEST_EXITS, ev, ticks - halted,
-                 ev->u.exit.reason | (ev->u.exit.svm ? KEY_SVM : 0) |
-                 (ev->u.exit.arm ? KEY_ARM : 0));
+                 key | (ev->u.exit.arm ? KEY_ARM : 0));
     take_handlers(a, v, ev, ticks);
 }
 
@@ -1509,9 +1513,6 @@ static void text_latency(FILE *f, const struct analysis *a,
                          struct avcpu *const *who, unsigned int n,
                          const char *title)
 {
-    static const char *const causes[NR_CAUSES] = {
-        "other", "woken", "preempted",
-    };
     char head[48];
     unsigned int i, c;
     int width = who_width(a, who, n);
@@ -1520,7 +1521,7 @@ static void text_latency(FILE *f, const struct analysis *a,
     text_sketch_head(f, head, title, width, "cause");
     for ( i = 0; i < n; i++ )
         for ( c = MODEL_CAUSE_WOKEN; c < NR_CAUSES; c++ )
-            text_sketch_row(f, a, who[i], width, causes[c],
+            text_sketch_row(f, a, who[i], width, cause_names[c],
                             &who[i]->latency[c]);
 }
 
@@ -1816,14 +1817,10 @@ static const char *longest_name(const struct analysis *a, unsigned int kind,
                                 const struct longest_item *it, char *buf,
                                 size_t size)
 {
-    static const char *const causes[NR_CAUSES] = {
-        "other", "woken", "preempted",
-    };
-
     if ( kind == LONGEST_HYPERCALLS )
         return hypercall_name(buf, size, it->what);
     if ( kind == LONGEST_WAITS )
-        return it->what < NR_CAUSES ? causes[it->what] : "?";
+        return it->what < NR_CAUSES ? cause_names[it->what] : "?";
     if ( it->what & KEY_ARM )
         return trap_name(a, buf, size, it->what & ~KEY_ARM);
     return exit_name(a, buf, size, it->what);
