@@ -353,6 +353,25 @@ static char *put_record(char *p, const struct xt_record *rec)
     return put_words(p, rec, word);
 }
 
+bool xt_record_field(const struct xt_record *rec, const char *name,
+                     uint32_t *word)
+{
+    const struct xt_event_desc *d = xt_event_find_xen(rec->event,
+                                                      rec->xen_version);
+    unsigned int i, at = 0;
+
+    for ( i = 0; d && i < d->nr_fields && at < rec->nr_extra; i++ )
+    {
+        if ( !strcmp(d->fields[i].name, name) )
+        {
+            *word = rec->extra[at];
+            return true;
+        }
+        at += xt_field_words(d->fields[i].kind);
+    }
+    return false;
+}
+
 /* Whether field @name is @what ("dom", "vcpu"), or "PREFIX_" @what. */
 static bool field_is(const struct xt_field *f, const char *what,
                      size_t *prefix)

@@ -424,6 +424,14 @@ size_t xt_record_format(const struct xt_record *rec, char *buf, size_t size);
  * @out, at most XT_RECORD_VCPUS_MAX; how many.  A field past the payload
  * names nothing.
  */
+/*
+ * The first payload word of @rec's field @name ("dom", "order"), in the
+ * layout of @rec->xen_version, into *@word: false if the catalogue gives
+ * the event no such field, or the record ends before it.
+ */
+bool xt_record_field(const struct xt_record *rec, const char *name,
+                     uint32_t *word);
+
 #define XT_RECORD_VCPUS_MAX  4
 #define XT_VCPU_ANY          0xffffu
 unsigned int xt_record_vcpus(const struct xt_record *rec,

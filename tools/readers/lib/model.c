@@ -843,24 +843,17 @@ static void mem_record(struct model *m, const struct xt_record *rec)
         .u.mem = { .event = d ? d->id : rec->event, .dom = UINT32_MAX,
                    .order = UINT32_MAX },
     };
-    unsigned int i, word = 0;
+    uint32_t w;
 
-    for ( i = 0; d && i < d->nr_fields && word < rec->nr_extra; i++ )
+    if ( xt_record_field(rec, "dom_order", &w) )
     {
-        const struct xt_field *f = &d->fields[i];
-        uint32_t w = rec->extra[word];
-
-        if ( !strcmp(f->name, "dom") )
-            ev.u.mem.dom = w & 0xffffu;
-        else if ( !strcmp(f->name, "order") )
-            ev.u.mem.order = w;
-        else if ( !strcmp(f->name, "dom_order") )
-        {
-            ev.u.mem.dom = w & 0xffffu;
-            ev.u.mem.order = w >> 16;
-        }
-        word += xt_field_words(f->kind);
+        ev.u.mem.dom = w & 0xffffu;
+        ev.u.mem.order = w >> 16;
     }
+    if ( xt_record_field(rec, "dom", &w) )
+        ev.u.mem.dom = w & 0xffffu;
+    if ( xt_record_field(rec, "order", &w) )
+        ev.u.mem.order = w;
     emit_point(m, &ev, rec, v ? v->domvcpu : MODEL_VCPU_NONE);
 }
 
