@@ -358,7 +358,22 @@ static void say_unmatched(const struct analysis_options *ao,
  * JSON
  */
 
-static void json_cpu(FILE *f, const struct tally *t, const struct tally_cpu *c)
+/*
+ * @c's first or last timed record, in the dump's seconds: where each CPU's
+ * records end tells how far a figure that ends with them (xenalyze's) can
+ * be from one that ends with the trace.
+ */
+static void json_cpu_time(FILE *f, const char *key, uint64_t tsc,
+                          uint64_t origin, uint64_t hz)
+{
+    if ( tsc == TALLY_NO_TSC )
+        fprintf(f, ",\"%s\":null", key);
+    else
+        fprintf(f, ",\"%s\":%.9f", key, tsc_seconds_from(tsc, origin, hz));
+}
+
+static void json_cpu(FILE *f, const struct tally *t, const struct tally_cpu *c,
+                     uint64_t origin)
 {
     struct class_total classes[16];
     unsigned int n = cpu_classes(t, c, classes, 16), k, e;
@@ -366,9 +381,12 @@ static void json_cpu(FILE *f, const struct tally *t, const struct tally_cpu *c)
 
     fprintf(f, "{\"cpu\":%u,\"records\":%" PRIu64 ",\"bytes\":%" PRIu64
             ",\"lost_records\":%" PRIu64 ",\"lost_markers\":%" PRIu64
-            ",\"lost_seconds\":%.9f,\"classes\":{", c->cpu, c->total.records,
+            ",\"lost_seconds\":%.9f", c->cpu, c->total.records,
             c->total.bytes, c->lost_records, c->lost_markers,
             tsc_seconds(c->lost_ticks, t->hz));
+    json_cpu_time(f, "from_seconds", c->first_tsc, origin, t->hz);
+    json_cpu_time(f, "to_seconds", c->tsc, origin, t->hz);
+    fprintf(f, ",\"classes\":{");
     for ( k = 0; k < n; k++ )
         fprintf(f, "%s\"%s\":{\"records\":%" PRIu64 ",\"bytes\":%" PRIu64 "}",
                 k ? "," : "", classes[k].name, classes[k].count.records,
@@ -390,6 +408,7 @@ static void json_print(FILE *f, const struct tally *t,
                        const char *path, const char *damage)
 {
     const struct xt_reader_info *info = t->info;
+    uint64_t origin = cli_origin(r);
     unsigned int i;
 
     fprintf(f, "{\"file\":");
@@ -411,7 +430,7 @@ static void json_print(FILE *f, const struct tally *t,
     for ( i = 0; i < t->nr_cpus; i++ )
     {
         fputs(i ? "," : "", f);
-        json_cpu(f, t, &t->cpus[i]);
+        json_cpu(f, t, &t->cpus[i], origin);
     }
 
     fprintf(f, "],\"events\":[");
