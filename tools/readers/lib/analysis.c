@@ -2370,7 +2370,6 @@ int analysis_row_wait(const struct analysis_row *r, struct analysis_dist *d)
     return ret;
 }
 
-/* Entries most costly first (ticks, then count), or most counted first. */
 /* Exits most costly first: by Xen's time, then count, then key. */
 static int count_by_ticks(const void *pa, const void *pb)
 {
@@ -2384,6 +2383,7 @@ static int count_by_ticks(const void *pa, const void *pb)
     return x->key < y->key ? -1 : x->key > y->key;
 }
 
+/* Other entries most counted first. */
 static int count_by_count(const void *pa, const void *pb)
 {
     const struct analysis_count *x = pa, *y = pb;
@@ -2404,17 +2404,11 @@ struct row_source {
                              uint64_t);
 };
 
-unsigned int analysis_row_table(const struct analysis *a,
-                                const struct analysis_row *r,
-                                enum analysis_table t,
-                                struct analysis_count *out, unsigned int max,
-                                uint64_t *total)
+/* The two tables that make @r's table @t, with how each names its keys. */
+static void row_sources(const struct analysis_row *r, enum analysis_table t,
+                        struct row_source src[2])
 {
     const struct avcpu *v = row_vcpu(r);
-    struct row_source src[2] = { { 0 } };
-    struct analysis_count *all;
-    unsigned int nr = 0, n = 0, i, k;
-    uint64_t sum = 0;
 
     switch ( t )
     {
@@ -2431,36 +2425,62 @@ unsigned int analysis_row_table(const struct analysis *a,
         src[1] = (struct row_source){ &v->arm_injected, number_name, NULL };
         break;
     }
+}
+
+unsigned int analysis_row_table_size(const struct analysis_row *r,
+                                     enum analysis_table t)
+{
+    struct row_source src[2] = { { 0 } };
+
+    row_sources(r, t, src);
+    return src[0].t->n + src[1].t->n;
+}
+
+/* Entry @e of @src's table, as an analysis_count. */
+static struct analysis_count row_count(const struct analysis *a,
+                                       const struct row_source *src,
+                                       const struct entry *e)
+{
+    struct analysis_count c = {
+        .key = e->key & ~KEY_SVM, .count = e->s.count, .ticks = e->s.ticks,
+        .halted = e->s.halted,
+    };
+
+    if ( e->sk )
+    {
+        c.max = e->sk->max;
+        c.p50 = sketch_quantile(e->sk, 0.5);
+        c.p99 = sketch_quantile(e->sk, 0.99);
+    }
+    if ( src->exit_name )
+        src->exit_name(a, c.name, sizeof(c.name), e->key);
+    else
+        src->name(c.name, sizeof(c.name), e->key);
+    return c;
+}
+
+unsigned int analysis_row_table(const struct analysis *a,
+                                const struct analysis_row *r,
+                                enum analysis_table t,
+                                struct analysis_count *out, unsigned int max,
+                                uint64_t *total)
+{
+    struct row_source src[2] = { { 0 } };
+    struct analysis_count *all;
+    unsigned int size = analysis_row_table_size(r, t), n = 0, i, k;
+    uint64_t sum = 0;
+
+    row_sources(r, t, src);
     for ( i = 0; i < 2; i++ )
-    {
-        nr += src[i].t->n;
         sum += table_total(src[i].t).count;
-    }
-    all = malloc((nr ? nr : 1) * sizeof(*all));
-    for ( i = 0; i < 2 && all; i++ )
-    {
-        const struct table *tb = src[i].t;
-
-        for ( k = 0; k < tb->n; k++ )
-        {
-            const struct entry *e = &tb->e[k];
-
-            all[n] = (struct analysis_count){
-                .key = e->key & ~KEY_SVM, .count = e->s.count,
-                .ticks = e->s.ticks, .halted = e->s.halted,
-                .max = e->sk ? e->sk->max : 0,
-            };
-            if ( src[i].exit_name )
-                src[i].exit_name(a, all[n].name, sizeof(all[n].name), e->key);
-            else
-                src[i].name(all[n].name, sizeof(all[n].name), e->key);
-            n++;
-        }
-    }
     if ( total )
         *total = sum;
+    all = malloc((size ? size : 1) * sizeof(*all));
     if ( !all )
         return 0;
+    for ( i = 0; i < 2; i++ )
+        for ( k = 0; k < src[i].t->n; k++ )
+            all[n++] = row_count(a, &src[i], &src[i].t->e[k]);
     qsort(all, n, sizeof(*all), t == ANALYSIS_EXITS ? count_by_ticks
                                                     : count_by_count);
     if ( n > max )

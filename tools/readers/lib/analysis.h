@@ -180,7 +180,9 @@ struct analysis_count {
     uint64_t halted;            /* exits: of ticks, those blocked (HLT,
                                    WFI), none of Xen's */
     uint64_t max;               /* exits: the longest time in Xen, in
-                                   ticks */
+                                   ticks, */
+    uint64_t p50, p99;          /* and its median and 99th percentile (to
+                                   the sketch's error, sketch.h) */
 };
 
 /* The time Xen spent in exits @e: not the time a halted vCPU waited. */
@@ -200,6 +202,10 @@ unsigned int analysis_row_table(const struct analysis *a,
                                 enum analysis_table t,
                                 struct analysis_count *out, unsigned int max,
                                 uint64_t *total);
+
+/* How many entries @r's table @t has: what analysis_row_table() can give. */
+unsigned int analysis_row_table_size(const struct analysis_row *r,
+                                     enum analysis_table t);
 
 /* The pCPUs, in ascending order, and what each lost. */
 unsigned int analysis_nr_pcpus(const struct analysis *a);
