@@ -82,7 +82,8 @@ $(BUILD)/tests/fuzz_dump:    $(READER_SRC)/dump.c \
                              tools/common/decimal.h $(READER_DIR)/view.c \
                              $(READER_DIR)/view.h $(MODEL_SRCS) $(MODEL_HDRS)
 $(BUILD)/tests/fuzz_summary: $(READER_SRC)/summary.c \
-                             $(READER_DIR)/tally.c \
+                             $(READER_DIR)/tally.c $(READER_DIR)/diff.c \
+                             $(READER_DIR)/diff.h \
                              $(ANALYSIS_SRCS) $(ANALYSIS_HDRS)
 $(BUILD)/tests/fuzz_export:  $(READER_SRC)/export.c \
                              $(EXPORT_SRCS) $(EXPORT_HDRS)

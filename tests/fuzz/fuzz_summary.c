@@ -7,7 +7,8 @@
  * time bin), and be the same counted in the model's pass as in a walk,
  * on the input read as a file and as a stream.  With --interval (in intervals of a third of the span, in TSC order),
  * every interval's output is sound too, and the whole trace's figures are
- * those without it.
+ * those without it.  Compared with itself (--diff), it has changed in
+ * nothing.
  */
 #define main xentrace_summary_main
 #include "summary.c"
@@ -132,6 +133,30 @@ static void check_intervals(struct xt_reader *r, const struct tally *t,
     analysis_free(a);
 }
 
+/*
+ * --diff of the trace against itself, @top rows a table: sound, and
+ * nothing changed (a change, "+1.0%", is only ever on an indented line;
+ * a title, a domain's name, may hold any printable byte).
+ */
+static void check_diff_self(struct analysis *a, uint64_t hz, unsigned int top)
+{
+    struct diff_side self = { .a = a, .name = "fuzz.bin", .hz = hz };
+    const char *line, *end;
+
+    if ( diff_print(fuzz_out.f, &self, &self, top) )
+        abort();        /* out of memory: over -rss_limit_mb */
+    fflush(fuzz_out.f);
+    CHECK(!has_nan_or_inf(fuzz_out.buf, fuzz_out.len));
+    for ( line = fuzz_out.buf; line < fuzz_out.buf + fuzz_out.len;
+          line = end + 1 )
+    {
+        end = memchr(line, '\n', fuzz_out.buf + fuzz_out.len - line);
+        CHECK(end);
+        CHECK(line[0] != ' ' || !memchr(line, '%', end - line));
+    }
+    output_reset(&fuzz_out);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char damage_buf[256];
@@ -180,6 +205,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fflush(fuzz_out.f);
     CHECK(!has_nan_or_inf(fuzz_out.buf, fuzz_out.len));
     output_reset(&fuzz_out);
+    check_diff_self(a, t.hz, size % 4);
     analysis_json(fuzz_out.f, a);
     fflush(fuzz_out.f);
     whole = strdup(fuzz_out.buf);

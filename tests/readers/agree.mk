@@ -1,8 +1,10 @@
 # xentrace-summary's analysis against Debian's xenalyze --summary, on
 # xen-sim captures and gen-trace files, and its lost-time accounting
-# (tests/readers/test_agree.c, tests/readers/check_agree.py); the model's
-# parts, and --longest's heap, on their own (tests/readers/test_model.c).  The fuzz target of the
-# model is tests/fuzz/fuzz.mk's.
+# (tests/readers/test_agree.c, tests/readers/check_agree.py), and --diff
+# against each trace's own summary (tests/readers/check_diff.py); the
+# model's parts, and --longest's heap, on their own
+# (tests/readers/test_model.c).  The fuzz target of the model is
+# tests/fuzz/fuzz.mk's.
 
 AGREE_TEST := $(BUILD)/tests/test_agree
 MODEL_TEST := $(BUILD)/tests/test_model
@@ -17,7 +19,8 @@ $(AGREE_TEST): tests/readers/test_agree.c tests/common/run_cmd.c \
 	    -DSUMMARY='"$(XT_SUMMARY)"' -DDUMP='"$(XT_DUMP)"' \
 	    -DXEN_SIM='"$(XEN_SIM)"' \
 	    -DXENTRACE='"$(XENTRACE)"' \
-	    -DCHECK='"tests/readers/check_agree.py"' $(LDFLAGS) -o $@ \
+	    -DCHECK='"tests/readers/check_agree.py"' \
+	    -DCHECK_DIFF='"tests/readers/check_diff.py"' $(LDFLAGS) -o $@ \
 	    tests/readers/test_agree.c tests/common/run_cmd.c -lcmocka
 
 $(MODEL_TEST): tests/readers/test_model.c $(MODEL_SRCS) $(MODEL_HDRS) \

@@ -49,7 +49,7 @@ EXPORT_HDRS   := $(READER_DIR)/perfetto.h $(READER_DIR)/pbwrite.h \
 $(XT_DUMP): $(READER_SRC)/dump.c $(READER_DIR)/view.c $(READER_DIR)/view.h \
             $(MODEL_SRCS) $(MODEL_HDRS)
 $(XT_SUMMARY): $(READER_SRC)/summary.c $(TALLY_SRCS) $(ANALYSIS_SRCS) \
-               $(ANALYSIS_HDRS)
+               $(ANALYSIS_HDRS) $(READER_DIR)/diff.c $(READER_DIR)/diff.h
 $(XT_EXPORT): $(READER_SRC)/export.c $(EXPORT_SRCS) $(EXPORT_HDRS)
 $(XT_PLOT): $(READER_SRC)/plot.c $(TALLY_SRCS)
 $(XT_FORMAT): $(READER_SRC)/xentrace_format.c

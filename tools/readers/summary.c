@@ -25,6 +25,7 @@
 
 #include "analysis.h"
 #include "cli.h"
+#include "diff.h"
 #include "longest.h"
 #include "merge.h"
 #include "tally.h"
@@ -633,7 +634,57 @@ static void csv_print(const struct intervals *iv, const struct analysis *a)
 }
 
 enum { OPT_TOP = CLI_LONG_ONLY + 1, OPT_DOMAIN, OPT_CPU, OPT_SVM,
-       OPT_INTERVAL, OPT_CSV, OPT_LONGEST };
+       OPT_INTERVAL, OPT_CSV, OPT_LONGEST, OPT_DIFF };
+
+/*
+ * --diff: the trace at @path read with the options of @ao (the domain
+ * given by name or id in @domain, found in this file), into @side.  The
+ * reader stays open, as the figures name domains from it.
+ */
+static struct xt_reader *diff_read(const struct cli *cli, const char *path,
+                                   const struct analysis_options *ao,
+                                   const char *domain, struct diff_side *side)
+{
+    struct analysis_options o = *ao;
+    struct model_options mo = { .by_cpu = true };
+    struct xt_reader *r = cli_open(cli, path, 0);
+
+    if ( domain )
+        o.domain = cli_domain(r, "--domain", domain);
+    o.hz = cli_tsc_hz(cli, xt_reader_info(r), &side->hz_assumed);
+    o.origin = cli_origin(r);
+    cli_window(cli, r, o.hz, &mo.from, &mo.to);
+    side->name = cli_input_name(path);
+    side->hz = o.hz;
+    if ( !(side->a = analysis_run(r, &mo, &o)) )
+        err(CLI_EXIT_ERROR, "%s", side->name);
+    return r;
+}
+
+/* xentrace-summary --diff BEFORE AFTER: what changed (diff.h). */
+static int diff(const struct cli *cli, const struct analysis_options *ao,
+                const char *domain, char *const paths[2])
+{
+    struct diff_side sides[2];
+    struct xt_reader *r[2];
+    int status = 0;
+    unsigned int i;
+
+    if ( !strcmp(paths[0], "-") && !strcmp(paths[1], "-") )
+        cli_usage_error("--diff: the standard input is one of the two "
+                        "traces at most");
+    for ( i = 0; i < 2; i++ )
+        r[i] = diff_read(cli, paths[i], ao, domain, &sides[i]);
+    if ( diff_print(stdout, &sides[0], &sides[1], ao->top) )
+        err(CLI_EXIT_ERROR, "--diff");
+    cli_close_output(stdout, "stdout");
+    for ( i = 0; i < 2; i++ )
+    {
+        analysis_free(sides[i].a);
+        status |= cli_close(r[i], paths[i]);
+    }
+    return status;
+}
 
 int main(int argc, char **argv)
 {
@@ -653,14 +704,17 @@ int main(int argc, char **argv)
           "of each interval of seconds, as it closes" },
         { OPT_LONGEST, "longest", "n", "also the n longest exits, waits and "
           "hypercalls, with when, where and the RIP" },
+        { OPT_DIFF, "diff", NULL, "what changed from one trace to another: "
+          "two files, before and after" },
         CLI_XEN_VERSION_OPTION,
         { 0, NULL, NULL, NULL },
     };
     struct cli cli = {
-        .options = options, .operands = "[file]", .max_operands = 1,
+        .options = options, .operands = "[file | before after]",
+        .max_operands = 1,
         .bins = DEFAULT_BINS,
     };
-    bool json = false, assumed;
+    bool json = false, compare = false, assumed;
     const char *path, *name, *damage, *interval = NULL, *domain = NULL;
     struct intervals iv = { .f = stdout, .format = TEXT };
     struct analysis_options ao = { 0 };
@@ -701,7 +755,17 @@ int main(int argc, char **argv)
         case OPT_LONGEST:
             ao.longest = cli_number("--longest", optarg, 1, LONGEST_MAX);
             break;
+        case OPT_DIFF:
+            compare = true;
+            cli.min_operands = cli.max_operands = 2;
+            break;
         }
+    if ( compare && (json || iv.format != TEXT || interval || ao.longest ||
+                     cli.follow) )
+        cli_usage_error("--diff is text of two finished traces: not with "
+                        "--json, --csv, --interval, --longest or -f");
+    if ( compare )
+        return diff(&cli, &ao, domain, &argv[optind]);
     if ( json && iv.format == CSV )
         cli_usage_error("--json and --csv exclude each other");
     if ( ao.longest && iv.format == CSV )
