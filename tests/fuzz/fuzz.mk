@@ -33,7 +33,8 @@ FUZZ_TESTS     := $(BUILD)/tests/fuzz_reader_check \
 
 FUZZ_READER_SRCS := tests/fuzz/fuzz_reader.c \
                     $(filter-out %/writer.c,$(XTFILE_SRCS)) $(XTFILE_EVENTS_C) \
-                    $(READER_DIR)/tally.c $(READER_DIR)/cli.c
+                    $(READER_DIR)/tally.c $(READER_DIR)/timebins.c \
+                    $(READER_DIR)/cli.c
 
 $(BUILD)/tests/fuzz_reader: $(FUZZ_READER_SRCS) $(XTFILE_HDRS) $(XTFILE_PRIV) \
                             $(READER_DIR)/tally.h tests/common/reader_cpu.h \
@@ -83,12 +84,13 @@ $(BUILD)/tests/fuzz_dump:    $(READER_SRC)/dump.c \
                              $(READER_DIR)/view.h $(MODEL_SRCS) $(MODEL_HDRS)
 $(BUILD)/tests/fuzz_summary: $(READER_SRC)/summary.c \
                              $(READER_DIR)/tally.c $(READER_DIR)/diff.c \
+                             $(READER_DIR)/timebins.c \
                              $(READER_DIR)/diff.h \
                              $(ANALYSIS_SRCS) $(ANALYSIS_HDRS)
 $(BUILD)/tests/fuzz_export:  $(READER_SRC)/export.c \
                              $(EXPORT_SRCS) $(EXPORT_HDRS)
 $(BUILD)/tests/fuzz_plot:    $(READER_SRC)/plot.c \
-                             $(READER_DIR)/tally.c
+                             $(READER_DIR)/tally.c $(READER_DIR)/timebins.c
 $(BUILD)/tests/fuzz_format:  $(READER_SRC)/xentrace_format.c
 
 $(patsubst %,$(BUILD)/tests/fuzz_%,$(FUZZ_PROGRAMS)): $(BUILD)/tests/fuzz_%: \

@@ -26,7 +26,7 @@ static void check_sums(const struct tally *t)
     for ( i = 0; i < t->nr_cpus; i++ )
     {
         by_cpu += t->cpus[i].total.records;
-        for ( b = 0; b < t->nr_bins; b++ )
+        for ( b = 0; b < t->time.nr; b++ )
             by_bin += t->cpus[i].bins[b];
     }
     /* The metadata has its rows, but is not among Xen's records. */
@@ -57,7 +57,7 @@ static char *check_one_pass(struct xt_reader *r, const struct tally *walked,
     struct tally t;
     unsigned int i, e, b;
 
-    if ( tally_begin(&t, r, walked->max_bins, walked->hz) )
+    if ( tally_begin(&t, r, walked->time.max, walked->hz) )
         abort();
     mo.each_arg = &t;
     a = analysis_run(r, &mo, &ao);
@@ -66,7 +66,7 @@ static char *check_one_pass(struct xt_reader *r, const struct tally *walked,
     CHECK(t.total.records == walked->total.records);
     CHECK(t.total.bytes == walked->total.bytes);
     CHECK(t.nr_events == walked->nr_events);
-    CHECK(t.nr_cpus == walked->nr_cpus && t.nr_bins == walked->nr_bins);
+    CHECK(t.nr_cpus == walked->nr_cpus && t.time.nr == walked->time.nr);
     for ( e = 0; e < t.nr_events; e++ )
         CHECK(t.events[e].id == walked->events[e].id &&
               t.events[e].total.records == walked->events[e].total.records);
@@ -76,10 +76,10 @@ static char *check_one_pass(struct xt_reader *r, const struct tally *walked,
         CHECK(t.cpus[i].total.bytes == walked->cpus[i].total.bytes);
         CHECK(t.cpus[i].lost_ticks == walked->cpus[i].lost_ticks);
         CHECK(t.cpus[i].lost_markers == walked->cpus[i].lost_markers);
-        for ( b = 0; b < t.nr_bins; b++ )
+        for ( b = 0; b < t.time.nr; b++ )
             CHECK(t.cpus[i].bins[b] == walked->cpus[i].bins[b]);
     }
-    for ( b = 0; b < t.nr_bins; b++ )
+    for ( b = 0; b < t.time.nr; b++ )
         CHECK(t.bin_losses[b].records == walked->bin_losses[b].records &&
               t.bin_losses[b].markers == walked->bin_losses[b].markers);
     if ( !(f = open_memstream(&json, &len)) )

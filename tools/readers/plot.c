@@ -108,7 +108,7 @@ static void lost_bands(const struct plot *p)
     unsigned int b;
 
     fprintf(p->f, "<g class=\"losses\" fill=\"red\" fill-opacity=\"0.3\">\n");
-    for ( b = 0; b < t->nr_bins; b++ )
+    for ( b = 0; b < t->time.nr; b++ )
     {
         const struct tally_bin_loss *l = &t->bin_losses[b];
         double x0 = x_of(p, tally_bin_seconds(t, b));
@@ -138,7 +138,7 @@ static void series(const struct plot *p)
         fprintf(p->f, "<polyline class=\"cpu\" data-cpu=\"%u\" "
                 "stroke=\"hsl(%u,70%%,45%%)\" points=\"", c->cpu,
                 i * 360 / t->nr_cpus);
-        for ( b = 0; b < t->nr_bins; b++ )
+        for ( b = 0; b < t->time.nr; b++ )
             fprintf(p->f, "%s%.1f,%.1f", b ? " " : "",
                     x_of(p, (tally_bin_seconds(t, b) +
                              bin_end_seconds(t, b)) / 2),
@@ -154,9 +154,9 @@ static void plot(FILE *f, const struct tally *t, const char *title)
     unsigned int i, b;
 
     p.start = tally_bin_seconds(t, 0) < 0 ? tally_bin_seconds(t, 0) : 0;
-    p.seconds = bin_end_seconds(t, t->nr_bins - 1);
+    p.seconds = bin_end_seconds(t, t->time.nr - 1);
     for ( i = 0; i < t->nr_cpus; i++ )
-        for ( b = 0; b < t->nr_bins; b++ )
+        for ( b = 0; b < t->time.nr; b++ )
             if ( bin_rate(t, &t->cpus[i], b) > p.max_rate )
                 p.max_rate = bin_rate(t, &t->cpus[i], b);
 

@@ -18,7 +18,8 @@ READERS     := $(XT_DUMP) $(XT_SUMMARY) $(XT_EXPORT) $(XT_PLOT) $(XT_FORMAT) \
 READER_DIR    := $(READER_SRC)/lib
 READER_CFLAGS := $(TOOL_CFLAGS) $(XTFILE_CFLAGS) $(COMMON_CFLAGS) \
                  -I$(READER_DIR)
-TALLY_SRCS    := $(READER_DIR)/tally.c $(READER_DIR)/tally.h
+TALLY_SRCS    := $(READER_DIR)/tally.c $(READER_DIR)/tally.h \
+                 $(READER_DIR)/timebins.c $(READER_DIR)/timebins.h
 # The readers' front end, which every reader links, and their one TSC to
 # time conversion.
 READER_CLI    := $(READER_DIR)/cli.c $(READER_DIR)/cli.h $(READER_DIR)/tsc.h \

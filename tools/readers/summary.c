@@ -320,7 +320,7 @@ static void text_rate(FILE *f, const struct tally *t)
     unsigned int b;
 
     fprintf(f, "\n%12s %14s\n", "from-s", "events/s");
-    for ( b = 0; b < t->nr_bins; b++ )
+    for ( b = 0; b < t->time.nr; b++ )
         fprintf(f, "%12.6f %14.0f\n", tally_bin_seconds(t, b),
                 tally_bin_rate(t, b, bin_records(t, b)));
 }
@@ -450,7 +450,7 @@ static void json_print(FILE *f, const struct tally *t,
     fprintf(f, ",\"rate\":{\"bin_seconds\":%.9f,\"from_seconds\":%.9f,"
             "\"events_per_second\":[", tsc_seconds(t->bin_ticks, t->hz),
             tally_bin_seconds(t, 0));
-    for ( i = 0; i < t->nr_bins; i++ )
+    for ( i = 0; i < t->time.nr; i++ )
         fprintf(f, "%s%.0f", i ? "," : "",
                 tally_bin_rate(t, i, bin_records(t, i)));
     fprintf(f, "]}}\n");

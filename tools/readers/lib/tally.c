@@ -63,48 +63,12 @@ static int event_index(struct tally *t, uint32_t id)
  * Time bins
  */
 
-static uint64_t bin_index(const struct tally *t, uint64_t tsc)
+/* Every array of bins: each CPU's, and the losses'. */
+static uint64_t *bin_array(void *arg, unsigned int i, size_t *width)
 {
-    return t->bin_shift < 64 ? tsc >> t->bin_shift : 0;
-}
+    struct tally *t = arg;
 
-/* The TSCs bin @b covers at its whole width: [*start, *end). */
-static void bin_bounds(const struct tally *t, unsigned int b, uint64_t *start,
-                       uint64_t *end)
-{
-    uint64_t index = t->bin_lo + b;
-
-    *start = t->bin_shift < 64 ? index << t->bin_shift : 0;
-    *end = t->bin_shift < 64 &&
-           *start <= UINT64_MAX - (UINT64_C(1) << t->bin_shift) ?
-           *start + (UINT64_C(1) << t->bin_shift) : UINT64_MAX;
-}
-
-/* Move each count of the @n bins at @a from @lo on to its bin twice as wide. */
-static void halve(uint64_t *a, unsigned int n, uint64_t lo)
-{
-    unsigned int j;
-
-    /* A count moves down or stays: the bins below are done with. */
-    for ( j = 0; j < n; j++ )
-    {
-        uint64_t v = a[j];
-
-        a[j] = 0;
-        a[((lo + j) >> 1) - (lo >> 1)] += v;
-    }
-}
-
-/* Move the @n bins at @a up by @by. */
-static void move_up(uint64_t *a, unsigned int n, uint64_t by)
-{
-    memmove(a + by, a, n * sizeof(*a));
-    memset(a, 0, by * sizeof(*a));
-}
-
-/* Every bin array: each CPU's, and the losses'. */
-static uint64_t *bin_array(struct tally *t, unsigned int i)
-{
+    *width = 1;
     if ( i < t->nr_cpus )
     {
         /* Its bin's TSCs are about to change: find them again. */
@@ -116,44 +80,10 @@ static uint64_t *bin_array(struct tally *t, unsigned int i)
            i == 2 ? t->marker_ends : NULL;
 }
 
-/* Widen the bins until the TSC @tsc falls in one of them. */
-static void cover(struct tally *t, uint64_t tsc)
-{
-    for ( ;; )
-    {
-        uint64_t at = bin_index(t, tsc), top = t->bin_lo + t->nr_bins - 1;
-        uint64_t lo = at < t->bin_lo ? at : t->bin_lo;
-        uint64_t hi = at > top ? at : top;
-        unsigned int i;
-        uint64_t *a;
-
-        if ( !t->nr_bins )
-        {
-            t->bin_lo = at;
-            t->nr_bins = 1;
-            return;
-        }
-        if ( hi - lo < t->max_bins )
-        {
-            for ( i = 0; at < t->bin_lo && (a = bin_array(t, i)); i++ )
-                move_up(a, t->nr_bins, t->bin_lo - at);
-            t->bin_lo = lo;
-            t->nr_bins = hi - lo + 1;
-            return;
-        }
-        for ( i = 0; (a = bin_array(t, i)); i++ )
-            halve(a, t->nr_bins, t->bin_lo);
-        t->nr_bins = (top >> 1) - (t->bin_lo >> 1) + 1;
-        t->bin_lo >>= 1;
-        t->bin_shift++;
-    }
-}
-
 /* The bin of @tsc, made to cover it. */
 static unsigned int bin_at(struct tally *t, uint64_t tsc)
 {
-    cover(t, tsc);
-    return bin_index(t, tsc) - t->bin_lo;
+    return timebins_at(&t->time, tsc, bin_array, t);
 }
 
 static void note_first_tsc(struct tally_cpu *c)
@@ -175,7 +105,7 @@ static void bin_slow(struct tally *t, struct tally_cpu *c)
     }
     note_first_tsc(c);
     c->bin = bin_at(t, c->tsc);
-    bin_bounds(t, c->bin, &c->bin_start, &c->bin_end);
+    timebins_bounds(&t->time, c->bin, &c->bin_start, &c->bin_end);
     c->bins[c->bin]++;
 }
 
@@ -207,9 +137,9 @@ static int lost_records(struct tally *t, struct tally_cpu *c,
     c->lost_ticks += c->tsc > lost.first_tsc ? c->tsc - lost.first_tsc : 0;
     from = lost.first_tsc < c->first_tsc ? c->first_tsc :
            lost.first_tsc > c->tsc ? c->tsc : lost.first_tsc;
-    cover(t, from);
+    bin_at(t, from);
     last = bin_at(t, c->tsc);
-    first = bin_index(t, from) - t->bin_lo;
+    first = timebins_index(&t->time, from) - t->time.lo;
     t->lost_in_bin[last] += lost.count;
     t->marker_starts[first]++;
     t->marker_ends[last]++;
@@ -230,7 +160,7 @@ static struct tally_cpu *cpu_at(struct tally *t, unsigned int index)
         *c = (struct tally_cpu){
             .cpu = xt_reader_cpu(t->reader, t->nr_cpus)->cpu,
             .tsc = TALLY_NO_TSC, .first_tsc = TALLY_NO_TSC,
-            .bins = calloc(t->max_bins, sizeof(uint64_t)),
+            .bins = calloc(t->time.max, sizeof(uint64_t)),
         };
         if ( !c->bins )
             return NULL;
@@ -254,10 +184,10 @@ static int setup(struct tally *t, struct xt_reader *r, unsigned int nr_bins,
     for ( i = 0; i < 1u << TALLY_SEEN_BITS; i++ )
         t->seen[i].id = t->seen[i].count_id = TALLY_SEEN_NONE;
     t->hz = hz ? hz : CLI_DEFAULT_HZ;
-    t->max_bins = nr_bins ? nr_bins : 1;
-    t->lost_in_bin = calloc(t->max_bins, sizeof(uint64_t));
-    t->marker_starts = calloc(t->max_bins, sizeof(uint64_t));
-    t->marker_ends = calloc(t->max_bins, sizeof(uint64_t));
+    t->time.max = nr_bins ? nr_bins : 1;
+    t->lost_in_bin = calloc(t->time.max, sizeof(uint64_t));
+    t->marker_starts = calloc(t->time.max, sizeof(uint64_t));
+    t->marker_ends = calloc(t->time.max, sizeof(uint64_t));
     if ( !t->lost_in_bin || !t->marker_starts || !t->marker_ends )
         return -1;
     if ( info->nr_cpus && !cpu_at(t, info->nr_cpus - 1) )
@@ -565,11 +495,11 @@ static int make_bin_losses(struct tally *t)
     uint64_t markers = 0;
     unsigned int b, i;
 
-    if ( !t->nr_bins )
-        t->nr_bins = 1;
-    if ( !(t->bin_losses = calloc(t->nr_bins, sizeof(*t->bin_losses))) )
+    if ( !t->time.nr )
+        t->time.nr = 1;
+    if ( !(t->bin_losses = calloc(t->time.nr, sizeof(*t->bin_losses))) )
         return -1;
-    for ( b = 0; b < t->nr_bins; b++ )
+    for ( b = 0; b < t->time.nr; b++ )
     {
         markers += t->marker_starts[b];
         t->bin_losses[b].records = t->lost_in_bin[b];
@@ -604,7 +534,7 @@ int tally_end(struct tally *t)
     /* A stream's range and origin are known only now. */
     cli_tsc_range(t->reader, &t->first_tsc, &t->last_tsc);
     t->origin = cli_origin(t->reader);
-    t->bin_ticks = t->bin_shift < 64 ? UINT64_C(1) << t->bin_shift
+    t->bin_ticks = t->time.shift < 64 ? UINT64_C(1) << t->time.shift
                                      : UINT64_MAX;
     for ( i = 0; i < t->nr_cpus; i++ )
     {
@@ -671,10 +601,10 @@ void tally_bin_span(const struct tally *t, unsigned int b, uint64_t *start,
 {
     uint64_t last = t->last_tsc < UINT64_MAX ? t->last_tsc + 1 : UINT64_MAX;
 
-    bin_bounds(t, b, start, end);
+    timebins_bounds(&t->time, b, start, end);
     if ( b == 0 && *start < t->first_tsc )
         *start = t->first_tsc;
-    if ( b == t->nr_bins - 1 && *end > last )
+    if ( b == t->time.nr - 1 && *end > last )
         *end = last;
     if ( *end <= *start )
         *end = *start + 1;      /* a trace of one TSC has a tick */

@@ -33,6 +33,7 @@
 #include <stdint.h>
 
 #include "hashtab.h"
+#include "timebins.h"
 #include "xtread.h"
 
 
@@ -103,13 +104,10 @@ struct tally {
     struct hashtab by_id;       /* of the events, by id */
     struct tally_seen *seen;    /* the last event of each small hash */
 
-    /* The time bins: bin b covers TSCs [(bin_lo + b) << bin_shift, +1). */
-    unsigned int max_bins;      /* asked for */
-    unsigned int nr_bins;       /* in use */
-    unsigned int bin_shift;     /* 64: one bin of every TSC */
-    uint64_t bin_lo;
-    uint64_t bin_ticks;         /* 2^bin_shift, or UINT64_MAX */
-    struct tally_bin_loss *bin_losses;  /* nr_bins, made by tally_end() */
+    /* The time bins (timebins.h): time.max asked for, time.nr in use. */
+    struct timebins time;
+    uint64_t bin_ticks;         /* 2^time.shift, or UINT64_MAX */
+    struct tally_bin_loss *bin_losses;  /* time.nr, made by tally_end() */
 
     /* Until then, per bin: lost records, and markers starting and ending */
     uint64_t *lost_in_bin, *marker_starts, *marker_ends;
