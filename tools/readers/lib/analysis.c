@@ -574,17 +574,13 @@ static void take_runstate(struct analysis *a, const struct model_event *ev)
         v->last_pcpu = ev->pcpu;
         break;
     case MODEL_RUNNABLE:
-        /*
-         * The wait for a pCPU, whole, where it ends; one the trace's end
-         * cut is no wait.
-         */
-        if ( ev->u.runstate.end_by == MODEL_END_RECORD && ends &&
-             sketch_add(&v->latency[ev->u.runstate.cause],
+        if ( !model_is_wait(ev) )
+            break;
+        if ( sketch_add(&v->latency[ev->u.runstate.cause],
                         ev->end - ev->began) )
             a->failed = true;
         /* An idle vCPU's "wait" is a pCPU busy with guests: not one. */
-        if ( ev->u.runstate.end_by == MODEL_END_RECORD && ends &&
-             ev->domvcpu >> 16 != MODEL_DOMID_IDLE )
+        if ( ev->domvcpu >> 16 != MODEL_DOMID_IDLE )
             note_longest(a, LONGEST_WAITS, ev, ev->end - ev->began,
                          ev->u.runstate.cause);
         break;
@@ -658,18 +654,17 @@ static void take_handlers(struct analysis *a, struct avcpu *v,
 /* An exit, whole, where it ends (as a C-state, a loss, an injection). */
 static void take_exit(struct analysis *a, const struct model_event *ev)
 {
-    uint64_t ticks = ev->end - ev->began;
-    uint64_t halted = ev->u.exit.halted < ticks ? ev->u.exit.halted : ticks;
+    uint64_t ticks = ev->end - ev->began, in_xen = model_exit_in_xen(ev);
     uint64_t key = ev->u.exit.reason | (ev->u.exit.svm ? KEY_SVM : 0);
     struct avcpu *v;
 
     if ( ev->goes_on || !(v = vcpu_of(a, ev->domvcpu)) )
         return;
     if ( ev->u.exit.arm )
-        table_add_halted(a, &v->traps, key, ticks, halted);
+        table_add_halted(a, &v->traps, key, ticks, ticks - in_xen);
     else
-        table_add_halted(a, &v->exits, key, ticks, halted);
-    note_longest(a, LONGEST_EXITS, ev, ticks - halted,
+        table_add_halted(a, &v->exits, key, ticks, ticks - in_xen);
+    note_longest(a, LONGEST_EXITS, ev, in_xen,
                  key | (ev->u.exit.arm ? KEY_ARM : 0));
     take_handlers(a, v, ev, ticks);
 }

@@ -276,6 +276,30 @@ struct model_event {
     } u;
 };
 
+/*
+ * An interval event is counted whole where it ends (not @goes_on): its
+ * length is @end - @began, what the window cut off included.
+ */
+
+/* An exit's time in Xen, whole: all of it but the time halted. */
+static inline uint64_t model_exit_in_xen(const struct model_event *ev)
+{
+    uint64_t ticks = ev->end - ev->began;
+
+    return ev->u.exit.halted < ticks ? ticks - ev->u.exit.halted : 0;
+}
+
+/*
+ * A wait for a pCPU: a runnable interval that a record ended (not the
+ * trace's end, a loss or a cut), whole.
+ */
+static inline bool model_is_wait(const struct model_event *ev)
+{
+    return ev->type == MODEL_EV_RUNSTATE && !ev->goes_on &&
+           ev->u.runstate.state == MODEL_RUNNABLE &&
+           ev->u.runstate.end_by == MODEL_END_RECORD;
+}
+
 /* What the model knows about a record, after taking it. */
 struct model_record {
     uint32_t domvcpu;           /* running on its pCPU; MODEL_VCPU_NONE */
