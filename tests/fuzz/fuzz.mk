@@ -90,7 +90,10 @@ $(BUILD)/tests/fuzz_summary: $(READER_SRC)/summary.c \
 $(BUILD)/tests/fuzz_export:  $(READER_SRC)/export.c \
                              $(EXPORT_SRCS) $(EXPORT_HDRS)
 $(BUILD)/tests/fuzz_plot:    $(READER_SRC)/plot.c \
-                             $(READER_DIR)/tally.c $(READER_DIR)/timebins.c
+                             $(READER_DIR)/tally.c $(READER_DIR)/timebins.c \
+                             $(READER_DIR)/scatter.c $(READER_DIR)/scatter.h \
+                             $(READER_DIR)/svg.c $(READER_DIR)/svg.h \
+                             $(MODEL_SRCS) $(MODEL_HDRS)
 $(BUILD)/tests/fuzz_format:  $(READER_SRC)/xentrace_format.c
 
 $(patsubst %,$(BUILD)/tests/fuzz_%,$(FUZZ_PROGRAMS)): $(BUILD)/tests/fuzz_%: \

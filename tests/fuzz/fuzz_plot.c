@@ -1,7 +1,8 @@
 /*
  * libFuzzer target: any bytes as a trace for xentrace-plot, compiled in
- * from plot.c: the SVG must be whole, and no coordinate a NaN or an
- * infinity.
+ * from plot.c: the rate's SVG and one --scatter kind's (by the input's
+ * size) must be whole, no coordinate a NaN or an infinity, and each line
+ * of the scatter's CSV must have its header's columns.
  */
 #define main xentrace_plot_main
 #include "plot.c"
@@ -12,15 +13,11 @@
 #include "fuzz_tally.h"
 
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* The picture in fuzz_out is whole, with no NaN or infinity. */
+static void check_svg(void)
 {
     static const char head[] = "<?xml version=\"1.0\"", tail[] = "</svg>\n";
-    struct tally t;
-    struct xt_reader *r = tally_input(&t, data, size);
 
-    if ( !r )
-        return 0;
-    plot(fuzz_out.f, &t, "fuzz <&> \"trace\"");
     fflush(fuzz_out.f);
     CHECK(fuzz_out.len > sizeof(head) + sizeof(tail));
     CHECK(!memcmp(fuzz_out.buf, head, sizeof(head) - 1));
@@ -28,6 +25,66 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                   sizeof(tail) - 1));
     CHECK(!has_nan_or_inf(fuzz_out.buf, fuzz_out.len));
     output_reset(&fuzz_out);
+}
+
+/* Commas in the line at @line, up to @end. */
+static unsigned int commas(const char *line, const char *end)
+{
+    unsigned int n = 0;
+
+    for ( ; line < end; line++ )
+        n += *line == ',';
+    return n;
+}
+
+/*
+ * --scatter @kind of @r, in @bins bins: as CSV, every line with the
+ * header's columns; then as a picture.
+ */
+static void check_scatter(struct xt_reader *r, uint64_t hz,
+                          enum scatter_kind kind, unsigned int bins)
+{
+    struct scatter_options o = {
+        .kind = kind, .bins = bins, .hz = hz, .origin = cli_origin(r),
+        .csv = fuzz_out.f, .reader = r,
+    };
+    struct scatter *s = scatter_new(&o);
+    const char *line, *end;
+    unsigned int columns = 0;
+
+    if ( !s || scatter_run(r, s) )
+        abort();        /* out of memory: over -rss_limit_mb */
+    fflush(fuzz_out.f);
+    CHECK(!has_nan_or_inf(fuzz_out.buf, fuzz_out.len));
+    for ( line = fuzz_out.buf; line < fuzz_out.buf + fuzz_out.len;
+          line = end + 1 )
+    {
+        end = memchr(line, '\n', fuzz_out.buf + fuzz_out.len - line);
+        CHECK(end);
+        if ( line == fuzz_out.buf )
+            columns = commas(line, end);
+        CHECK(commas(line, end) == columns);
+    }
+    output_reset(&fuzz_out);
+    scatter_free(s);
+    o.csv = NULL;
+    if ( !(s = scatter_new(&o)) || scatter_run(r, s) )
+        abort();
+    scatter_svg(fuzz_out.f, s, "fuzz <&> \"trace\"");
+    check_svg();
+    scatter_free(s);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    struct tally t;
+    struct xt_reader *r = tally_input(&t, data, size);
+
+    if ( !r )
+        return 0;
+    plot(fuzz_out.f, &t, "fuzz <&> \"trace\"");
+    check_svg();
+    check_scatter(r, t.hz, size % SCATTER_KINDS, 1 + size % 7);
     tally_free(&t);
     xt_reader_close(r);
     return 0;

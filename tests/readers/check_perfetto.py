@@ -139,6 +139,10 @@ class Trace:
                     if self.thread_pid.get(tid) != get(th, "pid"):
                         fail("thread track of tid %d: pid %s, not %s" %
                              (tid, get(th, "pid"), self.thread_pid.get(tid)))
+                # A vCPU's counter is a child of its thread's track.
+                parent = self.tracks.get(get(td, "parent_uuid"))
+                if tid is None and parent is not None:
+                    tid = parent[1]
                 self.tracks[get(td, "uuid")] = (get(td, "name"), tid)
             cs = get(p, "clock_snapshot")
             if cs is not None:

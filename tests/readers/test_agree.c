@@ -23,7 +23,8 @@
  *   records that name it;
  * - --from/--to cut the span, --domain and --cpu the vCPUs shown, --top
  *   the rows;
- * - --diff's figures are each trace's own summary's.
+ * - --diff's figures are each trace's own summary's;
+ * - xentrace-plot --scatter's points and intervals are the summary's.
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -370,9 +371,48 @@ static void test_diff_matches_each_summary(void **state)
                         dir, dir), 0);
 }
 
+/*
+ * xentrace-plot --scatter, every kind: each point and interval of the
+ * picture and of its CSV is one the summary counts (check_scatter.py), on
+ * loss-free captures, a lossy one and a gen-trace file; from a pipe the
+ * picture is the file's (but for the title, which names the input).
+ */
+static void check_scatter(const char *name)
+{
+    static const char *const kinds[] = {
+        "exits", "waits", "to-halt", "irq", "runstate", "pcpu",
+    };
+    unsigned int k;
+
+    summarise(name, "");
+    for ( k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++ )
+        assert_int_equal(sh("%s --scatter %s -o %s/%s.svg %s/%s.bin && "
+                            "%s --scatter %s --csv %s/%s.bin > %s/%s.csv && "
+                            "python3 %s %s %s/%s.svg %s/%s.csv %s/%s.json",
+                            PLOT, kinds[k], dir, name, dir, name, PLOT,
+                            kinds[k], dir, name, dir, name, CHECK_SCATTER,
+                            kinds[k], dir, name, dir, name, dir, name), 0);
+}
+
+static void test_scatter_matches_the_summary(void **state)
+{
+    (void)state;
+    check_scatter("sim2");
+    check_scatter("sim8");
+    check_scatter("flood");
+    check_scatter("gen8");
+    assert_int_equal(sh("%s --scatter waits %s/sim2.bin | sed 4d > %s/f.svg "
+                        "&& cat %s/sim2.bin | %s --scatter waits | sed 4d | "
+                        "cmp - %s/f.svg", PLOT, dir, dir, dir, PLOT, dir), 0);
+}
+
 static void test_bad_options(void **state)
 {
     (void)state;
+    assert_int_equal(sh("%s --csv %s/sim2.bin", PLOT, dir), 1);
+    assert_int_equal(sh("%s --scatter exit %s/sim2.bin", PLOT, dir), 1);
+    assert_int_equal(sh("%s --scatter exits -b 1001 %s/sim2.bin", PLOT, dir),
+                     1);
     assert_int_equal(sh("%s --diff %s/sim2.bin", SUMMARY, dir), 1);
     assert_int_equal(sh("%s --diff --json %s/sim2.bin %s/sim8.bin", SUMMARY,
                         dir, dir), 1);
@@ -402,6 +442,7 @@ int main(void)
         cmocka_unit_test(test_filters),
         cmocka_unit_test(test_sorted_by_cost),
         cmocka_unit_test(test_diff_matches_each_summary),
+        cmocka_unit_test(test_scatter_matches_the_summary),
         cmocka_unit_test(test_bad_options),
     };
 

@@ -52,7 +52,11 @@ $(XT_DUMP): $(READER_SRC)/dump.c $(READER_DIR)/view.c $(READER_DIR)/view.h \
 $(XT_SUMMARY): $(READER_SRC)/summary.c $(TALLY_SRCS) $(ANALYSIS_SRCS) \
                $(ANALYSIS_HDRS) $(READER_DIR)/diff.c $(READER_DIR)/diff.h
 $(XT_EXPORT): $(READER_SRC)/export.c $(EXPORT_SRCS) $(EXPORT_HDRS)
-$(XT_PLOT): $(READER_SRC)/plot.c $(TALLY_SRCS)
+# The plot's pictures: the event rate (tally.c), and xenalyze's
+# scatterplots from the model (scatter.c), drawn by svg.c.
+$(XT_PLOT): $(READER_SRC)/plot.c $(TALLY_SRCS) $(READER_DIR)/scatter.c \
+            $(READER_DIR)/scatter.h $(READER_DIR)/svg.c $(READER_DIR)/svg.h \
+            $(MODEL_SRCS) $(MODEL_HDRS)
 $(XT_FORMAT): $(READER_SRC)/xentrace_format.c
 
 # The live view: the summary's analysis on a screen (ncurses, Debian's

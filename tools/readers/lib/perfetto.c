@@ -22,6 +22,9 @@
  *                hypercalls, PV events and injected interrupts; and a
  *                "lost" slice for the time the model books LOST, but for
  *                the runs the scheduling shows (lost_slice()).
+ *                A counter "dXvY to halt (ns)" per HVM vCPU: each
+ *                injected interrupt's time from the entry after it to
+ *                the halt, from that entry to the halt.
  *   per pCPU     a track "pCPU N" with a slice for every loss, "lost N
  *                records", and the interrupts; counters "pCPU N C-state"
  *                and "pCPU N records/s" (per 10 ms).  During a loss,
@@ -91,6 +94,7 @@
 #define TD_NAME                 2
 #define TD_PROCESS              3
 #define TD_THREAD               4
+#define TD_PARENT_UUID          5
 #define TD_COUNTER              8
 #define THD_PID                 1
 #define THD_TID                 2
@@ -182,6 +186,7 @@ struct pcpu {
 /* A vCPU: its track, and its last run as the exported scheduling shows it. */
 struct vinfo {
     uint64_t uuid;
+    uint64_t to_halt_track;     /* its counter's uuid; 0: not yet */
     uint64_t run_in, run_out;   /* TSC; run_out: of the run before, if
                                    running */
     bool ran, running;
@@ -419,12 +424,15 @@ static void declare_pseudo(struct pf *pf, uint32_t cpu, uint32_t tid)
     pf->xen_declared = *done = true;
 }
 
-static void track_descriptor(struct pf *pf, uint64_t uuid, const char *name,
-                             bool counter)
+/* A track of its own, or under track @parent (0: none). */
+static void track_descriptor(struct pf *pf, uint64_t uuid, uint64_t parent,
+                             const char *name, bool counter)
 {
     packet_begin(pf);
     pb_begin(&pf->pkt, TP_TRACK_DESCRIPTOR);
     pb_varint(&pf->pkt, TD_UUID, uuid);
+    if ( parent )
+        pb_varint(&pf->pkt, TD_PARENT_UUID, parent);
     pb_string(&pf->pkt, TD_NAME, name);
     if ( counter )
     {
@@ -445,7 +453,7 @@ static uint64_t pcpu_track(struct pf *pf, uint32_t cpu, uint64_t *which,
     {
         *which = pf->next_uuid++;
         snprintf(name, sizeof(name), "pCPU %u%s", cpu, what);
-        track_descriptor(pf, *which, name, *what);
+        track_descriptor(pf, *which, 0, name, *what);
     }
     return *which;
 }
@@ -922,6 +930,33 @@ static void on_cstate(struct pf *pf, const struct model_event *ev)
     counter(pf, ev->end, p->cstate_track, 0);
 }
 
+/*
+ * An injected interrupt's time to the halt, whole where it ends: the
+ * vCPU's counter "dXvY to halt (ns)" at that time from the entry after
+ * the injection (xentrace-plot --scatter to-halt's points), back to 0 at
+ * the halt.  A counter, not a slice: several may end at one halt; under
+ * the vCPU's thread track.
+ */
+static void on_to_halt(struct pf *pf, const struct model_event *ev)
+{
+    char name[NAME_MAX_BYTES], who[MODEL_NAME_MAX];
+    struct vinfo *v;
+
+    if ( ev->goes_on || ev->domvcpu == MODEL_VCPU_NONE ||
+         !(v = vcpu_of(pf, ev->domvcpu)) )
+        return;
+    if ( !v->to_halt_track )
+    {
+        v->to_halt_track = pf->next_uuid++;
+        snprintf(name, sizeof(name), "%s to halt (ns)",
+                 model_vcpu_name(who, sizeof(who), ev->domvcpu));
+        track_descriptor(pf, v->to_halt_track, v->uuid, name, true);
+    }
+    counter(pf, ev->start, v->to_halt_track,
+            tsc_ns(ev->end - ev->began, pf->hz));
+    counter(pf, ev->end, v->to_halt_track, 0);
+}
+
 static void on_point(struct pf *pf, const struct model_event *ev)
 {
     uint64_t track = track_of(pf, ev->domvcpu, ev->pcpu);
@@ -970,9 +1005,11 @@ static void on_event(void *arg, const struct model_event *ev)
     case MODEL_EV_INJECT:
         on_point(pf, ev);
         break;
+    case MODEL_EV_TO_HALT:
+        on_to_halt(pf, ev);
+        break;
     case MODEL_EV_INJECT_LATENCY:
     case MODEL_EV_DOMAIN:
-    case MODEL_EV_TO_HALT:
         break;      /* they span pCPUs and overlap slices: the summary's */
     case MODEL_EV_MEM:
         break;      /* not a class the export offers (VIEW_ALL) */
@@ -1123,7 +1160,7 @@ static void mask_slices(struct pf *pf)
     if ( pf->filter->to && pf->filter->to < last )
         last = pf->filter->to;
     uuid = pf->next_uuid++;
-    track_descriptor(pf, uuid, "xentrace masks", false);
+    track_descriptor(pf, uuid, 0, "xentrace masks", false);
     for ( i = 0; i < n; i++ )
     {
         const struct xt_mask_period *p = xt_reader_mask_period(pf->reader, i);
