@@ -194,6 +194,20 @@ void output_reset(struct output *o)
     output_open(o);
 }
 
+void output_lines(struct output *o, line_check *check, void *arg)
+{
+    const char *line, *end;
+    unsigned int n = 0;
+
+    fflush(o->f);
+    for ( line = o->buf; line < o->buf + o->len; line = end + 1 )
+    {
+        end = memchr(line, '\n', o->buf + o->len - line);
+        CHECK(end);
+        check(arg, line, end - line, n++);
+    }
+}
+
 unsigned int fuzz_bins(const uint8_t *data, size_t size)
 {
     return size ? data[size - 1] + 1 : 1;

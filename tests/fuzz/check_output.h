@@ -52,6 +52,14 @@ struct output {
 void output_open(struct output *o);
 void output_reset(struct output *o);
 
+/*
+ * Each line of what @o holds, without its '\n', to @check (the first is
+ * line 0): every line, the last too, must end.
+ */
+typedef void line_check(void *arg, const char *line, size_t len,
+                        unsigned int n);
+void output_lines(struct output *o, line_check *check, void *arg);
+
 /* The one the targets write to, open before the first input. */
 extern struct output fuzz_out;
 

@@ -27,14 +27,17 @@ static void check_svg(void)
     output_reset(&fuzz_out);
 }
 
-/* Commas in the line at @line, up to @end. */
-static unsigned int commas(const char *line, const char *end)
+/* Each line has as many commas as the first, the header. */
+static void csv_line(void *arg, const char *line, size_t len, unsigned int n)
 {
-    unsigned int n = 0;
+    unsigned int *columns = arg, commas = 0;
+    size_t i;
 
-    for ( ; line < end; line++ )
-        n += *line == ',';
-    return n;
+    for ( i = 0; i < len; i++ )
+        commas += line[i] == ',';
+    if ( n == 0 )
+        *columns = commas;
+    CHECK(commas == *columns);
 }
 
 /*
@@ -49,22 +52,13 @@ static void check_scatter(struct xt_reader *r, uint64_t hz,
         .csv = fuzz_out.f, .reader = r,
     };
     struct scatter *s = scatter_new(&o);
-    const char *line, *end;
     unsigned int columns = 0;
 
     if ( !s || scatter_run(r, s) )
         abort();        /* out of memory: over -rss_limit_mb */
     fflush(fuzz_out.f);
     CHECK(!has_nan_or_inf(fuzz_out.buf, fuzz_out.len));
-    for ( line = fuzz_out.buf; line < fuzz_out.buf + fuzz_out.len;
-          line = end + 1 )
-    {
-        end = memchr(line, '\n', fuzz_out.buf + fuzz_out.len - line);
-        CHECK(end);
-        if ( line == fuzz_out.buf )
-            columns = commas(line, end);
-        CHECK(commas(line, end) == columns);
-    }
+    output_lines(&fuzz_out, csv_line, &columns);
     output_reset(&fuzz_out);
     scatter_free(s);
     o.csv = NULL;

@@ -98,6 +98,14 @@ static int no_tally(void *arg, const struct xt_record *rec)
     return 0;
 }
 
+static void json_line(void *arg, const char *line, size_t len,
+                      unsigned int n)
+{
+    (void)arg;
+    (void)n;
+    CHECK(json_valid(line, len));
+}
+
 /*
  * --interval, in @format, of a third of the span or less: every JSON line
  * parses, with no NaN, and the whole trace's figures are analysis_run()'s.
@@ -113,18 +121,13 @@ static void check_intervals(struct xt_reader *r, const struct tally *t,
         .cut.step = (t->last_tsc - t->first_tsc) / 3 + 1, .r = r,
     };
     struct analysis *a = run_intervals(r, &mo, &ao, &iv);
-    const char *line, *end;
 
     if ( !a )
         abort();        /* out of memory: over -rss_limit_mb */
     fflush(fuzz_out.f);
     CHECK(!has_nan_or_inf(fuzz_out.buf, fuzz_out.len));
-    for ( line = fuzz_out.buf; format == JSON && line < fuzz_out.buf +
-                               fuzz_out.len; line = end + 1 )
-    {
-        end = memchr(line, '\n', fuzz_out.buf + fuzz_out.len - line);
-        CHECK(end && json_valid(line, end - line));
-    }
+    if ( format == JSON )
+        output_lines(&fuzz_out, json_line, NULL);
     output_reset(&fuzz_out);
     analysis_json(fuzz_out.f, a);
     fflush(fuzz_out.f);
@@ -138,22 +141,23 @@ static void check_intervals(struct xt_reader *r, const struct tally *t,
  * nothing changed (a change, "+1.0%", is only ever on an indented line;
  * a title, a domain's name, may hold any printable byte).
  */
+static void unchanged_line(void *arg, const char *line, size_t len,
+                           unsigned int n)
+{
+    (void)arg;
+    (void)n;
+    CHECK(line[0] != ' ' || !memchr(line, '%', len));
+}
+
 static void check_diff_self(struct analysis *a, uint64_t hz, unsigned int top)
 {
     struct diff_side self = { .a = a, .name = "fuzz.bin", .hz = hz };
-    const char *line, *end;
 
     if ( diff_print(fuzz_out.f, &self, &self, top) )
         abort();        /* out of memory: over -rss_limit_mb */
     fflush(fuzz_out.f);
     CHECK(!has_nan_or_inf(fuzz_out.buf, fuzz_out.len));
-    for ( line = fuzz_out.buf; line < fuzz_out.buf + fuzz_out.len;
-          line = end + 1 )
-    {
-        end = memchr(line, '\n', fuzz_out.buf + fuzz_out.len - line);
-        CHECK(end);
-        CHECK(line[0] != ' ' || !memchr(line, '%', end - line));
-    }
+    output_lines(&fuzz_out, unchanged_line, NULL);
     output_reset(&fuzz_out);
 }
 

@@ -116,6 +116,8 @@ import json
 import re
 import sys
 
+from checks import agree, compared, fail, report
+
 EXIT_ALIASES = {
     "PENDING_INTERRUPT": "PENDING_VIRT_INTR",
     "VMOFF": "VMXOFF",
@@ -174,19 +176,11 @@ RE_IO = re.compile(r"^\s+([0-9a-f]+):\[([rw])\]\s+(\d+)\s+([\d.]+)s\s+[\d.]+%\s+
 RE_PV = re.compile(r"^  (\S.*?)  (\d+)$")
 RE_HYPERCALL = re.compile(r"^    (\S+)\s+\[\s*(\d+)\]:\s+(\d+)")
 
-errors = []
-compared = [0]
 tsc_hz = [0]               # the summary's, which xenalyze was given
 vmcall_splits = []         # the vCPUs xenalyze splits VMCALL for
 vmcall_splits_unprinted = []    # those it does not, though ours does
 
 
-def fail(msg):
-    errors.append(msg)
-
-
-def agree(n=1):
-    compared[0] += n
 
 
 def figure(m):
@@ -760,13 +754,7 @@ def main():
     else:
         print(__doc__)
         sys.exit(1)
-    for e in errors[:20]:
-        print(e)
-    if len(errors) > 20:
-        print("... and %d more" % (len(errors) - 20))
-    if not errors:
-        print("%d figures agree" % compared[0])
-    sys.exit(1 if errors else 0)
+    report()
 
 
 if __name__ == "__main__":

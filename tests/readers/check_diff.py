@@ -30,22 +30,19 @@ import json
 import re
 import sys
 
+from checks import agree, fail, report
+
 SIDES = ("before", "after")
 RE_TRACE = re.compile(r"^(before|after) +(.+): ([\d.]+) s at ([\d.]+) MHz")
 TABLES = {"exit": "exits", "hypercall": "hypercalls", "injected": "injected"}
 
-errors = []
-compared = [0]
 
-
-def fail(msg):
-    errors.append(msg)
 
 
 def close(what, printed, exact):
     """A printed figure against the exact one: its last digit's rounding
     (and a relative 1e-6 for a float's own)."""
-    compared[0] += 1
+    agree()
     if printed in ("-", ""):
         fail("%s: printed %r, expected %.6g" % (what, printed, exact))
         return
@@ -60,7 +57,7 @@ def close(what, printed, exact):
 
 def check_change(what, before, after, change):
     """The change column of two printed figures."""
-    compared[0] += 1
+    agree()
     if before == "-" or after == "-":
         want = "only after" if before == "-" else "only before"
         if change != want:
@@ -173,7 +170,7 @@ def check_figures(title, block, domains, summaries):
                 what = "%s wait %s us" % (title, p)
                 got = figs.get("wait %s us" % p, ["0", "0"])[i]
                 lo, hi = ranges[p]
-                compared[0] += 1
+                agree()
                 if got != "-" and not lo - 0.01 - lo / 64 <= float(got) <= \
                         hi + 0.01 + hi / 64:
                     fail("%s: %s %s, not within the causes' %.2f..%.2f" %
@@ -286,13 +283,7 @@ def main():
         check_tables(title, block, domains, summaries)
     for title in set(blocks) - seen:
         fail("block %r is in neither summary" % title)
-    for e in errors[:20]:
-        print(e)
-    if len(errors) > 20:
-        print("... and %d more" % (len(errors) - 20))
-    if not errors:
-        print("%d figures agree" % compared[0])
-    sys.exit(1 if errors else 0)
+    report()
 
 
 if __name__ == "__main__":

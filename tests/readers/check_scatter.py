@@ -33,18 +33,15 @@ import sys
 import xml.etree.ElementTree as ET
 from collections import Counter, defaultdict
 
+from checks import agree, fail, report
+
 NS = "{http://www.w3.org/2000/svg}"
 IDLE = 32767
-errors = []
-compared = [0]
 
-
-def fail(msg):
-    errors.append(msg)
 
 
 def same(what, ours, theirs, tolerance=0.0):
-    compared[0] += 1
+    agree()
     if abs(ours - theirs) > tolerance:
         fail("%s: plot %s, summary %s" % (what, ours, theirs))
 
@@ -198,7 +195,7 @@ def check_lane_svg(root, rows, kind):
     if rows and not lanes:
         fail("no lane for %d intervals" % len(rows))
     for g in lanes:
-        compared[0] += 1
+        agree()
         if g.get("data-lane") not in who:
             fail("lane %s is not in the CSV" % g.get("data-lane"))
         for r in g.iter(NS + "rect"):
@@ -221,14 +218,8 @@ def main():
     else:
         LANES[kind](rows, summary)
         check_lane_svg(root, rows, kind)
-    for e in errors[:20]:
-        print(e)
-    if len(errors) > 20:
-        print("... and %d more" % (len(errors) - 20))
-    if not errors:
-        print("%s: %d points or intervals, %d figures agree" % (
-            kind, len(rows), compared[0]))
-    sys.exit(1 if errors else 0)
+    report("%s: %d points or intervals, %%d figures agree" % (kind,
+                                                              len(rows)))
 
 
 if __name__ == "__main__":
