@@ -55,6 +55,22 @@ static char dir[] = "/tmp/test_export.XXXXXX";
 
 static char sh_log[sizeof(dir) + 8];
 
+/* $TRACE_PROCESSOR, else the oracle's; NULL (said once) if not there. */
+static const char *trace_processor(void)
+{
+    static bool said;
+    const char *tp = getenv("TRACE_PROCESSOR");
+
+    if ( !tp )
+        tp = TRACE_PROCESSOR_DEFAULT;
+    if ( !access(tp, X_OK) )
+        return tp;
+    if ( !said )
+        print_message("no %s: Perfetto's imports are not checked\n", tp);
+    said = true;
+    return NULL;
+}
+
 /* The number that file @name@ext in the test directory starts with. */
 static unsigned long long read_number(const char *name, const char *ext)
 {
@@ -340,13 +356,11 @@ static void test_chrome_json_records(void **state)
  */
 static void test_domains_named(void **state)
 {
-    const char *tp = getenv("TRACE_PROCESSOR");
+    const char *tp = trace_processor();
     char path[256];
     char *csv;
 
     (void)state;
-    if ( !tp )
-        tp = TRACE_PROCESSOR_DEFAULT;
     assert_int_equal(sh("%s -n -c 2 -s 1M %s/named.bin", GEN_TRACE, dir), 0);
     assert_int_equal(sh("%s --ctf %s/named.ctf %s/named.bin && %s "
                         "%s/named.ctf > %s/named.bt", EXPORT, dir, dir,
@@ -360,12 +374,8 @@ static void test_domains_named(void **state)
     assert_true(file_has("named.json", "\"name\":\"process_name\","
                          "\"args\":{\"name\":\"d1 (web-01)\"}"));
     assert_false(file_has("named.json", "\"args\":{\"name\":\"d0"));
-    if ( access(tp, X_OK) )
-    {
-        print_message("no %s: Perfetto's process names are not checked\n",
-                      tp);
+    if ( !tp )
         skip();
-    }
     assert_int_equal(sh("printf '%%s\\n' \"select 'p', name from process "
                         "where pid > 0 order by pid; select 's', name, value "
                         "from stats where value > 0 and severity in "
@@ -424,9 +434,27 @@ static const char *perfetto_protos(void)
 }
 
 /*
+ * Perfetto's trace processor imports @out.pftrace with no error and no
+ * data loss in its stats table.
+ */
+static void perfetto_imports(const char *out)
+{
+    const char *tp = trace_processor();
+
+    if ( !tp )
+        return;
+    assert_int_equal(sh("echo \"select name, value from stats where value "
+                        "> 0 and severity in ('error', 'data_loss');\" | "
+                        "%s -q /dev/stdin %s/%s.pftrace 2>/dev/null > "
+                        "%s/%s.stats && test $(wc -l < %s/%s.stats) = 1",
+                        tp, dir, out, dir, out, dir, out), 0);
+}
+
+/*
  * Export @name.bin with @options to @out.pftrace and decode it with
  * protoc against Perfetto's protos, into @out.txt: protoc must say
- * nothing (it warns, and goes on, on a string that is not UTF-8).
+ * nothing (it warns, and goes on, on a string that is not UTF-8); and
+ * Perfetto imports it without an error.
  */
 static void perfetto_decode(const char *name, const char *options,
                             const char *out)
@@ -448,6 +476,7 @@ static void perfetto_decode(const char *name, const char *options,
     snprintf(path, sizeof(path), "%s/%s.protoc", dir, out);
     assert_int_equal(stat(path, &st), 0);
     assert_int_equal(st.st_size, 0);
+    perfetto_imports(out);
 }
 
 /* check_perfetto.py on @out.txt, with @checks. */

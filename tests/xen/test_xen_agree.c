@@ -21,6 +21,9 @@
  *   KHz"; "Xen version 4.20.4").  Our files carry them, and they are the
  *   boot's.
  * - the same on the arm64 boots, where the figures are Arm's.
+ * - each capture's Perfetto export, as Perfetto's trace processor imports
+ *   it, holds the summary's runs, exits, hypercalls and losses
+ *   (tests/readers/perfetto-agrees);
  * - the first capture of each boot follows the boot's tracing, which
  *   filled the buffers: it has losses, the summary counts them as the
  *   file holds them, and per vCPU the states, lost and unknown included,
@@ -36,6 +39,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "boots.h"
@@ -43,6 +47,8 @@
 #include "tracefile.h"
 
 #define PATH_BYTES  512
+#define TRACE_PROCESSOR_DEFAULT \
+    "../shared/oracles/perfetto-tp/trace_processor_shell"
 #define NR_CPUS     2           /* QEMU -smp 2, dom0_max_vcpus=2 */
 
 static const char *results;
@@ -219,6 +225,44 @@ static void test_debian_agrees_with_xenalyze(void **state)
     snprintf(options, sizeof(options), "-H %" PRIu64 " -V %s", host.tsc_hz,
              host.xen);
     agree(boot, "debian", options);
+}
+
+/*
+ * @step.bin's Perfetto export as Perfetto's trace processor imports it,
+ * against its summary (tests/readers/perfetto-agrees): every vCPU's runs,
+ * exits, hypercalls and losses.  Skipped without the trace processor.
+ */
+static void perfetto_agrees(const char *boot, const char *step)
+{
+    const char *tp = getenv("TRACE_PROCESSOR");
+    char log[PATH_BYTES], name[64], *text;
+    int rc;
+
+    if ( access(tp ? tp : TRACE_PROCESSOR_DEFAULT, X_OK) )
+    {
+        print_message("no trace processor: not checked\n");
+        skip();
+    }
+    snprintf(log, sizeof(log), "%s/%s/%s.perfetto", results, boot, step);
+    rc = run_sh(log, "%s %s %s/%s/%s.bin", PERFETTO_AGREES, READERS, results,
+                boot, step);
+    snprintf(name, sizeof(name), "%s.perfetto", step);
+    text = read_boot_file(boot, name);
+    if ( rc )
+        fail_msg("%s %s: Perfetto and the summary differ:\n%.3000s", boot,
+                 step, text);
+    print_message("%s %s: %s", boot, step, text);
+    free(text);
+}
+
+static void test_ours_perfetto_agrees(void **state)
+{
+    perfetto_agrees(*state, "ours");
+}
+
+static void test_debian_perfetto_agrees(void **state)
+{
+    perfetto_agrees(*state, "debian");
 }
 
 /* The boot's first capture: losses, counted, and the states still tile. */
@@ -784,6 +828,11 @@ int main(void)
         ON_CLAMP(test_ours_agrees_with_xenalyze),
         ON_STOCK(test_debian_agrees_with_xenalyze),
         ON_OURS(test_debian_agrees_with_xenalyze),
+        ON_STOCK(test_ours_perfetto_agrees),
+        ON_OURS(test_ours_perfetto_agrees),
+        ON_CLAMP(test_ours_perfetto_agrees),
+        ON_DOMU(test_ours_perfetto_agrees),
+        ON_STOCK(test_debian_perfetto_agrees),
         ON_STOCK(test_stock_first_capture_lost_accounted),
         ON_OURS(test_ours_first_capture_lost_accounted),
         ON_STOCK(test_sigint_capture),

@@ -29,10 +29,13 @@ $(XEN_TEST): tests/xen/test_xen.c tests/xen/boots.h tests/sim/tracefile.c \
 # The summary against xenalyze on the boots' captures.
 $(XEN_AGREE_TEST): tests/xen/test_xen_agree.c tests/xen/boots.h tests/sim/tracefile.c \
                    tests/sim/tracefile.h tests/common/run_cmd.c \
-                   tests/common/run_cmd.h | $(XT_SUMMARY) $(XT_DUMP)
+                   tests/common/run_cmd.h | $(XT_SUMMARY) $(XT_DUMP) \
+                                            $(XT_EXPORT) $(XT_PLOT)
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_CFLAGS) -Ixen/include -Itests/sim -Itests/common \
 	    -DAGREE='"tests/readers/agree-with-xenalyze"' \
+	    -DPERFETTO_AGREES='"tests/readers/perfetto-agrees"' \
+	    -DREADERS='"$(READER_OUT)"' \
 	    -DCHECK_TOP='"tests/readers/check_top.py"' \
 	    -DSUMMARY='"$(XT_SUMMARY)"' -DDUMP='"$(XT_DUMP)"' $(LDFLAGS) \
 	    -o $@ tests/xen/test_xen_agree.c tests/sim/tracefile.c \

@@ -333,6 +333,10 @@ static void enter(struct model *m, struct vstate *v, uint64_t tsc,
     if ( end_by != MODEL_END_TRACE )
         domain_change(m, v, state, tsc);
     v->ran |= state == MODEL_RUNNING;
+    /* The record's pCPU's vCPU ends a run: where it ran from. */
+    if ( v->state == MODEL_RUNNING && current_of(m, v->pcpu) == v &&
+         m->last_pcpu && m->last_pcpu->cpu == v->pcpu )
+        m->what.ran_since = v->since;
     /* The record ends a state it proves, not a gap in what is known. */
     if ( v->state <= MODEL_OFFLINE )
     {
@@ -1144,6 +1148,8 @@ int model_feed(struct model *m, const struct xt_record *rec)
     {
         v = current_of(m, rec->cpu);
         m->what.domvcpu = v ? v->domvcpu : MODEL_VCPU_NONE;
+        if ( v && v->state == MODEL_RUNNING && !m->what.ran_since )
+            m->what.ran_since = v->since;
         m->ops.record(m->arg, rec, &m->what);
     }
     return 0;

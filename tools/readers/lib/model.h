@@ -303,6 +303,10 @@ static inline bool model_is_wait(const struct model_event *ev)
 /* What the model knows about a record, after taking it. */
 struct model_record {
     uint32_t domvcpu;           /* running on its pCPU; MODEL_VCPU_NONE */
+    uint64_t ran_since;         /* where the model books @domvcpu running
+                                   there from: its running interval's
+                                   start, or that of the one the record
+                                   ended; 0: it is not known to run */
     bool closes;                /* it closed an interval (a runstate, not
                                    lost or unknown; an exit; a C-state): */
     uint64_t ticks;             /* that interval's length */

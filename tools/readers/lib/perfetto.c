@@ -175,6 +175,7 @@ struct pcpu {
     bool running;               /* tid is set */
     uint64_t last_ns;           /* of the last switch: they must not go
                                    back in a bundle */
+    uint64_t last_tsc;          /* of its last record in the window */
     struct sched_events *switches;      /* allocated on the pCPU's */
     struct sched_events *wakings;       /* first scheduling event */
     uint64_t rate_start;        /* TSC of the rate window */
@@ -744,10 +745,20 @@ static void sched_switch(struct pf *pf, uint32_t cpu, uint64_t tsc,
     p->domvcpu = domvcpu;
     if ( tid >= VIEW_XEN_PID )
         declare_pseudo(pf, cpu, tid);
-    if ( p->switches->n == BUNDLE_MAX )
+    if ( p->switches->n + 1 >= BUNDLE_MAX )
         bundle_flush(pf, cpu);
     if ( t < p->last_ns )
         t = p->last_ns;
+    /*
+     * Perfetto takes a pCPU's first compact switch only to learn what runs
+     * (it cannot know what ran before: "compact_sched_switch_skipped"), so
+     * the first is to the pCPU's "unknown", at the same time.
+     */
+    if ( !p->running && tid != view_unknown_tid(cpu) )
+    {
+        declare_pseudo(pf, cpu, view_unknown_tid(cpu));
+        add_event(p->switches, t, view_unknown_tid(cpu), TASK_RUNNING);
+    }
     add_event(p->switches, t, tid, p->running ? prev_state : TASK_RUNNING);
     p->last_ns = t;
     p->tid = tid;
@@ -1017,22 +1028,29 @@ static void on_event(void *arg, const struct model_event *ev)
 }
 
 /*
- * A record the model saw run @domvcpu on its pCPU, which the exported
- * scheduling shows running no vCPU it can name: the switch was lost, and
- * a runstate change proved the run.  The run starts here.
+ * A record the model saw run @what->domvcpu on its pCPU, which the
+ * exported scheduling shows running no vCPU it can name: the switch was
+ * lost, or came before the trace, and a record proved the run.  The run
+ * starts where the model books it from (a continuing vCPU: the pCPU's
+ * first record), else here; not before the window, nor what the pCPU
+ * last showed.
  */
 static void proven_run(struct pf *pf, const struct xt_record *rec,
-                       uint32_t domvcpu)
+                       const struct model_record *what)
 {
     struct pcpu *p = &pf->pcpus[rec->cpu];
-    uint32_t tid;
+    uint32_t domvcpu = what->domvcpu, tid;
+    uint64_t since = what->ran_since && what->ran_since < rec->tsc ?
+                     what->ran_since : rec->tsc;
 
     if ( domvcpu == MODEL_VCPU_NONE || !view_cpu_wanted(pf->filter, rec->cpu) ||
          (p->running && p->tid != view_unknown_tid(rec->cpu)) )
         return;
     tid = view_domain_wanted(pf->filter, domvcpu) ? view_tid(domvcpu)
                                                    : view_other_tid(rec->cpu);
-    sched_switch(pf, rec->cpu, rec->tsc, TASK_RUNNING, tid,
+    if ( since < pf->filter->from )
+        since = pf->filter->from;       /* the window's start */
+    sched_switch(pf, rec->cpu, since, TASK_RUNNING, tid,
                  tid && tid < VIEW_XEN_PID ? domvcpu : MODEL_VCPU_NONE);
 }
 
@@ -1081,7 +1099,10 @@ static void on_record(void *arg, const struct xt_record *rec,
     struct pcpu *p;
 
     if ( !pf->failed && rec->cpu < pf->nr_pcpus )
-        proven_run(pf, rec, what->domvcpu);
+    {
+        proven_run(pf, rec, what);
+        pf->pcpus[rec->cpu].last_tsc = rec->tsc;
+    }
     if ( pf->failed || rec->cpu >= pf->nr_pcpus ||
          (rec->event >> 12) == 0x0001f ||     /* metadata, not records */
          !view_record_wanted(pf->filter, rec) )
@@ -1176,7 +1197,12 @@ static void mask_slices(struct pf *pf)
     }
 }
 
-static void finish(struct pf *pf)
+/*
+ * The end: a run still shown ends at its pCPU's last record, as the
+ * model knows it (one that continued on that record left the model no
+ * interval to end), or at @last, the window's; what is kept goes out.
+ */
+static void finish(struct pf *pf, uint64_t last)
 {
     uint64_t window = pf->hz / RATE_WINDOWS_PER_S ? pf->hz / RATE_WINDOWS_PER_S
                                                   : 1;
@@ -1184,6 +1210,12 @@ static void finish(struct pf *pf)
 
     for ( cpu = 0; cpu < pf->nr_pcpus; cpu++ )
     {
+        struct pcpu *p = &pf->pcpus[cpu];
+
+        if ( p->running && p->tid != view_unknown_tid(cpu) )
+            sched_switch(pf, cpu, p->last_tsc && p->last_tsc < last ?
+                         p->last_tsc : last, TASK_RUNNING,
+                         view_unknown_tid(cpu), MODEL_VCPU_NONE);
         bundle_flush(pf, cpu);
         rate_flush(pf, cpu, pf->pcpus[cpu].rate_start + window);
     }
@@ -1220,7 +1252,7 @@ int perfetto_export(struct xt_reader *r, FILE *out,
     if ( model_run(m) )
         pf.failed = true;               /* errno is ENOMEM */
     else if ( !pf.failed )
-        finish(&pf);
+        finish(&pf, model_last_tsc(m));
     if ( !pf.failed )
     {
         out_flush(&pf);
