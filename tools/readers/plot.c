@@ -130,6 +130,7 @@ static void plot(FILE *f, const struct tally *t, const char *title)
         for ( b = 0; b < t->time.nr; b++ )
             if ( bin_rate(t, &t->cpus[i], b) > p.y.hi )
                 p.y.hi = bin_rate(t, &t->cpus[i], b);
+    p.y.hi *= 1.05;             /* the highest line clear of the frame */
     snprintf(full, sizeof(full), "%s: events/s per CPU", title);
     svg_begin(f, SVG_HEIGHT);
     svg_title(f, full);
