@@ -2,6 +2,7 @@
 #include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,4 +61,21 @@ int run_sh(const char *log, const char *fmt, ...)
     va_end(ap);
     assert_true(n >= 0 && (size_t)n < sizeof(cmd));
     return run_cmd(argv, log);
+}
+
+const char *trace_processor(void)
+{
+    static const char oracle[] =
+        "../shared/oracles/perfetto-tp/trace_processor_shell";
+    static bool said;
+    const char *tp = getenv("TRACE_PROCESSOR");
+
+    if ( !tp )
+        tp = oracle;
+    if ( !access(tp, X_OK) )
+        return tp;
+    if ( !said )
+        print_message("no %s: what Perfetto reads is not checked\n", tp);
+    said = true;
+    return NULL;
 }

@@ -16,4 +16,10 @@ int run_sh(const char *log, const char *fmt, ...)
 /* The whole of file @path, NUL-terminated, or NULL if it cannot be opened. */
 char *read_file(const char *path);
 
+/*
+ * Perfetto's trace processor: $TRACE_PROCESSOR, else the oracle's
+ * (../shared/oracles/perfetto-tp); NULL, said once, if it is not there.
+ */
+const char *trace_processor(void);
+
 #endif /* RUN_CMD_H */

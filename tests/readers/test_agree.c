@@ -42,8 +42,6 @@
 #include "run_cmd.h"
 
 #define XENALYZE    "/usr/bin/xenalyze"
-#define TRACE_PROCESSOR_DEFAULT \
-    "../shared/oracles/perfetto-tp/trace_processor_shell"
 
 static char dir[] = "/tmp/test_agree.XXXXXX";
 
@@ -424,14 +422,9 @@ static void check_perfetto(const char *name)
 
 static void test_perfetto_agrees_with_the_summary(void **state)
 {
-    const char *tp = getenv("TRACE_PROCESSOR");
-
     (void)state;
-    if ( access(tp ? tp : TRACE_PROCESSOR_DEFAULT, X_OK) )
-    {
-        print_message("no trace processor: not checked\n");
+    if ( !trace_processor() )
         skip();
-    }
     check_perfetto("sim2");
     check_perfetto("sim8");
     check_perfetto("flood");

@@ -42,8 +42,6 @@
 
 #define XENALYZE    "/usr/bin/xenalyze"
 #define BABELTRACE  "/usr/bin/babeltrace2"
-#define TRACE_PROCESSOR_DEFAULT \
-    "../shared/oracles/perfetto-tp/trace_processor_shell"
 #define PROTOC      "/usr/bin/protoc"
 #define CHECK_PERFETTO  "tests/readers/check_perfetto.py"
 #define PERFETTO_PROTOS_DEFAULT "../shared/oracles/perfetto-protos"
@@ -54,22 +52,6 @@ static char dir[] = "/tmp/test_export.XXXXXX";
 #define sh(...)     run_sh(sh_log, __VA_ARGS__)
 
 static char sh_log[sizeof(dir) + 8];
-
-/* $TRACE_PROCESSOR, else the oracle's; NULL (said once) if not there. */
-static const char *trace_processor(void)
-{
-    static bool said;
-    const char *tp = getenv("TRACE_PROCESSOR");
-
-    if ( !tp )
-        tp = TRACE_PROCESSOR_DEFAULT;
-    if ( !access(tp, X_OK) )
-        return tp;
-    if ( !said )
-        print_message("no %s: Perfetto's imports are not checked\n", tp);
-    said = true;
-    return NULL;
-}
 
 /* The number that file @name@ext in the test directory starts with. */
 static unsigned long long read_number(const char *name, const char *ext)

@@ -26,7 +26,6 @@
 
 #include "sim_util.h"
 
-#define TRACE_PROCESSOR "../shared/oracles/perfetto-tp/trace_processor_shell"
 
 /* The sanitizers make mlockall() do nothing, successfully. */
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
@@ -868,6 +867,7 @@ static void test_steered_capture(void **state)
     char dir[256], path[300];
     char *json[] = { XT_SUMMARY, "--json", sim_trace, NULL };
     char *text, *at;
+    const char *tp;
     double changed, first_hvm = -1, span;
 
     (void)state;
@@ -950,7 +950,7 @@ static void test_steered_capture(void **state)
     assert_true(first_hvm >= changed);
 
     /* Perfetto: a slice per period on a track of the masks' own. */
-    if ( !access(TRACE_PROCESSOR, X_OK) )
+    if ( (tp = trace_processor()) )
     {
         assert_int_equal(run_sh(sim_log, "%s --perfetto %s/m.pftrace %s && "
             "printf '%%s\\n' \"select s.name from slice s join track t on "
@@ -958,7 +958,7 @@ static void test_steered_capture(void **state)
             "s.ts; select 'error', name from stats where value > 0 and "
             "severity in ('error', 'data_loss');\" > %s/m.sql && %s -q "
             "%s/m.sql %s/m.pftrace > %s 2>/dev/null", XT_EXPORT, dir,
-            sim_trace, dir, TRACE_PROCESSOR, dir, dir, sim_summary), 0);
+            sim_trace, dir, tp, dir, dir, sim_summary), 0);
         text = sim_read_text(sim_summary);
         if ( !strstr(text, "\"events sched, CPUs all\"\n"
                            "\"events sched,hvm, CPUs all\"\n") ||

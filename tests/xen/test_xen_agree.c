@@ -39,7 +39,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <cmocka.h>
 
 #include "boots.h"
@@ -47,8 +46,6 @@
 #include "tracefile.h"
 
 #define PATH_BYTES  512
-#define TRACE_PROCESSOR_DEFAULT \
-    "../shared/oracles/perfetto-tp/trace_processor_shell"
 #define NR_CPUS     2           /* QEMU -smp 2, dom0_max_vcpus=2 */
 
 static const char *results;
@@ -234,15 +231,11 @@ static void test_debian_agrees_with_xenalyze(void **state)
  */
 static void perfetto_agrees(const char *boot, const char *step)
 {
-    const char *tp = getenv("TRACE_PROCESSOR");
     char log[PATH_BYTES], name[64], *text;
     int rc;
 
-    if ( access(tp ? tp : TRACE_PROCESSOR_DEFAULT, X_OK) )
-    {
-        print_message("no trace processor: not checked\n");
+    if ( !trace_processor() )
         skip();
-    }
     snprintf(log, sizeof(log), "%s/%s/%s.perfetto", results, boot, step);
     rc = run_sh(log, "%s %s %s/%s/%s.bin", PERFETTO_AGREES, READERS, results,
                 boot, step);

@@ -180,6 +180,13 @@ static unsigned int series_of(struct scatter *s, uint64_t key,
     return k;
 }
 
+/* An exit's series: its reason, and whether SVM's (bit 32) or Arm's (33). */
+static uint64_t exit_key(const struct model_event *ev)
+{
+    return ev->u.exit.reason | (uint64_t)ev->u.exit.svm << 32 |
+           (uint64_t)ev->u.exit.arm << 33;
+}
+
 static void exit_name(const struct scatter *s, uint64_t key, char *buf,
                       size_t size)
 {
@@ -312,9 +319,7 @@ static void csv_point(const struct scatter *s, const struct model_event *ev,
     switch ( s->o.kind )
     {
     case SCATTER_EXITS:
-        exit_name(s, ev->u.exit.reason |
-                  (uint64_t)ev->u.exit.svm << 32 |
-                  (uint64_t)ev->u.exit.arm << 33, name, sizeof(name));
+        exit_name(s, exit_key(ev), name, sizeof(name));
         fprintf(s->o.csv, "%s,%" PRIu32 ",%s,%.3f,0x%" PRIx64 "\n", who,
                 ev->pcpu, name, us(s, v), ev->u.exit.rip);
         break;
@@ -351,9 +356,7 @@ static bool point_of(struct scatter *s, const struct model_event *ev,
         if ( ev->type != MODEL_EV_EXIT || ev->goes_on ||
              ev->domvcpu == MODEL_VCPU_NONE )
             return false;
-        *k = series_of(s, ev->u.exit.reason |
-                       (uint64_t)ev->u.exit.svm << 32 |
-                       (uint64_t)ev->u.exit.arm << 33, exit_name);
+        *k = series_of(s, exit_key(ev), exit_name);
         *v = model_exit_in_xen(ev);
         return true;
     case SCATTER_WAITS:
