@@ -3,7 +3,7 @@
 # tests/common/batches.c, as bench/gen-trace's are.
 
 FILE_TESTS := $(BUILD)/tests/test_writer $(BUILD)/tests/test_catalogue \
-              $(BUILD)/tests/test_domains
+              $(BUILD)/tests/test_domains $(BUILD)/tests/test_dom0
 BATCHES    := tests/common/batches.c tests/common/batches.h
 
 $(BUILD)/tests/test_writer: tests/file/test_writer.c $(BATCHES) \
@@ -18,6 +18,11 @@ $(BUILD)/tests/test_domains: tests/file/test_domains.c $(XTFILE_HDRS) $(XTFILE)
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_CFLAGS) $(XTFILE_CFLAGS) $(LDFLAGS) -o $@ $< $(XTFILE) \
 	    $(XTFILE_LIBS) -lcmocka
+
+$(BUILD)/tests/test_dom0: tests/file/test_dom0.c $(XTFILE_HDRS) $(XTFILE)
+	@mkdir -p $(@D)
+	$(CC) $(TOOL_CFLAGS) $(XTFILE_CFLAGS) $(LDFLAGS) -o $@ $< $(XTFILE) \
+	    $(XTFILE_LIBS) -lcmocka -lm
 
 # test_catalogue: the generator, the files made from the catalogue, and
 # trace calls compiled as xen/ code is.

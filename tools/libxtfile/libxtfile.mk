@@ -11,11 +11,11 @@ XTFILE_SO      := $(XTFILE_DIR)/libxtfile.so.1
 XTFILE_PC      := $(XTFILE_DIR)/libxtfile.pc
 XTFILE_HDRS    := $(addprefix $(XTFILE_SRC)/,xtfile.h xtread.h xtevents.h) \
                   $(XT_EVENTS_H)
-XTFILE_PRIV    := $(addprefix $(XTFILE_SRC)/,catalogue.h domains.h masks.h \
-                                  put.h) \
+XTFILE_PRIV    := $(addprefix $(XTFILE_SRC)/,catalogue.h dom0.h domains.h \
+                                  masks.h put.h) \
                   $(COMMON_HDRS)
 XTFILE_SRCS    := $(addprefix $(XTFILE_SRC)/,writer.c reader.c events.c \
-                                domains.c masks.c)
+                                domains.c dom0.c masks.c)
 XTFILE_OBJS    := $(patsubst $(XTFILE_SRC)/%.c,$(XTFILE_DIR)/%.o,\
                              $(XTFILE_SRCS)) $(XTFILE_DIR)/trace-events.o
 # What a program on it compiles and links with: xtfile.h's "public/trace.h"

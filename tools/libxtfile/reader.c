@@ -54,6 +54,7 @@
 #include <zlib.h>
 
 #include "array.h"
+#include "dom0.h"
 #include "domains.h"
 #include "masks.h"
 #include "hashtab.h"
@@ -222,6 +223,7 @@ struct lane {
     const uint8_t *base;        /* the input, at offset 0 */
     struct fast f;              /* position, TSC, records */
     uint64_t pads, lost_markers, lost_records, metadata;
+    uint64_t dom0_events, dom0_lost;
     enum xt_bad bad;            /* XT_BAD_NONE: stopped at f.lim or at a
                                    record that does not fit */
     bool meta;                  /* take metadata records */
@@ -262,6 +264,7 @@ struct xt_reader {
 
     struct xt_reader_info info;
     struct domains domains;     /* as far as read (lane_slow()) */
+    struct dom0_table dom0;     /* the same */
     struct masks masks;         /* the same */
     bool counted;               /* a second pass: the counts are in */
     uint32_t xen_version;       /* xt_reader_set_xen_version(), or 0 */
@@ -528,13 +531,28 @@ lane_slow(struct xt_reader *r, struct lane *l)
     /* xentrace's last records: a followed capture has ended. */
     if ( event == TRC_XT_END && r->s )
         r->s->stop = 1;
-    if ( xt_is_metadata(event) )        /* "records" are Xen's */
+    if ( event == TRC_XT_DOM0_EVENT )   /* counted on their own */
+        l->dom0_events++;
+    else if ( xt_is_metadata(event) )   /* "records" are Xen's */
         l->metadata++;
     else
         f->records++;
     tsc = f->tsc;
     decode(p, l->base + f->lim, 0, 0, &tsc, &rec);
-    if ( event == TRC_LOST_RECORDS )
+    if ( event == TRC_XT_DOM0_EVENT )
+    {
+        struct xt_dom0_event e;
+
+        if ( !xt_dom0_event_get(rec.extra, rec.nr_extra, &e) &&
+             e.kind == XT_DOM0_LOST )
+            l->dom0_lost += e.v[0] | (uint64_t)e.v[1] << 32;
+    }
+    else if ( rec.event == TRC_XT_DOM0 )
+    {
+        if ( !r->counted )              /* pairs are added once */
+            dom0_take(&r->dom0, &rec);
+    }
+    else if ( event == TRC_LOST_RECORDS )
     {
         l->lost_markers++;
         l->lost_records += rec.nr_extra ? rec.extra[XT_LOST_RECORDS_COUNT] : 0;
@@ -612,11 +630,15 @@ static void count_lane(struct xt_reader *r, struct slot *s,
     ci->lost_markers += l->lost_markers;
     ci->lost_records += l->lost_records;
     ci->metadata += l->metadata;
+    ci->dom0_events += l->dom0_events;
+    ci->dom0_lost += l->dom0_lost;
     in->records += l->f.records;
     in->pads += l->pads;
     in->lost_markers += l->lost_markers;
     in->lost_records += l->lost_records;
     in->metadata += l->metadata;
+    in->dom0_events += l->dom0_events;
+    in->dom0_lost += l->dom0_lost;
     if ( l->f.has_tsc )
     {
         if ( !ci->has_tsc )
@@ -1504,6 +1526,7 @@ void xt_reader_close(struct xt_reader *r)
     free(r->slots);
     hashtab_free(&r->cpus);
     domains_free(&r->domains);
+    dom0_table_free(&r->dom0);
     masks_free(&r->masks);
     free(r);
 }
@@ -1543,6 +1566,27 @@ const struct xt_domain_info *xt_reader_domain(const struct xt_reader *r,
                                               uint32_t domid)
 {
     return domains_find(&r->domains, domid);
+}
+
+const struct xt_dom0_info *xt_reader_dom0(const struct xt_reader *r)
+{
+    return &r->dom0.info;
+}
+
+bool xt_reader_dom0_clock(const struct xt_reader *r, struct xt_dom0_clock *c)
+{
+    return dom0_clock(&r->dom0, c);
+}
+
+bool xt_reader_is_dom0_lane(const struct xt_reader *r, unsigned int cpu)
+{
+    return xt_dom0_is_lane(&r->dom0.info, cpu);
+}
+
+const struct xt_dom0_type *xt_reader_dom0_type(const struct xt_reader *r,
+                                               unsigned int type)
+{
+    return dom0_type(&r->dom0, type);
 }
 
 unsigned int xt_reader_nr_domains(const struct xt_reader *r)

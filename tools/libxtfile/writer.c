@@ -48,7 +48,8 @@ struct xt_writer {
     int fd;
     bool regular;               /* a regular file: reserve and truncate */
     off_t end;                  /* offset after the last complete batch */
-    unsigned int nr_cpus;       /* the metadata's: CPUs are below it */
+    unsigned int nr_cpus;       /* the metadata's and dom0's lanes':
+                                   CPUs are below it */
     uint64_t reserve_bytes;
     uint64_t bytes, padding;    /* see xt_writer_bytes() */
     int error;                  /* the first error, or 0 */
@@ -272,7 +273,8 @@ static int write_metadata(struct xt_writer *w, const struct xt_metadata *md,
                           const struct xt_writer_opts *opts)
 {
     size_t words = XT_META_WORDS + XT_MASKS_WORDS_MAX +
-                   (size_t)opts->nr_domains * XT_DOMAIN_WORDS_MAX;
+                   (size_t)opts->nr_domains * XT_DOMAIN_WORDS_MAX +
+                   XT_DOM0_META_WORDS_MAX;
     uint32_t *m;
     uint8_t *buf;
     unsigned int i;
@@ -292,6 +294,8 @@ static int write_metadata(struct xt_writer *w, const struct xt_metadata *md,
                               opts->more, NULL, m + words);
     for ( i = 0; i < opts->nr_domains; i++ )
         words += xt_domain_put(&opts->domains[i], NULL, m + words);
+    if ( opts->dom0 )
+        words += xt_dom0_meta_put(opts->dom0, m + words);
     rc = xt_writer_put(w, 0, buf, words * 4);
     free(buf);
     return rc;
@@ -325,6 +329,17 @@ struct xt_writer *xt_writer_open(int fd, const struct xt_metadata *meta,
     w->fd = fd;
     w->regular = S_ISREG(st.st_mode);
     w->nr_cpus = meta->nr_cpus;
+    if ( opts->dom0 && opts->dom0->lanes )
+    {
+        if ( opts->dom0->first_lane != meta->nr_cpus ||
+             opts->dom0->lanes > XT_CPUS_MAX - meta->nr_cpus )
+        {
+            errno = EINVAL;
+            free(w);
+            return NULL;
+        }
+        w->nr_cpus += opts->dom0->lanes;
+    }
     w->reserve_bytes = opts->reserve_bytes;
     if ( w->regular )
     {

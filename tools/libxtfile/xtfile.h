@@ -245,6 +245,133 @@ struct xt_metadata {
 };
 
 /*
+ * Dom0's kernel events
+ * ====================
+ *
+ * xentrace --dom0 records events of dom0's own Linux (its ftrace, through
+ * libtracefs) beside Xen's, on Xen's TSC.  They are not Xen's records:
+ * each dom0 CPU's go in a stream of their own, a *lane*, whose CPU number
+ * is first_lane + the dom0 CPU, first_lane being the metadata's nr_cpus
+ * (so a lane's batch comes after every pCPU's in an epoch).  Upstream's
+ * readers take a lane for a pCPU that runs nothing and skip its records
+ * as unknown TRC_GEN events.
+ *
+ * TRC_XT_DOM0 {what, ...}, without a TSC, says what the lanes hold:
+ *   XT_DOM0_LANES  {what, first_lane, lanes, clock}: in the first batch;
+ *                  clock is XT_DOM0_CLOCK_* (how the TSCs were had);
+ *   XT_DOM0_NAME   {what, type << 8 | field, offset, 16 bytes}: a piece
+ *                  of the name of generic event @type ("sched:sched_wakeup",
+ *                  field XT_DOM0_EVENT_FIELD) or of its field @field
+ *                  (0-5), from @offset; in the first batch;
+ *   XT_DOM0_PAIR   {what, tsc lo, tsc hi, ns lo, ns hi}: the TSC and
+ *                  CLOCK_MONOTONIC read together, dom0's two clocks: in the
+ *                  first batch at the start, in lane first_lane's stream
+ *                  each second and at the end.  The readers fit TSC against
+ *                  them, and state its rate and how far the pairs stray.
+ * TRC_XT_DOM0_EVENT, with the event's TSC, in its CPU's lane:
+ * {kind << 24 | arg, ...}, kind XT_DOM0_*:
+ *   SWITCH         arg prev_state; prev_pid, next_pid, next_comm (16 bytes)
+ *   WAKING         arg target_cpu; pid, comm (16 bytes): sched_waking
+ *   IRQ_ENTRY      irq, name (20 bytes, cut)
+ *   IRQ_EXIT       arg ret; irq
+ *   SOFTIRQ_ENTRY  arg vec
+ *   SOFTIRQ_EXIT   arg vec
+ *   EVENT          arg type; its first numeric fields, 32 bits of each
+ *   LOST           count lo, count hi: events ftrace lost on this CPU
+ *                  just before this point (its buffer overran)
+ * Text is as it lies in memory, zero-filled.  The dom0 events are not
+ * "records" where xentrace-ng counts those: they are counted on their own.
+ */
+#define XT_DOM0_LANES        1u
+#define XT_DOM0_NAME         2u
+#define XT_DOM0_PAIR         3u
+
+#define XT_DOM0_CLOCK_TSC    1u         /* ftrace's x86-tsc: the TSC */
+#define XT_DOM0_CLOCK_MONO   2u         /* ftrace's mono, put on the TSC
+                                           by xentrace through the pairs */
+
+#define XT_DOM0_SWITCH       1u
+#define XT_DOM0_WAKING       2u
+#define XT_DOM0_IRQ_ENTRY    3u
+#define XT_DOM0_IRQ_EXIT     4u
+#define XT_DOM0_SOFTIRQ_ENTRY 5u
+#define XT_DOM0_SOFTIRQ_EXIT 6u
+#define XT_DOM0_EVENT        7u
+#define XT_DOM0_LOST         8u
+#define XT_DOM0_KINDS        9u
+
+#define XT_DOM0_TYPES        64u        /* generic event types at most */
+#define XT_DOM0_FIELDS       6u         /* values a generic event keeps */
+#define XT_DOM0_EVENT_FIELD  0xffu      /* XT_DOM0_NAME of the event */
+#define XT_DOM0_NAME_MAX     63u        /* bytes of a name, cut there */
+#define XT_DOM0_NAME_PIECE   16u
+#define XT_DOM0_COMM         16u        /* Linux's TASK_COMM_LEN */
+#define XT_DOM0_IRQ_NAME     20u
+
+/* A generic event type: its name and its fields' (NULL or "": none). */
+struct xt_dom0_type {
+    char name[XT_DOM0_NAME_MAX + 1];
+    char field[XT_DOM0_FIELDS][XT_DOM0_NAME_MAX + 1];
+};
+
+/* What the first batch says of the lanes; lanes 0: there are none. */
+struct xt_dom0_meta {
+    uint32_t first_lane, lanes, clock;
+    uint64_t pair_tsc, pair_ns;         /* the start's pair */
+    unsigned int nr_types;
+    const struct xt_dom0_type *types;
+};
+
+/* Words of the first batch's dom0 records: the most xt_dom0_meta_put(). */
+#define XT_DOM0_META_WORDS_MAX \
+    (2u * 8u + XT_DOM0_TYPES * (XT_DOM0_FIELDS + 1) * 8u * \
+               ((XT_DOM0_NAME_MAX + XT_DOM0_NAME_PIECE) / XT_DOM0_NAME_PIECE))
+
+/* Write @m's records, without TSCs, at @words; returns the words. */
+size_t xt_dom0_meta_put(const struct xt_dom0_meta *m, uint32_t *words);
+
+/* A pair's record, without a TSC, at @words: 6 words. */
+#define XT_DOM0_PAIR_WORDS   6u
+size_t xt_dom0_pair_put(uint64_t tsc, uint64_t ns, uint32_t *words);
+
+/* One dom0 event, as TRC_XT_DOM0_EVENT holds it. */
+struct xt_dom0_event {
+    uint32_t kind;              /* XT_DOM0_* */
+    uint32_t arg;               /* the 24 bits beside the kind */
+    unsigned int nr;            /* words in v[] */
+    uint32_t v[6];
+    char text[XT_DOM0_IRQ_NAME + 1];    /* comm or IRQ name; "" if none */
+};
+
+/*
+ * Write @e's record, with @tsc, at @words; returns the words, at most
+ * XT_DOM0_EVENT_WORDS.  @e's text goes where its kind has text.
+ */
+#define XT_DOM0_EVENT_WORDS  10u
+size_t xt_dom0_event_put(const struct xt_dom0_event *e, uint64_t tsc,
+                         uint32_t *words);
+
+/*
+ * Read the payload of a TRC_XT_DOM0_EVENT record, @n words at @extra,
+ * into @e; -1 if it is not one xentrace writes (an unknown kind, or too
+ * few words for its kind).
+ */
+int xt_dom0_event_get(const uint32_t *extra, unsigned int n,
+                      struct xt_dom0_event *e);
+
+/* "sched_switch", "irq_handler_entry", ... for a kind; "?" if none. */
+const char *xt_dom0_kind_name(uint32_t kind);
+
+/*
+ * @e as text, as ftrace prints the event: "sched_switch prev_pid=7
+ * prev_state=S ==> next_comm=swapper/0 next_pid=0", a generic one by its
+ * @type's names (NULL: "event type=3 ?=...").  Into @buf of @size bytes,
+ * as snprintf(3) does: returns the length it needed.
+ */
+size_t xt_dom0_text(const struct xt_dom0_event *e,
+                    const struct xt_dom0_type *type, char *buf, size_t size);
+
+/*
  * The writer
  * ==========
  *
@@ -278,6 +405,8 @@ struct xt_writer_opts {
     const uint8_t *cpu_mask;    /* a bitmap of the metadata's nr_cpus */
     uint32_t evt_mask;
     const struct xt_masks_more *more;           /* NULL: none */
+    /* dom0's lanes (see Dom0's kernel events): NULL if none. */
+    const struct xt_dom0_meta *dom0;
 };
 
 /*
@@ -292,7 +421,8 @@ struct xt_writer *xt_writer_open(int fd, const struct xt_metadata *meta,
 size_t xt_batch_size(size_t records);
 
 /*
- * Write CPU @cpu's (below the metadata's nr_cpus) @records bytes of whole records at @batch +
+ * Write CPU @cpu's (below the metadata's nr_cpus, or a dom0 lane)
+ * @records bytes of whole records at @batch +
  * XT_BATCH_HEAD as one batch; @batch is page-aligned, of
  * xt_batch_size(@records) bytes, and the writer fills in the rest.
  */

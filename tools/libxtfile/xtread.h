@@ -192,8 +192,11 @@ struct xt_reader_info {
     uint64_t pads;              /* TRC_TRACE_WRAP_BUFFER records */
     uint64_t lost_markers;      /* TRC_LOST_RECORDS records */
     uint64_t lost_records;      /* the sum of their counts */
-    uint64_t metadata;          /* xentrace-ng's TRC_XT_* records */
-    unsigned int nr_cpus;       /* CPUs with at least one batch */
+    uint64_t metadata;          /* xentrace-ng's TRC_XT_* records, but: */
+    uint64_t dom0_events;       /* dom0's kernel events (TRC_XT_DOM0_EVENT) */
+    uint64_t dom0_lost;         /* the sum of their XT_DOM0_LOST counts */
+    unsigned int nr_cpus;       /* CPUs with at least one batch, dom0's
+                                   lanes included */
     unsigned int max_cpu;       /* the highest CPU number seen (0 if none) */
 };
 
@@ -251,6 +254,48 @@ const struct xt_mask_period *xt_reader_mask_period(const struct xt_reader *r,
 uint64_t xt_reader_masks_dropped(const struct xt_reader *r);
 
 /*
+ * Dom0's kernel events (xtfile.h, "Dom0's kernel events"), as far as
+ * read: what the lanes are, the generic types' names, and dom0's clocks
+ * fitted through the pairs.  Upstream's files have no lanes.
+ */
+struct xt_dom0_info {
+    uint32_t first_lane, lanes; /* lanes 0: none */
+    uint32_t clock;             /* XT_DOM0_CLOCK_* */
+    unsigned int nr_types;      /* generic types named: 0 to nr_types - 1 */
+    uint64_t pairs;             /* clock pairs read */
+};
+
+/* The reader's own, kept up as it reads: a pointer that stays valid. */
+const struct xt_dom0_info *xt_reader_dom0(const struct xt_reader *r);
+
+/*
+ * dom0's TSC against its CLOCK_MONOTONIC: the least-squares line through
+ * the pairs (the first XT_DOM0_PAIRS_KEPT and the last), and how far the
+ * farthest pair lies off it.  False, with @c unset, before two pairs
+ * apart in time.
+ */
+#define XT_DOM0_PAIRS_KEPT 4096u
+struct xt_dom0_clock {
+    double tsc_per_ns;          /* TSC ticks a ns of CLOCK_MONOTONIC */
+    double stray_ns;            /* the farthest a pair lies off that line */
+};
+
+bool xt_reader_dom0_clock(const struct xt_reader *r, struct xt_dom0_clock *c);
+
+/* Whether @cpu is one of dom0's lanes, whose records are dom0's events. */
+static inline bool xt_dom0_is_lane(const struct xt_dom0_info *d,
+                                   unsigned int cpu)
+{
+    return cpu - d->first_lane < d->lanes;
+}
+
+bool xt_reader_is_dom0_lane(const struct xt_reader *r, unsigned int cpu);
+
+/* Generic type @type's names, or NULL if the file names it not. */
+const struct xt_dom0_type *xt_reader_dom0_type(const struct xt_reader *r,
+                                               unsigned int type);
+
+/*
  * The Xen version whose event layouts the reader decodes with
  * (XT_XEN_VERSION(): it fills xt_record.xen_version): the one set here,
  * else the file's TRC_XT_XEN_VERSION, else XT_XEN_DEFAULT.  Setting 0
@@ -285,6 +330,7 @@ struct xt_cpu_info {
     uint64_t lost_markers;
     uint64_t lost_records;
     uint64_t metadata;
+    uint64_t dom0_events, dom0_lost;    /* a lane's (xt_reader_dom0()) */
     bool has_tsc;               /* some record carries a TSC; then: */
     uint64_t first_tsc;         /* the first TSC in its stream */
     uint64_t last_tsc;          /* the last */

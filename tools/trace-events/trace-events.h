@@ -129,6 +129,12 @@
 #ifndef TRC_XT_EVENT_SWITCHES
 #define TRC_XT_EVENT_SWITCHES 0x0001f01bu
 #endif
+#ifndef TRC_XT_DOM0
+#define TRC_XT_DOM0 0x0001f01cu
+#endif
+#ifndef TRC_XT_DOM0_EVENT
+#define TRC_XT_DOM0_EVENT 0x0001f01du
+#endif
 #ifndef TRC_XT_END
 #define TRC_XT_END 0x0001f01fu
 #endif
