@@ -14,8 +14,8 @@
 # dpkg --add-architecture arm64), and as the dom0 programs run there on
 # arm64 libraries, also those: Debian's tools (xen-utils-4.17, with
 # xentrace, xl and xenstored; xen-utils-common, with xenalyze), the
-# libraries they load, and libxen-dev and zlib1g-dev to build ours
-# against.
+# libraries they load, and libxen-dev, zlib1g-dev, libtracefs-dev and
+# libtraceevent-dev to build ours against.
 set -euo pipefail
 
 [ $# -eq 1 ] || [ $# -eq 2 ] ||
@@ -66,7 +66,8 @@ if [ "$ARCH" = arm64 ]; then
     done
     WANT+=(libc6:arm64 libyajl2:arm64 libncurses6:arm64 libtinfo6:arm64
            zlib1g:arm64 zlib1g-dev:arm64 libuuid1:arm64 libfdt1:arm64
-           libgcc-s1:arm64)
+           libgcc-s1:arm64 libtracefs1:arm64 libtracefs-dev:arm64
+           libtraceevent1:arm64 libtraceevent-dev:arm64)
 fi
 missing=()
 # The cached file of package NAME[:ARCH][=VERSION]: NAME_VERSION*.deb.

@@ -360,7 +360,7 @@ static void take_sequence(void)
     }
     /* Its lines on stderr, one a CPU that meddling reaches, are not news. */
     assert_true(err >= 0 && null >= 0 && dup2(null, 2) == 2);
-    take_start(&c, &h, 256 + 4 * (rnd() % 512));
+    take_start(&c, &h, 256 + 4 * (rnd() % 512), 0, 0);
     c.out = &o;
     o.chunk_room = c.chunk_room;
     for ( pass = 0; pass < passes; pass++ )

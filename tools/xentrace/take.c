@@ -426,11 +426,12 @@ void push_epoch(struct take *c, uint64_t now, bool ending)
     struct chunk *k, *last = NULL;
     unsigned int cpu;
 
-    for ( cpu = 0; cpu < c->nr_cpus; cpu++ )
+    for ( cpu = 0; cpu < c->nr_cpus + c->nr_lanes; cpu++ )
     {
         if ( !(k = c->filling[cpu]) )
             continue;
-        c->filling[cpu] = ending ? NULL : hold_unnamed(c, cpu, k);
+        c->filling[cpu] = ending || cpu >= c->nr_cpus ? NULL
+                                                      : hold_unnamed(c, cpu, k);
         if ( c->filling[cpu] == k )
             continue;
         if ( last )
@@ -446,7 +447,8 @@ void push_epoch(struct take *c, uint64_t now, bool ending)
         c->queued_since_ms = c->held_since_ms;
     c->epoch_full = false;
     c->held_since_ms = 0;
-    for ( cpu = 0; cpu < c->nr_cpus && !c->held_since_ms; cpu++ )
+    for ( cpu = 0; cpu < c->nr_cpus + c->nr_lanes && !c->held_since_ms;
+          cpu++ )
         if ( c->filling[cpu] )
             c->held_since_ms = now;
 }
@@ -479,9 +481,10 @@ void take_flush(struct take *c, uint64_t now)
 }
 
 /*
- * The last epoch: TRC_XT_END, with the newest TSC of the capture, for
- * every CPU the file has records of (after the marks of a gap that no
- * record followed).  A CPU's records can come a pass
+ * The last epoch: TRC_XT_END, with the newest TSC of the capture (dom0's
+ * lanes' included), for every CPU the file has records of (after the
+ * marks of a gap that no record followed); not for the lanes, which
+ * upstream's readers do not need to keep open.  A CPU's records can come a pass
  * late for their TSCs (Xen's CPU stalled between reading the TSC and
  * publishing the record: by an SMI on real hardware, by the host's
  * scheduler in xen-sim), so a CPU's last batch can hold records older
@@ -491,7 +494,7 @@ void take_flush(struct take *c, uint64_t now)
  */
 void push_end(struct take *c)
 {
-    uint64_t newest = 0;
+    uint64_t newest = c->newest_lane_tsc;
     unsigned int cpu;
     uint32_t unnamed;           /* no records follow: none */
 
@@ -585,14 +588,46 @@ bool put_masks(struct take *c, uint32_t evt_mask, const uint8_t *cpus,
     return k;
 }
 
-void take_start(struct take *c, struct xt_host *h, size_t batch_bytes)
+/*
+ * Lane @lane's chunk (a stream after the CPUs'), with room for
+ * take_start()'s lane_pass_bytes more: its epoch is queued first if it
+ * holds a batch.  NULL if the writer has failed.
+ */
+struct chunk *take_lane(struct take *c, unsigned int lane, uint64_t now)
+{
+    unsigned int cpu = c->nr_cpus + lane;
+
+    if ( c->filling[cpu] && c->filling[cpu]->len >= c->batch_bytes )
+        push_epoch(c, now, false);
+    if ( !c->filling[cpu] )
+    {
+        if ( !(c->filling[cpu] = output_take(c->out, cpu)) )
+            return NULL;
+        if ( !c->held_since_ms )
+            c->held_since_ms = now;
+    }
+    return c->filling[cpu];
+}
+
+void take_lane_filled(struct take *c, struct chunk *k, uint64_t tsc)
+{
+    c->epoch_full |= k->len >= c->batch_bytes;
+    if ( tsc > c->newest_lane_tsc )
+        c->newest_lane_tsc = tsc;
+}
+
+void take_start(struct take *c, struct xt_host *h, size_t batch_bytes,
+                unsigned int lanes, size_t lane_pass_bytes)
 {
     c->h = h;
     c->nr_cpus = xt_max_cpus(h);
+    c->nr_lanes = lanes;
     c->batch_bytes = batch_bytes;
     c->chunk_room = batch_bytes + xt_data_size(h) + 2 * GAP_MARK_BYTES +
                     4 * (XT_DOMAIN_WORDS_MAX + XT_MASKS_WORDS_MAX);
-    c->filling = calloc(c->nr_cpus, sizeof(*c->filling));
+    if ( c->chunk_room < batch_bytes + lane_pass_bytes )
+        c->chunk_room = batch_bytes + lane_pass_bytes;
+    c->filling = calloc(c->nr_cpus + lanes, sizeof(*c->filling));
     c->warned = calloc(c->nr_cpus, sizeof(*c->warned));
     c->check = calloc(c->nr_cpus, sizeof(*c->check));
     c->taking = calloc(c->nr_cpus, sizeof(*c->taking));

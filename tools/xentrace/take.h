@@ -22,9 +22,12 @@ struct take {
     struct xt_host *h;
     struct output *out;
     unsigned int nr_cpus;
+    unsigned int nr_lanes;      /* dom0's, streams nr_cpus + lane */
+    uint64_t newest_lane_tsc;   /* of any lane's event */
     size_t batch_bytes;         /* queue an epoch once a chunk holds this */
     size_t chunk_room;          /* bytes of records a chunk holds */
-    struct chunk **filling;     /* [nr_cpus]: NULL until it has records */
+    struct chunk **filling;     /* [nr_cpus + nr_lanes]: NULL until it has
+                                   records */
     bool epoch_full;            /* a chunk holds batch_bytes */
     uint64_t held_since_ms;     /* when the oldest chunk got records; 0 */
     uint64_t queued_since_ms;   /* the same, of those queued unflushed; 0 */
@@ -43,11 +46,22 @@ struct take {
 };
 
 /*
- * Set @c up to take @h's buffers, mapped, epochs of @batch_bytes; its
- * output, of chunks that hold chunk_room bytes of records, is set once
- * started.  Exits through err(3) without memory.
+ * Set @c up to take @h's buffers, mapped, epochs of @batch_bytes, and
+ * @lanes streams more for dom0's events (dom0.c), each taking up to
+ * @lane_pass_bytes at a time; its output, of chunks that hold chunk_room
+ * bytes of records, is set once started.  Exits through err(3) without
+ * memory.
  */
-void take_start(struct take *c, struct xt_host *h, size_t batch_bytes);
+void take_start(struct take *c, struct xt_host *h, size_t batch_bytes,
+                unsigned int lanes, size_t lane_pass_bytes);
+
+/*
+ * Lane @lane's chunk, with room for lane_pass_bytes more (its epoch is
+ * queued first if it holds a batch); NULL if the writer has failed.
+ * After filling it, take_lane_filled() with the newest TSC put in it.
+ */
+struct chunk *take_lane(struct take *c, unsigned int lane, uint64_t now);
+void take_lane_filled(struct take *c, struct chunk *k, uint64_t tsc);
 void take_free(struct take *c);
 
 /*

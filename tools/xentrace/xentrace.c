@@ -159,6 +159,7 @@
 #endif
 
 #include "control.h"
+#include "dom0.h"
 #include "libxentrace.h"
 #include "names.h"
 #include "naming.h"
@@ -167,6 +168,7 @@
 #include "output.h"
 #include "pace.h"
 #include "take.h"
+#include "tsc.h"
 #include "window.h"
 #include "xtevents.h"
 #include "xtfile.h"
@@ -199,6 +201,7 @@ struct options {
     bool quiet;                         /* --quiet */
     bool realtime;                      /* --realtime */
     const char *control;                /* --control: its socket */
+    const char *dom0;                   /* --dom0's events; NULL: none */
     const char *file;                   /* NULL: standard output */
     const char *name;                   /* of the output, for messages */
 };
@@ -210,6 +213,8 @@ struct capture {
     struct pacing pace;
     struct naming *naming;      /* the domains' names; NULL: none */
     struct control *control;    /* --control; NULL: none */
+    struct dom0 *dom0;          /* --dom0; NULL: none */
+    struct xt_dom0_meta dom0_meta;
     /* The masks in force (xtfile.h, "Masks"), and whether a change waits
        to be told in the stream. */
     uint32_t evt_mask;
@@ -230,6 +235,7 @@ static struct {
     const struct xt_event_switches *switches;   /* each back to the mask */
     struct capture *cap;        /* let the writer thread close the file */
     struct control *control;    /* --control's socket, to remove */
+    struct dom0 *dom0;          /* --dom0's tracefs instance, to remove */
     bool gone;                  /* the connection to the host is lost */
     bool fatal;                 /* exiting after a fatal error */
 } host;
@@ -246,8 +252,8 @@ static const char synopsis[] =
     "                [-r MB] [-S pages] [-s ms] [-T seconds] "
     "[--batch-size bytes]\n"
     "                [--buffered | --direct] [--control path] "
-    "[--event switch]\n"
-    "                [--quiet] [--realtime] [file]\n";
+    "[--dom0 events]\n"
+    "                [--event switch] [--quiet] [--realtime] [file]\n";
 
 /* -@opt's @arg from @min to @max @unit, or its error and range. */
 static unsigned long long number(char opt, const char *arg,
@@ -356,6 +362,9 @@ static void print_options(FILE *to)
     option(to, "      --direct",
            "write the file with O_DIRECT, or fail where it cannot be "
            "(the default tries it)");
+    option(to, "      --dom0 events",
+           "also record dom0's kernel events, on the TSC: sched, irq, "
+           "softirq, xen, all, or SYSTEM:EVENT names");
     option(to, "      --event switch",
            "EVENT=on: trace the event (a name or number) whatever -e says; "
            "EVENT=off: never (up to %u)", XT_EVENT_SWITCHES_MAX);
@@ -505,7 +514,7 @@ static void add_switch(struct options *o, const char *arg)
 static void parse_options(int argc, char *argv[], struct options *o)
 {
     enum { OPT_BATCH = 256, OPT_BUFFERED, OPT_CONTROL, OPT_DIRECT, OPT_QUIET,
-           OPT_REALTIME, OPT_EVENT };
+           OPT_REALTIME, OPT_EVENT, OPT_DOM0 };
     static const struct option longopts[] = {
         { "cpu-mask",             required_argument, NULL, 'c' },
         { "domains",              required_argument, NULL, 'd' },
@@ -527,6 +536,7 @@ static void parse_options(int argc, char *argv[], struct options *o)
         { "quiet",                no_argument,       NULL, OPT_QUIET },
         { "realtime",             no_argument,       NULL, OPT_REALTIME },
         { "event",                required_argument, NULL, OPT_EVENT },
+        { "dom0",                 required_argument, NULL, OPT_DOM0 },
         { NULL, 0, NULL, 0 },
     };
     const char *why;
@@ -606,6 +616,11 @@ static void parse_options(int argc, char *argv[], struct options *o)
             break;
         case OPT_EVENT:
             add_switch(o, optarg);
+            break;
+        case OPT_DOM0:
+            if ( (why = dom0_parse(optarg)) )
+                errx(1, "--dom0 %s: %s", optarg, why);
+            o->dom0 = optarg;
             break;
         case OPT_REALTIME:
             o->realtime = true;
@@ -971,6 +986,8 @@ static void capture(struct capture *c)
         uint64_t began = now_ns(), now = began / 1000000, wait;
         uint32_t largest = drain_pass(&c->take, now);
 
+        if ( c->dom0 )
+            dom0_pass(c->dom0, &c->take, now);
         push_due(&c->take, now);
         if ( output_error(c->take.out) )
             break;
@@ -1181,6 +1198,7 @@ static void restore_host(void)
     restore_masks();
     if ( host.cap && output_running(host.cap->take.out) )
         finish_capture(host.cap);
+    dom0_free(host.dom0);
 }
 
 /*
@@ -1243,15 +1261,6 @@ static int open_output(const struct options *o)
              "cannot append at offset %lld", o->name, XT_PAGE,
              (long long)offset);
     return fd;
-}
-
-static uint64_t read_tsc(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    return __rdtsc();
-#else
-    return 0;
-#endif
 }
 
 /*
@@ -1450,6 +1459,7 @@ static struct xt_writer *open_writer(int fd, struct xt_host *h,
         .evt_mask = c->evt_mask,
         .cpu_mask = c->evt_mask ? c->cpu_mask : NULL,
         .more = &more,
+        .dom0 = c->dom0 ? &c->dom0_meta : NULL,
     };
     /* The readers decode the file in this version's layouts. */
     struct xt_metadata meta = {
@@ -1500,7 +1510,8 @@ static void start_output(struct capture *c, struct xt_writer *w)
 
     for ( cpu = 0; cpu < c->take.nr_cpus; cpu++ )
         nr_mapped += xt_cpu_mapped(c->take.h, cpu);
-    need = output_pool_bytes(c->take.chunk_room, POOL_BYTES, nr_mapped + 2);
+    need = output_pool_bytes(c->take.chunk_room, POOL_BYTES,
+                             nr_mapped + c->take.nr_lanes + 2);
     if ( have && need > have / 2 )
         warnx("trace buffers of %u KB on %u CPUs may need up to %llu MB of "
               "memory to capture, more than half of this machine's %llu MB: "
@@ -1508,9 +1519,10 @@ static void start_output(struct capture *c, struct xt_writer *w)
               xt_data_size(c->take.h) >> 10, nr_mapped,
               (unsigned long long)(need >> 20),
               (unsigned long long)(have >> 20));
-    c->take.out = output_start(w, c->take.nr_cpus, c->take.chunk_room,
-                               POOL_BYTES,
-                               nr_mapped + 2, c->opt->ring_bytes);
+    c->take.out = output_start(w, c->take.nr_cpus + c->take.nr_lanes,
+                               c->take.chunk_room, POOL_BYTES,
+                               nr_mapped + c->take.nr_lanes + 2,
+                               c->opt->ring_bytes);
     if ( !c->take.out )
         err(1, "writer thread");
 }
@@ -1626,6 +1638,9 @@ int main(int argc, char *argv[])
      */
     if ( !(tsc_hz = xt_tsc_hz(h)) )
         tsc_hz = measure_tsc_hz();
+    if ( opt.dom0 )
+        cap.dom0 = dom0_start(opt.dom0, xt_max_cpus(h), tsc_hz,
+                              &cap.dom0_meta, &host.dom0);
     /* The metadata goes out now: -r refuses it before the host changes. */
     w = open_writer(fd, h, tsc_hz, &cap);
 
@@ -1633,7 +1648,9 @@ int main(int argc, char *argv[])
     free(cpu_bitmap);
     start_tracing(h, &opt);
 
-    take_start(&cap.take, h, opt.batch_bytes);
+    take_start(&cap.take, h, opt.batch_bytes,
+               cap.dom0 ? dom0_lanes(cap.dom0) : 0,
+               cap.dom0 ? dom0_pass_bytes(cap.dom0) : 0);
     if ( cap.doms.in_dom0 )
         cap.take.filter = dom_filter_new(&cap.doms, cap.take.nr_cpus);
     pace_start(&cap.pace, xt_data_size(h), opt.poll_ms);
@@ -1652,6 +1669,8 @@ int main(int argc, char *argv[])
     failed = !disable_tracing();
     if ( !output_error(cap.take.out) )
         drain_pass(&cap.take, now_ms());
+    if ( cap.dom0 && !output_error(cap.take.out) )
+        dom0_stop(cap.dom0, &cap.take);
     error = finish_capture(&cap);
     host.cap = NULL;
     if ( opt.file && close(fd) && !error )
@@ -1665,13 +1684,19 @@ int main(int argc, char *argv[])
      * (its line first); not what went into a pipe that was closed.
      */
     if ( error != EPIPE )
+    {
         all = print_counts(&cap);
+        if ( cap.dom0 )
+            dom0_print(cap.dom0, cap.take.out, stderr);
+    }
     if ( !error )
         advise(&all);
     failed |= error != 0;
 
     output_free(cap.take.out);
     take_free(&cap.take);
+    dom0_free(cap.dom0);
+    host.dom0 = cap.dom0 = NULL;
     naming_close(cap.naming);
     control_close(host.control);
     host.control = cap.control = NULL;
