@@ -50,8 +50,8 @@ static void dump(struct xt_reader *r, bool seconds, bool raw, uint64_t hz,
                  bool filtered)
 {
     struct dump d = {
-        .tsc_high = UINT64_MAX, .seconds = seconds, .raw = raw, .hz = hz,
-        .all = raw,
+        .r = r, .tsc_high = UINT64_MAX, .seconds = seconds, .raw = raw,
+        .hz = hz, .all = raw,
     };
 
     if ( filtered )

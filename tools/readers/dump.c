@@ -51,6 +51,7 @@ struct out {
 };
 
 struct dump {
+    struct xt_reader *r;
     bool raw;                   /* -r: file order */
     bool all;                   /* -a: CPU-change and pad records too */
     bool seconds;               /* -s */
@@ -360,6 +361,30 @@ static bool wanted(const struct dump *d, const struct xt_record *rec)
     return !(f->domains || d->vcpus) || about_kept_vcpu(d, rec);
 }
 
+/*
+ * A record of dom0's lane, " dom0/cpu1  sched_switch ...": as ftrace
+ * prints its event, or the catalogue's fields where it is not one
+ * xentrace writes.
+ */
+static char *put_dom0(char *p, const struct dump *d,
+                      const struct xt_record *rec)
+{
+    struct xt_dom0_event e;
+    size_t n;
+
+    memcpy(p, " dom0/cpu", 9);
+    p = put_dec(p + 9, rec->cpu - xt_reader_dom0(d->r)->first_lane);
+    *p++ = rec->has_tsc ? ' ' : '*';
+    *p++ = ' ';
+    if ( rec->event != TRC_XT_DOM0_EVENT ||
+         xt_dom0_event_get(rec->extra, rec->nr_extra, &e) )
+        return p + xt_record_format(rec, p, XT_RECORD_FORMAT_MAX);
+    n = xt_dom0_text(&e, e.kind == XT_DOM0_EVENT ?
+                         xt_reader_dom0_type(d->r, e.arg) : NULL,
+                     p, XT_RECORD_FORMAT_MAX);
+    return p + (n < XT_RECORD_FORMAT_MAX ? n : XT_RECORD_FORMAT_MAX - 1);
+}
+
 static void put_line(struct out *o, struct dump *d,
                      const struct xt_record *rec)
 {
@@ -389,11 +414,16 @@ static void put_line(struct out *o, struct dump *d,
     }
     else
         p = put_tsc(p, d, rec->tsc);
-    memcpy(p, " cpu", 4);
-    p = put_dec(p + 4, rec->cpu);
-    *p++ = rec->has_tsc ? ' ' : '*';
-    *p++ = ' ';
-    p += xt_record_format(rec, p, XT_RECORD_FORMAT_MAX);
+    if ( xt_reader_is_dom0_lane(d->r, rec->cpu) )
+        p = put_dom0(p, d, rec);
+    else
+    {
+        memcpy(p, " cpu", 4);
+        p = put_dec(p + 4, rec->cpu);
+        *p++ = rec->has_tsc ? ' ' : '*';
+        *p++ = ' ';
+        p += xt_record_format(rec, p, XT_RECORD_FORMAT_MAX);
+    }
     if ( d->model )
         p = put_note(p, d, rec);
     *p++ = '\n';
@@ -416,16 +446,25 @@ static void put_text(struct out *o, const char *s)
 static void put_counts(struct out *o, const struct xt_reader_info *in,
                        const struct dump *d)
 {
+    unsigned int i, lanes = 0;
     char line[256];
 
+    for ( i = 0; i < in->nr_cpus; i++ )
+        lanes += xt_reader_is_dom0_lane(d->r, xt_reader_cpu(d->r, i)->cpu);
     snprintf(line, sizeof(line), "# %u CPUs with records (%s%" PRIu32
-             " possible), TSC %" PRIu64 " Hz%s\n", in->nr_cpus,
+             " possible), TSC %" PRIu64 " Hz%s\n", in->nr_cpus - lanes,
              in->has_nr_cpus ? "" : "? ", in->meta.nr_cpus, d->hz,
              d->hz_assumed ? " (assumed)" : "");
     put_text(o, line);
     snprintf(line, sizeof(line), "# %" PRIu64 " records, %" PRIu64
              " lost in %" PRIu64 " gaps\n", in->records, in->lost_records,
              in->lost_markers);
+    put_text(o, line);
+    if ( !lanes )
+        return;
+    snprintf(line, sizeof(line), "# dom0's kernel events on %u CPUs: %"
+             PRIu64 ", %" PRIu64 " lost\n", lanes, in->dom0_events,
+             in->dom0_lost);
     put_text(o, line);
 }
 
@@ -571,7 +610,7 @@ int main(int argc, char *argv[])
                         "order, not -r: the vCPU a pCPU runs is known in it");
     path = optind < argc ? argv[optind] : "-";
 
-    r = cli_open(&cli, path, 0);
+    r = d.r = cli_open(&cli, path, 0);
     in = xt_reader_info(r);
     d.hz = cli_tsc_hz(&cli, in, &d.hz_assumed);
     d.xen = xt_reader_xen_version(r);

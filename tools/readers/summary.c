@@ -241,6 +241,92 @@ static void text_cpus(FILE *f, const struct tally *t)
 }
 
 /*
+ * dom0's kernel events (xentrace --dom0): each lane's, and dom0's TSC
+ * fitted against its CLOCK_MONOTONIC through the pairs, with its drift
+ * from the rate the file's TSC figures use.
+ */
+static const char *dom0_clock_name(uint32_t clock)
+{
+    return clock == XT_DOM0_CLOCK_TSC ? "x86-tsc" :
+           clock == XT_DOM0_CLOCK_MONO ? "mono, put on the TSC" : "unknown";
+}
+
+static double drift_ppm(const struct xt_dom0_clock *c, uint64_t hz)
+{
+    return (c->tsc_per_ns * 1e9 / hz - 1) * 1e6;
+}
+
+static void text_dom0(FILE *f, const struct xt_reader *r, uint64_t hz)
+{
+    const struct xt_dom0_info *d = xt_reader_dom0(r);
+    const struct xt_reader_info *in = xt_reader_info(r);
+    struct xt_dom0_clock c;
+    unsigned int i;
+
+    if ( !d->lanes )
+        return;
+    fprintf(f, "\ndom0's kernel events (xentrace --dom0), clock %s\n%9s "
+            "%12s %10s\n", dom0_clock_name(d->clock), "dom0-cpu", "events",
+            "lost");
+    for ( i = 0; i < in->nr_cpus; i++ )
+    {
+        const struct xt_cpu_info *ci = xt_reader_cpu(r, i);
+
+        if ( xt_reader_is_dom0_lane(r, ci->cpu) )
+            fprintf(f, "%9u %12" PRIu64 " %10" PRIu64 "\n",
+                    ci->cpu - d->first_lane, ci->dom0_events, ci->dom0_lost);
+    }
+    fprintf(f, "%9s %12" PRIu64 " %10" PRIu64 "\n", "all", in->dom0_events,
+            in->dom0_lost);
+    if ( !xt_reader_dom0_clock(r, &c) )
+        fprintf(f, "clock pairs: %" PRIu64 ", too few to fit\n", d->pairs);
+    else
+        fprintf(f, "clock pairs: %" PRIu64 "; dom0's TSC runs at %.6f MHz of "
+                "its CLOCK_MONOTONIC, %+.3f ppm from %.6f MHz; the farthest "
+                "pair is %.0f ns off\n", d->pairs, c.tsc_per_ns * 1e3,
+                drift_ppm(&c, hz), hz / 1e6, c.stray_ns);
+}
+
+static void json_dom0(FILE *f, const struct xt_reader *r, uint64_t hz)
+{
+    const struct xt_dom0_info *d = xt_reader_dom0(r);
+    const struct xt_reader_info *in = xt_reader_info(r);
+    struct xt_dom0_clock c;
+    const char *sep = "";
+    unsigned int i;
+
+    if ( !d->lanes )
+    {
+        fprintf(f, ",\"dom0\":null");
+        return;
+    }
+    fprintf(f, ",\"dom0\":{\"clock\":\"%s\",\"first_lane\":%" PRIu32
+            ",\"events\":%" PRIu64 ",\"lost\":%" PRIu64 ",\"pairs\":%"
+            PRIu64 ",\"cpus\":[",
+            d->clock == XT_DOM0_CLOCK_TSC ? "x86-tsc" :
+            d->clock == XT_DOM0_CLOCK_MONO ? "mono" : "unknown",
+            d->first_lane, in->dom0_events, in->dom0_lost, d->pairs);
+    for ( i = 0; i < in->nr_cpus; i++ )
+    {
+        const struct xt_cpu_info *ci = xt_reader_cpu(r, i);
+
+        if ( !xt_reader_is_dom0_lane(r, ci->cpu) )
+            continue;
+        fprintf(f, "%s{\"cpu\":%u,\"events\":%" PRIu64 ",\"lost\":%"
+                PRIu64 "}", sep, ci->cpu - d->first_lane, ci->dom0_events,
+                ci->dom0_lost);
+        sep = ",";
+    }
+    if ( xt_reader_dom0_clock(r, &c) )
+        fprintf(f, "],\"tsc_hz_fitted\":%.3f,\"drift_ppm\":%.3f,"
+                "\"stray_ns\":%.0f}", c.tsc_per_ns * 1e9, drift_ppm(&c, hz),
+                c.stray_ns);
+    else
+        fprintf(f, "],\"tsc_hz_fitted\":null,\"drift_ppm\":null,"
+                "\"stray_ns\":null}");
+}
+
+/*
  * An event's name in the table: a runstate change's with its states, as
  * its rows are one entry of the catalogue.
  */
@@ -427,6 +513,7 @@ static void json_print(FILE *f, const struct tally *t,
 
     json_domains(f, r);
     json_masks(f, r, t->hz);
+    json_dom0(f, r, t->hz);
     fprintf(f, ",\"cpus\":[");
     for ( i = 0; i < t->nr_cpus; i++ )
     {
@@ -818,6 +905,7 @@ int main(int argc, char **argv)
         text_domains(stdout, r);
         text_masks(stdout, r, t.hz);
         text_cpus(stdout, &t);
+        text_dom0(stdout, r, t.hz);
         text_events(stdout, &t, ao.top);
         analysis_text(stdout, a);
         text_rate(stdout, &t);

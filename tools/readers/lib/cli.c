@@ -586,7 +586,8 @@ bool cli_tsc_range(struct xt_reader *r, uint64_t *first, uint64_t *last)
     for ( i = 0; i < info->nr_cpus; i++ )
     {
         ci = xt_reader_cpu(r, i);
-        if ( !ci->has_tsc )
+        /* The trace's span is Xen's: dom0's lanes are not in it. */
+        if ( !ci->has_tsc || xt_reader_is_dom0_lane(r, ci->cpu) )
             continue;
         if ( !any || ci->first_tsc < *first )
             *first = ci->first_tsc;

@@ -85,6 +85,7 @@ struct pstate {
 
 struct model {
     struct xt_reader *reader;
+    const struct xt_dom0_info *dom0;    /* whose lanes it skips */
     struct model_ops ops;
     void *arg;
     uint64_t trace_first, trace_last;   /* the whole trace's TSCs */
@@ -1079,6 +1080,8 @@ int model_feed(struct model *m, const struct xt_record *rec)
     struct vstate *v;
     int ret = 0;
 
+    if ( xt_dom0_is_lane(m->dom0, rec->cpu) )   /* dom0's own events */
+        return 0;
     if ( m->streamed && learn(m, rec) )
         return -1;
     /*
@@ -1345,6 +1348,7 @@ struct model *model_new(struct xt_reader *r, const struct model_options *o,
     if ( !m )
         return NULL;
     m->reader = r;
+    m->dom0 = xt_reader_dom0(r);
     m->ops = *ops;
     m->arg = arg;
     m->streamed = info->streamed;
@@ -1368,7 +1372,8 @@ struct model *model_new(struct xt_reader *r, const struct model_options *o,
         p->current = NO_INDEX;
         if ( ci->cpu < m->nr_by_cpu )
             m->by_cpu[ci->cpu] = i + 1;
-        if ( !ci->has_tsc )
+        /* dom0's lanes hold no record of Xen's: a pCPU that never ran */
+        if ( !ci->has_tsc || xt_reader_is_dom0_lane(r, ci->cpu) )
             continue;
         p->has_tsc = true;
         p->first_tsc = ci->first_tsc;

@@ -178,6 +178,7 @@ static int setup(struct tally *t, struct xt_reader *r, unsigned int nr_bins,
     memset(t, 0, sizeof(*t));
     t->reader = r;
     t->info = info;
+    t->dom0 = xt_reader_dom0(r);
     t->seen = malloc(sizeof(*t->seen) << TALLY_SEEN_BITS);
     if ( !t->seen )
         return -1;
@@ -303,6 +304,8 @@ int tally_record(void *tally, const struct xt_record *rec)
 
     if ( !c )
         return -1;
+    if ( xt_dom0_is_lane(t->dom0, rec->cpu) )
+        return 0;                       /* not Xen's: counted on their own */
     if ( rec->has_tsc )
         c->tsc = rec->tsc;
     if ( s->count_id != rec->event || s->index >= c->nr_by_event )
@@ -399,6 +402,8 @@ static int count_batches(struct tally *t, struct xt_iter *it)
 
         if ( !l.c )
             return -1;
+        if ( xt_dom0_is_lane(t->dom0, b.cpu) )
+            continue;                   /* not Xen's: counted on their own */
         while ( (s = step(t, &l)) == STEP_ON )
             ;
         if ( s == STEP_ERROR )
@@ -531,6 +536,13 @@ int tally_end(struct tally *t)
     /* A stream's CPUs came in the order they appeared. */
     if ( t->nr_cpus > 1 )
         qsort(t->cpus, t->nr_cpus, sizeof(*t->cpus), by_number);
+    /* dom0's lanes, numbered after every pCPU, are not Xen's CPUs. */
+    while ( t->nr_cpus &&
+            xt_dom0_is_lane(t->dom0, t->cpus[t->nr_cpus - 1].cpu) )
+    {
+        free(t->cpus[--t->nr_cpus].bins);
+        free(t->cpus[t->nr_cpus].by_event);
+    }
     /* A stream's range and origin are known only now. */
     cli_tsc_range(t->reader, &t->first_tsc, &t->last_tsc);
     t->origin = cli_origin(t->reader);

@@ -88,6 +88,7 @@ struct tally_bin_loss {
 struct tally {
     struct xt_reader *reader;
     const struct xt_reader_info *info;
+    const struct xt_dom0_info *dom0;    /* whose lanes are not counted */
     uint64_t hz;                /* TSC ticks per second used for times */
     uint64_t first_tsc;         /* the trace's TSC range, over all CPUs, */
     uint64_t last_tsc;          /* and time 0 of its seconds (cli_origin()): */
