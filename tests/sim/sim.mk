@@ -18,7 +18,8 @@ SIM_TESTS       := $(SIM_CAPTURE) $(BUILD)/tests/test_sim_control \
                    $(BUILD)/tests/test_sim_xentrace \
                    $(BUILD)/tests/test_sim_filter \
                    $(BUILD)/tests/test_sim_libxentrace \
-                   $(BUILD)/tests/test_sim_faults
+                   $(BUILD)/tests/test_sim_faults \
+                   $(BUILD)/tests/test_sim_dom0
 THREADED_TESTS  += $(SIM_CAPTURE) $(BUILD)/tests/test_sim_control \
                    $(BUILD)/tests/test_sim_xentrace
 
@@ -80,6 +81,17 @@ $(BUILD)/tests/test_sim_filter: tests/sim/test_sim_filter.c $(SIM_UTIL) \
 	    -DXT_SUMMARY='"$(XT_SUMMARY)"' -DXT_DUMP='"$(XT_DUMP)"' \
 	    -DXENTRACE_CTL='"$(XENTRACE_CTL)"' $(LDFLAGS) -o $@ $< $(SIM_UTIL) \
 	    -lcmocka
+
+# xentrace --dom0: xen-sim's records and this host's ftrace on one clock.
+$(BUILD)/tests/test_sim_dom0: tests/sim/test_sim_dom0.c $(SIM_UTIL) \
+                              $(SIM_UTIL_HDRS) | $(XEN_SIM) $(XEN_SIM_LIBS) \
+                              $(XENTRACE) $(XT_SUMMARY) $(XT_DUMP)
+	@mkdir -p $(@D)
+	$(CC) $(SIM_TEST_CFLAGS) -DXENTRACE='"$(XENTRACE)"' \
+	    -DXT_SUMMARY='"$(XT_SUMMARY)"' -DXT_DUMP='"$(XT_DUMP)"' \
+	    -DCHECK_DOM0='"tests/readers/check_dom0.py"' \
+	    -DAGREE='"tests/readers/agree-with-xenalyze"' $(LDFLAGS) -o $@ $< \
+	    $(SIM_UTIL) -lcmocka
 
 # libxentrace (capture) against xen-sim.
 $(BUILD)/tests/test_sim_libxentrace: tests/sim/test_sim_libxentrace.c \

@@ -615,6 +615,11 @@ static uint32_t dev_irq(const struct wl_cpu *c)
     return 120 + c->cpu;
 }
 
+void wl_notify(struct wl_cpu *c)
+{
+    EMIT(c, trc_hw_irq_handled(WL_NOTIFY_IRQ, 0, 0));
+}
+
 static uint32_t dev_vector(const struct wl_cpu *c)
 {
     return 0x41 + (c->cpu % 12) * 8;

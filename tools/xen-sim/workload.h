@@ -95,6 +95,14 @@ struct workload {
 const struct workload *workload_find(const char *name);   /* NULL if unknown */
 
 /*
+ * xen-sim --notify: Xen handles a device's interrupt for dom0 on @c's
+ * pCPU: TRC_HW_IRQ_HANDLED of WL_NOTIFY_IRQ, which no workload's device
+ * has; xen-sim then hands dom0's side its byte.
+ */
+#define WL_NOTIFY_IRQ 1000u
+void wl_notify(struct wl_cpu *c);
+
+/*
  * The host's domains, whatever the workload: the @i-th's name, its id and
  * UUID at *@domid and @uuid.
  */

@@ -20,6 +20,7 @@
 #define _GNU_SOURCE
 #include <err.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <libgen.h>
 #include <limits.h>
@@ -62,6 +63,7 @@ struct options {
     unsigned int rename_domid;   /* --rename: this domain is renamed */
     const char *rename_to;       /*   to this (NULL: none) */
     unsigned long rename_ms;     /*   this long after the CPUs start */
+    const char *notify;          /* --notify: the FIFO dom0's side reads */
     char **command;
 };
 
@@ -74,6 +76,8 @@ struct pcpu {
     const struct workload *workload;
     int64_t tsc_offset;          /* --tsc-skew */
     uint64_t emitted;            /* trace calls made */
+    int notify_fd;               /* --notify's FIFO on pCPU 0; -1: none */
+    uint64_t notify_at;          /*   the next, in CLOCK_MONOTONIC ns */
 };
 
 static volatile sig_atomic_t stop_signal;
@@ -93,6 +97,7 @@ static void __attribute__((noreturn)) usage(FILE *to, int status)
             "[--tsc-skew CPU:CYCLES]\n"
             "               [--rename DOMID=NAME@SECONDS] [--repeatable] "
             "[--stock-xen]\n"
+            "               [--notify FIFO]\n"
             "               [-- COMMAND [ARG ...]]\n"
             "workloads:\n");
     for ( w = workloads; *w; w++ )
@@ -156,6 +161,7 @@ static void parse_options(int argc, char *argv[], struct options *o)
         { "pcpus",    required_argument, NULL, 'p' },
         { "rate",     required_argument, NULL, 'r' },
         { "rename",   required_argument, NULL, 'R' },
+        { "notify",   required_argument, NULL, 'N' },
         { "repeatable", no_argument,     NULL, 'P' },
         { "stock-xen", no_argument,      NULL, 'X' },
         { "socket",   required_argument, NULL, 's' },
@@ -182,6 +188,7 @@ static void parse_options(int argc, char *argv[], struct options *o)
         case 'p': o->pcpus = number("--pcpus", optarg, 1, 256); break;
         case 'r': rate = optarg; break;
         case 'R': parse_rename(optarg, o); break;
+        case 'N': o->notify = optarg; break;
         case 'P': o->repeatable = true; break;
         case 'X': o->stock_xen = true; break;
         case 's': o->socket = optarg; break;
@@ -232,6 +239,28 @@ static uint64_t now_ns(void)
 }
 
 /*
+ * --notify: every NOTIFY_NS, what a device's interrupt for dom0 does: Xen
+ * handles it (wl_notify()'s record), then dom0's side wakes, a byte down
+ * the FIFO whose reader the host's scheduler wakes.  With xentrace
+ * --dom0 on the host, the host's ftrace shows that wake-up after Xen's
+ * record, on the same TSC (tests/sim/test_sim_dom0.c).
+ */
+#define NOTIFY_NS 50000000u
+
+static void notify_due(struct pcpu *p)
+{
+    uint64_t now = now_ns();
+
+    if ( p->notify_fd < 0 || now < p->notify_at )
+        return;
+    p->notify_at = now + NOTIFY_NS;
+    wl_notify(&p->wl);
+    p->emitted++;
+    if ( write(p->notify_fd, "", 1) < 0 && errno != EAGAIN )
+        warn("--notify");
+}
+
+/*
  * Emit the workload's events, @rate a second (0: flat out), until told to
  * stop.  A paced CPU catches up on events it is late for, one slice at a
  * time, and sleeps when it is ahead.
@@ -268,6 +297,7 @@ static void *run_pcpu(void *arg)
             p->emitted += p->workload->step(&p->wl);
             host_process_softirqs();
         }
+        notify_due(p);
     }
     host_set_current(NULL);
 
@@ -289,6 +319,11 @@ static struct pcpu *start_pcpus(const struct options *o)
         p->rate = o->rate;
         p->workload = o->workload;
         p->tsc_offset = cpu == o->skew_cpu ? o->skew_cycles : 0;
+        p->notify_fd = -1;
+        /* O_RDWR: a FIFO's open waits for no reader, and never fails */
+        if ( !cpu && o->notify &&
+             (p->notify_fd = open(o->notify, O_RDWR | O_NONBLOCK)) < 0 )
+            err(1, "--notify %s", o->notify);
         o->workload->init(&p->wl, cpu, o->pcpus, 0x5eed0000 + cpu);
         p->wl.repeatable = o->repeatable;
         errno = pthread_create(&p->thread, NULL, run_pcpu, p);
