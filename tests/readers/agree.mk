@@ -26,6 +26,7 @@ $(AGREE_TEST): tests/readers/test_agree.c tests/common/run_cmd.c \
 	    -DCHECK='"tests/readers/check_agree.py"' \
 	    -DCHECK_DIFF='"tests/readers/check_diff.py"' \
 	    -DCHECK_SCATTER='"tests/readers/check_scatter.py"' \
+	    -DCHECK_CROSSING='"tests/readers/check_crossing.py"' \
 	    -DPERFETTO_AGREES='"tests/readers/perfetto-agrees"' $(LDFLAGS) -o $@ \
 	    tests/readers/test_agree.c tests/common/run_cmd.c -lcmocka
 

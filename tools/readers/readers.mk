@@ -30,9 +30,11 @@ READER_CLI    := $(READER_DIR)/cli.c $(READER_DIR)/cli.h $(READER_DIR)/tsc.h \
 MODEL_SRCS    := $(READER_DIR)/model.c $(READER_DIR)/merge.c
 MODEL_HDRS    := $(READER_DIR)/model.h $(READER_DIR)/merge.h
 ANALYSIS_SRCS := $(READER_DIR)/analysis.c $(READER_DIR)/sketch.c \
-                 $(READER_DIR)/longest.c $(MODEL_SRCS)
+                 $(READER_DIR)/longest.c $(READER_DIR)/crossing.c \
+                 $(MODEL_SRCS)
 ANALYSIS_HDRS := $(READER_DIR)/analysis.h $(READER_DIR)/sketch.h \
-                 $(READER_DIR)/longest.h $(MODEL_HDRS)
+                 $(READER_DIR)/longest.h $(READER_DIR)/crossing.h \
+                 $(MODEL_HDRS)
 
 # xentrace-top's --metrics: OpenMetrics served by libmicrohttpd (Debian's
 # libmicrohttpd-dev: an HTTP server is not ours to write).

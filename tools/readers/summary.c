@@ -287,7 +287,10 @@ static void text_dom0(FILE *f, const struct xt_reader *r, uint64_t hz)
                 drift_ppm(&c, hz), hz / 1e6, c.stray_ns);
 }
 
-static void json_dom0(FILE *f, const struct xt_reader *r, uint64_t hz)
+static void json_cpu_time(FILE *f, const char *key, uint64_t tsc,
+                          uint64_t origin, uint64_t hz);
+
+static void json_dom0(FILE *f, struct xt_reader *r, uint64_t hz)
 {
     const struct xt_dom0_info *d = xt_reader_dom0(r);
     const struct xt_reader_info *in = xt_reader_info(r);
@@ -313,8 +316,15 @@ static void json_dom0(FILE *f, const struct xt_reader *r, uint64_t hz)
         if ( !xt_reader_is_dom0_lane(r, ci->cpu) )
             continue;
         fprintf(f, "%s{\"cpu\":%u,\"events\":%" PRIu64 ",\"lost\":%"
-                PRIu64 "}", sep, ci->cpu - d->first_lane, ci->dom0_events,
+                PRIu64, sep, ci->cpu - d->first_lane, ci->dom0_events,
                 ci->dom0_lost);
+        json_cpu_time(f, "from_seconds", ci->has_tsc ? ci->first_tsc
+                                                     : TALLY_NO_TSC,
+                      cli_origin(r), hz);
+        json_cpu_time(f, "to_seconds", ci->has_tsc ? ci->last_tsc
+                                                   : TALLY_NO_TSC,
+                      cli_origin(r), hz);
+        fputc('}', f);
         sep = ",";
     }
     if ( xt_reader_dom0_clock(r, &c) )
@@ -875,6 +885,8 @@ int main(int argc, char **argv)
     ao.origin = cli_origin(r);
     mo.each = tally_record;
     mo.each_arg = &t;
+    /* Latencies across to dom0 take Xen's and dom0's in one order. */
+    mo.by_cpu = !xt_reader_dom0(r)->lanes;
     cli_window(&cli, r, t.hz, &mo.from, &mo.to);
     iv.hz = t.hz;
     iv.r = r;

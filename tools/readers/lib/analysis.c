@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "crossing.h"
 #include "array.h"
 #include "hashtab.h"
 #include "longest.h"
@@ -224,6 +225,8 @@ struct analysis {
 
     /* --longest: the whole trace's, never an interval's (NULL). */
     struct longest *longest;    /* [NR_LONGEST] */
+    /* With dom0's events: the whole trace's latencies across (NULL). */
+    struct crossing *crossing;
 
     bool failed;                /* ENOMEM in a callback */
 };
@@ -809,9 +812,38 @@ static void take(struct analysis *a, const struct model_event *ev)
 }
 
 /* analysis_run()'s: the whole trace's. */
+/*
+ * The whole trace's crossing (crossing.h), made once the reader knows the
+ * file has dom0's lanes: a stream's first batch tells it.
+ */
+static struct crossing *crossing_of(struct analysis *a)
+{
+    if ( !a->crossing && xt_reader_dom0(a->reader)->lanes &&
+         !(a->crossing = crossing_new(a->reader)) )
+        a->failed = true;
+    return a->crossing;
+}
+
+static void cross(struct analysis *a, const struct model_event *ev)
+{
+    if ( ev->type == MODEL_EV_RUNSTATE && crossing_of(a) &&
+         crossing_event(a->crossing, ev) )
+        a->failed = true;
+}
+
+/* dom0's own events, which only the crossing takes. */
+static void take_dom0(void *arg, const struct xt_record *rec)
+{
+    struct analysis *a = arg;
+
+    if ( crossing_of(a) && crossing_dom0(a->crossing, rec) )
+        a->failed = true;
+}
+
 static void take_event(void *arg, const struct model_event *ev)
 {
     take(arg, ev);
+    cross(arg, ev);
 }
 
 /* analysis_new()'s: the whole trace's and the interval's. */
@@ -822,7 +854,10 @@ static void take_event_cut(void *arg, const struct model_event *ev)
     /* model_cut()'s pieces are the interval's alone. */
     if ( ev->type != MODEL_EV_RUNSTATE ||
          ev->u.runstate.end_by != MODEL_END_CUT )
+    {
         take(a, ev);
+        cross(a, ev);
+    }
     take(a->cur, ev);
 }
 
@@ -846,6 +881,10 @@ static struct analysis *analysis_alloc(const struct analysis_options *o,
     }
     for ( i = 0; i < nr_pcpus; i++ )
         a->pcpus[i].cpu = cpus ? cpus[i].cpu : xt_reader_cpu(r, i)->cpu;
+    /* dom0's lanes, numbered after every pCPU, are none. */
+    while ( r && a->nr_pcpus &&
+            xt_reader_is_dom0_lane(r, a->pcpus[a->nr_pcpus - 1].cpu) )
+        a->nr_pcpus--;
     return a;
 }
 
@@ -881,8 +920,10 @@ static struct analysis *analysis_make(struct xt_reader *r,
                                       const struct analysis_options *o,
                                       bool cuts)
 {
-    static const struct model_ops whole = { .event = take_event };
-    static const struct model_ops cut = { .event = take_event_cut };
+    static const struct model_ops whole = { .event = take_event,
+                                            .dom0 = take_dom0 };
+    static const struct model_ops cut = { .event = take_event_cut,
+                                          .dom0 = take_dom0 };
     struct analysis *a = analysis_alloc(o, xt_reader_info(r)->nr_cpus, NULL,
                                         r);
 
@@ -942,14 +983,18 @@ int analysis_feed(struct analysis *a, const struct xt_record *rec)
     return 0;
 }
 
-/* Every pCPU @r knows of in @a, those without events too (a stream's). */
+/*
+ * Every pCPU @r knows of in @a, those without events too (a stream's);
+ * not dom0's lanes.
+ */
 static void all_pcpus(struct analysis *a, struct xt_reader *r)
 {
     const struct xt_reader_info *info = xt_reader_info(r);
     unsigned int i;
 
     for ( i = 0; i < info->nr_cpus; i++ )
-        pcpu_of(a, xt_reader_cpu(r, i)->cpu);
+        if ( !xt_reader_is_dom0_lane(r, xt_reader_cpu(r, i)->cpu) )
+            pcpu_of(a, xt_reader_cpu(r, i)->cpu);
 }
 
 /*
@@ -1108,6 +1153,7 @@ void analysis_free(struct analysis *a)
     for ( i = 0; a->longest && i < NR_LONGEST; i++ )
         longest_free(&a->longest[i]);
     free(a->longest);
+    crossing_free(a->crossing);
     free(a);
 }
 
@@ -1894,6 +1940,7 @@ void analysis_text(FILE *f, const struct analysis *a)
     if ( a->stats.arm_records )
         text_arm(f, a, &w);
     text_pcpus(f, a);
+    crossing_text(f, a->crossing, a->o.hz);
     if ( a->longest )
         text_longest(f, a);
     if ( a->stats.orphan_hvm || a->stats.exits_dropped || a->stats.mismatches )
@@ -2198,6 +2245,7 @@ void analysis_json(FILE *f, const struct analysis *a)
     fprintf(f, "]");
     if ( a->longest )
         json_longest(f, a);
+    crossing_json(f, a->crossing, a->o.hz);
     fprintf(f, ",\"unplaced\":{\"orphan_hvm\":%" PRIu64 ",\"exits_dropped\":%"
             PRIu64 ",\"mismatches\":%" PRIu64 "}", a->stats.orphan_hvm,
             a->stats.exits_dropped, a->stats.mismatches);

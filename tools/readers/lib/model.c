@@ -1081,7 +1081,11 @@ int model_feed(struct model *m, const struct xt_record *rec)
     int ret = 0;
 
     if ( xt_dom0_is_lane(m->dom0, rec->cpu) )   /* dom0's own events */
+    {
+        if ( m->ops.dom0 && rec->tsc >= m->first && rec->tsc <= m->last )
+            m->ops.dom0(m->arg, rec);
         return 0;
+    }
     if ( m->streamed && learn(m, rec) )
         return -1;
     /*

@@ -316,6 +316,9 @@ struct model_ops {
     void (*event)(void *arg, const struct model_event *ev);
     void (*record)(void *arg, const struct xt_record *rec,
                    const struct model_record *what);    /* may be NULL */
+    /* dom0's own events (xentrace --dom0), which the model does not take,
+       in the window, in order with the rest; may be NULL */
+    void (*dom0)(void *arg, const struct xt_record *rec);
 };
 
 struct model_options {
