@@ -85,10 +85,12 @@ $(BUILD)/tests/test_sim_filter: tests/sim/test_sim_filter.c $(SIM_UTIL) \
 # xentrace --dom0: xen-sim's records and this host's ftrace on one clock.
 $(BUILD)/tests/test_sim_dom0: tests/sim/test_sim_dom0.c $(SIM_UTIL) \
                               $(SIM_UTIL_HDRS) | $(XEN_SIM) $(XEN_SIM_LIBS) \
-                              $(XENTRACE) $(XT_SUMMARY) $(XT_DUMP)
+                              $(XENTRACE) $(XT_SUMMARY) $(XT_DUMP) \
+                              $(XT_EXPORT)
 	@mkdir -p $(@D)
 	$(CC) $(SIM_TEST_CFLAGS) -DXENTRACE='"$(XENTRACE)"' \
 	    -DXT_SUMMARY='"$(XT_SUMMARY)"' -DXT_DUMP='"$(XT_DUMP)"' \
+	    -DXT_EXPORT='"$(XT_EXPORT)"' \
 	    -DCHECK_DOM0='"tests/readers/check_dom0.py"' \
 	    -DAGREE='"tests/readers/agree-with-xenalyze"' $(LDFLAGS) -o $@ $< \
 	    $(SIM_UTIL) -lcmocka

@@ -9,6 +9,7 @@
 #include "pbwrite.h"
 
 #define WIRE_VARINT     0
+#define WIRE_I64        1
 #define WIRE_LEN        2
 #define VARINT_MAX      10
 
@@ -81,6 +82,17 @@ void pb_varint(struct pb *pb, unsigned int field, uint64_t v)
 void pb_sint(struct pb *pb, unsigned int field, int64_t v)
 {
     pb_varint(pb, field, (uint64_t)v);
+}
+
+void pb_fixed64(struct pb *pb, unsigned int field, uint64_t v)
+{
+    unsigned int i;
+
+    tag(pb, field, WIRE_I64);
+    if ( !reserve(pb, 8) )
+        return;
+    for ( i = 0; i < 8; i++ )
+        pb->buf[pb->len++] = (uint8_t)(v >> 8 * i);
 }
 
 void pb_bytes(struct pb *pb, unsigned int field, const void *p, size_t n)

@@ -7,7 +7,8 @@
  * front of it.  The length takes one byte until the message reaches 128,
  * so pb_end() moves the message up when it needs more: most of ours are
  * short, and a length's varint is minimal as protoc writes it.  Only the
- * wire types Perfetto's messages here use: varint and length-delimited.
+ * wire types Perfetto's messages here use: varint, length-delimited and
+ * fixed64 (a flow's id).
  * Field numbers and types are the caller's, from Perfetto's .proto files
  * (tests decode every output with protoc against them).
  */
@@ -36,6 +37,7 @@ bool pb_ok(const struct pb *pb);
 void pb_varint(struct pb *pb, unsigned int field, uint64_t v);
 void pb_sint(struct pb *pb, unsigned int field, int64_t v);    /* int32/64 */
 void pb_string(struct pb *pb, unsigned int field, const char *s);
+void pb_fixed64(struct pb *pb, unsigned int field, uint64_t v);
 void pb_bytes(struct pb *pb, unsigned int field, const void *p, size_t n);
 
 /* A nested message, or a packed repeated field: pb_raw() its values. */

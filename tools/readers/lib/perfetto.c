@@ -32,6 +32,15 @@
  *                its "unknown/N" thread: no vCPU is shown running through
  *                what nobody saw.
  *
+ *   dom0's kernel  with dom0's events in the file (xentrace --dom0), on
+ *                Perfetto's second machine (TracePacket.machine_id 1):
+ *                each dom0 CPU's sched_switch and sched_waking as compact
+ *                sched, its tasks as that machine's threads; its IRQ
+ *                handlers and softirqs as slices on a track "dom0 CPU N
+ *                IRQs", a flow from Xen's wake of d0vN (an instant "woken
+ *                by Xen" there) to the first IRQ handler CPU N entered
+ *                after; other events as instants on "dom0 CPU N events".
+ *
  * Time is nanoseconds of the TSC (the TSC counts from the host's reset,
  * as CLOCK_BOOTTIME from its boot), and a ClockSnapshot ties the
  * capture's start (TRC_XT_START) to the wall clock.
@@ -59,7 +68,10 @@
 #define BUNDLE_MAX      256         /* scheduling events per bundle */
 #define OUT_BYTES       (1u << 20)  /* written at a time */
 #define INTERN_MAX      4096        /* names interned; then inline */
-#define SEQUENCE_ID     1
+#define SEQUENCE_ID     1           /* Xen's; dom0's machine has its own,
+                                       whose packets name no interned
+                                       data (incremental state is per
+                                       machine and sequence) */
 #define NAME_MAX_BYTES  64
 #define PRIO_NORMAL     120         /* a Linux task's nice 0 */
 #define RATE_WINDOWS_PER_S  100     /* the rate counters' resolution */
@@ -76,6 +88,8 @@
 #define TP_INTERNED_DATA        12
 #define TP_SEQUENCE_FLAGS       13
 #define TP_TRACK_DESCRIPTOR     60
+#define TP_MACHINE_ID           98
+#define DOM0_MACHINE            1
 #define SEQ_INCREMENTAL_STATE_CLEARED   1
 /* ClockSnapshot, ClockSnapshot.Clock */
 #define CS_CLOCKS               1
@@ -107,6 +121,8 @@
 #define TE_NAME_IID             10
 #define TE_TRACK_UUID           11
 #define TE_NAME                 23
+#define TE_FLOW_IDS             47
+#define TE_TERMINATING_FLOW_IDS 48
 #define TE_COUNTER_VALUE        30
 #define TYPE_SLICE_BEGIN        1
 #define TYPE_SLICE_END          2
@@ -184,6 +200,22 @@ struct pcpu {
     bool rate_open, rate_shown;
 };
 
+/*
+ * A dom0 CPU: its scheduling events with their tasks' names, its tracks,
+ * its IRQ and softirq slices open, and Xen's wake of its vCPU that waits
+ * for its next IRQ (a flow's id; 0: none).
+ */
+struct dcpu {
+    struct sched_events *switches, *wakings;
+    char (*switch_comm)[XT_DOM0_COMM + 1];  /* [BUNDLE_MAX] each */
+    char (*waking_comm)[XT_DOM0_COMM + 1];
+    uint64_t last_ns;
+    uint64_t irq_track, event_track;        /* uuids; 0: not yet */
+    unsigned int open;                      /* slices open on irq_track */
+    uint64_t flow, flow_tsc;                /* and when Xen woke it */
+    uint64_t last_tsc;
+};
+
 /* A vCPU: its track, and its last run as the exported scheduling shows it. */
 struct vinfo {
     uint64_t uuid;
@@ -207,7 +239,8 @@ struct pf {
     const struct xt_reader *reader;     /* the domains' names */
     uint64_t hz;
     struct pb pkt, interned;    /* the packet, and its interned data */
-    bool first_done;            /* the sequence's first packet is out */
+    bool first_done[2];         /* each machine's sequence's first packet
+                                   is out */
     uint64_t next_uuid;
     struct pcpu *pcpus;
     unsigned int nr_pcpus;
@@ -218,6 +251,12 @@ struct pf {
     bool xen_declared;
     struct intern event_names, annotation_names;
     uint32_t comm_tids[2 * BUNDLE_MAX];     /* a bundle's comm table */
+    uint32_t comm_index[2 * BUNDLE_MAX];    /* each event's in it */
+    const char *comms[2 * BUNDLE_MAX];      /* dom0's: the names */
+    struct dcpu *dcpus;         /* dom0's CPUs (dom0->lanes) */
+    const struct xt_dom0_info *dom0;
+    uint32_t machine;           /* of the packets written: 0, or dom0's */
+    uint64_t next_flow;
     bool failed;                /* a write failed, or memory ran out */
 };
 
@@ -265,13 +304,15 @@ static void packet_end(struct pf *pf, bool on_sequence)
     if ( pf->interned.len )
         pb_bytes(&pf->pkt, TP_INTERNED_DATA, pf->interned.buf,
                  pf->interned.len);
+    if ( pf->machine )
+        pb_varint(&pf->pkt, TP_MACHINE_ID, pf->machine);
     if ( on_sequence )
     {
         pb_varint(&pf->pkt, TP_SEQUENCE_ID, SEQUENCE_ID);
-        if ( !pf->first_done )
+        if ( !pf->first_done[pf->machine] )
             pb_varint(&pf->pkt, TP_SEQUENCE_FLAGS,
                       SEQ_INCREMENTAL_STATE_CLEARED);
-        pf->first_done = true;
+        pf->first_done[pf->machine] = true;
     }
     if ( !pb_ok(&pf->pkt) || !pb_ok(&pf->interned) )
     {
@@ -524,7 +565,8 @@ static void event_begin(struct pf *pf, uint64_t tsc, unsigned int type,
 
 static void event_name(struct pf *pf, const char *name)
 {
-    uint64_t iid = intern(pf, &pf->event_names, ID_EVENT_NAMES, name);
+    uint64_t iid = pf->machine ? 0 : intern(pf, &pf->event_names,
+                                            ID_EVENT_NAMES, name);
 
     if ( iid )
         pb_varint(&pf->pkt, TE_NAME_IID, iid);
@@ -642,9 +684,9 @@ static void packed(struct pb *pkt, unsigned int field, const uint32_t *v,
     pb_end(pkt);
 }
 
-/* @e's columns, their comms added to the bundle's table. */
+/* @e's columns, each event's comm the bundle's table's @comms[i]. */
 static void sched_columns(struct pf *pf, const struct sched_events *e,
-                          const struct sched_fields *f, unsigned int *nr_tids)
+                          const struct sched_fields *f, const uint32_t *comms)
 {
     uint64_t last = 0;
     unsigned int i;
@@ -662,32 +704,50 @@ static void sched_columns(struct pf *pf, const struct sched_events *e,
     for ( i = 0; i < e->n; i++ )
         pb_raw(&pf->pkt, PRIO_NORMAL);
     pb_end(&pf->pkt);
-    pb_begin(&pf->pkt, f->comm);
-    for ( i = 0; i < e->n; i++ )
-        pb_raw(&pf->pkt, comm_index(pf->comm_tids, nr_tids, e->tid[i]));
+    packed(&pf->pkt, f->comm, comms, e->n);
+}
+
+/*
+ * One FtraceEventBundle of CPU @cpu (of pf->machine): the switches and
+ * wakings, and the table of the @nr_comms names their pf->comm_index
+ * says, pf->comms.
+ */
+static void bundle_write(struct pf *pf, uint32_t cpu,
+                         const struct sched_events *switches,
+                         const struct sched_events *wakings,
+                         unsigned int nr_comms)
+{
+    unsigned int i;
+
+    packet_begin(pf);
+    pb_begin(&pf->pkt, TP_FTRACE_EVENTS);
+    pb_varint(&pf->pkt, FB_CPU, cpu);
+    pb_begin(&pf->pkt, FB_COMPACT_SCHED);
+    sched_columns(pf, switches, &switch_fields, pf->comm_index);
+    sched_columns(pf, wakings, &waking_fields, pf->comm_index + switches->n);
+    for ( i = 0; i < nr_comms; i++ )
+        pb_string(&pf->pkt, CS_INTERN_TABLE, pf->comms[i]);
     pb_end(&pf->pkt);
+    pb_end(&pf->pkt);
+    packet_end(pf, false);
 }
 
 static void bundle_flush(struct pf *pf, uint32_t cpu)
 {
     struct pcpu *p = &pf->pcpus[cpu];
-    char name[NAME_MAX_BYTES];
-    unsigned int i, nr_tids = 0;
+    char names[2 * BUNDLE_MAX][NAME_MAX_BYTES];
+    unsigned int i, n, nr_tids = 0;
 
     if ( !p->switches || (!p->switches->n && !p->wakings->n) )
         return;
-    packet_begin(pf);
-    pb_begin(&pf->pkt, TP_FTRACE_EVENTS);
-    pb_varint(&pf->pkt, FB_CPU, cpu);
-    pb_begin(&pf->pkt, FB_COMPACT_SCHED);
-    sched_columns(pf, p->switches, &switch_fields, &nr_tids);
-    sched_columns(pf, p->wakings, &waking_fields, &nr_tids);
+    for ( i = 0, n = p->switches->n; i < n + p->wakings->n; i++ )
+        pf->comm_index[i] = comm_index(pf->comm_tids, &nr_tids,
+                                       i < n ? p->switches->tid[i]
+                                             : p->wakings->tid[i - n]);
     for ( i = 0; i < nr_tids; i++ )
-        pb_string(&pf->pkt, CS_INTERN_TABLE,
-                  comm_of(name, sizeof(name), pf->comm_tids[i], cpu));
-    pb_end(&pf->pkt);
-    pb_end(&pf->pkt);
-    packet_end(pf, false);
+        pf->comms[i] = comm_of(names[i], sizeof(names[i]), pf->comm_tids[i],
+                               cpu);
+    bundle_write(pf, cpu, p->switches, p->wakings, nr_tids);
     p->switches->n = p->wakings->n = 0;
 }
 
@@ -795,6 +855,8 @@ static void on_switch(struct pf *pf, const struct model_event *ev)
                  tid, tid && tid < VIEW_XEN_PID ? next : MODEL_VCPU_NONE);
 }
 
+static void dom0_woken(struct pf *pf, uint32_t domvcpu, uint64_t tsc);
+
 static void on_wake(struct pf *pf, const struct model_event *ev)
 {
     uint32_t cpu = ev->pcpu < pf->nr_pcpus ? ev->pcpu : ev->u.wake.target_pcpu;
@@ -811,6 +873,7 @@ static void on_wake(struct pf *pf, const struct model_event *ev)
     if ( p->wakings->n == BUNDLE_MAX )
         bundle_flush(pf, cpu);
     add_event(p->wakings, ns(pf, ev->start), view_tid(ev->domvcpu), target);
+    dom0_woken(pf, ev->domvcpu, ev->start);
 }
 
 /*
@@ -1118,6 +1181,222 @@ static void on_record(void *arg, const struct xt_record *rec,
 }
 
 /*
+ * dom0's kernel, on Perfetto's second machine
+ * ===========================================
+ */
+
+/* Dom0's CPU @lane (its lane's index), its bundle made; NULL if none. */
+static struct dcpu *dcpu_of(struct pf *pf, uint32_t lane)
+{
+    struct dcpu *d;
+
+    if ( !pf->dcpus || lane >= pf->dom0->lanes )
+        return NULL;
+    d = &pf->dcpus[lane];
+    if ( d->switches )
+        return d;
+    d->switches = calloc(1, sizeof(*d->switches));
+    d->wakings = calloc(1, sizeof(*d->wakings));
+    d->switch_comm = calloc(BUNDLE_MAX, sizeof(*d->switch_comm));
+    d->waking_comm = calloc(BUNDLE_MAX, sizeof(*d->waking_comm));
+    if ( d->switches && d->wakings && d->switch_comm && d->waking_comm )
+        return d;
+    pf->failed = true;
+    errno = ENOMEM;
+    return NULL;
+}
+
+/* The bundle's table of names: @name's index, added if new. */
+static uint32_t name_index(struct pf *pf, unsigned int *nr, const char *name)
+{
+    unsigned int i;
+
+    for ( i = 0; i < *nr; i++ )
+        if ( !strcmp(pf->comms[i], name) )
+            return i;
+    pf->comms[*nr] = name;
+    return (*nr)++;
+}
+
+static void dom0_bundle_flush(struct pf *pf, uint32_t lane)
+{
+    struct dcpu *d = &pf->dcpus[lane];
+    unsigned int i, n, nr = 0;
+
+    if ( !d->switches || (!d->switches->n && !d->wakings->n) )
+        return;
+    for ( i = 0, n = d->switches->n; i < n + d->wakings->n; i++ )
+        pf->comm_index[i] = name_index(pf, &nr, i < n ? d->switch_comm[i]
+                                                      : d->waking_comm[i - n]);
+    bundle_write(pf, lane, d->switches, d->wakings, nr);
+    d->switches->n = d->wakings->n = 0;
+}
+
+static void dom0_sched(struct pf *pf, uint32_t lane, uint64_t tsc,
+                       const struct xt_dom0_event *e)
+{
+    struct dcpu *d = dcpu_of(pf, lane);
+    bool waking = e->kind == XT_DOM0_WAKING;
+    struct sched_events *to;
+    uint64_t t = ns(pf, tsc);
+
+    if ( !d || !view_class_wanted(pf->filter, XT_CLASS_SCHED) )
+        return;
+    to = waking ? d->wakings : d->switches;
+    if ( to->n == BUNDLE_MAX )
+        dom0_bundle_flush(pf, lane);
+    if ( !waking && t < d->last_ns )
+        t = d->last_ns;
+    strcpy(waking ? d->waking_comm[to->n] : d->switch_comm[to->n], e->text);
+    add_event(to, t, waking ? e->v[0] : e->v[1], e->arg);
+    if ( !waking )
+        d->last_ns = t;
+}
+
+/* A track of dom0's CPU @lane, declared if new. */
+static uint64_t dom0_track(struct pf *pf, uint32_t lane, uint64_t *which,
+                           const char *what)
+{
+    char name[NAME_MAX_BYTES];
+
+    if ( !*which )
+    {
+        *which = pf->next_uuid++;
+        snprintf(name, sizeof(name), "dom0 CPU %u %s", lane, what);
+        track_descriptor(pf, *which, 0, name, false);
+    }
+    return *which;
+}
+
+/*
+ * An IRQ handler or softirq begins on dom0's CPU @lane: the first IRQ
+ * after Xen woke that CPU's vCPU ends the wake's flow, which begins at an
+ * instant "woken by Xen" on the same track, at the wake, written now.
+ * Perfetto joins a flow's ends on one machine only (trace_processor
+ * v58), so the wake is told on dom0's; Xen's own is d0vN's waking in the
+ * host's scheduling.
+ */
+static void dom0_slice(struct pf *pf, uint32_t lane, uint64_t tsc,
+                       const char *name, bool irq)
+{
+    struct dcpu *d = dcpu_of(pf, lane);
+    uint64_t track;
+
+    if ( !d )
+        return;
+    track = dom0_track(pf, lane, &d->irq_track, "IRQs");
+    if ( irq && d->flow )
+    {
+        event_begin(pf, d->flow_tsc, TYPE_INSTANT, track);
+        event_name(pf, "woken by Xen");
+        pb_fixed64(&pf->pkt, TE_FLOW_IDS, d->flow);
+        event_end(pf);
+    }
+    event_begin(pf, tsc, TYPE_SLICE_BEGIN, track);
+    event_name(pf, name);
+    if ( irq && d->flow )
+        pb_fixed64(&pf->pkt, TE_TERMINATING_FLOW_IDS, d->flow);
+    event_end(pf);
+    if ( irq )
+        d->flow = 0;
+    d->open++;
+}
+
+static void dom0_slice_end(struct pf *pf, uint32_t lane, uint64_t tsc)
+{
+    struct dcpu *d = dcpu_of(pf, lane);
+
+    if ( !d || !d->open )
+        return;                 /* it began before the trace */
+    slice_end(pf, tsc, d->irq_track);
+    d->open--;
+}
+
+/* Xen woke dom0's vCPU @lane at @tsc: a flow to its next IRQ. */
+static void dom0_woken(struct pf *pf, uint32_t domvcpu, uint64_t tsc)
+{
+    struct dcpu *d;
+
+    if ( domvcpu >> 16 || !pf->dom0 || !(d = dcpu_of(pf, domvcpu & 0xffff)) )
+        return;
+    d->flow = ++pf->next_flow;
+    d->flow_tsc = tsc;
+}
+
+static void on_dom0(void *arg, const struct xt_record *rec)
+{
+    struct pf *pf = arg;
+    uint32_t lane = rec->cpu - pf->dom0->first_lane;
+    char name[XT_RECORD_FORMAT_MAX];
+    struct xt_dom0_event e;
+
+    if ( pf->failed || xt_dom0_event_get(rec->extra, rec->nr_extra, &e) ||
+         rec->event != TRC_XT_DOM0_EVENT )
+        return;
+    pf->machine = DOM0_MACHINE;
+    if ( dcpu_of(pf, lane) )
+        pf->dcpus[lane].last_tsc = rec->tsc;
+    switch ( e.kind )
+    {
+    case XT_DOM0_SWITCH:
+    case XT_DOM0_WAKING:
+        dom0_sched(pf, lane, rec->tsc, &e);
+        break;
+    case XT_DOM0_IRQ_ENTRY:
+        snprintf(name, sizeof(name), "irq %" PRIu32 " %s", e.v[0], e.text);
+        dom0_slice(pf, lane, rec->tsc, name, true);
+        break;
+    case XT_DOM0_SOFTIRQ_ENTRY:
+        xt_dom0_text(&e, NULL, name, sizeof(name));
+        dom0_slice(pf, lane, rec->tsc, name, false);
+        break;
+    case XT_DOM0_IRQ_EXIT:
+    case XT_DOM0_SOFTIRQ_EXIT:
+        dom0_slice_end(pf, lane, rec->tsc);
+        break;
+    default:
+        if ( !dcpu_of(pf, lane) )
+            break;
+        xt_dom0_text(&e, e.kind == XT_DOM0_EVENT ?
+                         xt_reader_dom0_type(pf->reader, e.arg) : NULL,
+                     name, sizeof(name));
+        named(pf, rec->tsc, TYPE_INSTANT,
+              dom0_track(pf, lane, &pf->dcpus[lane].event_track, "events"),
+              name);
+    }
+    pf->machine = 0;
+}
+
+/* The end: dom0's bundles out, its slices still open ended. */
+static void dom0_finish(struct pf *pf)
+{
+    unsigned int lane;
+
+    pf->machine = DOM0_MACHINE;
+    for ( lane = 0; pf->dcpus && lane < pf->dom0->lanes; lane++ )
+    {
+        dom0_bundle_flush(pf, lane);
+        while ( pf->dcpus[lane].open )
+            dom0_slice_end(pf, lane, pf->dcpus[lane].last_tsc);
+    }
+    pf->machine = 0;
+}
+
+static void dom0_free(struct pf *pf)
+{
+    unsigned int lane;
+
+    for ( lane = 0; pf->dcpus && lane < pf->dom0->lanes; lane++ )
+    {
+        free(pf->dcpus[lane].switches);
+        free(pf->dcpus[lane].wakings);
+        free(pf->dcpus[lane].switch_comm);
+        free(pf->dcpus[lane].waking_comm);
+    }
+    free(pf->dcpus);
+}
+
+/*
  * The whole trace
  * ===============
  */
@@ -1219,6 +1498,7 @@ static void finish(struct pf *pf, uint64_t last)
         bundle_flush(pf, cpu);
         rate_flush(pf, cpu, pf->pcpus[cpu].rate_start + window);
     }
+    dom0_finish(pf);
     mask_slices(pf);
 }
 
@@ -1226,7 +1506,8 @@ int perfetto_export(struct xt_reader *r, FILE *out,
                     const struct view_filter *f, uint64_t hz)
 {
     const struct xt_reader_info *info = xt_reader_info(r);
-    const struct model_ops ops = { .event = on_event, .record = on_record };
+    const struct model_ops ops = { .event = on_event, .record = on_record,
+                                   .dom0 = on_dom0 };
     const struct model_options mo = { .from = f->from, .to = f->to };
     struct pf pf = { .out = out, .filter = f, .reader = r, .hz = hz,
                      .next_uuid = 1 };
@@ -1240,7 +1521,11 @@ int perfetto_export(struct xt_reader *r, FILE *out,
     pf.pcpus = calloc(pf.nr_pcpus ? pf.nr_pcpus : 1, sizeof(*pf.pcpus));
     pf.domains = calloc(0x10000 / 8, 1);
     pf.out_buf = malloc(OUT_BYTES);
-    if ( pf.pcpus && pf.domains && pf.out_buf )
+    pf.dom0 = xt_reader_dom0(r);
+    if ( pf.dom0->lanes )
+        pf.dcpus = calloc(pf.dom0->lanes, sizeof(*pf.dcpus));
+    if ( pf.pcpus && pf.domains && pf.out_buf &&
+         (pf.dcpus || !pf.dom0->lanes) )
         m = model_new(r, &mo, &ops, &pf);
     if ( !m )
     {
@@ -1276,6 +1561,7 @@ out:
         free(pf.pcpus[i].wakings);
     }
     free(pf.pcpus);
+    dom0_free(&pf);
     view_set_free(&pf.vcpus);
     free(pf.vinfo);
     free(pf.domains);
