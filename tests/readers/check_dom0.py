@@ -3,6 +3,7 @@ it and what read it:
 
   check_dom0.py TABLE SUMMARY_JSON DUMP [--notified PID]
                 [--inside RUNSTATE_CSV SECONDS_DUMP BUSY_PID]
+                [--clock DRIFT_PPM STRAY_NS] [--perfetto TP PFTRACE]
 
 TABLE is xentrace's standard error (its exit table), SUMMARY_JSON
 xentrace-summary --json of the file, DUMP xentrace-dump of it.  Checks:
@@ -13,7 +14,7 @@ xentrace-summary --json of the file, DUMP xentrace-dump of it.  Checks:
 - the dump is in TSC order, Xen's records and dom0's events together;
 - the clocks: dom0's TSC against its CLOCK_MONOTONIC drifts less than
   DRIFT_PPM from the rate the file's times use, and no pair strays
-  STRAY_NS from the fitted line;
+  STRAY_NS from the fitted line (--clock sets both for another host);
 - with --notified PID (xen-sim --notify's reader): each of xen-sim's
   notifications (TRC_HW_IRQ_HANDLED of irq 1000) is followed, within
   WAKE_NS and before the next, by that process's sched_waking, and each
@@ -25,16 +26,24 @@ xentrace-summary --json of the file, DUMP xentrace-dump of it.  Checks:
   dump's and the CSV's rounding), and BUSY_PID was switched in and out
   at least BUSY_SWITCHES times.  Events outside the first and last of the
   vCPU's known intervals (dom0's ftrace starts before Xen's tracing) are
-  not checked; at least INSIDE_LEAST are.
+  not checked; at least INSIDE_LEAST are;
+- with --perfetto (Perfetto's trace_processor_shell, and xentrace-export
+  --perfetto of the file): it imports with no error or data loss; it has
+  two machines; on dom0's, a sched slice for every dom0 switch inside
+  Xen's span but each CPU's first (what ran before it is not known) and
+  an IRQ track slice for every IRQ handler and softirq entered there;
+  every flow goes from a "woken by Xen" instant to an IRQ handler on the
+  same dom0 CPU's track, not back in time, and there is one at least.
 """
 import json
 import re
+import subprocess
 import sys
 
 from checks import agree, fail, report
 
-# NTP slews CLOCK_MONOTONIC by up to 500 ppm; xen-sim's TSC rate is
-# xentrace's own measurement over 0.1 s, good to tens of ppm.
+# On xen-sim: NTP slews CLOCK_MONOTONIC by up to 500 ppm; xen-sim's TSC
+# rate is xentrace's own measurement over 0.1 s, good to tens of ppm.
 DRIFT_PPM = 1000
 # A pair is read between two TSC reads, the closest of five: a vCPU
 # descheduled in all five is off by its time away.
@@ -83,14 +92,14 @@ def check_counts(rows, summary):
              (dom0["events"], sum(e for e, _ in ours.values())))
 
 
-def check_clock(summary, hz):
+def check_clock(summary, hz, drift_ppm, stray_ns):
     dom0 = summary["dom0"]
     if dom0["pairs"] < 2 or dom0["drift_ppm"] is None:
         fail("%d clock pairs, no fit" % dom0["pairs"])
         return
-    if abs(dom0["drift_ppm"]) > DRIFT_PPM:
+    if abs(dom0["drift_ppm"]) > drift_ppm:
         fail("dom0's TSC drifts %.3f ppm from %d Hz" % (dom0["drift_ppm"], hz))
-    if dom0["stray_ns"] > STRAY_NS:
+    if dom0["stray_ns"] > stray_ns:
         fail("a pair strays %d ns" % dom0["stray_ns"])
     agree(2)
 
@@ -138,6 +147,70 @@ def check_causality(lines, pid):
         agree()
 
 
+def tp_query(tp, pftrace, sql):
+    """The rows of @sql's last statement, as lists of strings."""
+    out = subprocess.run([tp, "-q", "/dev/stdin", pftrace], input=sql,
+                         capture_output=True, text=True, check=True).stdout
+    lines = [l for l in out.splitlines() if l]
+    return [[f.strip('"') for f in l.split(",")] for l in lines[1:]]
+
+
+def in_span(dump_path):
+    """dom0's switches and IRQ or softirq entries inside Xen's span:
+    ({dom0 cpu: switches}, entries)."""
+    xen, switches, entries = [], {}, []
+    for line in open(dump_path, errors="replace"):
+        m = re.match(r"\s*(\d+) (dom0/)?cpu(\d+)(.) (\S+)", line)
+        if not m:
+            continue
+        t = int(m.group(1))
+        if not m.group(2):
+            if m.group(4) == " " and t:
+                xen.append(t)
+        elif m.group(5) == "sched_switch":
+            switches.setdefault(int(m.group(3)), []).append(t)
+        elif m.group(5) in ("irq_handler_entry", "softirq_entry"):
+            entries.append(t)
+    lo, hi = min(xen), max(xen)
+    inside = lambda ts: [t for t in ts if lo <= t <= hi]
+    return {c: len(inside(ts)) for c, ts in switches.items()}, \
+        len(inside(entries))
+
+
+def check_perfetto(tp, pftrace, dump_path):
+    bad = tp_query(tp, pftrace, "select name, value from stats where value > 0"
+                   " and severity in ('error', 'data_loss');")
+    if bad:
+        fail("trace_processor: %s" % bad)
+    machines = tp_query(tp, pftrace, "select count(*) from machine;")
+    if machines != [["2"]]:
+        fail("machines %s, not 2" % machines)
+    switches, entries = in_span(dump_path)
+    want = sum(n - 1 for n in switches.values() if n)
+    got = tp_query(tp, pftrace, "select count(*) from sched join cpu "
+                   "using(ucpu) where cpu.machine_id = 1;")[0][0]
+    if int(got) != want:
+        fail("dom0's sched slices %s, switches %d" % (got, want))
+    got = tp_query(tp, pftrace, "select count(*) from slice join track on "
+                   "slice.track_id = track.id where track.name like "
+                   "'dom0 CPU % IRQs' and slice.name != 'woken by Xen';")[0][0]
+    if int(got) != entries:
+        fail("dom0's IRQ slices %s, entries %d" % (got, entries))
+    flows = tp_query(tp, pftrace, "select o.name, i.name, o.track_id = "
+                     "i.track_id, o.ts <= i.ts from flow join slice o on "
+                     "flow.slice_out = o.id join slice i on flow.slice_in = "
+                     "i.id;")
+    if not flows:
+        fail("no flow from Xen's wake to a dom0 IRQ")
+    for out_name, in_name, same, forward in flows:
+        if out_name != "woken by Xen" or not in_name.startswith("irq ") or \
+                same != "1" or forward != "1":
+            fail("a flow %s -> %s (same track %s, forward %s)" %
+                 (out_name, in_name, same, forward))
+            break
+    agree(4 + len(flows))
+
+
 def running(csv_path):
     """{vcpu: [(from, to)]} of the intervals Xen ran each vCPU, sorted."""
     spans = {}
@@ -178,6 +251,16 @@ def check_inside(csv_path, dump_path, busy, stray_ns):
 def main():
     args = sys.argv[1:]
     notified = inside = None
+    clock = DRIFT_PPM, STRAY_NS
+    perfetto = None
+    if "--perfetto" in args:
+        i = args.index("--perfetto")
+        perfetto = args[i + 1], args[i + 2]
+        del args[i:i + 3]
+    if "--clock" in args:
+        i = args.index("--clock")
+        clock = float(args[i + 1]), float(args[i + 2])
+        del args[i:i + 3]
     if "--notified" in args:
         i = args.index("--notified")
         notified = int(args[i + 1])
@@ -193,7 +276,7 @@ def main():
     summary = json.load(open(args[1]))
     check_counts(rows, summary)
     if summary["dom0"]:
-        check_clock(summary, summary["tsc_hz"])
+        check_clock(summary, summary["tsc_hz"], *clock)
         lines, events = read_dump(args[2],
                                   {c["cpu"] for c in summary["dom0"]["cpus"]})
         if events != summary["dom0"]["events"]:
@@ -203,6 +286,8 @@ def main():
             check_causality(lines, notified)
         if inside:
             check_inside(*inside, summary["dom0"]["stray_ns"] or 0)
+        if perfetto:
+            check_perfetto(*perfetto, args[2])
     report()
 
 

@@ -215,6 +215,27 @@ host() {
     cat "$name.err" "$name.state"
 }
 
+# timeline NAME: Xen's scheduler and dom0's own on one clock (xentrace
+# --dom0), with dom0 otherwise idle but for a process that counts to 2000
+# and sleeps 30 ms, over and over: its pid in NAME.pid.  x86's PV dom0
+# only: arm64's cannot read Xen's counter.
+timeline() {
+    name=$1
+    [ "$(uname -m)" = x86_64 ] || return 0
+    [ -e /sys/kernel/tracing/trace_clock ] ||
+        mount -t tracefs nodev /sys/kernel/tracing
+    (
+        while :; do
+            i=0
+            while [ $i -lt 2000 ]; do i=$((i + 1)); done
+            usleep 30000
+        done
+    ) &
+    echo $! > "$name.pid"
+    idle "$name" xentrace -D -e sched --dom0 sched,irq -T 3
+    kill "$(cat "$name.pid")"
+}
+
 # resize NAME: -S 8 on the boot's buffers of 32 pages, under load: ours
 # resizes them (NAME.state says 8 pages), a stock Xen keeps them and
 # xentrace says why in NAME.err; then NAME.back, -S 32, puts our Xen's
@@ -261,6 +282,7 @@ our-xen|our-xen-4.20)
     filter filter
     live live
     host host
+    timeline timeline
     resize resize
     ;;
 clamp|clamp-4.20)

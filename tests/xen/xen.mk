@@ -37,6 +37,7 @@ $(XEN_AGREE_TEST): tests/xen/test_xen_agree.c tests/xen/boots.h tests/sim/tracef
 	    -DPERFETTO_AGREES='"tests/readers/perfetto-agrees"' \
 	    -DREADERS='"$(READER_OUT)"' \
 	    -DCHECK_TOP='"tests/readers/check_top.py"' \
+	    -DCHECK_DOM0='"tests/readers/check_dom0.py"' \
 	    -DSUMMARY='"$(XT_SUMMARY)"' -DDUMP='"$(XT_DUMP)"' $(LDFLAGS) \
 	    -o $@ tests/xen/test_xen_agree.c tests/sim/tracefile.c \
 	    tests/common/run_cmd.c -lcmocka
