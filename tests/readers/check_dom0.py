@@ -4,6 +4,7 @@ it and what read it:
   check_dom0.py TABLE SUMMARY_JSON DUMP [--notified PID]
                 [--inside RUNSTATE_CSV SECONDS_DUMP BUSY_PID]
                 [--clock DRIFT_PPM STRAY_NS] [--perfetto TP PFTRACE]
+                [--ctf CTF_DIR]
 
 TABLE is xentrace's standard error (its exit table), SUMMARY_JSON
 xentrace-summary --json of the file, DUMP xentrace-dump of it.  Checks:
@@ -33,7 +34,10 @@ xentrace-summary --json of the file, DUMP xentrace-dump of it.  Checks:
   Xen's span but each CPU's first (what ran before it is not known) and
   an IRQ track slice for every IRQ handler and softirq entered there;
   every flow goes from a "woken by Xen" instant to an IRQ handler on the
-  same dom0 CPU's track, not back in time, and there is one at least.
+  same dom0 CPU's track, not back in time, and there is one at least;
+- with --ctf (xentrace-export --ctf of the file): babeltrace2 reads it,
+  and its second stream class holds each of dom0's events, by kind, on
+  its dom0 CPU (cpu_id), as many as the summary counts per CPU.
 """
 import json
 import re
@@ -211,6 +215,33 @@ def check_perfetto(tp, pftrace, dump_path):
     agree(4 + len(flows))
 
 
+KINDS = ("sched_switch", "sched_waking", "irq_handler_entry",
+         "irq_handler_exit", "softirq_entry", "softirq_exit", "event", "lost")
+
+
+def check_ctf(ctf_dir, summary):
+    out = subprocess.run(["babeltrace2", ctf_dir], capture_output=True,
+                         text=True)
+    if out.returncode:
+        fail("babeltrace2 %s: %s" % (ctf_dir, out.stderr[-300:]))
+        return
+    per_cpu = {}
+    for line in out.stdout.splitlines():
+        m = re.match(r"\[[^]]*\] \([^)]*\) dom0:(\w+): \{ cpu_id = (\d+) \}",
+                     line)
+        if not m:
+            continue
+        if m.group(1) not in KINDS:
+            fail("a dom0 event of kind %s" % m.group(1))
+        per_cpu[int(m.group(2))] = per_cpu.get(int(m.group(2)), 0) + 1
+    want = {c["cpu"]: c["events"] for c in summary["dom0"]["cpus"]
+            if c["events"]}
+    if per_cpu != want:
+        fail("CTF's dom0 events per CPU %s, the summary's %s" %
+             (per_cpu, want))
+    agree(len(want))
+
+
 def running(csv_path):
     """{vcpu: [(from, to)]} of the intervals Xen ran each vCPU, sorted."""
     spans = {}
@@ -252,7 +283,11 @@ def main():
     args = sys.argv[1:]
     notified = inside = None
     clock = DRIFT_PPM, STRAY_NS
-    perfetto = None
+    perfetto = ctf = None
+    if "--ctf" in args:
+        i = args.index("--ctf")
+        ctf = args[i + 1]
+        del args[i:i + 2]
     if "--perfetto" in args:
         i = args.index("--perfetto")
         perfetto = args[i + 1], args[i + 2]
@@ -288,6 +323,8 @@ def main():
             check_inside(*inside, summary["dom0"]["stray_ns"] or 0)
         if perfetto:
             check_perfetto(*perfetto, args[2])
+        if ctf:
+            check_ctf(ctf, summary)
     report()
 
 

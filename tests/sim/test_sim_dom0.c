@@ -6,8 +6,8 @@
  * reaches a dom0 backend: Xen's record, then a byte down a FIFO that a
  * host process reads.  The capture must show the record, then that
  * process waking, every time (check_dom0.py), account for every event as
- * the exit table says, stay readable by Debian's xenalyze, and put dom0's
- * CPUs on a second machine in Perfetto.
+ * the exit table says, stay readable by Debian's xenalyze, put dom0's
+ * CPUs on a second machine in Perfetto and a second stream class in CTF.
  *
  * The test mounts tracefs where it is not; without tracefs or privilege
  * it skips, saying why.
@@ -32,7 +32,7 @@
 
 #define TRACEFS "/sys/kernel/tracing"
 
-static char fifo[96], json[96], dump[96], pftrace[96], check[512];
+static char fifo[96], json[96], dump[96], pftrace[96], ctf[96], check[512];
 
 /* tracefs with the x86-tsc clock, mounted if need be: false if not here. */
 static bool have_tracefs(void)
@@ -89,6 +89,7 @@ static int setup(void **state)
     snprintf(json, sizeof(json), "%s.json", sim_trace);
     snprintf(dump, sizeof(dump), "%s.dump", sim_trace);
     snprintf(pftrace, sizeof(pftrace), "%s.pftrace", sim_trace);
+    snprintf(ctf, sizeof(ctf), "%s.ctf", sim_trace);
     return 0;
 }
 
@@ -98,6 +99,9 @@ static int teardown(void **state)
     unlink(json);
     unlink(dump);
     unlink(pftrace);
+    if ( run_sh(sim_summary, "rm -rf %s", ctf) )
+        return -1;
+    unlink(sim_summary);
     return sim_teardown(state);
 }
 
@@ -131,14 +135,14 @@ static void test_cause_then_effect(void **state)
                             sim_trace, json), 0);
     assert_int_equal(run_sh(sim_summary, "%s %s > %s", XT_DUMP, sim_trace,
                             dump), 0);
-    assert_int_equal(run_sh(sim_summary, "%s --perfetto %s %s", XT_EXPORT,
-                            pftrace, sim_trace), 0);
+    assert_int_equal(run_sh(sim_summary, "%s --perfetto %s --ctf %s %s",
+                            XT_EXPORT, pftrace, ctf, sim_trace), 0);
     /* Perfetto's own reading of dom0's machine, where it is here. */
     if ( trace_processor() )
         snprintf(check, sizeof(check), "--perfetto %s %s", trace_processor(),
                  pftrace);
-    if ( run_sh(sim_summary, "python3 %s %s %s %s --notified %d %s",
-                CHECK_DOM0, sim_log, json, dump, (int)reader, check) )
+    if ( run_sh(sim_summary, "python3 %s %s %s %s --notified %d --ctf %s %s",
+                CHECK_DOM0, sim_log, json, dump, (int)reader, ctf, check) )
     {
         sim_show_file(sim_summary, 30);
         fail_msg("check_dom0.py");

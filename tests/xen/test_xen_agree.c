@@ -720,7 +720,8 @@ static void test_host_view(void **state)
  * ran d0vN, the busy process was switched in and out, the summary found
  * chains from Xen's wake of a dom0 vCPU to a dom0 task, Perfetto reads
  * dom0's CPUs as a second machine, with flows from Xen's wakes to dom0's
- * IRQs, and xenalyze still reads the file as the summary does.
+ * IRQs, babeltrace2 its CTF with dom0's stream class, and xenalyze still
+ * reads the file as the summary does.
  *
  * The clocks' bounds.  dom0's TSC is Xen's: the switches inside Xen's
  * runs show it to the microsecond.  Its CLOCK_MONOTONIC is Xen's system
@@ -750,17 +751,18 @@ static void test_dom0_timeline(void **state)
         snprintf(tp, sizeof(tp), "--perfetto %s %s.pftrace", trace_processor(),
                  bin);
     if ( run_sh(log, "%s --json %s > %s.json && %s %s > %s.dump && "
-                "%s/xentrace-export --perfetto %s.pftrace %s && "
+                "rm -rf %s.ctf && %s/xentrace-export --perfetto %s.pftrace "
+                "--ctf %s.ctf %s && "
                 "%s -s %s > %s.dump-s && "
                 "%s/xentrace-plot --scatter runstate --csv %s > %s.csv && "
                 "python3 %s %s/%s/timeline.err %s.json %s.dump "
                 "--inside %s.csv %s.dump-s %d --clock " DRIFT_PPM " "
-                STRAY_NS " %s && python3 -c 'import json,sys; "
+                STRAY_NS " --ctf %s.ctf %s && python3 -c 'import json,sys; "
                 "c = json.load(open(sys.argv[1]))[\"crossing\"]; "
                 "sys.exit(not c or not c[\"rows\"])' %s.json",
-                SUMMARY, bin, bin, DUMP, bin, bin, READERS, bin, bin, DUMP,
-                bin, bin, READERS, bin, bin, CHECK_DOM0, results, boot, bin,
-                bin, bin, bin, atoi(pid), tp, bin) )
+                SUMMARY, bin, bin, DUMP, bin, bin, bin, READERS, bin, bin,
+                bin, DUMP, bin, bin, READERS, bin, bin, CHECK_DOM0, results,
+                boot, bin, bin, bin, bin, atoi(pid), bin, tp, bin) )
         fail_msg("%s: dom0's events and Xen's disagree (%s)", boot, log);
     snprintf(log, sizeof(log), "%s/%s/timeline.agree", results, boot);
     if ( run_sh(log, "%s %s %s", AGREE, SUMMARY, bin) )

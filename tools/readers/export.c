@@ -33,7 +33,7 @@
 #include "xtread.h"
 
 #define CTF_MAGIC       0xc1fc1fc1u
-#define CTF_HEADER      40              /* packet header and context */
+#define CTF_HEADER      44              /* packet header and context */
 #define MAX_CLASSES     (1u << 15)
 
 static const char *prog_input;      /* the trace, for messages */
@@ -76,7 +76,7 @@ static unsigned int class_of(uint32_t key)
 }
 
 struct le_buf {
-    uint8_t b[64];
+    uint8_t b[1024];
     unsigned int n;
 };
 
@@ -99,71 +99,199 @@ static void put64(struct le_buf *p, uint64_t v)
     put32(p, v >> 32);
 }
 
-/* Packet header and context: written last, once the sizes are known. */
-static void ctf_packet_header(FILE *f, const char *path, unsigned int cpu,
-                              uint64_t begin, uint64_t end, uint64_t bytes)
+/* A string, NUL-terminated, of at most @max bytes before the NUL. */
+static void put_string(struct le_buf *p, const char *s, size_t max)
+{
+    size_t n = strnlen(s, max);
+
+    memcpy(p->b + p->n, s, n);
+    p->n += n;
+    put8(p, 0);
+}
+
+/*
+ * A stream file: one packet, its header and context written last, once
+ * the sizes are known.  Timestamps must not go back in a stream: an event
+ * whose TSC does (a host whose TSC stepped) takes its predecessor's.
+ */
+struct ctf_out {
+    FILE *f;
+    char path[4096];
+    uint64_t bytes, first, last;
+    bool any;
+};
+
+static void ctf_header(struct ctf_out *o, uint32_t stream_id, uint32_t cpu)
 {
     struct le_buf p = { .n = 0 };
 
     put32(&p, CTF_MAGIC);
-    put64(&p, begin);
-    put64(&p, end);
-    put64(&p, bytes * 8);       /* content_size, bits */
-    put64(&p, bytes * 8);       /* packet_size */
+    put32(&p, stream_id);
+    put64(&p, o->first);
+    put64(&p, o->last);
+    put64(&p, o->bytes * 8);    /* content_size, bits */
+    put64(&p, o->bytes * 8);    /* packet_size */
     put32(&p, cpu);
-    if ( fseek(f, 0, SEEK_SET) || fwrite(p.b, p.n, 1, f) != 1 )
-        err(1, "%s", path);
+    if ( fseek(o->f, 0, SEEK_SET) || fwrite(p.b, p.n, 1, o->f) != 1 )
+        err(1, "%s", o->path);
+}
+
+static void ctf_open(struct ctf_out *o, const char *dir, const char *name,
+                     uint32_t cpu)
+{
+    *o = (struct ctf_out){ .bytes = CTF_HEADER };
+    snprintf(o->path, sizeof(o->path), "%s/%s%u", dir, name, cpu);
+    if ( !(o->f = fopen(o->path, "w")) )
+        err(1, "%s", o->path);
+    ctf_header(o, 0, 0);
+}
+
+/* Event class @id at @tsc, its fields @p.  */
+static void ctf_event(struct ctf_out *o, uint32_t id, uint64_t tsc,
+                      const struct le_buf *p)
+{
+    struct le_buf h = { .n = 0 };
+    uint64_t ts = o->any && tsc < o->last ? o->last : tsc;
+
+    if ( !o->any )
+        o->first = ts;
+    o->any = true;
+    o->last = ts;
+    put32(&h, id);
+    put64(&h, ts);
+    if ( fwrite(h.b, h.n, 1, o->f) != 1 || fwrite(p->b, p->n, 1, o->f) != 1 )
+        err(1, "%s", o->path);
+    o->bytes += h.n + p->n;
+}
+
+static void ctf_close(struct ctf_out *o, uint32_t stream_id, uint32_t cpu)
+{
+    ctf_header(o, stream_id, cpu);
+    if ( fclose(o->f) )
+        err(1, "%s", o->path);
 }
 
 /*
- * One CPU's stream: its records in file order, each an event of its
- * class, {class, tsc, event, has_tsc, words...}.  Timestamps must not go back
- * in a stream; a record whose TSC does (a host whose TSC stepped) takes
- * its predecessor's.  One before any TSC on its CPU (the metadata) is at
- * @origin, as in xentrace-dump -s.
+ * One CPU's stream (stream class 0): its records in file order, each an
+ * event of its class, {event, has_tsc, words...}.  One before any TSC on
+ * its CPU (the metadata) is at @origin, as in xentrace-dump -s.
  */
 static void ctf_stream(struct xt_reader *r, const char *dir, unsigned int cpu,
                        uint64_t origin)
 {
     struct xt_iter *it = xt_iter_new(r, XT_ORDER_CPU, cpu, 0);
     struct xt_record rec;
-    uint64_t bytes = CTF_HEADER, first = 0, last = 0;
-    bool any = false;
-    char path[4096];
-    FILE *f;
+    struct ctf_out o;
     unsigned int i;
 
     if ( !it )
         errx(1, "%s: %s", prog_input, xt_reader_strerror(errno));
-    snprintf(path, sizeof(path), "%s/stream_%u", dir, cpu);
-    f = fopen(path, "w");
-    if ( !f )
-        err(1, "%s", path);
-    ctf_packet_header(f, path, cpu, 0, 0, 0);
+    ctf_open(&o, dir, "stream_", cpu);
     while ( xt_iter_next(it, &rec) > 0 )
     {
         struct le_buf p = { .n = 0 };
-        uint64_t tsc = rec.tsc || rec.has_tsc ? rec.tsc : origin;
-        uint64_t ts = any && tsc < last ? last : tsc;
 
-        if ( !any )
-            first = ts;
-        any = true;
-        last = ts;
-        put32(&p, class_of(CLASS_KEY(rec.event, rec.nr_extra)));
-        put64(&p, ts);
         put32(&p, rec.event);
         put8(&p, rec.has_tsc);
         for ( i = 0; i < rec.nr_extra; i++ )
             put32(&p, rec.extra[i]);
-        if ( fwrite(p.b, p.n, 1, f) != 1 )
-            err(1, "%s", path);
-        bytes += p.n;
+        ctf_event(&o, class_of(CLASS_KEY(rec.event, rec.nr_extra)),
+                  rec.tsc || rec.has_tsc ? rec.tsc : origin, &p);
     }
     xt_iter_free(it);
-    ctf_packet_header(f, path, cpu, first, last, bytes);
-    if ( fclose(f) )
-        err(1, "%s", path);
+    ctf_close(&o, 0, cpu);
+}
+
+/*
+ * dom0's events (xentrace --dom0), stream class 1: an event class per
+ * kind, id the kind (xtfile.h, "Dom0's kernel events"), named
+ * "dom0:sched_switch" and so on; generic events by their type's names.
+ */
+static const char *const dom0_fields[XT_DOM0_KINDS] = {
+    [XT_DOM0_SWITCH] = "uint32_t prev_pid; uint32_t prev_state; "
+                       "uint32_t next_pid; string next_comm;",
+    [XT_DOM0_WAKING] = "uint32_t pid; uint32_t target_cpu; string comm;",
+    [XT_DOM0_IRQ_ENTRY] = "uint32_t irq; string name;",
+    [XT_DOM0_IRQ_EXIT] = "uint32_t irq; uint32_t ret;",
+    [XT_DOM0_SOFTIRQ_ENTRY] = "uint32_t vec;",
+    [XT_DOM0_SOFTIRQ_EXIT] = "uint32_t vec;",
+    [XT_DOM0_EVENT] = "string name; string field_names; uint8_t nr; "
+                      "uint32_t values[nr];",
+    [XT_DOM0_LOST] = "uint64_t count;",
+};
+
+/* @e's fields, as dom0_fields[] lays them out. */
+static void put_dom0(struct le_buf *p, const struct xt_reader *r,
+                     const struct xt_dom0_event *e)
+{
+    const struct xt_dom0_type *t = xt_reader_dom0_type(r, e->arg);
+    char fields[XT_DOM0_FIELDS * (XT_DOM0_NAME_MAX + 1) + 1] = "";
+    unsigned int i;
+
+    switch ( e->kind )
+    {
+    case XT_DOM0_SWITCH:
+        put32(p, e->v[0]);
+        put32(p, e->arg);
+        put32(p, e->v[1]);
+        put_string(p, e->text, XT_DOM0_COMM);
+        break;
+    case XT_DOM0_WAKING:
+        put32(p, e->v[0]);
+        put32(p, e->arg);
+        put_string(p, e->text, XT_DOM0_COMM);
+        break;
+    case XT_DOM0_IRQ_ENTRY:
+        put32(p, e->v[0]);
+        put_string(p, e->text, XT_DOM0_IRQ_NAME);
+        break;
+    case XT_DOM0_IRQ_EXIT:
+        put32(p, e->v[0]);
+        put32(p, e->arg);
+        break;
+    case XT_DOM0_EVENT:
+        put_string(p, t ? t->name : "", XT_DOM0_NAME_MAX);
+        for ( i = 0; t && i < e->nr; i++ )
+            snprintf(fields + strlen(fields), sizeof(fields) - strlen(fields),
+                     "%s%s", i ? "," : "", t->field[i]);
+        put_string(p, fields, sizeof(fields) - 1);
+        put8(p, e->nr);
+        for ( i = 0; i < e->nr; i++ )
+            put32(p, e->v[i]);
+        break;
+    case XT_DOM0_LOST:
+        put64(p, e->v[0] | (uint64_t)e->v[1] << 32);
+        break;
+    default:                    /* softirqs */
+        put32(p, e->arg);
+    }
+}
+
+/* dom0's CPU @lane's stream, of the file's CPU @cpu: its events. */
+static void ctf_dom0_stream(struct xt_reader *r, const char *dir,
+                            unsigned int cpu, unsigned int lane)
+{
+    struct xt_iter *it = xt_iter_new(r, XT_ORDER_CPU, cpu, 0);
+    struct xt_dom0_event e;
+    struct xt_record rec;
+    struct ctf_out o;
+
+    if ( !it )
+        errx(1, "%s: %s", prog_input, xt_reader_strerror(errno));
+    ctf_open(&o, dir, "dom0_stream_", lane);
+    while ( xt_iter_next(it, &rec) > 0 )
+    {
+        struct le_buf p = { .n = 0 };
+
+        /* Its pairs are the summary's; an event not of ours, left out. */
+        if ( rec.event != TRC_XT_DOM0_EVENT ||
+             xt_dom0_event_get(rec.extra, rec.nr_extra, &e) )
+            continue;
+        put_dom0(&p, r, &e);
+        ctf_event(&o, e.kind, rec.tsc, &p);
+    }
+    xt_iter_free(it);
+    ctf_close(&o, 1, lane);
 }
 
 static void ctf_clock(FILE *f, const struct xt_reader_info *info, uint64_t hz)
@@ -219,7 +347,7 @@ static void ctf_event_class(FILE *f, unsigned int c, uint32_t key)
     const struct xt_event_desc *d = xt_event_find(KEY_EVENT(key));
     unsigned int i, words = KEY_WORDS(key), raw = words;
 
-    fprintf(f, "event {\n\tid = %u;\n", c);
+    fprintf(f, "event {\n\tstream_id = 0;\n\tid = %u;\n", c);
     if ( d )
         fprintf(f, "\tname = \"%s\";\n", d->name);
     else
@@ -243,8 +371,24 @@ static void ctf_event_class(FILE *f, unsigned int c, uint32_t key)
     fprintf(f, "\t};\n};\n\n");
 }
 
+/* Stream class 1, dom0's CPUs (cpu_id: dom0's), and its event classes. */
+static void ctf_dom0_classes(FILE *f)
+{
+    unsigned int k;
+
+    fprintf(f, "stream {\n"
+               "\tid = 1;\n"
+               "\tpacket.context := packet_context_t;\n"
+               "\tevent.header := struct { uint32_t id; tsc_t timestamp; };\n"
+               "};\n\n");
+    for ( k = 1; k < XT_DOM0_KINDS; k++ )
+        fprintf(f, "event {\n\tstream_id = 1;\n\tid = %u;\n"
+                "\tname = \"dom0:%s\";\n\tfields := struct { %s };\n};\n\n",
+                k, xt_dom0_kind_name(k), dom0_fields[k]);
+}
+
 static void ctf_metadata(const char *dir, const struct xt_reader_info *info,
-                         uint64_t hz)
+                         uint64_t hz, bool dom0)
 {
     char path[4096];
     unsigned int c;
@@ -276,7 +420,8 @@ static void ctf_metadata(const char *dir, const struct xt_reader_info *info,
             "\tmajor = 1;\n"
             "\tminor = 8;\n"
             "\tbyte_order = le;\n"
-            "\tpacket.header := struct { uint32_t magic; };\n"
+            "\tpacket.header := struct { uint32_t magic; "
+            "uint32_t stream_id; };\n"
             "};\n\n"
             "env {\n"
             "\tdomain = \"xen\";\n"
@@ -286,27 +431,36 @@ static void ctf_metadata(const char *dir, const struct xt_reader_info *info,
     fprintf(f,
             "typealias integer { size = 64; align = 8; signed = false; "
             "map = clock.tsc.value; } := tsc_t;\n\n"
+            "typealias struct {\n"
+            "\ttsc_t timestamp_begin;\n"
+            "\ttsc_t timestamp_end;\n"
+            "\tuint64_t content_size;\n"
+            "\tuint64_t packet_size;\n"
+            "\tuint32_t cpu_id;\n"
+            "} := packet_context_t;\n\n"
             "stream {\n"
-            "\tpacket.context := struct {\n"
-            "\t\ttsc_t timestamp_begin;\n"
-            "\t\ttsc_t timestamp_end;\n"
-            "\t\tuint64_t content_size;\n"
-            "\t\tuint64_t packet_size;\n"
-            "\t\tuint32_t cpu_id;\n"
-            "\t};\n"
+            "\tid = 0;\n"
+            "\tpacket.context := packet_context_t;\n"
             "\tevent.header := struct { uint32_t id; tsc_t timestamp; };\n"
             "};\n\n");
     for ( c = 0; c < classes.nr; c++ )
         ctf_event_class(f, c, classes.keys[c]);
+    if ( dom0 )
+        ctf_dom0_classes(f);
     if ( fclose(f) )
         err(1, "%s", path);
 }
 
-/* Whether @name is a file of a CTF export: "metadata" or "stream_N". */
+/*
+ * Whether @name is a file of a CTF export: "metadata", "stream_N" or
+ * "dom0_stream_N".
+ */
 static bool ctf_file(const char *name)
 {
     if ( !strcmp(name, "metadata") )
         return true;
+    if ( !strncmp(name, "dom0_", 5) )
+        name += 5;
     if ( strncmp(name, "stream_", 7) )
         return false;
     name += 7;
@@ -350,12 +504,20 @@ static void make_ctf_dir(const char *dir)
 static void export_ctf(struct xt_reader *r, const char *dir, uint64_t hz)
 {
     const struct xt_reader_info *info = xt_reader_info(r);
+    const struct xt_dom0_info *dom0 = xt_reader_dom0(r);
     unsigned int i;
 
     make_ctf_dir(dir);
     for ( i = 0; i < info->nr_cpus; i++ )
-        ctf_stream(r, dir, xt_reader_cpu(r, i)->cpu, cli_origin(r));
-    ctf_metadata(dir, info, hz);
+    {
+        unsigned int cpu = xt_reader_cpu(r, i)->cpu;
+
+        if ( xt_reader_is_dom0_lane(r, cpu) )
+            ctf_dom0_stream(r, dir, cpu, cpu - dom0->first_lane);
+        else
+            ctf_stream(r, dir, cpu, cli_origin(r));
+    }
+    ctf_metadata(dir, info, hz, dom0->lanes);
     view_set_free(&classes);
 }
 
