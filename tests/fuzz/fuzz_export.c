@@ -5,7 +5,8 @@
  * or infinity; each CTF stream must be one packet that its header sizes
  * exactly, of one event per record of its CPU, in order, each of a class
  * in the metadata, with the record's event, TSC flag and words, and
- * timestamps that never go back.
+ * timestamps that never go back; each of dom0's lanes' streams likewise
+ * of one event per dom0 event of its lane, laid out as its kind's class.
  */
 #define _GNU_SOURCE
 #define main xentrace_export_main
@@ -35,18 +36,25 @@ static uint64_t le64(const uint8_t *p)
  */
 #define EVENT_HEAD  17
 
-/* The number of event classes in the metadata, whose ids are 0, 1, ... */
+/*
+ * The number of event classes of Xen's stream class (0) in the metadata,
+ * whose ids are 0, 1, ...
+ */
 static unsigned int metadata_classes(void)
 {
     char path[64], line[256];
-    unsigned int n = 0, id;
+    unsigned int n = 0, id, stream = UINT32_MAX;
     FILE *f;
 
     snprintf(path, sizeof(path), "%s/metadata", ctf_dir);
     f = fopen(path, "r");
     CHECK(f);
     while ( fgets(line, sizeof(line), f) )
-        if ( sscanf(line, "\tid = %u;", &id) == 1 )
+        if ( line[0] != '\t' )        /* a new declaration */
+            stream = UINT32_MAX;
+        else if ( sscanf(line, "\tstream_id = %u;", &id) == 1 )
+            stream = id;
+        else if ( stream == 0 && sscanf(line, "\tid = %u;", &id) == 1 )
             CHECK(id == n++);
     fclose(f);
     return n;
@@ -70,9 +78,9 @@ static void check_stream(struct xt_reader *r, unsigned int cpu,
     len = fread(buf, 1, sizeof(buf), f);
     fclose(f);
     CHECK(len >= CTF_HEADER && len < sizeof(buf));
-    CHECK(le32(buf) == CTF_MAGIC);
-    CHECK(le64(buf + 20) == len * 8 && le64(buf + 28) == len * 8);
-    CHECK(le32(buf + 36) == cpu);
+    CHECK(le32(buf) == CTF_MAGIC && le32(buf + 4) == 0);
+    CHECK(le64(buf + 24) == len * 8 && le64(buf + 32) == len * 8);
+    CHECK(le32(buf + 40) == cpu);
     CHECK(it);
     for ( ; at < len; n++ )
     {
@@ -93,7 +101,82 @@ static void check_stream(struct xt_reader *r, unsigned int cpu,
     }
     CHECK(!xt_iter_next(it, &rec));
     xt_iter_free(it);
-    CHECK(!n || (le64(buf + 4) <= le64(buf + 12) && le64(buf + 12) == last));
+    CHECK(!n || (le64(buf + 8) <= le64(buf + 16) && le64(buf + 16) == last));
+}
+
+/* A NUL-terminated string at @at of @len: its end. */
+static size_t string_end(const uint8_t *buf, size_t at, size_t len)
+{
+    const uint8_t *nul = memchr(buf + at, 0, len - at);
+
+    CHECK(nul);
+    return nul - buf + 1;
+}
+
+/* One dom0 event of @kind's class at @at: where the next begins. */
+static size_t dom0_event_end(const uint8_t *buf, size_t at, size_t len,
+                             uint32_t kind)
+{
+    switch ( kind )
+    {
+    case XT_DOM0_SWITCH:
+        CHECK(len - at >= 12);
+        return string_end(buf, at + 12, len);
+    case XT_DOM0_WAKING:
+        CHECK(len - at >= 8);
+        return string_end(buf, at + 8, len);
+    case XT_DOM0_IRQ_ENTRY:
+        CHECK(len - at >= 4);
+        return string_end(buf, at + 4, len);
+    case XT_DOM0_IRQ_EXIT:
+        return at + 8;
+    case XT_DOM0_EVENT:
+        at = string_end(buf, string_end(buf, at, len), len);
+        CHECK(len - at >= 1);
+        return at + 1 + 4 * buf[at];
+    case XT_DOM0_LOST:
+        return at + 8;
+    default:
+        CHECK(kind == XT_DOM0_SOFTIRQ_ENTRY || kind == XT_DOM0_SOFTIRQ_EXIT);
+        return at + 4;
+    }
+}
+
+/* Read back dom0's CPU @lane's stream, of the file's CPU @cpu. */
+static void check_dom0_stream(struct xt_reader *r, unsigned int cpu,
+                              unsigned int lane)
+{
+    static uint8_t buf[1 << 20];
+    struct xt_iter *it = xt_iter_new(r, XT_ORDER_CPU, cpu, 0);
+    struct xt_dom0_event e;
+    struct xt_record rec;
+    char path[64];
+    uint64_t last = 0;
+    size_t len, at = CTF_HEADER;
+    FILE *f;
+
+    snprintf(path, sizeof(path), "%s/dom0_stream_%u", ctf_dir, lane);
+    f = fopen(path, "r");
+    CHECK(f);
+    len = fread(buf, 1, sizeof(buf), f);
+    fclose(f);
+    CHECK(len >= CTF_HEADER && len < sizeof(buf));
+    CHECK(le32(buf) == CTF_MAGIC && le32(buf + 4) == 1);
+    CHECK(le64(buf + 24) == len * 8 && le32(buf + 40) == lane);
+    CHECK(it);
+    while ( xt_iter_next(it, &rec) > 0 )
+    {
+        if ( rec.event != TRC_XT_DOM0_EVENT ||
+             xt_dom0_event_get(rec.extra, rec.nr_extra, &e) )
+            continue;
+        CHECK(len - at >= 12 && le32(buf + at) == e.kind);
+        CHECK(le64(buf + at + 4) >= last);
+        last = le64(buf + at + 4);
+        at = dom0_event_end(buf, at + 12, len, e.kind);
+        CHECK(at <= len);
+    }
+    CHECK(at == len);
+    xt_iter_free(it);
 }
 
 static int remove_one(const char *path, const struct stat *st, int flag,
@@ -148,7 +231,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         export_ctf(r, ctf_dir, hz);
         nr_classes = metadata_classes();
         for ( i = 0; i < info->nr_cpus; i++ )
-            check_stream(r, xt_reader_cpu(r, i)->cpu, nr_classes);
+        {
+            unsigned int cpu = xt_reader_cpu(r, i)->cpu;
+
+            if ( xt_reader_is_dom0_lane(r, cpu) )
+                check_dom0_stream(r, cpu, cpu - xt_reader_dom0(r)->first_lane);
+            else
+                check_stream(r, cpu, nr_classes);
+        }
     }
     xt_reader_close(r);
     return 0;
