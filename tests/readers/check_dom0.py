@@ -19,7 +19,9 @@ xentrace-summary --json of the file, DUMP xentrace-dump of it.  Checks:
 - with --notified PID (xen-sim --notify's reader): each of xen-sim's
   notifications (TRC_HW_IRQ_HANDLED of irq 1000) is followed, within
   WAKE_NS and before the next, by that process's sched_waking, and each
-  of its wakings follows a notification: cause, then effect, on one clock;
+  of its wakings between the first and the last follows a notification
+  (it also wakes from its open of the FIFO, and at its end): cause, then
+  effect, on one clock;
 - with --inside (a real Xen: xentrace-plot --scatter runstate --csv and
   xentrace-dump -s of the file, and the pid of a process dom0 ran busy
   and idle): every sched_switch of dom0's CPU N falls inside an interval
@@ -130,8 +132,9 @@ def read_dump(path, lanes):
     return lines, events
 
 
-def check_causality(lines, pid):
+def check_causality(lines, pid, hz):
     """Each notification, then the notified process waking."""
+    wake = WAKE_NS * hz // 1000000000       # in TSC ticks
     notes = [t for t, l in lines if "TRC_HW_IRQ_HANDLED irq=%d " % NOTIFY_IRQ in l]
     wakes = [t for t, l in lines
              if "sched_waking" in l and " pid=%d " % pid in l]
@@ -139,14 +142,17 @@ def check_causality(lines, pid):
         fail("%d notifications in the capture" % len(notes))
     for i, n in enumerate(notes):
         following = notes[i + 1] if i + 1 < len(notes) else None
-        woke = [w for w in wakes if n <= w <= n + WAKE_NS and
+        woke = [w for w in wakes if n <= w <= n + wake and
                 (following is None or w < following)]
         # The last may have come as the capture stopped.
         if not woke and following is not None:
             fail("notification at TSC %d: no waking of %d after it" % (n, pid))
         agree()
+    # Before the first and after the last, it wakes from its open(2) of
+    # the FIFO (xen-sim opens its end as it starts) and at its end.
     for w in wakes:
-        if not any(n <= w <= n + WAKE_NS for n in notes):
+        if notes and notes[0] <= w <= notes[-1] and \
+                not any(n <= w <= n + wake for n in notes):
             fail("%d woke at TSC %d, after no notification" % (pid, w))
         agree()
 
@@ -318,7 +324,7 @@ def main():
             fail("the dump shows %d of dom0's events, the summary counts %d"
                  % (events, summary["dom0"]["events"]))
         if notified is not None:
-            check_causality(lines, notified)
+            check_causality(lines, notified, summary["tsc_hz"])
         if inside:
             check_inside(*inside, summary["dom0"]["stray_ns"] or 0)
         if perfetto:
