@@ -46,6 +46,7 @@
 #define TYPE_IDS        65536u          /* ftrace's event ids: 16 bits */
 #define PAGES_A_PASS    256u            /* per lane: the rest waits */
 #define PAIR_MS         1000u
+#define RATE_MS         20u             /* mono: the second pair's wait */
 
 /* The typed events: their kind, and the fields each reads. */
 static const struct typed {
@@ -108,8 +109,8 @@ struct dom0 {
     struct xt_dom0_type types[XT_DOM0_TYPES];
     unsigned int nr_types;
     uint32_t clock;
-    uint64_t tsc_hz;
     uint64_t pair_tsc, pair_ns, pair_ms;        /* the newest pair */
+    uint64_t first_tsc, first_ns;               /* and the first */
 };
 
 /*
@@ -332,10 +333,14 @@ static void read_pair(uint64_t *tsc, uint64_t *ns)
     }
 }
 
-/* x86-tsc where ftrace has it, else mono, put on the TSC by the pairs. */
-static void set_clock(struct dom0 *d)
+/*
+ * x86-tsc where ftrace has it, unless @mono, else mono, put on the TSC by
+ * the pairs.
+ */
+static void set_clock(struct dom0 *d, bool mono)
 {
-    if ( tracefs_instance_file_write(d->inst, "trace_clock", "x86-tsc") > 0 )
+    if ( !mono &&
+         tracefs_instance_file_write(d->inst, "trace_clock", "x86-tsc") > 0 )
         d->clock = XT_DOM0_CLOCK_TSC;
     else if ( tracefs_instance_file_write(d->inst, "trace_clock", "mono") > 0 )
         d->clock = XT_DOM0_CLOCK_MONO;
@@ -365,9 +370,8 @@ static void open_lanes(struct dom0 *d)
         err(1, "memory");
 }
 
-struct dom0 *dom0_start(const char *spec, unsigned int first_lane,
-                        uint64_t tsc_hz, struct xt_dom0_meta *meta,
-                        struct dom0 **started)
+struct dom0 *dom0_start(const char *spec, bool mono, unsigned int first_lane,
+                        struct xt_dom0_meta *meta, struct dom0 **started)
 {
     struct dom0 *d = calloc(1, sizeof(*d));
     char name[32];
@@ -375,9 +379,8 @@ struct dom0 *dom0_start(const char *spec, unsigned int first_lane,
     if ( !d || !(d->route = calloc(TYPE_IDS, sizeof(*d->route))) )
         err(1, "memory");
     *started = d;
-    if ( !read_tsc() || !tsc_hz )
+    if ( !read_tsc() )
         errx(1, "--dom0: xentrace cannot read Xen's TSC here");
-    d->tsc_hz = tsc_hz;
     if ( !tracefs_tracing_dir() )
         errx(1, "--dom0: no tracefs (mount -t tracefs nodev "
                 "/sys/kernel/tracing)");
@@ -386,17 +389,25 @@ struct dom0 *dom0_start(const char *spec, unsigned int first_lane,
         err(1, "--dom0: cannot make a tracefs instance");
     if ( !(d->tep = tracefs_local_events(NULL)) )
         err(1, "--dom0: cannot read ftrace's event formats");
-    set_clock(d);
+    set_clock(d, mono);
     add_list(d, spec);
     open_lanes(d);
     d->first_lane = first_lane;
+    read_pair(&d->first_tsc, &d->first_ns);
+    if ( d->clock == XT_DOM0_CLOCK_MONO )
+    {
+        struct timespec rate = { .tv_nsec = RATE_MS * 1000000 };
+
+        while ( nanosleep(&rate, &rate) && errno == EINTR )
+            ;
+    }
     read_pair(&d->pair_tsc, &d->pair_ns);
     d->pair_ms = d->pair_ns / 1000000;
     if ( tracefs_trace_on(d->inst) )
         err(1, "--dom0: cannot start ftrace");
     *meta = (struct xt_dom0_meta){
         .first_lane = first_lane, .lanes = d->nr_lanes, .clock = d->clock,
-        .pair_tsc = d->pair_tsc, .pair_ns = d->pair_ns,
+        .pair_tsc = d->first_tsc, .pair_ns = d->first_ns,
         .nr_types = d->nr_types, .types = d->types,
     };
     return d;
@@ -420,14 +431,23 @@ size_t dom0_pass_bytes(const struct dom0 *d)
  * ======
  */
 
-/* ftrace's timestamp @ts on the TSC. */
+/*
+ * ftrace's timestamp @ts on the TSC: itself with x86-tsc; mono's from the
+ * newest pair, at the rate between the first pair and it.  Pairs are read
+ * to tens of ns each, so the rate is good to a few ppm over the RATE_MS
+ * after the first (before the capture starts), and to a small fraction of
+ * one from the next second on; the file's TSC rate, which xentrace
+ * measures over 0.1 s where Xen does not say it, can be some 50 ppm off
+ * (xen-sim).
+ */
 static uint64_t event_tsc(const struct dom0 *d, uint64_t ts)
 {
     int64_t since = (int64_t)(ts - d->pair_ns);
 
     if ( d->clock == XT_DOM0_CLOCK_TSC )
         return ts;
-    return d->pair_tsc + (__int128)since * (__int128)d->tsc_hz / 1000000000;
+    return d->pair_tsc + (__int128)since * (d->pair_tsc - d->first_tsc) /
+                         (int64_t)(d->pair_ns - d->first_ns);
 }
 
 static uint32_t field_u32(struct tep_format_field *f, const void *data)

@@ -23,15 +23,15 @@ const char *dom0_parse(const char *spec);
 
 /*
  * Start recording @spec's events in a tracefs instance of our own, on the
- * TSC of rate @tsc_hz, into lanes from CPU @first_lane: exits through
+ * TSC (with @mono, on ftrace's mono clock put on the TSC, as where it has
+ * no x86-tsc), into lanes from CPU @first_lane: exits through
  * errx(3) with one line where it cannot (no tracefs, no privilege, an
  * event the kernel lacks, no TSC), having set *@started first, for the
  * exit's dom0_free() to remove the instance.  @meta is filled for the
  * writer's first batch and stays valid until dom0_free().
  */
-struct dom0 *dom0_start(const char *spec, unsigned int first_lane,
-                        uint64_t tsc_hz, struct xt_dom0_meta *meta,
-                        struct dom0 **started);
+struct dom0 *dom0_start(const char *spec, bool mono, unsigned int first_lane,
+                        struct xt_dom0_meta *meta, struct dom0 **started);
 
 /* dom0's CPUs: the lanes. */
 unsigned int dom0_lanes(const struct dom0 *d);

@@ -202,6 +202,7 @@ struct options {
     bool realtime;                      /* --realtime */
     const char *control;                /* --control: its socket */
     const char *dom0;                   /* --dom0's events; NULL: none */
+    bool dom0_mono;                     /* --dom0-clock mono */
     const char *file;                   /* NULL: standard output */
     const char *name;                   /* of the output, for messages */
 };
@@ -253,7 +254,9 @@ static const char synopsis[] =
     "[--batch-size bytes]\n"
     "                [--buffered | --direct] [--control path] "
     "[--dom0 events]\n"
-    "                [--event switch] [--quiet] [--realtime] [file]\n";
+    "                [--dom0-clock clock] [--event switch] [--quiet] "
+    "[--realtime]\n"
+    "                [file]\n";
 
 /* -@opt's @arg from @min to @max @unit, or its error and range. */
 static unsigned long long number(char opt, const char *arg,
@@ -365,6 +368,9 @@ static void print_options(FILE *to)
     option(to, "      --dom0 events",
            "also record dom0's kernel events, on the TSC: sched, irq, "
            "softirq, xen, all, or SYSTEM:EVENT names");
+    option(to, "      --dom0-clock clock",
+           "ftrace's clock for --dom0: x86-tsc (the default where it has "
+           "it), or mono, put on the TSC");
     option(to, "      --event switch",
            "EVENT=on: trace the event (a name or number) whatever -e says; "
            "EVENT=off: never (up to %u)", XT_EVENT_SWITCHES_MAX);
@@ -514,7 +520,7 @@ static void add_switch(struct options *o, const char *arg)
 static void parse_options(int argc, char *argv[], struct options *o)
 {
     enum { OPT_BATCH = 256, OPT_BUFFERED, OPT_CONTROL, OPT_DIRECT, OPT_QUIET,
-           OPT_REALTIME, OPT_EVENT, OPT_DOM0 };
+           OPT_REALTIME, OPT_EVENT, OPT_DOM0, OPT_DOM0_CLOCK };
     static const struct option longopts[] = {
         { "cpu-mask",             required_argument, NULL, 'c' },
         { "domains",              required_argument, NULL, 'd' },
@@ -537,6 +543,7 @@ static void parse_options(int argc, char *argv[], struct options *o)
         { "realtime",             no_argument,       NULL, OPT_REALTIME },
         { "event",                required_argument, NULL, OPT_EVENT },
         { "dom0",                 required_argument, NULL, OPT_DOM0 },
+        { "dom0-clock",           required_argument, NULL, OPT_DOM0_CLOCK },
         { NULL, 0, NULL, 0 },
     };
     const char *why;
@@ -621,6 +628,11 @@ static void parse_options(int argc, char *argv[], struct options *o)
             if ( (why = dom0_parse(optarg)) )
                 errx(1, "--dom0 %s: %s", optarg, why);
             o->dom0 = optarg;
+            break;
+        case OPT_DOM0_CLOCK:
+            if ( strcmp(optarg, "x86-tsc") && strcmp(optarg, "mono") )
+                errx(1, "--dom0-clock %s: not x86-tsc or mono", optarg);
+            o->dom0_mono = !strcmp(optarg, "mono");
             break;
         case OPT_REALTIME:
             o->realtime = true;
@@ -1639,7 +1651,7 @@ int main(int argc, char *argv[])
     if ( !(tsc_hz = xt_tsc_hz(h)) )
         tsc_hz = measure_tsc_hz();
     if ( opt.dom0 )
-        cap.dom0 = dom0_start(opt.dom0, xt_max_cpus(h), tsc_hz,
+        cap.dom0 = dom0_start(opt.dom0, opt.dom0_mono, xt_max_cpus(h),
                               &cap.dom0_meta, &host.dom0);
     /* The metadata goes out now: -r refuses it before the host changes. */
     w = open_writer(fd, h, tsc_hz, &cap);
