@@ -879,12 +879,14 @@ static struct analysis *analysis_alloc(const struct analysis_options *o,
         free(a);
         return NULL;
     }
-    for ( i = 0; i < nr_pcpus; i++ )
-        a->pcpus[i].cpu = cpus ? cpus[i].cpu : xt_reader_cpu(r, i)->cpu;
-    /* dom0's lanes, numbered after every pCPU, are none. */
-    while ( r && a->nr_pcpus &&
-            xt_reader_is_dom0_lane(r, a->pcpus[a->nr_pcpus - 1].cpu) )
-        a->nr_pcpus--;
+    /* dom0's lanes are none of them. */
+    for ( i = a->nr_pcpus = 0; i < nr_pcpus; i++ )
+    {
+        uint32_t cpu = cpus ? cpus[i].cpu : xt_reader_cpu(r, i)->cpu;
+
+        if ( !r || !xt_reader_is_dom0_lane(r, cpu) )
+            a->pcpus[a->nr_pcpus++].cpu = cpu;
+    }
     return a;
 }
 

@@ -536,13 +536,17 @@ int tally_end(struct tally *t)
     /* A stream's CPUs came in the order they appeared. */
     if ( t->nr_cpus > 1 )
         qsort(t->cpus, t->nr_cpus, sizeof(*t->cpus), by_number);
-    /* dom0's lanes, numbered after every pCPU, are not Xen's CPUs. */
-    while ( t->nr_cpus &&
-            xt_dom0_is_lane(t->dom0, t->cpus[t->nr_cpus - 1].cpu) )
-    {
-        free(t->cpus[--t->nr_cpus].bins);
-        free(t->cpus[t->nr_cpus].by_event);
-    }
+    /* dom0's lanes are not Xen's CPUs (a damaged file may number them
+       among them). */
+    for ( i = e = 0; i < t->nr_cpus; i++ )
+        if ( !xt_dom0_is_lane(t->dom0, t->cpus[i].cpu) )
+            t->cpus[e++] = t->cpus[i];
+        else
+        {
+            free(t->cpus[i].bins);
+            free(t->cpus[i].by_event);
+        }
+    t->nr_cpus = e;
     /* A stream's range and origin are known only now. */
     cli_tsc_range(t->reader, &t->first_tsc, &t->last_tsc);
     t->origin = cli_origin(t->reader);
