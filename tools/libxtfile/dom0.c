@@ -186,20 +186,21 @@ static void take_pair(struct dom0_table *t, const uint32_t *x)
     t->info.pairs++;
 }
 
-bool dom0_take(struct dom0_table *t, const struct xt_record *rec)
+bool dom0_take(struct dom0_table *t, const struct xt_record *rec, bool first)
 {
     const uint32_t *x = rec->extra;
 
     if ( rec->event != TRC_XT_DOM0 )
         return false;
-    if ( rec->nr_extra >= 4 && x[0] == XT_DOM0_LANES && !t->info.lanes &&
+    if ( rec->nr_extra >= 4 && x[0] == XT_DOM0_LANES && first &&
+         !t->info.lanes &&
          x[2] && x[1] < XT_CPUS_MAX && x[2] <= XT_CPUS_MAX - x[1] )
     {
         t->info.first_lane = x[1];
         t->info.lanes = x[2];
         t->info.clock = x[3];
     }
-    else if ( rec->nr_extra >= 7 && x[0] == XT_DOM0_NAME )
+    else if ( rec->nr_extra >= 7 && x[0] == XT_DOM0_NAME && first )
         take_name(t, x);
     else if ( rec->nr_extra >= 5 && x[0] == XT_DOM0_PAIR )
         take_pair(t, x);

@@ -24,8 +24,14 @@ struct dom0_table {
 
 void dom0_table_free(struct dom0_table *t);
 
-/* Take @rec if it is a TRC_XT_DOM0 record: true if it was one. */
-bool dom0_take(struct dom0_table *t, const struct xt_record *rec);
+/*
+ * Take @rec if it is a TRC_XT_DOM0 record: true if it was one.  What the
+ * lanes are and their names only from the file's first batch (@first):
+ * a later telling would make a CPU a lane after its records were taken
+ * as Xen's, and two readings of the file disagree.
+ */
+bool dom0_take(struct dom0_table *t, const struct xt_record *rec,
+               bool first);
 
 bool dom0_clock(const struct dom0_table *t, struct xt_dom0_clock *c);
 const struct xt_dom0_type *dom0_type(const struct dom0_table *t,

@@ -550,7 +550,7 @@ lane_slow(struct xt_reader *r, struct lane *l)
     else if ( rec.event == TRC_XT_DOM0 )
     {
         if ( !r->counted )              /* pairs are added once */
-            dom0_take(&r->dom0, &rec);
+            dom0_take(&r->dom0, &rec, l->meta);
     }
     else if ( event == TRC_LOST_RECORDS )
     {
@@ -1286,19 +1286,22 @@ static int stream_rewind(struct xt_reader *r)
 
 /*
  * The metadata of the first batch, before it is handed out: xentrace
- * writes it first, 4 KiB; a longer first batch waits to be read.
+ * writes it first, 4 KiB; a longer first batch waits to be read.  Not of
+ * a batch of a CPU no Xen has, which the indexed reader skips as damage:
+ * both tell the same metadata.
  */
 static void peek_metadata(struct xt_reader *r)
 {
     struct stream *s = r->s;
     unsigned int size = rec_size(rd32(s->buf + s->head));
     struct lane l = { .base = s->buf + s->head, .meta = true };
-    uint32_t bytes;
+    uint32_t bytes, cpu;
 
     if ( fill(r, size, -1) != FILL_OK )
         return;
+    cpu = rd32(s->buf + s->head + words_at(rd32(s->buf + s->head)));
     bytes = rd32(s->buf + s->head + words_at(rd32(s->buf + s->head)) + 4);
-    if ( bytes > STREAM_BUF / 2 )
+    if ( bytes > STREAM_BUF / 2 || cpu >= XT_CPUS_MAX )
         return;
     fill(r, size + bytes, -1);
     l.base = s->buf + s->head;
