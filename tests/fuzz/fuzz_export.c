@@ -60,27 +60,40 @@ static unsigned int metadata_classes(void)
     return n;
 }
 
-/* Read back CPU @cpu's stream of @r against its records and @nr_classes. */
-static void check_stream(struct xt_reader *r, unsigned int cpu,
-                         unsigned int nr_classes)
+static uint8_t buf[1 << 20];
+
+/*
+ * Stream file @name@n into buf: one packet of stream class @stream_id,
+ * for CPU @n, that its header sizes exactly.  Returns its length.
+ */
+static size_t read_packet(const char *name, unsigned int n,
+                          uint32_t stream_id)
 {
-    static uint8_t buf[1 << 20];
-    struct xt_iter *it = xt_iter_new(r, XT_ORDER_CPU, cpu, 0);
-    struct xt_record rec;
     char path[64];
-    uint64_t last = 0, n = 0;
-    size_t len, at = CTF_HEADER;
+    size_t len;
     FILE *f;
 
-    snprintf(path, sizeof(path), "%s/stream_%u", ctf_dir, cpu);
+    snprintf(path, sizeof(path), "%s/%s%u", ctf_dir, name, n);
     f = fopen(path, "r");
     CHECK(f);
     len = fread(buf, 1, sizeof(buf), f);
     fclose(f);
     CHECK(len >= CTF_HEADER && len < sizeof(buf));
-    CHECK(le32(buf) == CTF_MAGIC && le32(buf + 4) == 0);
+    CHECK(le32(buf) == CTF_MAGIC && le32(buf + 4) == stream_id);
     CHECK(le64(buf + 24) == len * 8 && le64(buf + 32) == len * 8);
-    CHECK(le32(buf + 40) == cpu);
+    CHECK(le32(buf + 40) == n);
+    return len;
+}
+
+/* Read back CPU @cpu's stream of @r against its records and @nr_classes. */
+static void check_stream(struct xt_reader *r, unsigned int cpu,
+                         unsigned int nr_classes)
+{
+    struct xt_iter *it = xt_iter_new(r, XT_ORDER_CPU, cpu, 0);
+    struct xt_record rec;
+    uint64_t last = 0, n = 0;
+    size_t len = read_packet("stream_", cpu, 0), at = CTF_HEADER;
+
     CHECK(it);
     for ( ; at < len; n++ )
     {
@@ -146,23 +159,12 @@ static size_t dom0_event_end(const uint8_t *buf, size_t at, size_t len,
 static void check_dom0_stream(struct xt_reader *r, unsigned int cpu,
                               unsigned int lane)
 {
-    static uint8_t buf[1 << 20];
     struct xt_iter *it = xt_iter_new(r, XT_ORDER_CPU, cpu, 0);
     struct xt_dom0_event e;
     struct xt_record rec;
-    char path[64];
     uint64_t last = 0;
-    size_t len, at = CTF_HEADER;
-    FILE *f;
+    size_t len = read_packet("dom0_stream_", lane, 1), at = CTF_HEADER;
 
-    snprintf(path, sizeof(path), "%s/dom0_stream_%u", ctf_dir, lane);
-    f = fopen(path, "r");
-    CHECK(f);
-    len = fread(buf, 1, sizeof(buf), f);
-    fclose(f);
-    CHECK(len >= CTF_HEADER && len < sizeof(buf));
-    CHECK(le32(buf) == CTF_MAGIC && le32(buf + 4) == 1);
-    CHECK(le64(buf + 24) == len * 8 && le32(buf + 40) == lane);
     CHECK(it);
     while ( xt_iter_next(it, &rec) > 0 )
     {
