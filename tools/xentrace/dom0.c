@@ -19,13 +19,9 @@
  *
  * The records.  Each dom0 CPU has a lane, a stream of its own after the
  * pCPUs' (xtfile.h, "Dom0's kernel events"), so that its events, which
- * ftrace keeps in order per CPU, stay in TSC order.  The scheduler's,
- * IRQs' and softirqs' events have records of their own kind; any other
- * event named keeps its first numeric fields.  An event ftrace lost
- * (its buffer overran: kbuffer's missed events) or one older than its
- * lane's last (which ftrace should never give) is counted in an
- * XT_DOM0_LOST record before the next event, so that every event is in
- * the file or counted there.
+ * ftrace keeps in order per CPU, stay in TSC order.  ftrace.c makes the
+ * records, and counts what ftrace lost (its buffer overran: kbuffer's
+ * missed events) in them.
  */
 #include <err.h>
 #include <errno.h>
@@ -41,32 +37,12 @@
 #include <tracefs.h>
 
 #include "dom0.h"
+#include "ftrace.h"
 #include "tsc.h"
 
-#define TYPE_IDS        65536u          /* ftrace's event ids: 16 bits */
 #define PAGES_A_PASS    256u            /* per lane: the rest waits */
 #define PAIR_MS         1000u
 #define RATE_MS         20u             /* mono: the second pair's wait */
-
-/* The typed events: their kind, and the fields each reads. */
-static const struct typed {
-    const char *system, *event;
-    uint32_t kind;
-    const char *arg;                    /* into the 24 bits; NULL: none */
-    const char *values[2];
-    const char *text;
-} typed[] = {
-    { "sched", "sched_switch", XT_DOM0_SWITCH, "prev_state",
-      { "prev_pid", "next_pid" }, "next_comm" },
-    { "sched", "sched_waking", XT_DOM0_WAKING, "target_cpu",
-      { "pid" }, "comm" },
-    { "irq", "irq_handler_entry", XT_DOM0_IRQ_ENTRY, NULL, { "irq" },
-      "name" },
-    { "irq", "irq_handler_exit", XT_DOM0_IRQ_EXIT, "ret", { "irq" }, NULL },
-    { "irq", "softirq_entry", XT_DOM0_SOFTIRQ_ENTRY, "vec", { NULL }, NULL },
-    { "irq", "softirq_exit", XT_DOM0_SOFTIRQ_EXIT, "vec", { NULL }, NULL },
-};
-#define NR_TYPED (sizeof(typed) / sizeof(typed[0]))
 
 /* --dom0's keywords, each a list of SYSTEM:EVENT ("xen:*": the system). */
 static const struct keyword {
@@ -80,20 +56,9 @@ static const struct keyword {
     { "all", "sched,irq,softirq,xen?" },
 };
 
-/* How an event id is taken: which typed entry, or which generic type. */
-struct route {
-    const struct typed *typed;
-    struct tep_format_field *arg, *values[XT_DOM0_FIELDS], *text;
-    unsigned int nr_values;
-    uint32_t type;                      /* XT_DOM0_EVENT's */
-};
-
 struct lane {
     struct tracefs_cpu *tcpu;           /* NULL: the CPU is offline */
-    uint64_t last_tsc;
-    bool lost_unknown;                  /* ftrace missed some, uncounted */
-    uint64_t pending;                   /* lost, for the next LOST record */
-    bool pending_unknown;
+    struct ftrace_lane put;
     uint64_t overrun;                   /* ftrace's own count, at the end */
 };
 
@@ -105,9 +70,7 @@ struct dom0 {
     int page_size;
     unsigned int first_lane, nr_lanes;
     struct lane *lanes;
-    struct route **route;               /* [TYPE_IDS]: NULL if not ours */
-    struct xt_dom0_type types[XT_DOM0_TYPES];
-    unsigned int nr_types;
+    struct ftrace *ftrace;
     uint32_t clock;
     uint64_t pair_tsc, pair_ns, pair_ms;        /* the newest pair */
     uint64_t first_tsc, first_ns;               /* and the first */
@@ -170,78 +133,18 @@ const char *dom0_parse(const char *spec)
  * ========
  */
 
-static void route_typed(struct dom0 *d, struct tep_event *ev,
-                        const struct typed *t)
-{
-    struct route *r = calloc(1, sizeof(*r));
-    unsigned int i;
-
-    if ( !r )
-        err(1, "memory");
-    r->typed = t;
-    r->arg = t->arg ? tep_find_field(ev, t->arg) : NULL;
-    for ( i = 0; i < 2 && t->values[i]; i++ )
-        if ( !(r->values[r->nr_values++] = tep_find_field(ev, t->values[i])) )
-            errx(1, "--dom0: %s:%s has no field %s", t->system, t->event,
-                 t->values[i]);
-    r->text = t->text ? tep_find_field(ev, t->text) : NULL;
-    if ( (t->arg && !r->arg) || (t->text && !r->text) )
-        errx(1, "--dom0: %s:%s is not as xentrace knows it", t->system,
-             t->event);
-    d->route[ev->id] = r;
-}
-
-/* A numeric field a generic event keeps: not an array, not a string. */
-static bool numeric(const struct tep_format_field *f)
-{
-    return !(f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC |
-                         TEP_FIELD_IS_STRING)) && f->size <= 8;
-}
-
-static void route_generic(struct dom0 *d, struct tep_event *ev)
-{
-    struct tep_format_field **fields = tep_event_fields(ev), **f;
-    struct xt_dom0_type *type = &d->types[d->nr_types];
-    struct route *r;
-
-    if ( d->nr_types == XT_DOM0_TYPES )
-        errx(1, "--dom0: more than %u events besides sched, irq and softirq",
-             XT_DOM0_TYPES);
-    if ( !(r = calloc(1, sizeof(*r))) || !fields )
-        err(1, "memory");
-    snprintf(type->name, sizeof(type->name), "%s:%s", ev->system, ev->name);
-    for ( f = fields; *f && r->nr_values < XT_DOM0_FIELDS; f++ )
-        if ( numeric(*f) )
-        {
-            snprintf(type->field[r->nr_values], sizeof(type->field[0]), "%s",
-                     (*f)->name);
-            r->values[r->nr_values++] = *f;
-        }
-    free(fields);
-    r->type = d->nr_types++;
-    d->route[ev->id] = r;
-}
-
 /* Enable SYSTEM:EVENT and route it; false if the kernel has no such. */
 static bool add_event(struct dom0 *d, const char *system, const char *name)
 {
     struct tep_event *ev = tep_find_event_by_name(d->tep, system, name);
-    size_t i;
 
     if ( !ev )
         return false;
-    if ( d->route[ev->id] )
+    if ( ftrace_takes(d->ftrace, ev->id) )
         return true;                    /* named twice */
     if ( tracefs_event_enable(d->inst, system, name) )
         err(1, "--dom0: cannot enable %s:%s", system, name);
-    for ( i = 0; i < NR_TYPED; i++ )
-        if ( !strcmp(typed[i].system, system) &&
-             !strcmp(typed[i].event, name) )
-        {
-            route_typed(d, ev, &typed[i]);
-            return true;
-        }
-    route_generic(d, ev);
+    ftrace_add(d->ftrace, ev);
     return true;
 }
 
@@ -376,7 +279,7 @@ struct dom0 *dom0_start(const char *spec, bool mono, unsigned int first_lane,
     struct dom0 *d = calloc(1, sizeof(*d));
     char name[32];
 
-    if ( !d || !(d->route = calloc(TYPE_IDS, sizeof(*d->route))) )
+    if ( !d )
         err(1, "memory");
     *started = d;
     if ( !read_tsc() )
@@ -389,6 +292,7 @@ struct dom0 *dom0_start(const char *spec, bool mono, unsigned int first_lane,
         err(1, "--dom0: cannot make a tracefs instance");
     if ( !(d->tep = tracefs_local_events(NULL)) )
         err(1, "--dom0: cannot read ftrace's event formats");
+    d->ftrace = ftrace_new(d->tep, "--dom0");
     set_clock(d, mono);
     add_list(d, spec);
     open_lanes(d);
@@ -408,8 +312,8 @@ struct dom0 *dom0_start(const char *spec, bool mono, unsigned int first_lane,
     *meta = (struct xt_dom0_meta){
         .first_lane = first_lane, .lanes = d->nr_lanes, .clock = d->clock,
         .pair_tsc = d->first_tsc, .pair_ns = d->first_ns,
-        .nr_types = d->nr_types, .types = d->types,
     };
+    ftrace_types(d->ftrace, meta);
     return d;
 }
 
@@ -450,105 +354,35 @@ static uint64_t event_tsc(const struct dom0 *d, uint64_t ts)
                          (int64_t)(d->pair_ns - d->first_ns);
 }
 
-static uint32_t field_u32(struct tep_format_field *f, const void *data)
+/* What @put put since @before, into @k's counts. */
+static void count_into(struct chunk *k, const struct ftrace_lane *put,
+                       const struct ftrace_lane *before)
 {
-    unsigned long long v = 0;
-
-    tep_read_number_field(f, data, &v);
-    return (uint32_t)v;
-}
-
-/* A string field: a fixed array, or a __data_loc one (IRQs' names). */
-static void field_text(struct tep_format_field *f, const void *data,
-                       int size, char *text, size_t room)
-{
-    const char *from = (const char *)data + f->offset;
-    int len = f->size;
-
-    if ( f->flags & TEP_FIELD_IS_DYNAMIC )
-    {
-        uint32_t loc = field_u32(f, data);
-
-        from = (const char *)data + (loc & 0xffff) +
-               (f->flags & TEP_FIELD_IS_RELATIVE ? f->offset + f->size : 0);
-        len = loc >> 16;
-    }
-    if ( from < (const char *)data || len < 0 ||
-         from + len > (const char *)data + size )
-        len = 0;
-    snprintf(text, room, "%.*s", (int)strnlen(from, len), from);
-}
-
-static void make_event(const struct route *r, const void *data, int size,
-                       struct xt_dom0_event *e)
-{
-    unsigned int i;
-
-    *e = (struct xt_dom0_event){
-        .kind = r->typed ? r->typed->kind : XT_DOM0_EVENT,
-        .arg = r->typed ? (r->arg ? field_u32(r->arg, data) : 0) : r->type,
-        .nr = r->nr_values,
-    };
-    for ( i = 0; i < r->nr_values; i++ )
-        e->v[i] = field_u32(r->values[i], data);
-    if ( r->text )
-        field_text(r->text, data, size, e->text, sizeof(e->text));
-}
-
-/* The lost events that wait, in a LOST record at @tsc, into @k. */
-static void put_lost(struct lane *l, uint64_t tsc, struct chunk *k)
-{
-    struct xt_dom0_event e = { .kind = XT_DOM0_LOST, .nr = 2 };
-
-    if ( !l->pending && !l->pending_unknown )
-        return;
-    /* A count of 0 says ftrace lost some without saying how many. */
-    e.v[0] = (uint32_t)l->pending;
-    e.v[1] = (uint32_t)(l->pending >> 32);
-    k->count.lost += l->pending;
-    l->lost_unknown |= l->pending_unknown;
-    l->pending = 0;
-    l->pending_unknown = false;
-    k->len += 4 * xt_dom0_event_put(&e, tsc, (uint32_t *)chunk_end(k));
+    k->count.records += put->events - before->events;
+    k->count.lost += put->lost - before->lost;
 }
 
 /* One page of ftrace's into @k: returns the newest TSC put. */
 static uint64_t take_page(struct dom0 *d, struct lane *l, struct chunk *k)
 {
+    struct ftrace_lane before = l->put;
     unsigned long long ts;
-    int missed;
     void *data;
 
     kbuffer_load_subbuffer(d->kbuf, d->page);
-    if ( (missed = kbuffer_missed_events(d->kbuf)) > 0 )
-        l->pending += missed;
-    else if ( missed < 0 )
-        l->pending_unknown = true;
+    ftrace_missed(&l->put, kbuffer_missed_events(d->kbuf));
     for ( data = kbuffer_read_event(d->kbuf, &ts); data;
           data = kbuffer_next_event(d->kbuf, &ts) )
     {
-        int size = kbuffer_event_size(d->kbuf);
-        struct tep_record rec = { .ts = ts, .data = data, .size = size };
-        int id = tep_data_type(d->tep, &rec);
-        const struct route *r = id >= 0 && (unsigned int)id < TYPE_IDS
-                                ? d->route[id] : NULL;
-        uint64_t tsc = event_tsc(d, ts);
-        struct xt_dom0_event e;
+        struct tep_record rec = {
+            .ts = ts, .data = data, .size = kbuffer_event_size(d->kbuf),
+        };
 
-        if ( !r )
-            continue;                   /* not one we enabled */
-        if ( tsc < l->last_tsc )
-        {
-            l->pending++;               /* out of order: never seen */
-            continue;
-        }
-        make_event(r, data, size, &e);
-        put_lost(l, tsc, k);
-        k->len += 4 * xt_dom0_event_put(&e, tsc, (uint32_t *)chunk_end(k));
-        k->count.records++;
-        l->last_tsc = tsc;
+        k->len += 4 * ftrace_put(d->ftrace, &l->put, &rec, event_tsc(d, ts),
+                                 (uint32_t *)chunk_end(k));
     }
-    return l->last_tsc;
+    count_into(k, &l->put, &before);
+    return l->put.last_tsc;
 }
 
 /* Lane @i's pages, @flush: the last, partial ones too.  False: no writer. */
@@ -623,18 +457,21 @@ void dom0_stop(struct dom0 *d, struct take *t)
     tracefs_trace_off(d->inst);
     for ( i = 0; i < d->nr_lanes; i++ )
     {
+        struct ftrace_lane *put = &d->lanes[i].put, before;
+        struct chunk *k;
+
         if ( !take_lane_pages(d, t, i, 0, true) )
             return;
+        before = *put;
         d->lanes[i].overrun = overrun(d, i);
         /* Lost at the very end: marked at the lane's last TSC. */
-        if ( d->lanes[i].pending || d->lanes[i].pending_unknown )
-        {
-            struct chunk *k = take_lane(t, i, 0);
-
-            if ( !k )
-                return;
-            put_lost(&d->lanes[i], d->lanes[i].last_tsc, k);
-        }
+        if ( !put->pending && !put->pending_unknown )
+            continue;
+        if ( !(k = take_lane(t, i, 0)) )
+            return;
+        k->len += 4 * ftrace_put_lost(put, put->last_tsc,
+                                      (uint32_t *)chunk_end(k));
+        count_into(k, put, &before);
     }
     put_pair(d, t, 0);
 }
@@ -653,7 +490,7 @@ void dom0_print(const struct dom0 *d, const struct output *o, FILE *to)
         if ( !l->tcpu )
             continue;
         fprintf(to, "%8u %14" PRIu64 " %11" PRIu64 "%c %14" PRIu64 "\n", i,
-                n->records, n->lost, l->lost_unknown ? '+' : ' ',
+                n->records, n->lost, l->put.lost_unknown ? '+' : ' ',
                 l->overrun);
     }
     if ( d->clock == XT_DOM0_CLOCK_MONO )
@@ -670,9 +507,7 @@ void dom0_free(struct dom0 *d)
     for ( i = 0; i < d->nr_lanes; i++ )
         if ( d->lanes[i].tcpu )
             tracefs_cpu_close(d->lanes[i].tcpu);
-    for ( i = 0; i < TYPE_IDS; i++ )
-        free(d->route[i]);
-    free(d->route);
+    ftrace_free(d->ftrace);
     free(d->lanes);
     free(d->page);
     if ( d->kbuf )

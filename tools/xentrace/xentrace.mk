@@ -11,12 +11,14 @@ XENTRACE_SRCS := tools/xentrace/xentrace.c tools/xentrace/options.c \
                  tools/xentrace/output.c tools/xentrace/pace.c \
                  tools/xentrace/take.c tools/xentrace/window.c \
                  tools/xentrace/naming.c tools/xentrace/control.c \
-                 tools/xentrace/filter.c tools/xentrace/dom0.c
+                 tools/xentrace/filter.c tools/xentrace/dom0.c \
+                 tools/xentrace/ftrace.c
 XENTRACE_HDRS := tools/xentrace/options.h tools/xentrace/output.h \
                  tools/xentrace/naming.h tools/xentrace/control.h \
                  tools/xentrace/pace.h tools/xentrace/take.h \
                  tools/xentrace/window.h tools/xentrace/filter.h \
-                 tools/xentrace/dom0.h tools/xentrace/tsc.h \
+                 tools/xentrace/dom0.h tools/xentrace/ftrace.h \
+                 tools/xentrace/tsc.h \
                  $(COMMON_SRC)/numbers.h \
                  $(LIBXT_HDRS) $(XTFILE_HDRS)
 
