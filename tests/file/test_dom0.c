@@ -274,15 +274,17 @@ static void test_file(void **state)
     assert_true(xt_reader_is_dom0_lane(r, 2) && xt_reader_is_dom0_lane(r, 3));
     assert_false(xt_reader_is_dom0_lane(r, 1) || xt_reader_is_dom0_lane(r, 4));
 
-    /* counted apart: Xen's 2 records, dom0's 4 events, 7 lost */
+    /* counted apart: Xen's 2 records, dom0's 3 events, 7 lost in 1 */
     assert_int_equal(in->records, 2);
-    assert_int_equal(in->dom0_events, 4);
+    assert_int_equal(in->dom0_events, 3);
+    assert_int_equal(in->dom0_lost_markers, 1);
     assert_int_equal(in->dom0_lost, 7);
     for ( i = 0; i < in->nr_cpus; i++ )
     {
         const struct xt_cpu_info *ci = xt_reader_cpu(r, i);
 
-        assert_int_equal(ci->dom0_events, ci->cpu == 2 ? 3 : ci->cpu == 3);
+        assert_int_equal(ci->dom0_events, ci->cpu == 2 ? 2 : ci->cpu == 3);
+        assert_int_equal(ci->dom0_lost_markers, ci->cpu == 2);
         assert_int_equal(ci->records, ci->cpu < NR_CPUS);
     }
 

@@ -79,7 +79,8 @@ static void compare_stream(struct xt_reader *r, const uint8_t *data,
     if ( !st )
         abort();
     b = xt_reader_info(st);
-    if ( walk(st, order, 0, 0) != a->records + a->metadata + a->dom0_events )
+    if ( walk(st, order, 0, 0) != a->records + a->metadata + a->dom0_events +
+                                  a->dom0_lost_markers )
         abort();
     da = xt_reader_damage(r, wa, sizeof(wa));
     db = xt_reader_damage(st, wb, sizeof(wb));
@@ -90,6 +91,7 @@ static void compare_stream(struct xt_reader *r, const uint8_t *data,
          a->nr_cpus != b->nr_cpus || a->max_cpu != b->max_cpu ||
          a->records != b->records || a->metadata != b->metadata ||
          a->dom0_events != b->dom0_events || a->dom0_lost != b->dom0_lost ||
+         a->dom0_lost_markers != b->dom0_lost_markers ||
          a->pads != b->pads ||
          a->lost_records != b->lost_records )
         abort();
@@ -153,7 +155,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     xt_reader_damage(r, warn, sizeof(warn));
     /* Iterators give the metadata and dom0's events too: all but CPU
        changes and pads. */
-    given = in->records + in->metadata + in->dom0_events;
+    given = in->records + in->metadata + in->dom0_events +
+            in->dom0_lost_markers;
     if ( walk(r, XT_ORDER_TSC, 0, 0) != given ||
          walk(r, XT_ORDER_FILE, 0, 0) != given ||
          walk(r, XT_ORDER_TSC, 0, XT_ITER_SPECIAL) <

@@ -223,7 +223,7 @@ struct lane {
     const uint8_t *base;        /* the input, at offset 0 */
     struct fast f;              /* position, TSC, records */
     uint64_t pads, lost_markers, lost_records, metadata;
-    uint64_t dom0_events, dom0_lost;
+    uint64_t dom0_events, dom0_lost_markers, dom0_lost;
     enum xt_bad bad;            /* XT_BAD_NONE: stopped at f.lim or at a
                                    record that does not fit */
     bool meta;                  /* take metadata records */
@@ -482,6 +482,21 @@ fast_step(const uint8_t *base, struct fast *f)
     return true;
 }
 
+/* A dom0 event: a LOST one is a marker with its count, like Xen's. */
+static void count_dom0(struct lane *l, const struct xt_record *rec)
+{
+    struct xt_dom0_event e;
+
+    if ( xt_dom0_event_get(rec->extra, rec->nr_extra, &e) ||
+         e.kind != XT_DOM0_LOST )
+    {
+        l->dom0_events++;
+        return;
+    }
+    l->dom0_lost_markers++;
+    l->dom0_lost += e.v[0] | (uint64_t)e.v[1] << 32;
+}
+
 /*
  * The record at @l that fast_step() did not take: a TRC_GEN one (pads,
  * CPU changes, losses, metadata), or where the lane stops (its end, a
@@ -531,22 +546,14 @@ lane_slow(struct xt_reader *r, struct lane *l)
     /* xentrace's last records: a followed capture has ended. */
     if ( event == TRC_XT_END && r->s )
         r->s->stop = 1;
-    if ( event == TRC_XT_DOM0_EVENT )   /* counted on their own */
-        l->dom0_events++;
-    else if ( xt_is_metadata(event) )   /* "records" are Xen's */
-        l->metadata++;
-    else
-        f->records++;
+    if ( xt_is_metadata(event) && event != TRC_XT_DOM0_EVENT )
+        l->metadata++;                  /* "records" are Xen's, */
+    else if ( event != TRC_XT_DOM0_EVENT )
+        f->records++;                   /* dom0's are counted below */
     tsc = f->tsc;
     decode(p, l->base + f->lim, 0, 0, &tsc, &rec);
     if ( event == TRC_XT_DOM0_EVENT )
-    {
-        struct xt_dom0_event e;
-
-        if ( !xt_dom0_event_get(rec.extra, rec.nr_extra, &e) &&
-             e.kind == XT_DOM0_LOST )
-            l->dom0_lost += e.v[0] | (uint64_t)e.v[1] << 32;
-    }
+        count_dom0(l, &rec);
     else if ( rec.event == TRC_XT_DOM0 )
     {
         if ( !r->counted )              /* pairs are added once */
@@ -631,6 +638,7 @@ static void count_lane(struct xt_reader *r, struct slot *s,
     ci->lost_records += l->lost_records;
     ci->metadata += l->metadata;
     ci->dom0_events += l->dom0_events;
+    ci->dom0_lost_markers += l->dom0_lost_markers;
     ci->dom0_lost += l->dom0_lost;
     in->records += l->f.records;
     in->pads += l->pads;
@@ -638,6 +646,7 @@ static void count_lane(struct xt_reader *r, struct slot *s,
     in->lost_records += l->lost_records;
     in->metadata += l->metadata;
     in->dom0_events += l->dom0_events;
+    in->dom0_lost_markers += l->dom0_lost_markers;
     in->dom0_lost += l->dom0_lost;
     if ( l->f.has_tsc )
     {

@@ -193,8 +193,10 @@ struct xt_reader_info {
     uint64_t lost_markers;      /* TRC_LOST_RECORDS records */
     uint64_t lost_records;      /* the sum of their counts */
     uint64_t metadata;          /* xentrace-ng's TRC_XT_* records, but: */
-    uint64_t dom0_events;       /* dom0's kernel events (TRC_XT_DOM0_EVENT) */
-    uint64_t dom0_lost;         /* the sum of their XT_DOM0_LOST counts */
+    uint64_t dom0_events;       /* dom0's kernel events (TRC_XT_DOM0_EVENT
+                                   records, but XT_DOM0_LOST's), */
+    uint64_t dom0_lost_markers; /* the XT_DOM0_LOST ones, */
+    uint64_t dom0_lost;         /* and the sum of their counts */
     unsigned int nr_cpus;       /* CPUs with at least one batch, dom0's
                                    lanes included */
     unsigned int max_cpu;       /* the highest CPU number seen (0 if none) */
@@ -330,7 +332,8 @@ struct xt_cpu_info {
     uint64_t lost_markers;
     uint64_t lost_records;
     uint64_t metadata;
-    uint64_t dom0_events, dom0_lost;    /* a lane's (xt_reader_dom0()) */
+    uint64_t dom0_events, dom0_lost_markers, dom0_lost;
+                                /* a lane's (xt_reader_dom0()) */
     bool has_tsc;               /* some record carries a TSC; then: */
     uint64_t first_tsc;         /* the first TSC in its stream */
     uint64_t last_tsc;          /* the last */
