@@ -39,6 +39,31 @@ static unsigned int text_bytes(uint32_t kind)
     }
 }
 
+/* The clocks' names, short and as the readers state them. */
+static const struct {
+    const char *name, *text;
+} clocks[] = {
+    [XT_DOM0_CLOCK_TSC] = { "x86-tsc", "x86-tsc" },
+    [XT_DOM0_CLOCK_MONO] = { "mono", "mono, put on the TSC" },
+    [XT_DOM0_CLOCK_TRACE_DAT] = { "trace.dat",
+                                  "x86-tsc, from a trace-cmd trace.dat" },
+};
+
+static bool known_clock(uint32_t clock)
+{
+    return clock < sizeof(clocks) / sizeof(clocks[0]) && clocks[clock].name;
+}
+
+const char *xt_dom0_clock_name(uint32_t clock)
+{
+    return known_clock(clock) ? clocks[clock].name : "unknown";
+}
+
+const char *xt_dom0_clock_text(uint32_t clock)
+{
+    return known_clock(clock) ? clocks[clock].text : "unknown";
+}
+
 const char *xt_dom0_kind_name(uint32_t kind)
 {
     static const char *const names[XT_DOM0_KINDS] = {
@@ -126,7 +151,8 @@ size_t xt_dom0_meta_put(const struct xt_dom0_meta *m, uint32_t *words)
     uint32_t *p = put_record(words, TRC_XT_DOM0, NULL, lanes, 4);
     unsigned int t, f;
 
-    p += xt_dom0_pair_put(m->pair_tsc, m->pair_ns, p);
+    if ( m->pair_tsc )
+        p += xt_dom0_pair_put(m->pair_tsc, m->pair_ns, p);
     for ( t = 0; t < m->nr_types && t < XT_DOM0_TYPES; t++ )
     {
         p = put_name(p, t, XT_DOM0_EVENT_FIELD, m->types[t].name);

@@ -267,19 +267,46 @@ int xt_writer_put(struct xt_writer *w, unsigned int cpu, void *batch,
 
 /*
  * The file's first batch: the metadata alone, as CPU 0's, the masks and
- * the domains named at the start after the rest.
+ * the domains named at the start after the rest; or another file's first
+ * batch as it was.  dom0's lanes come last.
  */
+static size_t first_batch_words(const struct xt_writer_opts *opts)
+{
+    if ( opts->first_batch )
+        return opts->first_batch_words + XT_DOM0_META_WORDS_MAX;
+    return XT_META_WORDS + XT_MASKS_WORDS_MAX +
+           (size_t)opts->nr_domains * XT_DOMAIN_WORDS_MAX +
+           XT_DOM0_META_WORDS_MAX;
+}
+
+static size_t make_first_batch(uint32_t *m, const struct xt_metadata *md,
+                               const struct xt_writer_opts *opts)
+{
+    size_t words = XT_META_WORDS;
+    unsigned int i;
+
+    if ( opts->first_batch )
+    {
+        memcpy(m, opts->first_batch, opts->first_batch_words * 4);
+        return opts->first_batch_words;
+    }
+    make_metadata(m, md);
+    if ( opts->cpu_mask )
+        words += xt_masks_put(opts->evt_mask, opts->cpu_mask, md->nr_cpus,
+                              opts->more, NULL, m + words);
+    for ( i = 0; i < opts->nr_domains; i++ )
+        words += xt_domain_put(&opts->domains[i], NULL, m + words);
+    return words;
+}
+
 static int write_metadata(struct xt_writer *w, const struct xt_metadata *md,
                           const struct xt_writer_opts *opts)
 {
-    size_t words = XT_META_WORDS + XT_MASKS_WORDS_MAX +
-                   (size_t)opts->nr_domains * XT_DOMAIN_WORDS_MAX +
-                   XT_DOM0_META_WORDS_MAX;
     uint32_t *m;
     uint8_t *buf;
-    unsigned int i;
+    size_t words;
     int rc = posix_memalign((void **)&buf, XT_PAGE,
-                            xt_batch_size(words * 4));
+                            xt_batch_size(first_batch_words(opts) * 4));
 
     if ( rc )
     {
@@ -287,13 +314,7 @@ static int write_metadata(struct xt_writer *w, const struct xt_metadata *md,
         return -1;
     }
     m = (uint32_t *)(buf + XT_BATCH_HEAD);
-    make_metadata(m, md);
-    words = XT_META_WORDS;
-    if ( opts->cpu_mask )
-        words += xt_masks_put(opts->evt_mask, opts->cpu_mask, md->nr_cpus,
-                              opts->more, NULL, m + words);
-    for ( i = 0; i < opts->nr_domains; i++ )
-        words += xt_domain_put(&opts->domains[i], NULL, m + words);
+    words = make_first_batch(m, md, opts);
     if ( opts->dom0 )
         words += xt_dom0_meta_put(opts->dom0, m + words);
     rc = xt_writer_put(w, 0, buf, words * 4);

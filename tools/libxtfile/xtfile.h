@@ -249,7 +249,9 @@ struct xt_metadata {
  * ====================
  *
  * xentrace --dom0 records events of dom0's own Linux (its ftrace, through
- * libtracefs) beside Xen's, on Xen's TSC.  They are not Xen's records:
+ * libtracefs) beside Xen's, on Xen's TSC; xentrace-join adds those of a
+ * trace-cmd trace.dat recorded on ftrace's x86-tsc clock to a capture of
+ * Xen's.  They are not Xen's records:
  * each dom0 CPU's go in a stream of their own, a *lane*, whose CPU number
  * is first_lane + the dom0 CPU, first_lane being the metadata's nr_cpus
  * (so a lane's batch comes after every pCPU's in an epoch).  Upstream's
@@ -268,6 +270,7 @@ struct xt_metadata {
  *                  first batch at the start, in lane first_lane's stream
  *                  each second and at the end.  The readers fit TSC against
  *                  them, and state its rate and how far the pairs stray.
+ *                  A trace.dat has none (XT_DOM0_CLOCK_TRACE_DAT).
  * TRC_XT_DOM0_EVENT, with the event's TSC, in its CPU's lane:
  * {kind << 24 | arg, ...}, kind XT_DOM0_*:
  *   SWITCH         arg prev_state; prev_pid, next_pid, next_comm (16 bytes)
@@ -289,6 +292,16 @@ struct xt_metadata {
 #define XT_DOM0_CLOCK_TSC    1u         /* ftrace's x86-tsc: the TSC */
 #define XT_DOM0_CLOCK_MONO   2u         /* ftrace's mono, put on the TSC
                                            by xentrace through the pairs */
+#define XT_DOM0_CLOCK_TRACE_DAT 3u      /* x86-tsc, from a trace.dat by
+                                           xentrace-join: no pairs */
+
+/*
+ * A clock's short name, "x86-tsc", "mono" or "trace.dat", and how the
+ * readers state it ("x86-tsc", "mono, put on the TSC" ...); "unknown" for
+ * a value no xentrace writes.
+ */
+const char *xt_dom0_clock_name(uint32_t clock);
+const char *xt_dom0_clock_text(uint32_t clock);
 
 #define XT_DOM0_SWITCH       1u
 #define XT_DOM0_WAKING       2u
@@ -317,7 +330,7 @@ struct xt_dom0_type {
 /* What the first batch says of the lanes; lanes 0: there are none. */
 struct xt_dom0_meta {
     uint32_t first_lane, lanes, clock;
-    uint64_t pair_tsc, pair_ns;         /* the start's pair */
+    uint64_t pair_tsc, pair_ns;         /* the start's pair; TSC 0: none */
     unsigned int nr_types;
     const struct xt_dom0_type *types;
 };
@@ -407,6 +420,13 @@ struct xt_writer_opts {
     const struct xt_masks_more *more;           /* NULL: none */
     /* dom0's lanes (see Dom0's kernel events): NULL if none. */
     const struct xt_dom0_meta *dom0;
+    /*
+     * xentrace-join: the records of another file's first batch, its
+     * metadata, masks and domains, written in place of those made from
+     * the above (@meta is still the file's), before dom0's.  NULL: none.
+     */
+    const uint32_t *first_batch;
+    size_t first_batch_words;
 };
 
 /*

@@ -245,12 +245,6 @@ static void text_cpus(FILE *f, const struct tally *t)
  * fitted against its CLOCK_MONOTONIC through the pairs, with its drift
  * from the rate the file's TSC figures use.
  */
-static const char *dom0_clock_name(uint32_t clock)
-{
-    return clock == XT_DOM0_CLOCK_TSC ? "x86-tsc" :
-           clock == XT_DOM0_CLOCK_MONO ? "mono, put on the TSC" : "unknown";
-}
-
 static double drift_ppm(const struct xt_dom0_clock *c, uint64_t hz)
 {
     return (c->tsc_per_ns * 1e9 / hz - 1) * 1e6;
@@ -265,9 +259,8 @@ static void text_dom0(FILE *f, const struct xt_reader *r, uint64_t hz)
 
     if ( !d->lanes )
         return;
-    fprintf(f, "\ndom0's kernel events (xentrace --dom0), clock %s\n%9s "
-            "%12s %10s\n", dom0_clock_name(d->clock), "dom0-cpu", "events",
-            "lost");
+    fprintf(f, "\ndom0's kernel events, clock %s\n%9s %12s %10s\n",
+            xt_dom0_clock_text(d->clock), "dom0-cpu", "events", "lost");
     for ( i = 0; i < in->nr_cpus; i++ )
     {
         const struct xt_cpu_info *ci = xt_reader_cpu(r, i);
@@ -278,7 +271,10 @@ static void text_dom0(FILE *f, const struct xt_reader *r, uint64_t hz)
     }
     fprintf(f, "%9s %12" PRIu64 " %10" PRIu64 "\n", "all", in->dom0_events,
             in->dom0_lost);
-    if ( !xt_reader_dom0_clock(r, &c) )
+    if ( d->clock == XT_DOM0_CLOCK_TRACE_DAT && !d->pairs )
+        fprintf(f, "clock pairs: none, as a trace.dat has none; "
+                "xentrace-join checked that its TSCs overlap Xen's\n");
+    else if ( !xt_reader_dom0_clock(r, &c) )
         fprintf(f, "clock pairs: %" PRIu64 ", too few to fit\n", d->pairs);
     else
         fprintf(f, "clock pairs: %" PRIu64 "; dom0's TSC runs at %.6f MHz of "
@@ -306,8 +302,7 @@ static void json_dom0(FILE *f, struct xt_reader *r, uint64_t hz)
     fprintf(f, ",\"dom0\":{\"clock\":\"%s\",\"first_lane\":%" PRIu32
             ",\"events\":%" PRIu64 ",\"lost\":%" PRIu64 ",\"pairs\":%"
             PRIu64 ",\"cpus\":[",
-            d->clock == XT_DOM0_CLOCK_TSC ? "x86-tsc" :
-            d->clock == XT_DOM0_CLOCK_MONO ? "mono" : "unknown",
+            xt_dom0_clock_name(d->clock),
             d->first_lane, in->dom0_events, in->dom0_lost, d->pairs);
     for ( i = 0; i < in->nr_cpus; i++ )
     {
