@@ -49,6 +49,7 @@ struct route {
 struct ftrace {
     struct tep_handle *tep;
     const char *who;
+    struct tep_format_field *type;      /* common_type, once known */
     struct route **route;               /* [TYPE_IDS]: NULL if not taken */
     struct xt_dom0_type types[XT_DOM0_TYPES];
     unsigned int nr_types;
@@ -94,19 +95,25 @@ static struct route *new_route(void)
 static struct route *route_typed(const struct ftrace *f, struct tep_event *ev,
                                  const struct typed *t)
 {
-    struct route *r = new_route();
+    struct tep_format_field *arg = t->arg ? tep_find_field(ev, t->arg) : NULL;
+    struct tep_format_field *text = t->text ? tep_find_field(ev, t->text)
+                                            : NULL;
+    struct route *r;
     unsigned int i;
 
-    r->typed = t;
-    r->arg = t->arg ? tep_find_field(ev, t->arg) : NULL;
     for ( i = 0; i < 2 && t->values[i]; i++ )
-        if ( !(r->values[r->nr_values++] = tep_find_field(ev, t->values[i])) )
+        if ( !tep_find_field(ev, t->values[i]) )
             errx(1, "%s: %s:%s has no field %s", f->who, t->system, t->event,
                  t->values[i]);
-    r->text = t->text ? tep_find_field(ev, t->text) : NULL;
-    if ( (t->arg && !r->arg) || (t->text && !r->text) )
+    if ( (t->arg && !arg) || (t->text && !text) )
         errx(1, "%s: %s:%s is not as xentrace knows it", f->who, t->system,
              t->event);
+    r = new_route();
+    r->typed = t;
+    r->arg = arg;
+    r->text = text;
+    for ( i = 0; i < 2 && t->values[i]; i++ )
+        r->values[r->nr_values++] = tep_find_field(ev, t->values[i]);
     return r;
 }
 
@@ -261,10 +268,21 @@ size_t ftrace_put_lost(struct ftrace_lane *l, uint64_t tsc, uint32_t *words)
     return xt_dom0_event_put(&e, tsc, words);
 }
 
-size_t ftrace_put(const struct ftrace *f, struct ftrace_lane *l,
+int ftrace_event_id(struct ftrace *f, struct tep_record *rec)
+{
+    struct tep_event *first = tep_get_first_event(f->tep);
+
+    if ( !f->type && first )
+        f->type = tep_find_common_field(first, "common_type");
+    if ( !f->type || !field_inside(f->type, rec->size) )
+        return -1;
+    return tep_data_type(f->tep, rec);
+}
+
+size_t ftrace_put(struct ftrace *f, struct ftrace_lane *l,
                   struct tep_record *rec, uint64_t tsc, uint32_t *words)
 {
-    int id = rec->size >= 2 ? tep_data_type(f->tep, rec) : -1;
+    int id = ftrace_event_id(f, rec);
     struct xt_dom0_event e;
     size_t n;
 

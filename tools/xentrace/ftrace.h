@@ -2,7 +2,7 @@
  * ftrace's events as dom0's records (xtfile.h, "Dom0's kernel events"):
  * which of the kinds an event is, the fields it keeps, and the LOST
  * records that keep the count of what ftrace lost.  Shared by xentrace
- * --dom0, which reads ftrace's buffers, and xentrace-merge, which reads a
+ * --dom0, which reads ftrace's buffers, and xentrace-join, which reads a
  * trace-cmd trace.dat: both hand over libtraceevent's records.
  */
 #ifndef FTRACE_H
@@ -30,6 +30,12 @@ void ftrace_free(struct ftrace *f);
  */
 void ftrace_add(struct ftrace *f, struct tep_event *ev);
 
+/*
+ * The id of @rec's event, read where the format of @f's first event puts
+ * it, or -1 if the record is too short to hold it (a trace.dat's may be).
+ */
+int ftrace_event_id(struct ftrace *f, struct tep_record *rec);
+
 /* Whether event id @id is taken; the generic types, into @meta. */
 bool ftrace_takes(const struct ftrace *f, int id);
 void ftrace_types(const struct ftrace *f, struct xt_dom0_meta *meta);
@@ -54,7 +60,7 @@ void ftrace_missed(struct ftrace_lane *l, long long missed);
  * written; 0 for an event not taken, or one older than the lane's last,
  * which is counted lost (ftrace gives each CPU's in order).
  */
-size_t ftrace_put(const struct ftrace *f, struct ftrace_lane *l,
+size_t ftrace_put(struct ftrace *f, struct ftrace_lane *l,
                   struct tep_record *rec, uint64_t tsc, uint32_t *words);
 
 /* The losses that wait, in a LOST record at @tsc: the words (0: none). */
