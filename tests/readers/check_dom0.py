@@ -4,7 +4,7 @@ it and what read it:
   check_dom0.py TABLE SUMMARY_JSON DUMP [--notified PID]
                 [--inside RUNSTATE_CSV SECONDS_DUMP BUSY_PID]
                 [--clock DRIFT_PPM STRAY_NS] [--perfetto TP PFTRACE]
-                [--ctf CTF_DIR]
+                [--ctf CTF_DIR] [--dat REPORT]
 
 TABLE is xentrace's standard error (its exit table), SUMMARY_JSON
 xentrace-summary --json of the file, DUMP xentrace-dump of it.  Checks:
@@ -12,6 +12,10 @@ xentrace-summary --json of the file, DUMP xentrace-dump of it.  Checks:
 - every lane's events and losses in the summary are the exit table's,
   the losses xentrace marked are ftrace's own overrun count, and the dump
   shows every event, each on a lane the file has;
+- with --dat (the file is xentrace-join's, TABLE its output, REPORT
+  trace-cmd report of the trace.dat): the trace.dat's events per CPU, as
+  trace-cmd reads them, are the lane's, and the file says its clock is a
+  trace.dat's, with no pairs (instead of the clocks' check below);
 - the dump is in TSC order, Xen's records and dom0's events together;
 - the clocks: dom0's TSC against its CLOCK_MONOTONIC drifts less than
   DRIFT_PPM from the rate the file's times use, and no pair strays
@@ -63,16 +67,18 @@ INSIDE_LEAST = 50
 
 
 def table_rows(path):
-    """{dom0 cpu: (events, lost, overrun)} from xentrace's exit table."""
+    """{dom0 cpu: (events, lost, overrun)} from xentrace's exit table;
+    xentrace-join's has no overrun (None)."""
     rows, inside = {}, False
     for line in open(path, errors="replace"):
         if line.startswith("dom0-cpu"):
             inside = True
             continue
-        m = re.match(r"\s*(\d+)\s+(\d+)\s+(\d+)\+?\s+(\d+)\s*$", line)
+        m = re.match(r"\s*(\d+)\s+(\d+)\s+(\d+)\+?(?:\s+(\d+))?\s*$", line)
         if inside and m:
-            rows[int(m.group(1))] = tuple(int(g) for g in m.group(2, 3, 4))
-        elif inside:
+            rows[int(m.group(1))] = tuple(None if g is None else int(g)
+                                          for g in m.group(2, 3, 4))
+        elif inside and not line.lstrip().startswith("all"):
             inside = False
     return rows
 
@@ -89,7 +95,7 @@ def check_counts(rows, summary):
         if ours.get(cpu) != (events, lost):
             fail("dom0 cpu %d: summary %s, exit table %s" %
                  (cpu, ours.get(cpu), (events, lost)))
-        if lost != overrun:
+        if overrun is not None and lost != overrun:
             fail("dom0 cpu %d: %d lost marked, ftrace overran %d" %
                  (cpu, lost, overrun))
         agree(3)
@@ -110,6 +116,24 @@ def check_clock(summary, hz, drift_ppm, stray_ns):
     agree(2)
 
 
+def check_dat(rows, summary, report_path):
+    """The trace.dat's events per CPU (trace-cmd report's "[00N]") are the
+    lanes'; the clock is said to be a trace.dat's, without pairs."""
+    theirs = {}
+    for line in open(report_path, errors="replace"):
+        m = re.match(r".*?\[(\d{3})\]\s*\d", line)
+        if m:
+            theirs[int(m.group(1))] = theirs.get(int(m.group(1)), 0) + 1
+    ours = {cpu: events for cpu, (events, _, _) in rows.items() if events}
+    if theirs != ours:
+        fail("trace-cmd report counts %s, the lanes %s" % (theirs, ours))
+    dom0 = summary["dom0"]
+    if dom0["clock"] != "trace.dat" or dom0["pairs"]:
+        fail("clock %s with %d pairs, not a trace.dat's" %
+             (dom0["clock"], dom0["pairs"]))
+    agree(len(ours) + 1)
+
+
 def read_dump(path, lanes):
     """[(tsc, line)] of every timed record, checked in TSC order, and the
     count of dom0's events."""
@@ -120,7 +144,7 @@ def read_dump(path, lanes):
             continue
         tsc, dom0, cpu, timed = int(m.group(1)), m.group(2), int(m.group(3)), m.group(4)
         if dom0:
-            events += not m.group(5).startswith("TRC_XT_DOM0")
+            events += not m.group(5).startswith(("TRC_XT_DOM0", "lost "))
             if cpu not in lanes:
                 fail("an event on dom0 cpu %d, not a lane" % cpu)
         if timed != " " or not tsc:
@@ -289,7 +313,11 @@ def main():
     args = sys.argv[1:]
     notified = inside = None
     clock = DRIFT_PPM, STRAY_NS
-    perfetto = ctf = None
+    perfetto = ctf = dat = None
+    if "--dat" in args:
+        i = args.index("--dat")
+        dat = args[i + 1]
+        del args[i:i + 2]
     if "--ctf" in args:
         i = args.index("--ctf")
         ctf = args[i + 1]
@@ -316,7 +344,9 @@ def main():
     rows = table_rows(args[0])
     summary = json.load(open(args[1]))
     check_counts(rows, summary)
-    if summary["dom0"]:
+    if summary["dom0"] and dat:
+        check_dat(rows, summary, dat)
+    elif summary["dom0"]:
         check_clock(summary, summary["tsc_hz"], *clock)
         lines, events = read_dump(args[2],
                                   {c["cpu"] for c in summary["dom0"]["cpus"]})

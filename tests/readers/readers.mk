@@ -74,7 +74,7 @@ $(BUILD)/tests/test_front_end: tests/readers/test_front_end.c \
 	$(CC) $(TOOL_CFLAGS) -DXT_DUMP='"$(XT_DUMP)"' -DXT_SUMMARY='"$(XT_SUMMARY)"' \
 	    -DXT_EXPORT='"$(XT_EXPORT)"' -DXT_PLOT='"$(XT_PLOT)"' \
 	    -DXT_FORMAT='"$(XT_FORMAT)"' -DXT_FORMATS='"$(XT_FORMATS)"' \
-	    -DXT_TOP='"$(XT_TOP)"' \
+	    -DXT_TOP='"$(XT_TOP)"' -DXT_JOIN='"$(XT_JOIN)"' \
 	    -DXENTRACE='"$(XENTRACE)"' -DXEN_SIM='"$(XEN_SIM)"' \
 	    -DXENTRACE_CTL='"$(XENTRACE_CTL)"' \
 	    -DSOURCE_DIR='"$(CURDIR)"' -Itests/common $(LDFLAGS) -o $@ $< \

@@ -213,6 +213,7 @@ static const struct program programs[] = {
     { "xentrace-plot", XT_PLOT, "docs/man/xentrace-plot.1" },
     { "xentrace_format", XT_FORMAT, "docs/man/xentrace_format.1" },
     { "xentrace-top", XT_TOP, "docs/man/xentrace-top.1" },
+    { "xentrace-join", XT_JOIN, "docs/man/xentrace-join.1" },
     { "xentrace", XENTRACE, "docs/man/xentrace.8" },
     { "xentrace-ctl", XENTRACE_CTL, "docs/man/xentrace-ctl.8" },
     { "xen-sim", XEN_SIM, "docs/man/xen-sim.1" },

@@ -86,11 +86,11 @@ $(BUILD)/tests/test_sim_filter: tests/sim/test_sim_filter.c $(SIM_UTIL) \
 $(BUILD)/tests/test_sim_dom0: tests/sim/test_sim_dom0.c $(SIM_UTIL) \
                               $(SIM_UTIL_HDRS) | $(XEN_SIM) $(XEN_SIM_LIBS) \
                               $(XENTRACE) $(XT_SUMMARY) $(XT_DUMP) \
-                              $(XT_EXPORT)
+                              $(XT_EXPORT) $(XT_JOIN)
 	@mkdir -p $(@D)
 	$(CC) $(SIM_TEST_CFLAGS) -DXENTRACE='"$(XENTRACE)"' \
 	    -DXT_SUMMARY='"$(XT_SUMMARY)"' -DXT_DUMP='"$(XT_DUMP)"' \
-	    -DXT_EXPORT='"$(XT_EXPORT)"' \
+	    -DXT_EXPORT='"$(XT_EXPORT)"' -DXT_JOIN='"$(XT_JOIN)"' \
 	    -DCHECK_DOM0='"tests/readers/check_dom0.py"' \
 	    -DAGREE='"tests/readers/agree-with-xenalyze"' $(LDFLAGS) -o $@ $< \
 	    $(SIM_UTIL) -lcmocka

@@ -11,9 +11,10 @@ XT_EXPORT   := $(READER_OUT)/xentrace-export
 XT_PLOT     := $(READER_OUT)/xentrace-plot
 XT_FORMAT   := $(READER_OUT)/xentrace_format
 XT_TOP      := $(READER_OUT)/xentrace-top
+XT_JOIN     := $(READER_OUT)/xentrace-join
 XT_FORMATS  := $(READER_OUT)/formats
 READERS     := $(XT_DUMP) $(XT_SUMMARY) $(XT_EXPORT) $(XT_PLOT) $(XT_FORMAT) \
-               $(XT_TOP)
+               $(XT_TOP) $(XT_JOIN)
 
 READER_DIR    := $(READER_SRC)/lib
 READER_CFLAGS := $(TOOL_CFLAGS) $(XTFILE_CFLAGS) $(COMMON_CFLAGS) \
@@ -73,6 +74,16 @@ $(XT_TOP): READER_CFLAGS += -Itools/xentrace $(EVENTS_CFLAGS) -Ixen/include \
                             $(shell pkg-config --cflags ncurses)
 $(XT_TOP): READER_CFLAGS += $(METRICS_CFLAGS)
 $(XT_TOP): READER_LIBS := $(shell pkg-config --libs ncurses) $(METRICS_LIBS)
+
+# A trace-cmd trace.dat joined to a capture: read by libtracecmd
+# (Debian's libtracecmd-dev, trace-cmd's own reader of its format), its
+# events made records by xentrace --dom0's ftrace.c.
+$(XT_JOIN): $(READER_SRC)/join.c tools/xentrace/ftrace.c \
+            tools/xentrace/ftrace.h
+$(XT_JOIN): READER_CFLAGS += -Itools/xentrace \
+                            $(shell pkg-config --cflags libtracecmd)
+$(XT_JOIN): READER_LIBS := $(shell pkg-config --libs libtracecmd) \
+                           $(TRACEFS_LIBS)
 
 $(READERS): $(READER_CLI) $(COMMON_HDRS) $(XTFILE_HDRS) $(XTFILE)
 	@mkdir -p $(@D)
