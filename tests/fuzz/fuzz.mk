@@ -9,6 +9,8 @@
 #                      each reader's own logic and output on any trace
 #                      (and for xentrace_format, any formats file)
 #   fuzz_window        xentrace's check of what a CPU's buffer held
+#   fuzz_join          xentrace-join's own part of a trace.dat: any event
+#                      format and records, made lanes by ftrace.c
 # make fuzz-NAME runs one for FUZZ_SECONDS (new inputs go to a temporary
 # directory); make check runs each for FUZZ_CHECK_SECONDS as one test.
 # Inputs that crash one are kept in FUZZ_ARTIFACTS.
@@ -29,6 +31,7 @@ FUZZ_TESTS     := $(BUILD)/tests/fuzz_reader_check \
                   $(BUILD)/tests/fuzz_hostile_dom0_check \
                   $(BUILD)/tests/fuzz_window_check \
                   $(BUILD)/tests/fuzz_perfetto_check \
+                  $(BUILD)/tests/fuzz_join_check \
                   $(patsubst %,$(BUILD)/tests/fuzz_%_check,$(FUZZ_PROGRAMS))
 
 FUZZ_READER_SRCS := tests/fuzz/fuzz_reader.c \
@@ -122,6 +125,18 @@ $(BUILD)/tests/fuzz_window: tests/fuzz/fuzz_window.c tools/xentrace/window.c \
 	$(FUZZ_CC) $(FUZZ_FLAGS) -Wall -Wextra -Werror -Itools/xentrace \
 	    $(XTFILE_CFLAGS) -o $@ tests/fuzz/fuzz_window.c tools/xentrace/window.c
 
+$(BUILD)/tests/fuzz_join: tests/fuzz/fuzz_join.c tools/xentrace/ftrace.c \
+                          tools/xentrace/ftrace.h $(XTFILE_SRCS) \
+                          $(XTFILE_EVENTS_C) $(XTFILE_HDRS) $(XTFILE_PRIV) \
+                          $(XT_CLASSES_H) $(READER_CLI) \
+                          tests/fuzz/check_output.c tests/fuzz/check_output.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -std=gnu11 -Wall -Wextra -Werror \
+	    $(XTFILE_CFLAGS) $(EVENTS_CFLAGS) $(COMMON_CFLAGS) -I$(READER_DIR) \
+	    -Itools/xentrace -Itests/fuzz $(TRACEFS_CFLAGS) -o $@ $< \
+	    $(XTFILE_SRCS) $(XTFILE_EVENTS_C) tests/fuzz/check_output.c \
+	    $(READER_DIR)/cli.c $(TRACEFS_LIBS) -lz -lm
+
 # The host build of the hypervisor, instrumented for coverage: trace.c
 # through tests/unit/trace_inside.c, which lets the target see Xen's prod.
 FUZZ_HOST_DIR  := $(BUILD)/tests/fuzz-host
@@ -174,6 +189,10 @@ fuzz-hostile-dom0: $(BUILD)/tests/fuzz_hostile_dom0
 	tests/fuzz/run-fuzz $< $(FUZZ_SECONDS) tests/fuzz/corpus/hostile_dom0 \
 	    $(FUZZ_ARTIFACTS)
 
+fuzz-join: $(BUILD)/tests/fuzz_join
+	tests/fuzz/run-fuzz $< $(FUZZ_SECONDS) tests/fuzz/corpus/join \
+	    $(FUZZ_ARTIFACTS)
+
 fuzz-perfetto: $(BUILD)/tests/fuzz_perfetto
 	tests/fuzz/run-fuzz $< $(FUZZ_SECONDS) tests/fuzz/corpus/perfetto \
 	    $(FUZZ_ARTIFACTS)
@@ -185,4 +204,4 @@ $(patsubst %,fuzz-%,$(FUZZ_PROGRAMS)): fuzz-%: $(BUILD)/tests/fuzz_%
 FORCE:
 
 .PHONY: fuzz-reader fuzz-model fuzz-options fuzz-hostile-dom0 fuzz-window \
-        fuzz-perfetto FORCE $(patsubst %,fuzz-%,$(FUZZ_PROGRAMS))
+        fuzz-perfetto fuzz-join FORCE $(patsubst %,fuzz-%,$(FUZZ_PROGRAMS))
