@@ -65,7 +65,6 @@ struct join {
     unsigned int first_lane;
     struct xt_iter *it;                 /* its batches, in file order */
     uint8_t *copy;                      /* a batch of its, copied */
-    size_t copy_size;
     const char *out;
     int fd;
     struct xt_writer *w;
@@ -351,19 +350,30 @@ static void lanes_up_to(struct join *j, struct dat *d, uint64_t tsc)
         lane_up_to(j, d, cpu, tsc);
 }
 
-/* A batch of the capture's, copied. */
+/*
+ * A batch of the capture's, copied, in batches of COPY_BYTES at most: a
+ * CPU's batches follow each other as its records do, and the memory is
+ * not the input's to choose.
+ */
+#define COPY_BYTES      (1u << 20)
+
 static void copy_batch(struct join *j, const struct xt_batch *b)
 {
-    size_t bytes = b->len * 4;
+    size_t at = 0;
 
-    if ( xt_batch_size(bytes) > j->copy_size )
+    if ( !j->copy )
+        j->copy = new_batch(COPY_BYTES);
+    while ( at < b->len )
     {
-        free(j->copy);
-        j->copy = new_batch(bytes);
-        j->copy_size = xt_batch_size(bytes);
+        size_t end = at;
+
+        while ( end < b->len &&
+                (end + xt_record_words(b->words[end]) - at) * 4 <= COPY_BYTES )
+            end += xt_record_words(b->words[end]);
+        memcpy(j->copy + XT_BATCH_HEAD, b->words + at, (end - at) * 4);
+        put_batch(j, b->cpu, j->copy, (end - at) * 4);
+        at = end;
     }
-    memcpy(j->copy + XT_BATCH_HEAD, b->words, bytes);
-    put_batch(j, b->cpu, j->copy, bytes);
 }
 
 static int open_output(const struct join *j, const struct dat *d)
