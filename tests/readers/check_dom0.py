@@ -344,10 +344,11 @@ def main():
     rows = table_rows(args[0])
     summary = json.load(open(args[1]))
     check_counts(rows, summary)
-    if summary["dom0"] and dat:
-        check_dat(rows, summary, dat)
-    elif summary["dom0"]:
-        check_clock(summary, summary["tsc_hz"], *clock)
+    if summary["dom0"]:
+        if dat:
+            check_dat(rows, summary, dat)
+        else:
+            check_clock(summary, summary["tsc_hz"], *clock)
         lines, events = read_dump(args[2],
                                   {c["cpu"] for c in summary["dom0"]["cpus"]})
         if events != summary["dom0"]["events"]:
