@@ -62,9 +62,11 @@ STOCK_XEN_420=$OUT/xen
 # stays asleep (dom0-tests.sh's cost()).
 COST_ARGS="tbuf_size=1024 maxcpus=1 dom0_max_vcpus=1"
 
+# trace-cmd: our-xen's "timeline-dat" step records dom0's ftrace with it.
 PROGS=(--prog "xentrace=$XENTRACE"
        --prog xentrace-debian=/usr/lib/xen-4.17/bin/xentrace
-       --prog "tbuf-state=$TBUF_STATE")
+       --prog "tbuf-state=$TBUF_STATE"
+       --prog "trace-cmd=$(command -v trace-cmd)")
 # The live view, where make gives it (XT_TOP): our-xen's "live" step;
 # the hypercall loop (XT_HCALL_LOOP): its "cost" step.
 [ -z "${XT_TOP:-}" ] || PROGS+=(--prog "xentrace-top=$XT_TOP")

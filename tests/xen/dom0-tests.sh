@@ -215,15 +215,9 @@ host() {
     cat "$name.err" "$name.state"
 }
 
-# timeline NAME: Xen's scheduler and dom0's own on one clock (xentrace
-# --dom0), with dom0 otherwise idle but for a process that counts to 2000
-# and sleeps 30 ms, over and over: its pid in NAME.pid.  x86's PV dom0
-# only: arm64's cannot read Xen's counter.
-timeline() {
-    name=$1
-    [ "$(uname -m)" = x86_64 ] || return 0
-    [ -e /sys/kernel/tracing/trace_clock ] ||
-        mount -t tracefs nodev /sys/kernel/tracing
+# busy_start NAME: a process that counts to 2000 and sleeps 30 ms, over
+# and over: its pid in NAME.pid; busy_stop NAME ends it.
+busy_start() {
     (
         while :; do
             i=0
@@ -231,9 +225,47 @@ timeline() {
             usleep 30000
         done
     ) &
-    echo $! > "$name.pid"
+    echo $! > "$1.pid"
+}
+
+busy_stop() {
+    kill "$(cat "$1.pid")"
+}
+
+# timeline NAME: Xen's scheduler and dom0's own on one clock (xentrace
+# --dom0), with dom0 otherwise idle but for busy_start's process.  x86's
+# PV dom0 only: arm64's cannot read Xen's counter.
+timeline() {
+    name=$1
+    [ "$(uname -m)" = x86_64 ] || return 0
+    [ -e /sys/kernel/tracing/trace_clock ] ||
+        mount -t tracefs nodev /sys/kernel/tracing
+    busy_start "$name"
     idle "$name" xentrace -D -e sched --dom0 sched,irq -T 3
-    kill "$(cat "$name.pid")"
+    busy_stop "$name"
+}
+
+# timeline_dat NAME: the same with dom0's events recorded by trace-cmd
+# (record -C x86-tsc, into NAME.dat; its status in NAME.dat.rc, its words
+# in NAME.tc) while xentrace records Xen alone: the host joins the two
+# (xentrace-join).  trace-cmd starts a second before xentrace and ends a
+# second after it.
+timeline_dat() {
+    name=$1
+    [ "$(uname -m)" = x86_64 ] || return 0
+    [ -e /sys/kernel/tracing/trace_clock ] ||
+        mount -t tracefs nodev /sys/kernel/tracing
+    busy_start "$name"
+    trace-cmd record -q -C x86-tsc -e sched:sched_switch \
+        -e sched:sched_waking -e irq:irq_handler_entry \
+        -e irq:irq_handler_exit -o "$name.dat" sleep 5 > "$name.tc" 2>&1 &
+    tc=$!
+    sleep 1
+    idle "$name" xentrace -D -e sched -T 3
+    wait $tc
+    echo $? > "$name.dat.rc"
+    cat "$name.tc"
+    busy_stop "$name"
 }
 
 # resize NAME: -S 8 on the boot's buffers of 32 pages, under load: ours
@@ -283,6 +315,7 @@ our-xen|our-xen-4.20)
     live live
     host host
     timeline timeline
+    timeline_dat timeline-dat
     resize resize
     ;;
 clamp|clamp-4.20)

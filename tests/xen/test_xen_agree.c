@@ -772,6 +772,51 @@ static void test_dom0_timeline(void **state)
 }
 
 /*
+ * The same with dom0's events from trace-cmd (dom0-tests.sh's
+ * "timeline-dat": trace-cmd record -C x86-tsc beside xentrace -e sched),
+ * joined here by xentrace-join: each dom0 CPU's events are those trace-cmd
+ * report reads, the file says its clock is a trace.dat's, every dom0
+ * sched_switch lies inside a run of its vCPU (the TSC is Xen's: no pairs
+ * are needed for that), the busy process was switched in and out, and
+ * xenalyze reads the joined file as the summary does.
+ */
+static void test_dom0_timeline_dat(void **state)
+{
+    const char *boot = *state;
+    char log[PATH_BYTES], bin[PATH_BYTES], out[PATH_BYTES], *pid;
+    char *rc = read_boot_file(boot, "timeline-dat.rc");
+    char *dat_rc = read_boot_file(boot, "timeline-dat.dat.rc");
+
+    if ( atoi(rc) || atoi(dat_rc) )
+        fail_msg("%s: xentrace (%s) or trace-cmd (%s) in dom0 failed "
+                 "(%s/%s/timeline-dat.err, .tc)", boot, rc, dat_rc, results,
+                 boot);
+    free(rc);
+    free(dat_rc);
+    snprintf(bin, sizeof(bin), "%s/%s/timeline-dat", results, boot);
+    snprintf(out, sizeof(out), "%s/%s/timeline-dat.joined", results, boot);
+    snprintf(log, sizeof(log), "%s/%s/timeline-dat.check", results, boot);
+    pid = read_boot_file(boot, "timeline-dat.pid");
+    if ( run_sh(log, "%s/xentrace-join %s.bin %s.dat %s > %s.table && "
+                "trace-cmd report %s.dat > %s.report 2> /dev/null && "
+                "%s --json %s > %s.json && %s %s > %s.dump && "
+                "%s -s %s > %s.dump-s && "
+                "%s/xentrace-plot --scatter runstate --csv %s > %s.csv && "
+                "python3 %s %s.table %s.json %s.dump --dat %s.report "
+                "--inside %s.csv %s.dump-s %d",
+                READERS, bin, bin, out, out, bin, bin, SUMMARY, out, out,
+                DUMP, out, out, DUMP, out, out, READERS, out, out,
+                CHECK_DOM0, out, out, out, bin, out, out, atoi(pid)) )
+        fail_msg("%s: the joined trace.dat and Xen's disagree (%s)", boot,
+                 log);
+    snprintf(log, sizeof(log), "%s/%s/timeline-dat.agree", results, boot);
+    if ( run_sh(log, "%s %s %s", AGREE, SUMMARY, out) )
+        fail_msg("%s: xenalyze does not read the joined file as the "
+                 "summary does (%s)", boot, log);
+    free(pid);
+}
+
+/*
  * The xen_version records of dump @text, and of them those on a CPU
  * before its first record that says what runs there (a runstate change
  * to running, a switch, a vCPU that continues running): dom0's filter
@@ -896,6 +941,8 @@ int main(void)
         ON(test_host_view, "our-xen-4.20"),
         ON(test_dom0_timeline, "our-xen"),
         ON(test_dom0_timeline, "our-xen-4.20"),
+        ON(test_dom0_timeline_dat, "our-xen"),
+        ON(test_dom0_timeline_dat, "our-xen-4.20"),
         ON_ARM(test_arm_cpu_khz_is_cntfrq),
         ON_ARM(test_arm_true_seconds),
         ON_ARM(test_arm_dom0_reads),

@@ -29,7 +29,7 @@ $(XEN_TEST): tests/xen/test_xen.c tests/xen/boots.h tests/sim/tracefile.c \
 # The summary against xenalyze on the boots' captures.
 $(XEN_AGREE_TEST): tests/xen/test_xen_agree.c tests/xen/boots.h tests/sim/tracefile.c \
                    tests/sim/tracefile.h tests/common/run_cmd.c \
-                   tests/common/run_cmd.h | $(XT_SUMMARY) $(XT_DUMP) \
+                   tests/common/run_cmd.h | $(XT_SUMMARY) $(XT_DUMP) $(XT_JOIN) \
                                             $(XT_EXPORT) $(XT_PLOT)
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_CFLAGS) -Ixen/include -Itests/sim -Itests/common \
@@ -47,9 +47,10 @@ $(XEN_AGREE_TEST): tests/xen/test_xen_agree.c tests/xen/boots.h tests/sim/tracef
 # compiler and the arm64 packages fetch-debs.sh unpacked.
 ARM_DOM0 ?= $(BUILD)/dom0
 
-# Not xentrace-top: the arm64 root has neither ncurses nor libmicrohttpd
-# (check-xen's live step runs on x86).
-ARM_DOM0_READERS := $(filter-out $(XT_TOP),$(READERS))
+# Not xentrace-top, nor xentrace-join: the arm64 root has neither ncurses
+# and libmicrohttpd nor libtracecmd (check-xen's live and timeline steps
+# run on x86).
+ARM_DOM0_READERS := $(filter-out $(XT_TOP) $(XT_JOIN),$(READERS))
 
 arm64-dom0: $(XENTRACE) $(TBUF_STATE) $(HCALL_LOOP) $(ARM_DOM0_READERS)
 	@mkdir -p $(ARM_DOM0)
