@@ -240,7 +240,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memset(&r, 0, sizeof(r));
     if ( !(r.tep = tep_alloc()) )
         abort();
-    r.ftrace = ftrace_new(r.tep, "fuzz");
+    r.ftrace = ftrace_new(r.tep, "fuzz", true);
     for ( cpu = 0; cpu < LANES; cpu++ )
         if ( posix_memalign((void **)&r.batch[cpu], XT_PAGE,
                             xt_batch_size(BATCH_BYTES)) )

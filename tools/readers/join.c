@@ -53,7 +53,7 @@ struct dat {
     struct tep_handle *tep;
     unsigned int cpus;
     struct ftrace *ftrace;
-    uint64_t first_tsc, last_tsc, events, formatless;
+    uint64_t first_tsc, last_tsc, events;
     struct lane *lanes;
     uint8_t *batch;                     /* one lane's at a time */
     size_t len;                         /* bytes of records in it */
@@ -227,26 +227,27 @@ static void take_buffer(struct dat *d)
 static void open_dat(struct dat *d)
 {
     char names[256];
+    bool others;
+    int cpus;
 
     if ( !(d->file = tracecmd_open(d->path, 0)) )
         errx(1, "%s: not a trace.dat that libtracecmd reads", d->path);
     take_buffer(d);
     d->tep = tracecmd_get_tep(d->in);
-    if ( tep_get_cpus(d->tep) <= 0 )
+    if ( (cpus = tep_get_cpus(d->tep)) <= 0 )
         errx(1, "%s: holds no CPU's events", d->path);
-    d->cpus = tep_get_cpus(d->tep);
-    d->ftrace = ftrace_new(d->tep, d->path);
+    d->cpus = cpus;
+    d->ftrace = ftrace_new(d->tep, d->path, true);
     survey(d);
-    if ( d->instance || tracecmd_buffer_instances(d->file) <= 0 )
-    {
-        if ( !d->events )
-            errx(1, "%s: holds no events", d->path);
-    }
-    else if ( !d->events )
+    /* the top buffer's taken: the instances' are left out */
+    others = !d->instance && tracecmd_buffer_instances(d->file) > 0;
+    if ( !d->events && !others )
+        errx(1, "%s: holds no events", d->path);
+    if ( !d->events )
         errx(1, "%s: holds no events in its top buffer; -B takes an "
              "instance's: %s", d->path, instance_names(d, names,
                                                        sizeof(names)));
-    else
+    if ( others )
         warnx("%s: the events of its buffer instances (%s) are left out: "
               "-B takes one", d->path, instance_names(d, names,
                                                       sizeof(names)));
@@ -329,12 +330,6 @@ static void lane_up_to(struct join *j, struct dat *d, unsigned int cpu,
         if ( d->len + 4 * FTRACE_PUT_WORDS > LANE_BYTES )
             lane_out(j, d, cpu);
         ftrace_missed(&l->put, l->next->missed_events);
-        if ( !ftrace_takes(d->ftrace, ftrace_event_id(d->ftrace, l->next)) )
-        {
-            d->formatless++;            /* counted lost: see the end */
-            l->put.pending++;
-            continue;
-        }
         d->len += 4 * ftrace_put(d->ftrace, &l->put, l->next, l->next->ts,
                                  batch_end(d));
     }
@@ -377,16 +372,22 @@ static void copy_batch(struct join *j, const struct xt_batch *b)
     }
 }
 
+/* Whether @path is the file @st is of. */
+static bool is_file(const char *path, const struct stat *st)
+{
+    struct stat other;
+
+    return !stat(path, &other) && other.st_dev == st->st_dev &&
+           other.st_ino == st->st_ino;
+}
+
 static int open_output(const struct join *j, const struct dat *d)
 {
-    struct stat out, in;
+    struct stat out;
     int fd;
 
     if ( !stat(j->out, &out) &&
-         ((!stat(j->path, &in) && in.st_dev == out.st_dev &&
-           in.st_ino == out.st_ino) ||
-          (!stat(d->path, &in) && in.st_dev == out.st_dev &&
-           in.st_ino == out.st_ino)) )
+         (is_file(j->path, &out) || is_file(d->path, &out)) )
         errx(1, "%s: is one of the inputs", j->out);
     if ( (fd = open(j->out, O_WRONLY | O_CREAT | O_TRUNC, 0644)) < 0 )
         err(1, "%s", j->out);
@@ -439,7 +440,7 @@ static void write_joined(struct join *j, struct dat *d, int fd)
 /* What the output holds of dom0's, per CPU, as xentrace's exit table. */
 static void print_lanes(const struct dat *d)
 {
-    uint64_t events = 0, lost = 0;
+    uint64_t events = 0, lost = 0, formatless = 0;
     bool unknown = false;
     unsigned int cpu;
 
@@ -453,12 +454,13 @@ static void print_lanes(const struct dat *d)
         events += put->events;
         lost += put->lost;
         unknown |= put->lost_unknown;
+        formatless += put->untaken;
     }
     printf("%8s %14" PRIu64 " %11" PRIu64 "%c\n", "all", events, lost,
            unknown ? '+' : ' ');
-    if ( d->formatless )
+    if ( formatless )
         warnx("%s: %" PRIu64 " events of no format it gives, counted lost",
-              d->path, d->formatless);
+              d->path, formatless);
 }
 
 static void free_dat(struct dat *d)

@@ -292,7 +292,7 @@ struct dom0 *dom0_start(const char *spec, bool mono, unsigned int first_lane,
         err(1, "--dom0: cannot make a tracefs instance");
     if ( !(d->tep = tracefs_local_events(NULL)) )
         err(1, "--dom0: cannot read ftrace's event formats");
-    d->ftrace = ftrace_new(d->tep, "--dom0");
+    d->ftrace = ftrace_new(d->tep, "--dom0", false);
     set_clock(d, mono);
     add_list(d, spec);
     open_lanes(d);

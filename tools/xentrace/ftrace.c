@@ -50,12 +50,14 @@ struct ftrace {
     struct tep_handle *tep;
     const char *who;
     struct tep_format_field *type;      /* common_type, once known */
+    bool all_asked;                     /* see ftrace_new() */
     struct route **route;               /* [TYPE_IDS]: NULL if not taken */
     struct xt_dom0_type types[XT_DOM0_TYPES];
     unsigned int nr_types;
 };
 
-struct ftrace *ftrace_new(struct tep_handle *tep, const char *who)
+struct ftrace *ftrace_new(struct tep_handle *tep, const char *who,
+                          bool all_asked)
 {
     struct ftrace *f = calloc(1, sizeof(*f));
 
@@ -63,6 +65,7 @@ struct ftrace *ftrace_new(struct tep_handle *tep, const char *who)
         err(1, "memory");
     f->tep = tep;
     f->who = who;
+    f->all_asked = all_asked;
     return f;
 }
 
@@ -98,11 +101,12 @@ static struct route *route_typed(const struct ftrace *f, struct tep_event *ev,
     struct tep_format_field *arg = t->arg ? tep_find_field(ev, t->arg) : NULL;
     struct tep_format_field *text = t->text ? tep_find_field(ev, t->text)
                                             : NULL;
+    struct tep_format_field *values[2] = { NULL };
     struct route *r;
     unsigned int i;
 
     for ( i = 0; i < 2 && t->values[i]; i++ )
-        if ( !tep_find_field(ev, t->values[i]) )
+        if ( !(values[i] = tep_find_field(ev, t->values[i])) )
             errx(1, "%s: %s:%s has no field %s", f->who, t->system, t->event,
                  t->values[i]);
     if ( (t->arg && !arg) || (t->text && !text) )
@@ -112,8 +116,8 @@ static struct route *route_typed(const struct ftrace *f, struct tep_event *ev,
     r->typed = t;
     r->arg = arg;
     r->text = text;
-    for ( i = 0; i < 2 && t->values[i]; i++ )
-        r->values[r->nr_values++] = tep_find_field(ev, t->values[i]);
+    for ( i = 0; i < 2 && values[i]; i++ )
+        r->values[r->nr_values++] = values[i];
     return r;
 }
 
@@ -287,7 +291,11 @@ size_t ftrace_put(struct ftrace *f, struct ftrace_lane *l,
     size_t n;
 
     if ( !ftrace_takes(f, id) )
+    {
+        l->untaken++;
+        l->pending += f->all_asked;
         return 0;
+    }
     if ( tsc < l->last_tsc || rec->size < COMMON_BYTES )
     {
         l->pending++;                   /* out of order, or cut: never seen */

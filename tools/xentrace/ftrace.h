@@ -17,8 +17,14 @@
 
 struct ftrace;
 
-/* Routes for @tep's events; @who begins the messages of errx(3). */
-struct ftrace *ftrace_new(struct tep_handle *tep, const char *who);
+/*
+ * Routes for @tep's events; @who begins the messages of errx(3).  With
+ * @all_asked, every event handed over is one the user asked for (a
+ * trace.dat's), so one that cannot be taken (the file gives no format
+ * for it) is counted lost; --dom0's are only those it enabled.
+ */
+struct ftrace *ftrace_new(struct tep_handle *tep, const char *who,
+                          bool all_asked);
 void ftrace_free(struct ftrace *f);
 
 /*
@@ -47,6 +53,7 @@ struct ftrace_lane {
     bool pending_unknown;       /* some lost, how many unknown */
     bool lost_unknown;          /* so it was, once in the lane */
     uint64_t events, lost;      /* put in all: events, and LOST's counts */
+    uint64_t untaken;           /* handed over but of no route */
 };
 
 /* ftrace's count of missed events before a page or record: -1, unknown. */
@@ -57,8 +64,9 @@ void ftrace_missed(struct ftrace_lane *l, long long missed);
 
 /*
  * @rec at @tsc into @words, after a LOST record if losses wait: the words
- * written; 0 for an event not taken, or one older than the lane's last,
- * which is counted lost (ftrace gives each CPU's in order).
+ * written; 0 for an event not taken (counted lost with all_asked), or one
+ * older than the lane's last or cut short, which is counted lost (ftrace
+ * gives each CPU's in order, whole).
  */
 size_t ftrace_put(struct ftrace *f, struct ftrace_lane *l,
                   struct tep_record *rec, uint64_t tsc, uint32_t *words);
