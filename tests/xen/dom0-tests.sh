@@ -232,14 +232,21 @@ busy_stop() {
     kill "$(cat "$1.pid")"
 }
 
-# timeline NAME: Xen's scheduler and dom0's own on one clock (xentrace
-# --dom0), with dom0 otherwise idle but for busy_start's process.  x86's
-# PV dom0 only: arm64's cannot read Xen's counter.
-timeline() {
-    name=$1
-    [ "$(uname -m)" = x86_64 ] || return 0
+# dom0_ftrace: whether dom0's kernel events can be on Xen's clock here
+# (x86's PV dom0 only: arm64's cannot read Xen's counter), with tracefs
+# mounted.
+dom0_ftrace() {
+    [ "$(uname -m)" = x86_64 ] || return 1
     [ -e /sys/kernel/tracing/trace_clock ] ||
         mount -t tracefs nodev /sys/kernel/tracing
+    return 0
+}
+
+# timeline NAME: Xen's scheduler and dom0's own on one clock (xentrace
+# --dom0), with dom0 otherwise idle but for busy_start's process.
+timeline() {
+    name=$1
+    dom0_ftrace || return 0
     busy_start "$name"
     idle "$name" xentrace -D -e sched --dom0 sched,irq -T 3
     busy_stop "$name"
@@ -252,9 +259,7 @@ timeline() {
 # second after it.
 timeline_dat() {
     name=$1
-    [ "$(uname -m)" = x86_64 ] || return 0
-    [ -e /sys/kernel/tracing/trace_clock ] ||
-        mount -t tracefs nodev /sys/kernel/tracing
+    dom0_ftrace || return 0
     busy_start "$name"
     trace-cmd record -q -C x86-tsc -e sched:sched_switch \
         -e sched:sched_waking -e irq:irq_handler_entry \
