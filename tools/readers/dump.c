@@ -174,17 +174,19 @@ static const char *note_name(const struct dump *d, const struct xt_record *rec)
     return NULL;
 }
 
-/* " @s" after the note's @n bytes, cut to NOTE_MAX_BYTES; its length. */
-static size_t note_add(char *note, size_t n, const char *s)
+/*
+ * " @s" at @p, if it fits before @end (the note's NOTE_MAX_BYTES); the
+ * end of what is written.
+ */
+static char *note_add(char *p, const char *end, const char *s)
 {
-    size_t len = n < NOTE_MAX_BYTES ? strnlen(s, NOTE_MAX_BYTES - n - 1)
-                                    : 0;
+    size_t len = p + 1 < end ? strnlen(s, end - p - 1) : 0;
 
     if ( !len )
-        return n;
-    note[n] = ' ';
-    memcpy(note + n + 1, s, len);
-    return n + 1 + len;
+        return p;
+    *p++ = ' ';
+    memcpy(p, s, len);
+    return p + len;
 }
 
 /*
@@ -217,7 +219,8 @@ static const char *interval_text(char buf[48], uint64_t ticks, uint64_t hz)
 /*
  * " | d1v0 IO_INSTRUCTION 1.250us": for an HVM, PV or Arm trap record the
  * vCPU its pCPU runs ("?" if not known), a name, the interval the record
- * closes; cut to NOTE_MAX_BYTES.
+ * closes; cut to NOTE_MAX_BYTES.  Written in place: the line has room
+ * for it (LINE_MAX_BYTES).
  */
 static char *put_note(char *p, const struct dump *d,
                       const struct xt_record *rec)
@@ -225,22 +228,21 @@ static char *put_note(char *p, const struct dump *d,
     uint32_t class = rec->event >> 16;
     bool guest = class == TRC_HVM >> 16 || class == TRC_PV >> 16 ||
                  arm_trap_record(rec->event);
-    const char *name;
-    char note[NOTE_MAX_BYTES], buf[48];
-    size_t n = 2;
+    const char *name, *end = p + NOTE_MAX_BYTES;
+    char buf[48];
 
     if ( !guest && !d->what.closes )
         return p;
-    memcpy(note, " |", 2);
+    memcpy(p, " |", 2);
+    p += 2;
     if ( guest )
-        n = note_add(note, n, model_vcpu_name(buf, sizeof(buf),
-                                              d->what.domvcpu));
+        p = note_add(p, end, model_vcpu_name(buf, sizeof(buf),
+                                             d->what.domvcpu));
     if ( guest && (name = note_name(d, rec)) )
-        n = note_add(note, n, name);
+        p = note_add(p, end, name);
     if ( d->what.closes )
-        n = note_add(note, n, interval_text(buf, d->what.ticks, d->hz));
-    memcpy(p, note, n);
-    return p + n;
+        p = note_add(p, end, interval_text(buf, d->what.ticks, d->hz));
+    return p;
 }
 
 static void took(void *arg, const struct xt_record *rec,
