@@ -27,6 +27,9 @@ trace_processor_shell is $TRACE_PROCESSOR, else the oracle's.
     one more at most per vCPU; a VMCALL is an instant at its record, and
     the summary counts it as its exit ends: those of exits open at the
     end, or cut off by a loss (the summary's exits_dropped), are not;
+  - per vCPU, the "halted" slices inside its exits (HLT, WFI) add up to
+    the time the summary's exits spent halted (their seconds less their
+    seconds in Xen), within a nanosecond of rounding a slice and a row;
   - per pCPU, a "lost N records" slice per TRC_LOST_RECORDS, N adding up
     to the records the summary says were lost;
   - the counters: per vCPU, "to halt" at each injected interrupt's time
@@ -188,15 +191,28 @@ def expected_names(v):
         {e["name"] for e in v["vmcalls"]}
 
 
+def check_halted(v, slices, ns):
+    """A vCPU's @slices "halted", @ns long in all, against its exits'."""
+    rows = v["exits"] + v.get("traps", [])
+    want = sum(e["seconds"] - e["in_xen_seconds"] for e in rows) * 1e9
+    agree()
+    if abs(ns - want) > slices + 2 * len(rows) + 1:
+        fail("%s: %d ns halted in %d Perfetto slices, %.0f in the summary's "
+             "exits" % (v["name"], ns, slices, want))
+
+
 def check_slices(pftrace, summary):
     got = defaultdict(Counter)
+    halted = defaultdict(int)
     lost = defaultdict(lambda: [0, 0])
-    for r in query(pftrace, "select s.name, k.name as track, t.name as "
-                   "thread from slice s join track k on s.track_id = k.id "
+    for r in query(pftrace, "select s.name, s.dur, k.name as track, t.name "
+                   "as thread from slice s join track k on s.track_id = k.id "
                    "left join thread_track tt on tt.id = s.track_id "
                    "left join thread t on t.utid = tt.utid;"):
         if r["thread"]:
             got[r["thread"]][r["name"]] += 1
+            if r["name"] == "halted":
+                halted[r["thread"]] += int(r["dur"])
         m = re.match(r"^lost (\d+) records$", r["name"])
         if m and r["track"].startswith("pCPU "):
             cpu = int(r["track"].split()[1])
@@ -220,6 +236,7 @@ def check_slices(pftrace, summary):
                     v["name"], have, name, n))
         if extra > 1:
             fail("%s: %d exits open at the end" % (v["name"], extra))
+        check_halted(v, got[v["name"]]["halted"], halted[v["name"]])
     # A VMCALL is an instant at its record, and the summary's when its
     # exit ends: not one still open at the end, nor one a loss cut off.
     agree()

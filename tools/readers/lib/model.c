@@ -364,6 +364,7 @@ static void close_exit(struct model *m, struct vstate *v, uint64_t tsc,
             .entry_pcpu = pcpu,
             .halted = v->state == MODEL_BLOCKED && tsc > blocked
                       ? tsc - blocked : 0,
+            .halted_since = blocked,
         },
     };
 

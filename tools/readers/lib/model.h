@@ -223,6 +223,8 @@ struct model_event {
                                            waits for an interrupt (HLT,
                                            WFI) closes at the wake, and
                                            that wait is none of Xen's */
+            uint64_t halted_since;      /* where that wait began: the
+                                           block (before any clipping) */
         } exit;
         struct {
             uint32_t op;                /* hypercall number */

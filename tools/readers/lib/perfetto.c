@@ -18,6 +18,8 @@
  *                RIP and handler records as arguments, and for Arm
  *                traps, named by exception class, with the class, pc
  *                and handler records (the hypercall, the MMIO address);
+ *                inside an exit that waited for an interrupt (HLT, WFI),
+ *                a slice "halted" for the time its vCPU was blocked;
  *                instants for
  *                hypercalls, PV events and injected interrupts; and a
  *                "lost" slice for the time the model books LOST, but for
@@ -929,7 +931,28 @@ static void on_runstate(struct pf *pf, const struct model_event *ev)
                      MODEL_VCPU_NONE);
 }
 
-/* An HVM exit or an Arm trap: a slice from the exit to the entry. */
+/*
+ * The end of an exit that waited for an interrupt (HLT, WFI): the time
+ * its vCPU was blocked, from the block to the wake that closed the exit,
+ * as a slice "halted" inside the exit's.  The exit's slice is the whole
+ * exit, as the summary counts it; the part before "halted" is Xen's.
+ */
+static void halted_slice(struct pf *pf, const struct model_event *ev,
+                         uint64_t track)
+{
+    uint64_t from = ev->u.exit.halted_since > ev->start
+                    ? ev->u.exit.halted_since : ev->start;
+
+    if ( !ev->u.exit.halted || from >= ev->end )
+        return;
+    named(pf, from, TYPE_SLICE_BEGIN, track, "halted");
+    slice_end(pf, ev->end, track);
+}
+
+/*
+ * An HVM exit or an Arm trap: a slice from the exit to the entry, or to
+ * the wake, with the time halted in a slice of its own inside it.
+ */
 static void on_guest_exit(struct pf *pf, const struct model_event *ev)
 {
     uint64_t track = track_of(pf, ev->domvcpu, ev->pcpu);
@@ -953,6 +976,7 @@ static void on_guest_exit(struct pf *pf, const struct model_event *ev)
     if ( ev->u.exit.entry_pcpu != ev->pcpu )
         arg_uint(pf, "entry_pcpu", DA_UINT_VALUE, ev->u.exit.entry_pcpu);
     event_end(pf);
+    halted_slice(pf, ev, track);
     slice_end(pf, ev->end, track);
 }
 
