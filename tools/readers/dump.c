@@ -113,24 +113,6 @@ static char *put_tsc(char *p, struct dump *d, uint64_t tsc)
     return p + 16;
 }
 
-/* Ticks from the base as seconds: "12.000345678", "-0.000000100". */
-static char *put_seconds(char *p, const struct dump *d, uint64_t tsc)
-{
-    bool before = tsc < d->base_tsc;
-    uint64_t ticks = before ? d->base_tsc - tsc : tsc - d->base_tsc;
-    uint64_t sec;
-    uint32_t ns;
-
-    tsc_split(ticks, d->hz, &sec, &ns);
-
-    if ( before )
-        *p++ = '-';
-    p = put_dec(p, sec);
-    *p++ = '.';
-    p = put_dec9(p, ns);
-    return p;
-}
-
 /* Whether @event is of an Arm guest's trap: it, its details, the return. */
 static bool arm_trap_record(uint32_t event)
 {
@@ -197,22 +179,10 @@ static char *note_add(char *p, const char *end, const char *s)
  */
 static const char *interval_text(char buf[48], uint64_t ticks, uint64_t hz)
 {
-    char *p = buf;
-
     if ( hz )
-    {
-        uint64_t ns = tsc_ns_nearest(ticks, hz);
-        uint32_t frac = ns % 1000;
-
-        p = put_dec(p, ns / 1000);
-        *p++ = '.';
-        *p++ = '0' + frac / 100;
-        *p++ = '0' + frac / 10 % 10;
-        *p++ = '0' + frac % 10;
-        memcpy(p, "us", 3);
-    }
+        memcpy(tsc_put_us(buf, ticks, hz), "us", 3);
     else
-        memcpy(put_dec(p, ticks), "cyc", 4);
+        memcpy(put_dec(buf, ticks), "cyc", 4);
     return buf;
 }
 
@@ -407,7 +377,7 @@ static void put_line(struct out *o, struct dump *d,
         char tmp[48];
         /* No TSC yet on its CPU (the metadata): at the start. */
         uint64_t tsc = rec->tsc || rec->has_tsc ? rec->tsc : d->base_tsc;
-        size_t len = put_seconds(tmp, d, tsc) - tmp;
+        size_t len = tsc_put_seconds(tmp, tsc, d->base_tsc, d->hz) - tmp;
 
         while ( len + (p - time_start) < 14 )
             *p++ = ' ';

@@ -22,6 +22,7 @@
 #define Y_BINS          512     /* 8 an octave of 64; 512 vectors */
 #define LANES_DRAWN     40
 #define KEY_LOST        UINT64_MAX      /* the pcpu kind's lost series */
+#define CSV_TIME_MAX    48      /* "-S.NNNNNNNNN", and put_dec()'s 8 past */
 
 /* What one kind plots, and how its CSV lines read. */
 struct kind {
@@ -308,31 +309,49 @@ static double us(const struct scatter *s, uint64_t ticks)
     return tsc_us(ticks, s->o.hz);
 }
 
+/*
+ * A CSV's times, formatted by hand (tsc.h): a CSV has a line per point,
+ * and printf's floating point was a quarter of its time.
+ */
+static const char *csv_seconds(char buf[CSV_TIME_MAX], const struct scatter *s,
+                               uint64_t tsc)
+{
+    *tsc_put_seconds(buf, tsc, s->o.origin, s->o.hz) = '\0';
+    return buf;
+}
+
+static const char *csv_us(char buf[CSV_TIME_MAX], const struct scatter *s,
+                          uint64_t ticks)
+{
+    *tsc_put_us(buf, ticks, s->o.hz) = '\0';
+    return buf;
+}
+
 /* The CSV line of a point kind's event. */
 static void csv_point(const struct scatter *s, const struct model_event *ev,
                       uint64_t v)
 {
-    char who[MODEL_NAME_MAX], name[MODEL_NAME_MAX];
+    char who[MODEL_NAME_MAX], name[MODEL_NAME_MAX], t[CSV_TIME_MAX];
 
     model_vcpu_name(who, sizeof(who), ev->domvcpu);
-    fprintf(s->o.csv, "%.9f,", seconds(s, ev->start));
+    fprintf(s->o.csv, "%s,", csv_seconds(t, s, ev->start));
     switch ( s->o.kind )
     {
     case SCATTER_EXITS:
         exit_name(s, exit_key(ev), name, sizeof(name));
-        fprintf(s->o.csv, "%s,%" PRIu32 ",%s,%.3f,0x%" PRIx64 "\n", who,
-                ev->pcpu, name, us(s, v), ev->u.exit.rip);
+        fprintf(s->o.csv, "%s,%" PRIu32 ",%s,%s,0x%" PRIx64 "\n", who,
+                ev->pcpu, name, csv_us(t, s, v), ev->u.exit.rip);
         break;
     case SCATTER_WAITS:
-        fprintf(s->o.csv, "%s,%" PRIu32 ",%s,%.3f\n", who, ev->pcpu,
+        fprintf(s->o.csv, "%s,%" PRIu32 ",%s,%s\n", who, ev->pcpu,
                 ev->u.runstate.cause == MODEL_CAUSE_WOKEN ? "woken" :
                 ev->u.runstate.cause == MODEL_CAUSE_PREEMPTED ? "preempted"
                                                                : "other",
-                us(s, v));
+                csv_us(t, s, v));
         break;
     case SCATTER_TO_HALT:
-        fprintf(s->o.csv, "%s,%" PRIu32 ",%d,%.3f\n", who,
-                ev->u.to_halt.vector, ev->u.to_halt.wake, us(s, v));
+        fprintf(s->o.csv, "%s,%" PRIu32 ",%d,%s\n", who,
+                ev->u.to_halt.vector, ev->u.to_halt.wake, csv_us(t, s, v));
         break;
     case SCATTER_IRQ:
         fprintf(s->o.csv, "%" PRIu32 ",%" PRIu64 "\n", ev->pcpu, v);
@@ -388,7 +407,7 @@ static bool point_of(struct scatter *s, const struct model_event *ev,
 /* A lane kind's event: its lane, series and interval. */
 static void take_lane(struct scatter *s, const struct model_event *ev)
 {
-    char who[MODEL_NAME_MAX];
+    char who[MODEL_NAME_MAX], from[CSV_TIME_MAX], to[CSV_TIME_MAX];
     uint32_t lane;
     unsigned int k;
 
@@ -416,8 +435,8 @@ static void take_lane(struct scatter *s, const struct model_event *ev)
     lane_interval(s, lane, k, ev->start, ev->end);
     if ( !s->o.csv || ev->end <= ev->start )
         return;
-    fprintf(s->o.csv, "%.9f,%.9f,", seconds(s, ev->start),
-            seconds(s, ev->end));
+    fprintf(s->o.csv, "%s,", csv_seconds(from, s, ev->start));
+    fprintf(s->o.csv, "%s,", csv_seconds(to, s, ev->end));
     if ( s->o.kind == SCATTER_RUNSTATE )
         fprintf(s->o.csv, "%s,%s\n",
                 model_vcpu_name(who, sizeof(who), lane),

@@ -8,6 +8,8 @@
 
 #include <stdint.h>
 
+#include "decimal.h"
+
 /* @ticks at @hz as seconds. */
 static inline double tsc_seconds(uint64_t ticks, uint64_t hz)
 {
@@ -64,6 +66,43 @@ static inline uint64_t tsc_ns_nearest(uint64_t ticks, uint64_t hz)
 static inline uint64_t tsc_from_ns(uint64_t ns, uint64_t hz)
 {
     return (unsigned __int128)ns * hz / 1000000000u;
+}
+
+/*
+ * @tsc as seconds from @origin at @hz at @p, "12.000345678",
+ * "-0.000000100": exactly (tsc_split()), formatted by hand for the outputs
+ * that print a time on every line; the end.  It may write 8 bytes past.
+ */
+static inline char *tsc_put_seconds(char *p, uint64_t tsc, uint64_t origin,
+                                    uint64_t hz)
+{
+    uint64_t sec;
+    uint32_t ns;
+
+    if ( tsc < origin )
+        *p++ = '-';
+    tsc_split(tsc >= origin ? tsc - origin : origin - tsc, hz, &sec, &ns);
+    p = put_dec(p, sec);
+    *p++ = '.';
+    return put_dec9(p, ns);
+}
+
+/*
+ * @ticks at @hz as microseconds to the nearest nanosecond at @p, "1.250",
+ * as printf's "%.3f" of tsc_us() gives them; the end.  It may write 8
+ * bytes past.
+ */
+static inline char *tsc_put_us(char *p, uint64_t ticks, uint64_t hz)
+{
+    uint64_t ns = tsc_ns_nearest(ticks, hz);
+    uint32_t frac = ns % 1000;
+
+    p = put_dec(p, ns / 1000);
+    *p++ = '.';
+    *p++ = '0' + frac / 100;
+    *p++ = '0' + frac / 10 % 10;
+    *p++ = '0' + frac % 10;
+    return p;
 }
 
 #endif /* TSC_H */
