@@ -133,7 +133,7 @@ enum wl_act {
     X_MSR_READ,
     X_CPUID,
     X_PIO,              /* PM timer, RTC, PCI config space */
-    X_MMIO,             /* an emulated NIC's registers */
+    X_MMIO,             /* an emulated NIC's registers, the VGA console */
     X_VMCALL,           /* a hypercall that stays in Xen */
     X_CR,               /* CR4.PGE toggled to flush the TLB */
     X_HLT,              /* nothing to do: block */
@@ -689,7 +689,11 @@ static void hvm_pio(struct wl_cpu *c)
     }
 }
 
-/* An access to an emulated e1000's registers: an EPT violation, then MMIO. */
+/*
+ * An access to an emulated e1000's registers, or a character written to
+ * the VGA text console (80x25 cells of two bytes at 0xb8000): an EPT
+ * violation, then MMIO.
+ */
 static void hvm_mmio(struct wl_cpu *c)
 {
     static const struct {
@@ -701,9 +705,11 @@ static void hvm_mmio(struct wl_cpu *c)
         { 0x00d0, true },       /* IMS */
         { 0x2818, true },       /* RDT */
         { 0x3818, true },       /* TDT */
+        { 0, true },            /* the console */
     };
     unsigned int i = below(c, ARRAY_SIZE(regs));
-    uint64_t gpa = 0xf2020000 + regs[i].reg;
+    uint64_t gpa = regs[i].reg ? 0xf2020000 + regs[i].reg
+                               : 0xb8000 + 2 * below(c, 80 * 25);
 
     EMIT(c, trc_hvm_npf(gpa, INVALID_MFN, regs[i].write ? 0x182 : 0x181,
                         P2M_MMIO_DM));

@@ -28,6 +28,15 @@
                                                    an Arm trap's class */
 #define KEY_WRITE           ((uint64_t)1 << 63) /* of an I/O or MMIO key */
 
+/*
+ * The legacy VGA window, [0xa0000, 0xc0000): a guest drawing on an
+ * emulated VGA touches thousands of its addresses, one row each, and
+ * would fill the MMIO table.  Its accesses are one row, keyed by its
+ * start; xenalyze leaves them out of its table instead (by default).
+ */
+#define MMIO_VGA_START      0xa0000u
+#define MMIO_VGA_END        0xc0000u
+
 /* How a vCPU became runnable (model.h's enum model_cause), by name. */
 static const char *const cause_names[NR_CAUSES] = {
     "other", "woken", "preempted",
@@ -113,7 +122,7 @@ struct avcpu {
 /* How the tables below name their keys (the printing section's). */
 typedef const char *key_namer(char *buf, size_t size, uint64_t key);
 static key_namer hypercall_name, cr_name, vector_name, port_name,
-                 to_halt_name, pv_name, guest_name, pod_name;
+                 mmio_name, to_halt_name, pv_name, guest_name, pod_name;
 
 /*
  * The tables of a vCPU (and of a domain's row, its vCPUs' merged) that
@@ -139,7 +148,7 @@ static const struct keyed {
       "EXTERNAL_INTERRUPT exits by vector" },
     { offsetof(struct avcpu, io), "io", port_name, true, false,
       "I/O ports" },
-    { offsetof(struct avcpu, mmio), "mmio", port_name, true, false,
+    { offsetof(struct avcpu, mmio), "mmio", mmio_name, true, false,
       "MMIO" },
     { offsetof(struct avcpu, injected), "injected", vector_name, false,
       false, "interrupts injected" },
@@ -592,6 +601,14 @@ static void take_runstate(struct analysis *a, const struct model_event *ev)
     }
 }
 
+/* The MMIO table's key of an access to @gpa: the VGA window is one. */
+static uint64_t mmio_key(uint64_t gpa, bool write)
+{
+    if ( gpa >= MMIO_VGA_START && gpa < MMIO_VGA_END )
+        gpa = MMIO_VGA_START;
+    return gpa | (write ? KEY_WRITE : 0);
+}
+
 /* What an exit's handler records say it did: its port, address, call. */
 static void take_handlers(struct analysis *a, struct avcpu *v,
                           const struct model_event *ev, uint64_t ticks)
@@ -615,17 +632,15 @@ static void take_handlers(struct analysis *a, struct avcpu *v,
         case TRC_HVM_IO_WRITE: case TRC_HVM_IOPORT_WRITE:
             table_add(a, &v->io, h->extra[0] | KEY_WRITE, ticks);
             break;
-        case TRC_HVM_IOMEM_READ:
-            table_add(a, &v->mmio, h->extra[0], ticks);
-            break;
-        case TRC_HVM_IOMEM_WRITE:
-            table_add(a, &v->mmio, h->extra[0] | KEY_WRITE, ticks);
+        case TRC_HVM_IOMEM_READ: case TRC_HVM_IOMEM_WRITE:
+            table_add(a, &v->mmio,
+                      mmio_key(h->extra[0], id == TRC_HVM_IOMEM_WRITE), ticks);
             break;
         case TRC_HVM_IOMEM_READ64: case TRC_HVM_IOMEM_WRITE64:
             if ( h->nr_extra >= 2 )
                 table_add(a, &v->mmio,
-                          (h->extra[0] | (uint64_t)h->extra[1] << 32) |
-                          (id == TRC_HVM_IOMEM_WRITE64 ? KEY_WRITE : 0), ticks);
+                          mmio_key(h->extra[0] | (uint64_t)h->extra[1] << 32,
+                                   id == TRC_HVM_IOMEM_WRITE64), ticks);
             break;
         case TRC_HVM_CR_WRITE: case TRC_HVM_CR_WRITE64:
             table_add(a, &v->cr_writes, h->extra[0], ticks);
@@ -1683,6 +1698,16 @@ static const char *pod_name(char *buf, size_t size, uint64_t key)
 static const char *port_name(char *buf, size_t size, uint64_t key)
 {
     snprintf(buf, size, "0x%04" PRIx64 " %s", key & ~KEY_WRITE,
+             key & KEY_WRITE ? "write" : "read");
+    return buf;
+}
+
+/* "0xf2020008 read", "0xa0000-0xbffff VGA write" */
+static const char *mmio_name(char *buf, size_t size, uint64_t key)
+{
+    if ( (key & ~KEY_WRITE) != MMIO_VGA_START )
+        return port_name(buf, size, key);
+    snprintf(buf, size, "%#x-%#x VGA %s", MMIO_VGA_START, MMIO_VGA_END - 1,
              key & KEY_WRITE ? "write" : "read");
     return buf;
 }
