@@ -2039,6 +2039,11 @@ static void json_keyed(FILE *f, const struct analysis *a, const char *member,
                 secs(a, e[k]->s.ticks));
     }
     fprintf(f, "]");
+    /* Past TABLE_MAX keys, the rest in one: the text's "(others)". */
+    if ( t->other.count )
+        fprintf(f, ",\"%s_others\":{\"count\":%" PRIu64 ",\"cycles\":%"
+                PRIu64 ",\"seconds\":%.9f}", member, t->other.count,
+                t->other.ticks, secs(a, t->other.ticks));
     free(e);
 }
 
