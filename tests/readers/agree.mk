@@ -27,7 +27,9 @@ $(AGREE_TEST): tests/readers/test_agree.c tests/common/run_cmd.c \
 	    -DCHECK_DIFF='"tests/readers/check_diff.py"' \
 	    -DCHECK_SCATTER='"tests/readers/check_scatter.py"' \
 	    -DCHECK_CROSSING='"tests/readers/check_crossing.py"' \
-	    -DPERFETTO_AGREES='"tests/readers/perfetto-agrees"' $(LDFLAGS) -o $@ \
+	    -DPERFETTO_AGREES='"tests/readers/perfetto-agrees"' \
+	    -DAGREE_WITH_XENALYZE='"tests/readers/agree-with-xenalyze"' \
+	    $(LDFLAGS) -o $@ \
 	    tests/readers/test_agree.c tests/common/run_cmd.c -lcmocka
 
 $(MODEL_TEST): tests/readers/test_model.c $(MODEL_SRCS) $(MODEL_HDRS) \

@@ -19,7 +19,10 @@
       concurrency (its "Runstates": full and partial run and contention,
       concurrency hazard; check_concurrency() names the difference at a
       trace's end); per CPU the bytes of each class
-      (tests/readers/check_export.py has that one).
+      (tests/readers/check_export.py has that one); with xenalyze's
+      --with-interrupt-eip-enumeration and our --interrupt-rips, per
+      domain the guest RIPs that vector's interrupts came at (not their
+      counts, which xenalyze prints as 0: check_interrupt_rips()).
   check_agree.py span SUMMARY_JSON
       on any trace, lossy too: per vCPU the time in every state, lost
       and unknown included, is the trace's span, to the cycle.
@@ -181,6 +184,12 @@ RE_MMIO_EXITS = re.compile(r"^   mmio\s+(\d+)\s+([\d.]+)s\s+[\d.]+%\s+(\d+) cyc"
 # it tests gpa < 0xbffff, we < 0xc0000) and our table has as one row.
 VGA_START = 0xa0000
 RE_PV = re.compile(r"^  (\S.*?)  (\d+)$")
+# --with-interrupt-eip-enumeration's list of a domain: "Interrupt eip
+# list (vector 249)", then "   ffff81234568<45 blanks, a symbol's room>:
+# 0 -nan%": a RIP's low 48 bits, and a count that is always 0 (below).
+RE_RIPS = re.compile(r"^Interrupt eip list \(vector (\d+)\)")
+RE_RIP = re.compile(r"^\s+([0-9a-f]+)\s*:\s+(\d+)\s+\S+%$")
+RIP_BITS = 48
 RE_HYPERCALL = re.compile(r"^    (\S+)\s+\[\s*(\d+)\]:\s+(\d+)")
 
 tsc_hz = [0]               # the summary's, which xenalyze was given
@@ -198,9 +207,11 @@ def figure(m):
 def parse_xenalyze(path):
     """{(dom, vcpu): {...}} from xenalyze --summary's per-vCPU sections,
     its total time and TSC frequency, as (seconds, the frequency in its
-    unit, Hz per unit), and {dom: {state: figure}} of its domains'
-    runstates (their concurrency)."""
-    vcpus, total, domains = {}, None, {}
+    unit, Hz per unit), {dom: {state: figure}} of its domains'
+    runstates (their concurrency), and {dom: {rip: count}} of its
+    interrupt RIP lists (--with-interrupt-eip-enumeration): their vector
+    and RIPs."""
+    vcpus, total, domains, rips = {}, None, {}, {}
     dom = v = None
     section = exit_reason = None
     for line in open(path, errors="replace"):
@@ -224,6 +235,19 @@ def parse_xenalyze(path):
                 "mmio_exits": None})
             section = None
             continue
+        m = RE_RIPS.match(line)
+        if m:
+            section = "rips"
+            rips.setdefault(dom, {"vector": int(m.group(1)), "rips": set()})
+            continue
+        if section == "rips":
+            m = RE_RIP.match(line)
+            if m:
+                rips[dom]["rips"].add(int(m.group(1), 16))
+                continue
+            if line.startswith("   Total samples:"):
+                continue
+            section = None
         if v is None:
             if dom is not None and line.startswith(" Runstates:"):
                 section = "concurrency"
@@ -315,7 +339,7 @@ def parse_xenalyze(path):
             m = RE_PV.match(line)
             if m:
                 v["pv"][m.group(1)] = int(m.group(2))
-    return vcpus, total, domains
+    return vcpus, total, domains, rips
 
 
 def same_seconds(what, seconds, cycles, slack=0.0):
@@ -441,22 +465,55 @@ def check_hvm(name, ours, xen):
     if vectors != xen["vectors"]:
         fail("%s injected vectors %s, xenalyze %s" %
              (name, vectors, xen["vectors"]))
-    io = {(e["key"] & ~(1 << 63), bool(e["key"] >> 63)): e
-          for e in ours["io"]}
-    if set(io) != set(xen["io"]):
-        fail("%s I/O ports %s, xenalyze %s" %
-             (name, sorted(io), sorted(xen["io"])))
-    for key in set(io) & set(xen["io"]):
-        same_mean("%s port %#x" % (name, key[0]), xen["io"][key],
-                  io[key]["cycles"], io[key]["count"])
+    same_addresses("%s I/O port" % name, by_address(ours["io"]), xen["io"])
     check_mmio(name, ours, xen)
+
+
+def by_address(entries):
+    """{(address, write): entry} of our I/O or MMIO table."""
+    return {(e["key"] & ~(1 << 63), bool(e["key"] >> 63)): e
+            for e in entries}
+
+
+def same_addresses(what, ours, theirs):
+    """Our {(address, write): entry} against xenalyze's, the same
+    addresses, each with the same count, mean and seconds."""
+    if set(ours) != set(theirs):
+        fail("%ss %s, xenalyze %s" % (what, sorted(ours), sorted(theirs)))
+    for key in set(ours) & set(theirs):
+        same_mean("%s %#x" % (what, key[0]), theirs[key],
+                  ours[key]["cycles"], ours[key]["count"])
+
+
+def check_interrupt_rips(summary, rips):
+    """Per domain, the RIPs of --interrupt-rips' vector: xenalyze's list
+    has the same RIPs (it keeps a RIP's low 48 bits, ours all 64; past
+    4096 RIPs ours counts the rest in interrupt_rips_others).  Its counts
+    are always 0, a fault of xenalyze's: update_eip() is given 0 cycles,
+    and update_cycles() counts only samples with cycles.  Ours add up
+    instead to the domain's exits of that vector."""
+    for d in summary["domains"]:
+        theirs = rips.get(d["domain"])
+        if not theirs:
+            continue
+        ours = {e["key"] & ((1 << RIP_BITS) - 1) for e in d["interrupt_rips"]}
+        others = d.get("interrupt_rips_others", {"count": 0})["count"]
+        exits = sum(e["count"] for e in d["extints"]
+                    if e["key"] == theirs["vector"])
+        agree(2)
+        if ours != theirs["rips"] and not (others and ours < theirs["rips"]):
+            fail("d%d: %d interrupt RIPs, xenalyze %d; %s apart" % (
+                d["domain"], len(ours), len(theirs["rips"]),
+                ["%#x" % r for r in sorted(ours ^ theirs["rips"])[:5]]))
+        if sum(e["count"] for e in d["interrupt_rips"]) + others != exits:
+            fail("d%d: %d interrupts by RIP, %d exits of vector %d" % (
+                d["domain"], sum(e["count"] for e in d["interrupt_rips"]) +
+                others, exits, theirs["vector"]))
 
 
 def check_mmio(name, ours, xen):
     """MMIO by address: xenalyze's table is ours but the VGA window's row
     (named above); its count of MMIO exits has every address, ours too."""
-    mmio = {(e["key"] & ~(1 << 63), bool(e["key"] >> 63)): e
-            for e in ours["mmio"]}
     if xen["mmio_exits"] is not None:
         agree()
         if sum(e["count"] for e in ours["mmio"]) != xen["mmio_exits"]:
@@ -465,14 +522,10 @@ def check_mmio(name, ours, xen):
                   xen["mmio_exits"]))
     if not xen["mmio"]:
         return
-    shown = {k: e for k, e in mmio.items() if k[0] != VGA_START}
     agree()
-    if set(shown) != set(xen["mmio"]):
-        fail("%s MMIO addresses %s, xenalyze %s" %
-             (name, sorted(shown), sorted(xen["mmio"])))
-    for key in set(shown) & set(xen["mmio"]):
-        same_mean("%s MMIO %#x" % (name, key[0]), xen["mmio"][key],
-                  shown[key]["cycles"], shown[key]["count"])
+    same_addresses("%s MMIO address" % name,
+                   {k: e for k, e in by_address(ours["mmio"]).items()
+                    if k[0] != VGA_START}, xen["mmio"])
 
 
 def check_pv(name, ours, xen):
@@ -548,7 +601,7 @@ def xenalyze_span(summary):
 
 
 def check_xenalyze(xen_path, summary_path):
-    xen, total, domains = parse_xenalyze(xen_path)
+    xen, total, domains, rips = parse_xenalyze(xen_path)
     summary = json.load(open(summary_path))
     tsc_hz[0] = summary["tsc_hz"]
     ours = {(v["domain"], v["vcpu"]): v for v in summary["vcpus"]}
@@ -577,6 +630,7 @@ def check_xenalyze(xen_path, summary_path):
         if key[0] != DEFAULT_DOMAIN:
             fail("d%dv%d: in xenalyze only" % key)
     check_concurrency(summary, domains)
+    check_interrupt_rips(summary, rips)
     agree()
     if vmcall_splits_unprinted and len(vmcall_splits) > 1:
         fail("xenalyze splits VMCALL by hypercall for %s, not one vCPU" %

@@ -17,7 +17,9 @@
  *           M) or N- (N to the last the caller allows): "0-3,7", "4-".
  *           The same item twice is the same as once.
  *   code    where an option takes an event or an event mask (xentrace -e,
- *           --event): a number, or "0x" (or "0X") and hex digits only.
+ *           --event) or an interrupt vector (xentrace-summary
+ *           --interrupt-rips): a number, or "0x" (or "0X") and hex digits
+ *           only.
  *
  * A frequency is not a size: the readers' --cpu-hz counts Hz with SI
  * suffixes (K is 1000) and takes fractions ("2.4G"); cli_parse_hz() is

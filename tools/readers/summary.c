@@ -28,6 +28,7 @@
 #include "diff.h"
 #include "longest.h"
 #include "merge.h"
+#include "numbers.h"
 #include "tally.h"
 #include "tsc.h"
 
@@ -726,7 +727,7 @@ static void csv_print(const struct intervals *iv, const struct analysis *a)
 }
 
 enum { OPT_TOP = CLI_LONG_ONLY + 1, OPT_DOMAIN, OPT_CPU, OPT_SVM,
-       OPT_INTERVAL, OPT_CSV, OPT_LONGEST, OPT_DIFF };
+       OPT_INTERVAL, OPT_CSV, OPT_LONGEST, OPT_DIFF, OPT_INTERRUPT_RIPS };
 
 /*
  * --diff: the trace at @path read with the options of @ao (the domain
@@ -778,6 +779,17 @@ static int diff(const struct cli *cli, const struct analysis_options *ao,
     return status;
 }
 
+/* --interrupt-rips' vector: a code (numbers.h), 249 or 0xf9. */
+static uint8_t rips_vector(const char *arg)
+{
+    unsigned long long v;
+    const char *why = num_parse_code(arg, strlen(arg), 0, 255, &v);
+
+    if ( why )
+        errx(CLI_EXIT_ERROR, "--interrupt-rips %s: %s", arg, why);
+    return v;
+}
+
 int main(int argc, char **argv)
 {
     static const struct cli_option options[] = {
@@ -798,6 +810,8 @@ int main(int argc, char **argv)
           "hypercalls, with when, where and the RIP" },
         { OPT_DIFF, "diff", NULL, "what changed from one trace to another: "
           "two files, before and after" },
+        { OPT_INTERRUPT_RIPS, "interrupt-rips", "vector", "also the guest "
+          "RIPs this vector's external interrupts came at" },
         CLI_XEN_VERSION_OPTION,
         { 0, NULL, NULL, NULL },
     };
@@ -846,6 +860,10 @@ int main(int argc, char **argv)
             break;
         case OPT_LONGEST:
             ao.longest = cli_number("--longest", optarg, 1, LONGEST_MAX);
+            break;
+        case OPT_INTERRUPT_RIPS:
+            ao.has_rips_vector = true;
+            ao.rips_vector = rips_vector(optarg);
             break;
         case OPT_DIFF:
             compare = true;

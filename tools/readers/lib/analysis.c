@@ -101,6 +101,8 @@ struct avcpu {
     struct table exceptions;    /* HVM: vector -> the exits it caused */
     struct table extints;       /* HVM: vector -> external interrupt
                                    exits (TRC_HVM_INTR) */
+    struct table interrupt_rips;    /* HVM: RIP -> those exits of
+                                       --interrupt-rips' vector */
     struct table to_halt;       /* HVM: vector << 2 | TO_HALT_* -> count,
                                    ticks, from injection to halt */
     struct table arm_injected;  /* Arm: virtual IRQ -> count */
@@ -121,7 +123,7 @@ struct avcpu {
 
 /* How the tables below name their keys (the printing section's). */
 typedef const char *key_namer(char *buf, size_t size, uint64_t key);
-static key_namer hypercall_name, cr_name, vector_name, port_name,
+static key_namer hypercall_name, cr_name, vector_name, rip_name, port_name,
                  mmio_name, to_halt_name, pv_name, guest_name, pod_name;
 
 /*
@@ -146,6 +148,9 @@ static const struct keyed {
       false, "EXCEPTION_NMI exits by exception vector" },
     { offsetof(struct avcpu, extints), "extints", vector_name, false, false,
       "EXTERNAL_INTERRUPT exits by vector" },
+    { offsetof(struct avcpu, interrupt_rips), "interrupt_rips", rip_name,
+      false, false, "EXTERNAL_INTERRUPT exits by guest RIP "
+      "(--interrupt-rips' vector)" },
     { offsetof(struct avcpu, io), "io", port_name, true, false,
       "I/O ports" },
     { offsetof(struct avcpu, mmio), "mmio", mmio_name, true, false,
@@ -650,6 +655,8 @@ static void take_handlers(struct analysis *a, struct avcpu *v,
             break;
         case TRC_HVM_INTR:
             table_add(a, &v->extints, h->extra[0], 0);
+            if ( a->o.has_rips_vector && h->extra[0] == a->o.rips_vector )
+                table_add(a, &v->interrupt_rips, ev->u.exit.rip, 0);
             break;
         case TRC_HVM_VMMCALL:
             table_add(a, &v->vmcalls, h->extra[0], ticks);
@@ -1715,6 +1722,12 @@ static const char *mmio_name(char *buf, size_t size, uint64_t key)
 static const char *vector_name(char *buf, size_t size, uint64_t v)
 {
     snprintf(buf, size, "0x%02" PRIx64, v);
+    return buf;
+}
+
+static const char *rip_name(char *buf, size_t size, uint64_t rip)
+{
+    snprintf(buf, size, "%#" PRIx64, rip);
     return buf;
 }
 

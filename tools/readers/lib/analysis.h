@@ -32,6 +32,9 @@ struct analysis_options {
     unsigned int longest;       /* the N longest exits, waits and
                                    hypercalls (longest.h); 0: none */
     uint64_t origin;            /* with them, the TSC of time 0 */
+    bool has_rips_vector;       /* --interrupt-rips: where the guests */
+    uint8_t rips_vector;        /* were when this vector's external
+                                   interrupts came: their RIPs */
 };
 
 /*
