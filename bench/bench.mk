@@ -75,11 +75,11 @@ XENALYZE_FILES := xenalyze.c mread.c mread.h analyze.h pv.h
 REAL_TRACE   ?= $(wildcard $(BUILD)/xen-results/our-xen-4.20/ours.bin)
 
 READ_ENV     = GEN_TRACE=$(GEN_TRACE) SUMMARY=$(XT_SUMMARY) DUMP=$(XT_DUMP) \
-               RUSAGE=$(RUSAGE) WALK=$(WALK) \
+               PLOT=$(XT_PLOT) RUSAGE=$(RUSAGE) WALK=$(WALK) \
                XENALYZE_RAISED=$(XENALYZE_RAISED) \
                XENALYZE_MAPS=$(XENALYZE_MAPS) REAL_TRACE=$(REAL_TRACE)
-READ_DEPS    = $(GEN_TRACE) $(XT_SUMMARY) $(XT_DUMP) $(RUSAGE) $(WALK) \
-               $(XENALYZE_RAISED)
+READ_DEPS    = $(GEN_TRACE) $(XT_SUMMARY) $(XT_DUMP) $(XT_PLOT) $(RUSAGE) \
+               $(WALK) $(XENALYZE_RAISED)
 
 # The reader's bare walk, for run-read's equal-work table.
 $(WALK): bench/walk.c $(XTFILE_HDRS) $(XTFILE)
