@@ -21,8 +21,10 @@ trace_processor_shell is $TRACE_PROCESSOR, else the oracle's.
     summary, like xenalyze, times the runstates): at most that gap, the
     dump's largest, twice per run; so the running times agree within it;
   - per vCPU, the exit slices by reason, and the instants of the
-    hypercalls (PV ones, multicall entries and VMCALLs) and injected
-    vectors, are the summary's counts; an exit still open where the
+    hypercalls (PV ones, multicall entries and VMCALLs), of the other PV
+    events (named with TRC_64_FLAG's "64" where the record has it; the
+    summary counts them without) and of injected vectors, are the
+    summary's counts; an exit still open where the
     trace ends is a slice (it is cut there) the summary does not count:
     one more at most per vCPU; a VMCALL is an instant at its record, and
     the summary counts it as its exit ends: those of exits open at the
@@ -33,7 +35,11 @@ trace_processor_shell is $TRACE_PROCESSOR, else the oracle's.
   - per pCPU, a "lost N records" slice per TRC_LOST_RECORDS, N adding up
     to the records the summary says were lost;
   - the counters: per vCPU, "to halt" at each injected interrupt's time
-    to the halt and back to 0: two points for each of the summary's.
+    to the halt and back to 0: two points for each of the summary's; per
+    pCPU, "C-state" at each residency's C-state and back to 0: as many
+    points of each C-state as the summary's residencies in it, and as
+    many zeros as all of them (one more residency, still open at the end,
+    at most).
 
 Exits 0 if all holds, 1 with the differences otherwise.
 """
@@ -54,6 +60,7 @@ TP = os.environ.get("TRACE_PROCESSOR",
 IDLE = 32767
 RE_START = re.compile(r"^# started .* at TSC (\d+)")
 RE_RECORD = re.compile(r"^\s*(\d+) cpu(\d+)\*?\s+(\S+)")
+RE_PV64 = re.compile(r"^(TRC_PV_\w+?)64$")
 
 
 def query(pftrace, sql):
@@ -187,6 +194,8 @@ def expected_names(v):
             want[e["name"]] += e["count"]
     for e in v["injected"]:
         want["inject " + e["name"]] += e["count"]
+    for e in v["pv"]:
+        want[e["name"]] += e["count"]
     return want, {e["name"] for e in v["exits"]}, \
         {e["name"] for e in v["vmcalls"]}
 
@@ -210,7 +219,7 @@ def check_slices(pftrace, summary):
                    "left join thread_track tt on tt.id = s.track_id "
                    "left join thread t on t.utid = tt.utid;"):
         if r["thread"]:
-            got[r["thread"]][r["name"]] += 1
+            got[r["thread"]][RE_PV64.sub(r"\1", r["name"])] += 1
             if r["name"] == "halted":
                 halted[r["thread"]] += int(r["dur"])
         m = re.match(r"^lost (\d+) records$", r["name"])
@@ -254,6 +263,29 @@ def check_slices(pftrace, summary):
                                                c["lost_records"]))
 
 
+def check_cstates(pftrace, summary):
+    """Per pCPU, the C-state counter's points against its residencies."""
+    points = defaultdict(Counter)
+    for r in query(pftrace, "select k.name, c.value, count(*) as n from "
+                   "counter c join counter_track k on c.track_id = k.id "
+                   "where k.name like 'pCPU % C-state' group by k.name, "
+                   "c.value;"):
+        points[int(r["name"].split()[1])][int(float(r["value"]))] += \
+            int(r["n"])
+    for p in summary["pcpus"]:
+        want = Counter({e["key"]: e["count"] for e in p["cstates"]})
+        want[0] += sum(e["count"] for e in p["cstates"])
+        have = points[p["cpu"]]
+        extra = {k: have[k] - want[k] for k in set(have) | set(want)
+                 if have[k] != want[k]}
+        agree()
+        # An open residency at the end: its C-state and its 0, once.
+        if extra and not (len(extra) == 2 and extra.get(0) == 1 and
+                          sorted(extra.values()) == [1, 1]):
+            fail("pCPU %d: C-state points %s, the summary's residencies "
+                 "%s" % (p["cpu"], dict(have), dict(want)))
+
+
 def check_counters(pftrace, summary):
     points = {r["name"]: int(r["n"]) for r in query(
         pftrace, "select k.name, count(*) as n from counter c join "
@@ -280,6 +312,7 @@ def main():
         check_runs(pftrace, summary, runstates, dump)
     check_slices(pftrace, summary)
     check_counters(pftrace, summary)
+    check_cstates(pftrace, summary)
     report()
 
 
