@@ -1,8 +1,8 @@
 /*
  * libFuzzer target: any bytes as a trace for xentrace-dump, compiled in
- * from dump.c: every line it formats, as TSCs and as seconds, in both
- * orders, and through every filter, must be one line no longer than
- * LINE_MAX_BYTES, with no NUL.
+ * from dump.c: every line it formats, as TSCs and as seconds (with -p's
+ * pCPU columns), in both orders, and through every filter, must be one
+ * line no longer than LINE_MAX_BYTES, with no NUL.
  */
 #define main xentrace_dump_main
 #include "dump.c"
@@ -51,7 +51,7 @@ static void dump(struct xt_reader *r, bool seconds, bool raw, uint64_t hz,
 {
     struct dump d = {
         .r = r, .tsc_high = UINT64_MAX, .seconds = seconds, .raw = raw,
-        .hz = hz, .all = raw,
+        .hz = hz, .all = raw, .strip = seconds && !raw,
     };
 
     if ( filtered )

@@ -2173,6 +2173,42 @@ static void test_dump_lines(void **state)
     xt_reader_close(r);
 }
 
+/*
+ * -p: a column per pCPU (the capture has two) after the time, and the
+ * rest of the line as without it.  Where the note names a guest's vCPU
+ * running on the record's pCPU, its column says '|'; at an idle entry
+ * into C-state N, N; the pCPUs are seen running guests and idle.
+ */
+static void test_dump_pcpus(void **state)
+{
+    char cmd[1024];
+    unsigned long bad, guest, idle;
+    FILE *f;
+
+    (void)state;
+    snprintf(cmd, sizeof(cmd), "d='%s'; %s -p $d/trace.bin | sed '/^#/d' | "
+             "sed -E 's/^( *[0-9]+) [-|?0-9+]+ /\\1 /' > $d/stripped && "
+             "%s $d/trace.bin | sed '/^#/d' | cmp - $d/stripped", tmpdir,
+             XT_DUMP, XT_DUMP);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof(cmd), "%s -p '%s' | sed '/^#/d' | awk '"
+             "{ s = $2; c = substr(s, substr($3, 4) + 1, 1) }"
+             "length(s) != 2 || s !~ /^[-|?0-9+]+$/ { bad++ }"
+             "/ [|] d[0-9]+v[0-9]+ / && c != \"|\" { bad++ }"
+             "$4 == \"TRC_PM_IDLE_ENTRY\" && \"cstate=\" c != $5 { bad++ }"
+             "c == \"|\" { guest++ } c ~ /[-0-9]/ { idle++ }"
+             "END { print bad + 0, guest + 0, idle + 0 }'", XT_DUMP, capture);
+    f = popen(cmd, "r");
+    assert_non_null(f);
+    assert_int_equal(fscanf(f, "%lu %lu %lu", &bad, &guest, &idle), 3);
+    pclose(f);
+    print_message("-p: %lu lines on a pCPU running a guest, %lu idle\n",
+                  guest, idle);
+    assert_int_equal(bad, 0);
+    assert_true(guest > 1000 && idle > 100);
+    assert_int_equal(system(XT_DUMP " -p -r /dev/null 2>/dev/null"), 1 << 8);
+}
+
 /* Lines of the dump of the capture with @options, header lines aside. */
 static unsigned long dump_lines(const char *options)
 {
@@ -2336,6 +2372,7 @@ int main(int argc, char **argv)
                                         make_capture, NULL),
         cmocka_unit_test(test_dump_lines),
         cmocka_unit_test(test_dump_filters),
+        cmocka_unit_test(test_dump_pcpus),
         cmocka_unit_test(test_dump_follow_ends),
         cmocka_unit_test_setup_teardown(test_xentrace_format_lines, NULL,
                                         remove_capture),

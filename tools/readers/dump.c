@@ -1,7 +1,7 @@
 /*
  * xentrace-dump: print a trace file, one line per record.
  *
- *   xentrace-dump [-afhrs] [-H hz] [--svm] [--xen-version x.y]
+ *   xentrace-dump [-afhprs] [-H hz] [--svm] [--xen-version x.y]
  *                 [--domain list] [--vcpu list] [--cpu list]
  *                 [--classes list] [--event list] [--from t] [--to t] [file]
  *
@@ -41,9 +41,11 @@
 #define OUT_BYTES   (1u << 20)
 #define MAX_EVENTS  64              /* --event's list */
 #define NR_VCPU_IDS 0x10000u
-/* Room for one line: time, CPU, the record, the model's note. */
+/* Room for one line: time, -p's pCPUs, CPU, the record, the model's note. */
 #define NOTE_MAX_BYTES  96
-#define LINE_MAX_BYTES  (64 + XT_RECORD_FORMAT_MAX + NOTE_MAX_BYTES)
+#define STRIP_MAX       256             /* -p's pCPUs: xenalyze's MAX_CPUS */
+#define LINE_MAX_BYTES  (64 + STRIP_MAX + 1 + XT_RECORD_FORMAT_MAX + \
+                         NOTE_MAX_BYTES)
 
 struct out {
     char buf[OUT_BYTES];
@@ -55,6 +57,7 @@ struct dump {
     bool raw;                   /* -r: file order */
     bool all;                   /* -a: CPU-change and pad records too */
     bool seconds;               /* -s */
+    bool strip;                 /* -p: what each pCPU runs */
     uint64_t hz;                /* TSC ticks per second, for -s */
     bool hz_assumed;            /* CLI_DEFAULT_HZ: not in the file */
     uint64_t base_tsc;          /* time 0 for -s */
@@ -212,6 +215,35 @@ static char *put_note(char *p, const struct dump *d,
         p = note_add(p, end, name);
     if ( d->what.closes )
         p = note_add(p, end, interval_text(buf, d->what.ticks, d->hz));
+    return p;
+}
+
+/*
+ * -p: " |-2?", a column for each pCPU (the first STRIP_MAX with records,
+ * dom0's lanes aside), what it does after the record: a guest's vCPU
+ * runs ('|'), idle ('-', or in C-state N, N), or not known ('?').
+ */
+static char *put_strip(char *p, const struct dump *d)
+{
+    unsigned int i, n = model_nr_pcpus(d->model), shown = 0;
+    struct model_pcpu pc;
+
+    *p++ = ' ';
+    for ( i = 0; i < n && shown < STRIP_MAX; i++ )
+    {
+        model_pcpu(d->model, i, &pc);
+        if ( xt_reader_is_dom0_lane(d->r, pc.cpu) )
+            continue;
+        shown++;
+        if ( pc.domvcpu == MODEL_VCPU_NONE )
+            *p++ = '?';
+        else if ( pc.domvcpu >> 16 != MODEL_DOMID_IDLE )
+            *p++ = '|';
+        else if ( pc.in_cstate )
+            *p++ = pc.cstate < 10 ? '0' + pc.cstate : '+';
+        else
+            *p++ = '-';
+    }
     return p;
 }
 
@@ -386,6 +418,8 @@ static void put_line(struct out *o, struct dump *d,
     }
     else
         p = put_tsc(p, d, rec->tsc);
+    if ( d->strip )
+        p = put_strip(p, d);
     if ( xt_reader_is_dom0_lane(d->r, rec->cpu) )
         p = put_dom0(p, d, rec);
     else
@@ -502,6 +536,8 @@ int main(int argc, char *argv[])
     static const struct cli_option options[] = {
         { 'a', "all", NULL, "also the CPU-change and padding records" },
         CLI_FOLLOW_OPTION,
+        { 'p', "pcpus", NULL, "a column per pCPU: | a guest runs, - idle "
+          "(or its C-state), ? not known" },
         { 'r', "raw", NULL, "in the order of the file, not merged by TSC" },
         { 's', "seconds", NULL, "the time in seconds from the start" },
         { OPT_SVM, "svm", NULL, "exit reasons are SVM's, not VMX's" },
@@ -540,6 +576,9 @@ int main(int argc, char *argv[])
         case 'a':
             d.all = true;
             break;
+        case 'p':
+            d.strip = true;
+            break;
         case 'r':
             d.raw = true;
             break;
@@ -577,9 +616,9 @@ int main(int argc, char *argv[])
             note_filter(filters, sizeof(filters), "--event", optarg);
             break;
         }
-    if ( d.raw && (nr_domains || d.vcpus) )
-        cli_usage_error("--domain and --vcpu need the records in TSC "
-                        "order, not -r: the vCPU a pCPU runs is known in it");
+    if ( d.raw && (nr_domains || d.vcpus || d.strip) )
+        cli_usage_error("--domain, --vcpu and -p need the records in TSC "
+                        "order, not -r: what a pCPU runs is known in it");
     path = optind < argc ? argv[optind] : "-";
 
     r = d.r = cli_open(&cli, path, 0);

@@ -1447,6 +1447,24 @@ const struct model_stats *model_stats(const struct model *m)
     return &m->stats;
 }
 
+unsigned int model_nr_pcpus(const struct model *m)
+{
+    return m->nr_pcpus;
+}
+
+void model_pcpu(const struct model *m, unsigned int index,
+                struct model_pcpu *out)
+{
+    const struct pstate *p = &m->pcpus[index];
+
+    *out = (struct model_pcpu){
+        .cpu = p->cpu,
+        .domvcpu = p->current != NO_INDEX ? m->vcpus[p->current].domvcpu
+                                          : MODEL_VCPU_NONE,
+        .in_cstate = p->in_cstate, .cstate = p->cstate,
+    };
+}
+
 /*
  * Names
  */

@@ -386,6 +386,26 @@ struct model_stats {
 
 const struct model_stats *model_stats(const struct model *m);
 
+/* What a pCPU does now. */
+struct model_pcpu {
+    uint32_t cpu;
+    uint32_t domvcpu;           /* the vCPU it runs (an idle one when
+                                   idle); MODEL_VCPU_NONE: not known, as
+                                   before its first scheduling record or
+                                   after a loss */
+    bool in_cstate;             /* idle, in C-state @cstate */
+    uint32_t cstate;
+};
+
+/*
+ * The pCPUs the model knows (a file's, or those a stream has shown so
+ * far), by @index from 0, in ascending CPU number; dom0's lanes among
+ * them run nothing.
+ */
+unsigned int model_nr_pcpus(const struct model *m);
+void model_pcpu(const struct model *m, unsigned int index,
+                struct model_pcpu *out);
+
 /*
  * Names
  */
