@@ -89,8 +89,8 @@ static inline char *tsc_put_seconds(char *p, uint64_t tsc, uint64_t origin,
 
 /*
  * @ticks at @hz as microseconds to the nearest nanosecond at @p, "1.250",
- * as printf's "%.3f" of tsc_us() gives them; the end.  It may write 8
- * bytes past.
+ * rounded as printf's "%.3f" of tsc_us() rounds them, but exactly; the
+ * end.  It may write 8 bytes past.
  */
 static inline char *tsc_put_us(char *p, uint64_t ticks, uint64_t hz)
 {
