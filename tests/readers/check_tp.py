@@ -202,7 +202,7 @@ def expected_names(v):
 
 def check_halted(v, slices, ns):
     """A vCPU's @slices "halted", @ns long in all, against its exits'."""
-    rows = v["exits"] + v.get("traps", [])
+    rows = v["exits"] + v.get("arm", {}).get("traps", [])
     want = sum(e["seconds"] - e["in_xen_seconds"] for e in rows) * 1e9
     agree()
     if abs(ns - want) > slices + 2 * len(rows) + 1:
