@@ -220,8 +220,7 @@ static char *put_hex(char *p, uint64_t v)
     return end;
 }
 
-/* "d1v0"; Xen's idle domain (DOMID_IDLE) as every reader names it. */
-static char *put_dv(char *p, uint32_t dom, uint32_t vcpu)
+char *xt_put_vcpu(char *p, uint32_t dom, uint32_t vcpu)
 {
     if ( dom == XT_DOMID_IDLE )
     {
@@ -283,9 +282,9 @@ static char *put_field(char *p, const struct xt_field *f, const uint32_t *w,
     case XT_FIELD_X64:
         return put_hex(p, w[0] | (uint64_t)w[1] << 32);
     case XT_FIELD_DOMVCPU:
-        return put_dv(p, XT_DV_DOM(w[0]), XT_DV_VCPU(w[0]));
+        return xt_put_vcpu(p, XT_DV_DOM(w[0]), XT_DV_VCPU(w[0]));
     case XT_FIELD_VCPUDOM:
-        return put_dv(p, XT_VD_DOM(w[0]), XT_VD_VCPU(w[0]));
+        return xt_put_vcpu(p, XT_VD_DOM(w[0]), XT_VD_VCPU(w[0]));
     case XT_FIELD_TEXT20:
         memcpy(text, w, XT_TEXT_FIELD);
         xt_text_printable(text);

@@ -100,6 +100,13 @@ const char *xt_event_parse(const char *s, size_t len, uint32_t *event);
 const char *xt_event_class(uint32_t event);
 
 /*
+ * vCPU @vcpu of domain @dom as every reader names it, "d1v0", and Xen's
+ * idle domain's as "idle-v3", at @p; returns the end.  Like decimal.h's
+ * put_dec(), it may write 8 bytes past the end: @p needs 30 bytes.
+ */
+char *xt_put_vcpu(char *p, uint32_t dom, uint32_t vcpu);
+
+/*
  * The classes event mask @mask lets through, as xentrace -e names them:
  * "sched,hvm", "all" for every one, "none"; into @buf of @size bytes (cut
  * if it does not fit).  Returns @buf.

@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "array.h"
-#include "decimal.h"
 #include "hashtab.h"
 #include "merge.h"
 #include "model.h"
@@ -1497,7 +1496,7 @@ const char *model_domain_state_name(enum model_domain_state s)
  */
 const char *model_vcpu_name(char *buf, unsigned int size, uint32_t domvcpu)
 {
-    char text[32], *p = text;   /* put_dec() writes 8 bytes past a number */
+    char text[32], *p = text;   /* xt_put_vcpu() writes past its end */
     size_t len;
 
     if ( !size )
@@ -1505,20 +1504,7 @@ const char *model_vcpu_name(char *buf, unsigned int size, uint32_t domvcpu)
     if ( domvcpu == MODEL_VCPU_NONE )
         *p++ = '?';
     else
-    {
-        if ( domvcpu >> 16 == MODEL_DOMID_IDLE )
-        {
-            memcpy(p, "idle-", 5);
-            p += 5;
-        }
-        else
-        {
-            *p++ = 'd';
-            p = put_dec(p, domvcpu >> 16);
-        }
-        *p++ = 'v';
-        p = put_dec(p, domvcpu & 0xffff);
-    }
+        p = xt_put_vcpu(p, domvcpu >> 16, domvcpu & 0xffff);
     len = (size_t)(p - text) < size ? (size_t)(p - text) : size - 1;
     memcpy(buf, text, len);
     buf[len] = '\0';
