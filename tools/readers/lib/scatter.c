@@ -435,8 +435,8 @@ static void take_lane(struct scatter *s, const struct model_event *ev)
     lane_interval(s, lane, k, ev->start, ev->end);
     if ( !s->o.csv || ev->end <= ev->start )
         return;
-    fprintf(s->o.csv, "%s,", csv_seconds(from, s, ev->start));
-    fprintf(s->o.csv, "%s,", csv_seconds(to, s, ev->end));
+    fprintf(s->o.csv, "%s,%s,", csv_seconds(from, s, ev->start),
+            csv_seconds(to, s, ev->end));
     if ( s->o.kind == SCATTER_RUNSTATE )
         fprintf(s->o.csv, "%s,%s\n",
                 model_vcpu_name(who, sizeof(who), lane),
