@@ -54,7 +54,7 @@ static void check_scatter(struct xt_reader *r, uint64_t hz,
     struct scatter *s = scatter_new(&o);
     unsigned int columns = 0;
 
-    if ( !s || scatter_run(r, s) )
+    if ( !s || scatter_run(r, s, 1) )
         abort();        /* out of memory: over -rss_limit_mb */
     fflush(fuzz_out.f);
     CHECK(!has_nan_or_inf(fuzz_out.buf, fuzz_out.len));
@@ -62,7 +62,7 @@ static void check_scatter(struct xt_reader *r, uint64_t hz,
     output_reset(&fuzz_out);
     scatter_free(s);
     o.csv = NULL;
-    if ( !(s = scatter_new(&o)) || scatter_run(r, s) )
+    if ( !(s = scatter_new(&o)) || scatter_run(r, s, 1) )
         abort();
     scatter_svg(fuzz_out.f, s, "fuzz <&> \"trace\"");
     check_svg();

@@ -140,6 +140,21 @@ $(BUILD)/tests/test_top: tests/readers/test_top.c tests/common/run_cmd.c \
 # Its screen reads the trace on a thread: under ThreadSanitizer too.
 THREADED_TESTS += $(BUILD)/tests/test_top
 
+# The relay: a file read on a thread of its own gives the same records,
+# and the readers the same bytes (so under ThreadSanitizer too).
+RELAY_TEST := $(BUILD)/tests/test_relay
+READER_TESTS += $(RELAY_TEST)
+THREADED_TESTS += $(RELAY_TEST)
+
+$(RELAY_TEST): tests/readers/test_relay.c $(MODEL_SRCS) $(MODEL_HDRS) \
+               tests/common/run_cmd.c $(XTFILE) $(XTFILE_HDRS) \
+               | $(GEN_TRACE) $(XT_SUMMARY) $(XT_PLOT)
+	@mkdir -p $(@D)
+	$(CC) $(READER_CFLAGS) -Itests/common -DGEN_TRACE='"$(GEN_TRACE)"' \
+	    -DSUMMARY='"$(XT_SUMMARY)"' -DPLOT='"$(XT_PLOT)"' $(LDFLAGS) \
+	    -o $@ $< $(MODEL_SRCS) tests/common/run_cmd.c $(XTFILE) \
+	    $(XTFILE_LIBS) -lcmocka
+
 # --metrics: the intervals' counters against the whole trace, the
 # OpenMetrics text, and its server (a thread of libmicrohttpd's, so under
 # ThreadSanitizer too).

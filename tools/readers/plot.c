@@ -143,9 +143,10 @@ static void plot(FILE *f, const struct tally *t, const char *title)
 }
 
 /* --scatter: the model's events into @s, as the summary reads them. */
-static int scatter_run(struct xt_reader *r, struct scatter *s)
+static int scatter_run(struct xt_reader *r, struct scatter *s,
+                       unsigned int threads)
 {
-    struct model_options mo = { .by_cpu = true };
+    struct model_options mo = { .by_cpu = true, .threads = threads };
     struct model_ops ops = { .event = scatter_event };
     struct model *m = model_new(r, &mo, &ops, s);
     int ret;
@@ -176,6 +177,7 @@ int main(int argc, char **argv)
         { OPT_CSV, "csv", NULL, "with --scatter, its points as CSV" },
         { OPT_SVM, "svm", NULL, "exit reasons are SVM's, not VMX's" },
         CLI_XEN_VERSION_OPTION,
+        CLI_THREADS_OPTION,
         { 0, NULL, NULL, NULL },
     };
     struct cli cli = {
@@ -228,7 +230,7 @@ int main(int argc, char **argv)
         so.origin = cli_origin(r);
         so.csv = csv ? f : NULL;
         so.reader = r;
-        if ( !(s = scatter_new(&so)) || scatter_run(r, s) )
+        if ( !(s = scatter_new(&so)) || scatter_run(r, s, cli.threads) )
             errx(CLI_EXIT_ERROR, "%s: %s", cli_input_name(path),
                  xt_reader_strerror(errno));
         if ( !csv )

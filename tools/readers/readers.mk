@@ -28,8 +28,10 @@ READER_CLI    := $(READER_DIR)/cli.c $(READER_DIR)/cli.h $(READER_DIR)/tsc.h \
 
 # The model of the machine (model.h), for the readers that need more than
 # records: the dump, and the summary's analysis.
-MODEL_SRCS    := $(READER_DIR)/model.c $(READER_DIR)/merge.c
-MODEL_HDRS    := $(READER_DIR)/model.h $(READER_DIR)/merge.h
+MODEL_SRCS    := $(READER_DIR)/model.c $(READER_DIR)/merge.c \
+                 $(READER_DIR)/relay.c
+MODEL_HDRS    := $(READER_DIR)/model.h $(READER_DIR)/merge.h \
+                 $(READER_DIR)/relay.h
 ANALYSIS_SRCS := $(READER_DIR)/analysis.c $(READER_DIR)/sketch.c \
                  $(READER_DIR)/longest.c $(READER_DIR)/crossing.c \
                  $(MODEL_SRCS)

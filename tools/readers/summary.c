@@ -739,7 +739,7 @@ static struct xt_reader *diff_read(const struct cli *cli, const char *path,
                                    const char *domain, struct diff_side *side)
 {
     struct analysis_options o = *ao;
-    struct model_options mo = { .by_cpu = true };
+    struct model_options mo = { .by_cpu = true, .threads = cli->threads };
     struct xt_reader *r = cli_open(cli, path, 0);
 
     if ( domain )
@@ -813,6 +813,7 @@ int main(int argc, char **argv)
         { OPT_INTERRUPT_RIPS, "interrupt-rips", "vector", "also the guest "
           "RIPs this vector's external interrupts came at" },
         CLI_XEN_VERSION_OPTION,
+        CLI_THREADS_OPTION,
         { 0, NULL, NULL, NULL },
     };
     struct cli cli = {
@@ -898,6 +899,7 @@ int main(int argc, char **argv)
     ao.origin = cli_origin(r);
     mo.each = tally_record;
     mo.each_arg = &t;
+    mo.threads = cli.threads;
     /* Latencies across to dom0 take Xen's and dom0's in one order. */
     mo.by_cpu = !xt_reader_dom0(r)->lanes;
     cli_window(&cli, r, t.hz, &mo.from, &mo.to);

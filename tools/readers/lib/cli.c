@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "names.h"
@@ -181,6 +182,14 @@ static void __attribute__((noreturn)) missing_argument(char *argv[])
 
 static void parse_when(const char *opt, const char *arg, struct cli_when *w);
 
+static unsigned int online_cpus(void)
+{
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+
+    return online < 1 ? 1 : online > CLI_MAX_THREADS ? CLI_MAX_THREADS
+                                                     : online;
+}
+
 int cli_getopt(struct cli *c, int argc, char *argv[])
 {
     struct option longopts[MAX_OPTIONS + 1];
@@ -222,6 +231,9 @@ int cli_getopt(struct cli *c, int argc, char *argv[])
         case CLI_OPT_TO:
             parse_when("--to", optarg, &c->to);
             continue;
+        case CLI_OPT_THREADS:
+            c->threads = cli_number("--threads", optarg, 1, CLI_MAX_THREADS);
+            continue;
         case '?':
             if ( optopt )
                 cli_usage_error("-%c: unknown option", optopt);
@@ -229,6 +241,8 @@ int cli_getopt(struct cli *c, int argc, char *argv[])
         case ':':
             missing_argument(argv);
         case -1:
+            if ( !c->threads )
+                c->threads = online_cpus();
             n = argc - optind;
             if ( n < (int)c->min_operands )
                 cli_usage_error("missing operand");

@@ -91,6 +91,16 @@ struct cli_when {
 #define CLI_FOLLOW_OPTION \
     { 'f', "follow", NULL, "follow a file being written, as tail -f" }
 
+/*
+ * --threads n: how many threads a reader of the model may use (relay.h:
+ * two at most today); cli.threads, the online CPUs if not given.
+ */
+#define CLI_MAX_THREADS         1024
+#define CLI_OPT_THREADS         (CLI_LONG_ONLY + 67)
+#define CLI_THREADS_OPTION \
+    { CLI_OPT_THREADS, "threads", "n", "threads to use (default: the " \
+      "online CPUs); 2 or more read the file on a thread of its own" }
+
 /* A reader's command line. */
 struct cli {
     const struct cli_option *options;   /* its own, up to one with ch 0 */
@@ -102,6 +112,7 @@ struct cli {
     uint32_t xen_version;               /* --xen-version; 0: not given */
     unsigned int bins;                  /* -b: set the default before */
     bool follow;                        /* -f */
+    unsigned int threads;               /* --threads, or the default */
     struct cli_when from, to;           /* --from, --to */
 };
 

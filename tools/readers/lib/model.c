@@ -12,6 +12,7 @@
 #include "hashtab.h"
 #include "merge.h"
 #include "model.h"
+#include "relay.h"
 
 /* Events are named from the catalogue's header (xtfile.h includes it). */
 #define HYPERCALL_V2_OP     (~TRC_PV_HYPERCALL_V2_ARG_MASK) /* the rest: which
@@ -116,6 +117,7 @@ struct model {
     bool in_cpu_order;          /* model_options.by_cpu */
     int (*each)(void *each_arg, const struct xt_record *rec);
     void *each_arg;             /* model_options' */
+    unsigned int threads;       /* model_options' */
 
     unsigned int nr_vcpus;
     size_t vcpus_cap;
@@ -1317,29 +1319,28 @@ static const struct merge_sync sync_records[] = {
     { 0, 0 },
 };
 
+static int feed(void *m, const struct xt_record *rec)
+{
+    return model_feed(m, rec);
+}
+
 int model_run(struct model *m)
 {
     struct merge *g = merge_new(m->reader,
                                 m->in_cpu_order ? sync_records : NULL);
-    struct xt_record rec;
-    int got = 0;
+    struct relay_ops ops = {
+        .each = m->each, .each_arg = m->each_arg,
+        .take = feed, .take_arg = m,
+    };
+    int ret, err;
 
     if ( !g )
         return -1;
-    while ( (got = merge_next(g, &rec)) > 0 )
-    {
-        if ( (m->each && m->each(m->each_arg, &rec)) ||
-             model_feed(m, &rec) )
-            break;
-    }
+    ret = relay_run(m->reader, g, m->threads, &ops);
+    err = errno;
     merge_free(g);
-    if ( got )
-    {
-        if ( got > 0 )
-            errno = ENOMEM;
-        return -1;
-    }
-    return model_finish(m);
+    errno = err;
+    return ret ? ret : model_finish(m);
 }
 
 struct model *model_new(struct xt_reader *r, const struct model_options *o,
@@ -1398,6 +1399,7 @@ struct model *model_new(struct xt_reader *r, const struct model_options *o,
         m->in_cpu_order = o->by_cpu;
         m->each = o->each;
         m->each_arg = o->each_arg;
+        m->threads = o->threads;
     }
     if ( o && (o->from || o->to) )
     {

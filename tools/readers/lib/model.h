@@ -336,6 +336,9 @@ struct model_options {
        (ENOMEM); NULL: none */
     int (*each)(void *each_arg, const struct xt_record *rec);
     void *each_arg;
+    /* model_run(): 2 or more reads a file on a thread of its own, and
+       calls @each there (relay.h); 0 or 1: the caller's thread alone */
+    unsigned int threads;
 };
 
 struct model;
