@@ -16,13 +16,14 @@
 #include "merge.h"
 
 /*
- * The ring: RELAY_BATCHES batches of RELAY_BATCH records (4.5 MiB).  A
- * batch is handed over with a lock and a wake-up: at 512 records a batch,
- * that took most of the gain (the summary of bench/'s 8-pCPU file in 0.32
- * s of wall time against 0.24 s now, 0.35 s on one thread).  The reading
- * thread is at most RELAY_BATCHES batches ahead of the caller's.
+ * The ring: RELAY_BATCHES batches of RELAY_BATCH records (2.25 MiB).  A
+ * batch is handed over with a lock and a wake-up: at 512 records a batch
+ * that took most of the gain (the summary of bench/'s 200 MB 8-pCPU file
+ * in 0.32 s of wall time, 0.25 s now, 0.35 s on one thread), and at 2048
+ * still almost half of it.  At 16384, filling a 4.5 MiB ring made an 8 MB
+ * real capture slower than on one thread.
  */
-#define RELAY_BATCH     16384
+#define RELAY_BATCH     8192
 #define RELAY_BATCHES   4
 
 struct relay_ops {
