@@ -8,7 +8,8 @@ SUMMARY_JSON `xentrace-summary --json` of the same trace.  Every point
 the plot draws is one the summary counts, and the CSV has each:
 
   exits     per exit reason, the CSV's exits are the summary's (summed
-            over the vCPUs), their mean time in Xen its mean;
+            over the vCPUs), their mean time in Xen its mean; per vCPU,
+            its external-interrupt exits by vector are the summary's;
   waits     per vCPU (idle ones aside), its waits woken and preempted,
             their total time the summary's;
   to-halt   per vCPU, its "wake to halt any" and "intr to halt" counts and
@@ -70,7 +71,23 @@ def check_exits(rows, summary):
         # Each line's time is rounded to the nanosecond.
         same("exits %s in Xen, us" % name, us[name], in_xen[name],
              0.0005 * count[name] + 1e-3)
+    check_vectors(rows, summary)
     return lambda r: r["reason"]
+
+
+def check_vectors(rows, summary):
+    """Each vCPU's exits with a vector are its extints, by vector."""
+    ours = Counter((r["vcpu"], int(r["vector"], 16))
+                   for r in rows if r["vector"])
+    theirs = Counter()
+    for v in summary["vcpus"]:
+        for e in v.get("extints", []):
+            theirs[(v["name"], e["key"])] += e["count"]
+    if any(r["reason"] == "EXTERNAL_INTERRUPT" for r in rows) and not ours:
+        fail("external interrupts without a vector")
+    for key in set(ours) | set(theirs):
+        same("%s external interrupts, vector 0x%02x" % key, ours[key],
+             theirs[key])
 
 
 def check_waits(rows, summary):

@@ -292,6 +292,30 @@ static inline uint64_t model_exit_in_xen(const struct model_event *ev)
 }
 
 /*
+ * The vector of an external-interrupt exit, from its TRC_HVM_INTR handler
+ * record, into *@vector; false for any other exit (or if that record was
+ * not among the first MODEL_MAX_HANDLERS).
+ */
+static inline bool model_exit_vector(const struct model_event *ev,
+                                     uint32_t *vector)
+{
+    unsigned int i, n = ev->u.exit.nr_handlers;
+
+    for ( i = 0; i < n && i < MODEL_MAX_HANDLERS; i++ )
+    {
+        const struct xt_record *h = &ev->u.exit.handlers[i];
+
+        if ( (h->event & ~TRC_HVM_NESTEDFLAG) == TRC_HVM_INTR &&
+             h->nr_extra )
+        {
+            *vector = h->extra[0];
+            return true;
+        }
+    }
+    return false;
+}
+
+/*
  * A wait for a pCPU: a runnable interval that a record ended (not the
  * trace's end, a loss or a cut), whole.
  */

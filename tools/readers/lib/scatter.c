@@ -35,7 +35,7 @@ struct kind {
 
 static const struct kind kinds[SCATTER_KINDS] = {
     [SCATTER_EXITS] = { "exits", false, "each exit's time in Xen, by reason",
-                        "time in Xen", "seconds,vcpu,pcpu,reason,us,rip" },
+                        "time in Xen", "seconds,vcpu,pcpu,reason,us,rip,vector" },
     [SCATTER_WAITS] = { "waits", false,
                         "each wait for a pCPU (runnable to running), "
                         "by domain", "wait",
@@ -332,6 +332,7 @@ static void csv_point(const struct scatter *s, const struct model_event *ev,
                       uint64_t v)
 {
     char who[MODEL_NAME_MAX], name[MODEL_NAME_MAX], t[CSV_TIME_MAX];
+    uint32_t vector;
 
     model_vcpu_name(who, sizeof(who), ev->domvcpu);
     fprintf(s->o.csv, "%s,", csv_seconds(t, s, ev->start));
@@ -339,8 +340,11 @@ static void csv_point(const struct scatter *s, const struct model_event *ev,
     {
     case SCATTER_EXITS:
         exit_name(s, exit_key(ev), name, sizeof(name));
-        fprintf(s->o.csv, "%s,%" PRIu32 ",%s,%s,0x%" PRIx64 "\n", who,
+        fprintf(s->o.csv, "%s,%" PRIu32 ",%s,%s,0x%" PRIx64 ",", who,
                 ev->pcpu, name, csv_us(t, s, v), ev->u.exit.rip);
+        if ( model_exit_vector(ev, &vector) )
+            fprintf(s->o.csv, "0x%02" PRIx32, vector);
+        fputc('\n', s->o.csv);
         break;
     case SCATTER_WAITS:
         fprintf(s->o.csv, "%s,%" PRIu32 ",%s,%s\n", who, ev->pcpu,
