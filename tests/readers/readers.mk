@@ -148,10 +148,11 @@ THREADED_TESTS += $(RELAY_TEST)
 
 $(RELAY_TEST): tests/readers/test_relay.c $(MODEL_SRCS) $(MODEL_HDRS) \
                tests/common/run_cmd.c $(XTFILE) $(XTFILE_HDRS) \
-               | $(GEN_TRACE) $(XT_SUMMARY) $(XT_PLOT)
+               | $(GEN_TRACE) $(XT_SUMMARY) $(XT_PLOT) $(XT_DUMP)
 	@mkdir -p $(@D)
 	$(CC) $(READER_CFLAGS) -Itests/common -DGEN_TRACE='"$(GEN_TRACE)"' \
-	    -DSUMMARY='"$(XT_SUMMARY)"' -DPLOT='"$(XT_PLOT)"' $(LDFLAGS) \
+	    -DSUMMARY='"$(XT_SUMMARY)"' -DPLOT='"$(XT_PLOT)"' \
+	    -DDUMP='"$(XT_DUMP)"' $(LDFLAGS) \
 	    -o $@ $< $(MODEL_SRCS) tests/common/run_cmd.c $(XTFILE) \
 	    $(XTFILE_LIBS) -lcmocka
 

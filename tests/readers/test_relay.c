@@ -3,7 +3,8 @@
  * come to the caller in the same order, with the same fields, as on one
  * thread; each reaches the reading side's hook first; a failure on either
  * side ends the run at once, with nothing taken past it; and the readers
- * that take --threads print the same bytes with one thread or two.  Under
+ * that take --threads (the summary, the plot, the dump) print the same
+ * bytes with one thread or two.  Under
  * ThreadSanitizer too.
  */
 #define _GNU_SOURCE
@@ -19,6 +20,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "merge.h"
 #include "relay.h"
 #include "run_cmd.h"
 
@@ -56,6 +58,11 @@ static int see(void *arg, const struct xt_record *rec)
     return 0;
 }
 
+static int next_merged(void *g, struct xt_record *rec)
+{
+    return merge_next(g, rec);
+}
+
 /* A merge like the model's: the scheduler's records in TSC order. */
 static const struct merge_sync sched_sync[] = {
     { 0xffff0000u, 0x00020000u },
@@ -75,7 +82,7 @@ static int run(unsigned int threads, struct side *each, struct side *take)
     assert_non_null(r);
     g = merge_new(r, sched_sync);
     assert_non_null(g);
-    ret = relay_run(r, g, threads, &ops);
+    ret = relay_run(r, next_merged, g, threads, &ops);
     merge_free(g);
     xt_reader_close(r);
     return ret;
@@ -182,6 +189,9 @@ static void test_readers_same_bytes(void **state)
     same_output(SUMMARY " --from 0.01 --to 0.02 --domain 1");
     same_output(PLOT " --scatter runstate --csv");
     same_output(PLOT " --scatter exits --csv");
+    same_output(DUMP);
+    same_output(DUMP " -a -s");
+    same_output(DUMP " -p --domain 1 --to 0.02");
 }
 
 int main(void)

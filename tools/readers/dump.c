@@ -34,6 +34,7 @@
 #include "decimal.h"
 #include "model.h"
 #include "numbers.h"
+#include "relay.h"
 #include "tsc.h"
 #include "view.h"
 #include "xtread.h"
@@ -438,6 +439,25 @@ static void put_line(struct out *o, struct dump *d,
         flush_out(o);
 }
 
+/* A file's records to their lines, read on a thread of their own. */
+struct dump_run {
+    struct out *out;
+    struct dump *d;
+};
+
+static int take_line(void *arg, const struct xt_record *rec)
+{
+    struct dump_run *run = arg;
+
+    put_line(run->out, run->d, rec);
+    return 0;
+}
+
+static int next_record(void *it, struct xt_record *rec)
+{
+    return xt_iter_next(it, rec);
+}
+
 static void put_text(struct out *o, const char *s)
 {
     size_t n = strlen(s);
@@ -552,6 +572,7 @@ int main(int argc, char *argv[])
           "only these events: names of the catalogue, or numbers" },
         CLI_WINDOW_OPTIONS,
         CLI_XEN_VERSION_OPTION,
+        CLI_THREADS_OPTION,
         { 0, NULL, NULL, NULL },
     };
     struct cli cli = {
@@ -559,6 +580,8 @@ int main(int argc, char *argv[])
     };
     static struct out out;
     struct dump d = { .tsc_high = UINT64_MAX };
+    struct dump_run run = { .out = &out, .d = &d };
+    const struct relay_ops ops = { .take = take_line, .take_arg = &run };
     const struct xt_reader_info *in;
     const char *path, *domains[VIEW_MAX_DOMAIN_OPTIONS];
     unsigned int nr_domains = 0;
@@ -640,7 +663,11 @@ int main(int argc, char *argv[])
     if ( !d.raw && !(d.model = model_new(r, NULL, &note_ops, &d)) )
         err(CLI_EXIT_ERROR, "%s", cli_input_name(path));
     put_header(&out, in, &d);
-    while ( (got = xt_iter_next(it, &rec)) != 0 )
+    if ( !in->streamed &&
+         relay_run(r, next_record, it, cli.threads, &ops) )
+        err(CLI_EXIT_ERROR, "%s", cli_input_name(path));
+    /* A stream's records, as they come: its pauses flush the lines. */
+    while ( in->streamed && (got = xt_iter_next(it, &rec)) != 0 )
     {
         if ( got < 0 && errno == EAGAIN )
         {

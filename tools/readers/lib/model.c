@@ -1324,6 +1324,11 @@ static int feed(void *m, const struct xt_record *rec)
     return model_feed(m, rec);
 }
 
+static int next_merged(void *g, struct xt_record *rec)
+{
+    return merge_next(g, rec);
+}
+
 int model_run(struct model *m)
 {
     struct merge *g = merge_new(m->reader,
@@ -1336,7 +1341,7 @@ int model_run(struct model *m)
 
     if ( !g )
         return -1;
-    ret = relay_run(m->reader, g, m->threads, &ops);
+    ret = relay_run(m->reader, next_merged, g, m->threads, &ops);
     err = errno;
     merge_free(g);
     errno = err;

@@ -24,7 +24,8 @@ struct batch {
 };
 
 struct relay {
-    struct merge *g;
+    relay_next_fn *next;
+    void *src;
     const struct relay_ops *ops;
     pthread_mutex_t lock;
     pthread_cond_t filled_cond, taken_cond;
@@ -44,7 +45,7 @@ static int fill(struct relay *y, struct batch *b)
     for ( b->n = 0; b->n < RELAY_BATCH; b->n++ )
     {
         struct xt_record *rec = &b->rec[b->n];
-        int got = merge_next(y->g, rec);
+        int got = y->next(y->src, rec);
 
         if ( got <= 0 )
             return got;
@@ -138,12 +139,13 @@ static int take_batches(struct relay *y)
 }
 
 /* The caller's thread alone. */
-static int run_alone(struct merge *g, const struct relay_ops *ops)
+static int run_alone(relay_next_fn *next, void *src,
+                     const struct relay_ops *ops)
 {
     struct xt_record rec;
     int got;
 
-    while ( (got = merge_next(g, &rec)) > 0 )
+    while ( (got = next(src, &rec)) > 0 )
         if ( (ops->each && ops->each(ops->each_arg, &rec)) ||
              ops->take(ops->take_arg, &rec) )
         {
@@ -153,8 +155,8 @@ static int run_alone(struct merge *g, const struct relay_ops *ops)
     return got;
 }
 
-int relay_run(struct xt_reader *r, struct merge *g, unsigned int threads,
-              const struct relay_ops *ops)
+int relay_run(struct xt_reader *r, relay_next_fn *next, void *src,
+              unsigned int threads, const struct relay_ops *ops)
 {
     struct relay *y;
     pthread_t reader;
@@ -162,14 +164,15 @@ int relay_run(struct xt_reader *r, struct merge *g, unsigned int threads,
 
     if ( threads < 2 || xt_reader_info(r)->streamed ||
          !(y = calloc(1, sizeof(*y))) )
-        return run_alone(g, ops);
-    y->g = g;
+        return run_alone(next, src, ops);
+    y->next = next;
+    y->src = src;
     y->ops = ops;
     pthread_mutex_init(&y->lock, NULL);
     pthread_cond_init(&y->filled_cond, NULL);
     pthread_cond_init(&y->taken_cond, NULL);
     if ( pthread_create(&reader, NULL, read_batches, y) )
-        ret = run_alone(g, ops);
+        ret = run_alone(next, src, ops);
     else
     {
         ret = take_batches(y);

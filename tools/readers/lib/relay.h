@@ -13,7 +13,7 @@
 #ifndef RELAY_H
 #define RELAY_H
 
-#include "merge.h"
+#include "xtread.h"
 
 /*
  * The ring: RELAY_BATCHES batches of RELAY_BATCH records (2.25 MiB).  A
@@ -38,11 +38,17 @@ struct relay_ops {
 };
 
 /*
- * Every record of @g, from @r, through @ops, on up to @threads threads:
- * two at most, one (the caller's alone) for a stream or if @threads < 2.
- * 0 at the end; -1 with errno (merge_next()'s, or ENOMEM).
+ * Where the records come from, in order, as merge_next() and
+ * xt_iter_next() give them: 1 with *@rec, 0 at the end, -1 with errno.
  */
-int relay_run(struct xt_reader *r, struct merge *g, unsigned int threads,
-              const struct relay_ops *ops);
+typedef int relay_next_fn(void *src, struct xt_record *rec);
+
+/*
+ * Every record of @src, a reading of @r, through @ops, on up to @threads
+ * threads: two at most, one (the caller's alone) for a stream or if
+ * @threads < 2.  0 at the end; -1 with errno (@next's, or ENOMEM).
+ */
+int relay_run(struct xt_reader *r, relay_next_fn *next, void *src,
+              unsigned int threads, const struct relay_ops *ops);
 
 #endif /* RELAY_H */
