@@ -77,11 +77,9 @@ static void dump(struct xt_reader *r, bool seconds, bool raw, uint64_t hz,
         put_line(&out, &d, &rec);
         check_line(from, filtered);
     }
-    model_free(d.model);
     xt_iter_free(it);
     flush_out(&out);
-    view_filter_free(&d.filter);
-    free(d.vcpus);
+    dump_free(&d);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

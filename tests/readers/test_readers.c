@@ -2174,6 +2174,47 @@ static void test_dump_lines(void **state)
 }
 
 /*
+ * -a: each CPU-change record after a CPU's first tells what the batch
+ * before it held, as the lines show it: so many records (pads and
+ * metadata among them), the bytes its own CPU-change record said.  In
+ * file order and in TSC order; and the batches noted are all but each
+ * CPU's last.
+ */
+static void test_dump_batches(void **state)
+{
+    struct xt_reader *r = xt_reader_open(capture, 0);
+    const struct xt_reader_info *in = xt_reader_info(r);
+    const char *order[] = { "-r", "" };
+    unsigned long bad, notes;
+    unsigned int i;
+    char cmd[1024];
+    FILE *f;
+
+    (void)state;
+    for ( i = 0; i < 2; i++ )
+    {
+        snprintf(cmd, sizeof(cmd), "%s -a %s '%s' | sed '/^#/d' | awk '"
+                 "{ c = $2; sub(/\\*$/, \"\", c) }"
+                 "$3 != \"TRC_TRACE_CPU_CHANGE\" { n[c]++; next }"
+                 "$7 == \"before:\" { notes++ }"
+                 "$7 == \"before:\" && ($8 != n[c] || $10 != b[c]) { bad++ }"
+                 "c in b && $7 != \"before:\" { bad++ }"
+                 "{ n[c] = 0; b[c] = substr($5, 7) }"
+                 "END { print bad + 0, notes + 0 }'", XT_DUMP, order[i],
+                 capture);
+        f = popen(cmd, "r");
+        assert_non_null(f);
+        assert_int_equal(fscanf(f, "%lu %lu", &bad, &notes), 2);
+        pclose(f);
+        print_message("%s: %lu batches noted\n", *order[i] ? order[i] : "TSC",
+                      notes);
+        assert_int_equal(bad, 0);
+        assert_int_equal(notes, in->batches - in->nr_cpus);
+    }
+    xt_reader_close(r);
+}
+
+/*
  * -p: a column per pCPU (the capture has two) after the time, and the
  * rest of the line as without it.  Where the note names a guest's vCPU
  * running on the record's pCPU, its column says '|'; at an idle entry
@@ -2373,6 +2414,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_dump_lines),
         cmocka_unit_test(test_dump_filters),
         cmocka_unit_test(test_dump_pcpus),
+        cmocka_unit_test(test_dump_batches),
         cmocka_unit_test(test_dump_follow_ends),
         cmocka_unit_test_setup_teardown(test_xentrace_format_lines, NULL,
                                         remove_capture),

@@ -30,6 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "cli.h"
 #include "decimal.h"
 #include "model.h"
@@ -79,6 +80,20 @@ struct dump {
                                            entries (events_keyed()) */
     unsigned int nr_events;
     uint64_t shown;             /* records printed, metadata aside */
+    struct batch_seen *batches; /* -a: by the reader's CPU index, */
+    size_t nr_batches;          /* room for so many */
+};
+
+/*
+ * -a: what each CPU's batch held, told at the CPU-change record after it,
+ * as xenalyze's --dump-trace-volume-on-lost-record tells each buffer read.
+ */
+struct batch_seen {
+    bool open;                  /* a CPU-change record began one */
+    uint32_t bytes;             /* as that record says */
+    uint64_t records;           /* since, CPU-change records aside */
+    bool has_tsc;               /* one of them carried a TSC: */
+    uint64_t first_tsc, last_tsc;
 };
 
 static void flush_out(struct out *o)
@@ -390,10 +405,59 @@ static char *put_dom0(char *p, const struct dump *d,
     return p + (n < XT_RECORD_FORMAT_MAX ? n : XT_RECORD_FORMAT_MAX - 1);
 }
 
+/*
+ * -a: @rec into its CPU's batch; at a CPU-change record, the note on the
+ * batch before it (" | before: 1204 records, 24612 bytes in 1.250us"),
+ * written to @note ("" if none), and a new batch begun.
+ */
+static void see_batch(struct dump *d, const struct xt_record *rec,
+                      char note[NOTE_MAX_BYTES])
+{
+    struct batch_seen *b;
+    char *p = note, span[48];
+
+    *p = '\0';
+    /* A stream's CPUs come as it is read. */
+    if ( array_fit(&d->batches, &d->nr_batches, rec->cpu_index + 1,
+                   sizeof(*d->batches)) )
+        errx(CLI_EXIT_ERROR, "%s", strerror(ENOMEM));
+    b = &d->batches[rec->cpu_index];
+    if ( rec->event != TRC_TRACE_CPU_CHANGE )
+    {
+        b->records += b->open;
+        if ( b->open && rec->has_tsc )
+        {
+            if ( !b->has_tsc )
+                b->first_tsc = rec->tsc;
+            b->has_tsc = true;
+            b->last_tsc = rec->tsc;
+        }
+        return;
+    }
+    if ( b->open )
+    {
+        memcpy(p, " | before: ", 11);
+        p = put_dec(p + 11, b->records);
+        memcpy(p, " records, ", 10);
+        p = put_dec(p + 10, b->bytes);
+        memcpy(p, " bytes", 7);
+        /* Metadata carry no TSC: such a batch has no span. */
+        if ( b->has_tsc )
+        {
+            interval_text(span, b->last_tsc - b->first_tsc, d->hz);
+            memcpy(p + 6, " in ", 4);
+            memcpy(p + 10, span, strlen(span) + 1);
+        }
+    }
+    *b = (struct batch_seen){
+        .open = true, .bytes = rec->nr_extra >= 2 ? rec->extra[1] : 0,
+    };
+}
+
 static void put_line(struct out *o, struct dump *d,
                      const struct xt_record *rec)
 {
-    char *p = o->buf + o->len, *time_start = p;
+    char *p = o->buf + o->len, *time_start = p, batch_note[NOTE_MAX_BYTES];
 
     if ( d->model )
     {
@@ -401,6 +465,8 @@ static void put_line(struct out *o, struct dump *d,
         if ( model_feed(d->model, rec) )
             errx(CLI_EXIT_ERROR, "%s", strerror(ENOMEM));
     }
+    if ( d->all )
+        see_batch(d, rec, batch_note);
     if ( !wanted(d, rec) )
         return;
     d->shown += !xt_is_metadata(rec->event);
@@ -433,10 +499,21 @@ static void put_line(struct out *o, struct dump *d,
     }
     if ( d->model )
         p = put_note(p, d, rec);
+    if ( d->all && *batch_note )
+        p = stpcpy(p, batch_note);
     *p++ = '\n';
     o->len = p - o->buf;
     if ( o->len > OUT_BYTES - LINE_MAX_BYTES )
         flush_out(o);
+}
+
+/* What a dump holds besides its reader. */
+static void dump_free(struct dump *d)
+{
+    model_free(d->model);
+    view_filter_free(&d->filter);
+    free(d->vcpus);
+    free(d->batches);
 }
 
 /* A file's records to their lines, read on a thread of their own. */
@@ -687,9 +764,7 @@ int main(int argc, char *argv[])
     flush_out(&out);
     if ( *filters && !d.shown )
         warnx("%s: no record matches: nothing to show", filters);
-    model_free(d.model);
     xt_iter_free(it);
-    view_filter_free(&d.filter);
-    free(d.vcpus);
+    dump_free(&d);
     return cli_close(r, path);
 }
