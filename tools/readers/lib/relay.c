@@ -123,12 +123,15 @@ static int take_batches(struct relay *y)
     while ( (b = next_batch(y, &read_errno)) )
     {
         unsigned int i;
+        bool failed;
 
         for ( i = 0; i < b->n; i++ )
             if ( ops->take(ops->take_arg, &b->rec[i]) )
                 break;
-        batch_taken(y, i < b->n);
-        if ( i < b->n )
+        /* Once taken, the batch is the reader's to fill again. */
+        failed = i < b->n;
+        batch_taken(y, failed);
+        if ( failed )
         {
             errno = ENOMEM;
             return -1;
